@@ -1,0 +1,1 @@
+"""Stand-ins for every piece of hardware, and bot players."""

@@ -1,0 +1,143 @@
+"""The ``cardtable`` command: simulate, play out, replay, and list rules.
+
+Every failure a user can cause (a bad card, preset, rules key, deal or journal line) ends with one
+line on stderr naming what was wrong, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from table.cards import CardError
+from table.events import EventError
+from table.games import GAMES, setup_game
+from table.games.beggar import DealError, parse_deal, playout
+from table.journal import JournalError, JournalWriter, read_journal
+from table.referee import GameSetupError
+from table.replay import Replay
+from table.rules import RulesError, load_preset, parse_override, shipped_presets
+
+USER_ERRORS = (CardError, EventError, RulesError, DealError, JournalError, GameSetupError)
+
+
+def _overrides(items: Sequence[str]) -> dict[str, Any]:
+    return dict(parse_override(item) for item in items)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from sim.bots import NAMES
+    from sim.ers_sim import ErsSimulation, SimOptions
+    from table.terminal_view import TerminalView
+
+    setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
+    speed = 0.0 if args.fast else args.speed
+    options = SimOptions(max_cards=args.max_cards, speed=speed)
+    names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
+    view = None if args.quiet else TerminalView(names, verbose=args.verbose)
+    sim = ErsSimulation(setup, options, on_decision=view.show if view else None)
+    journal = JournalWriter(args.journal, sim.setup) if args.journal else None
+    sim.journal = journal
+    try:
+        result = sim.run()
+    finally:
+        if journal is not None:
+            journal.close()
+    if result.abandoned:
+        print(f"stopped after {result.cards_played} cards with no winner (--max-cards)")
+        return 0
+    winner = names[result.winner] if result.winner is not None else "nobody"
+    print(f"winner: {winner} (seat {result.winner}) after {result.cards_played} cards")
+    return 0
+
+
+def cmd_playout(args: argparse.Namespace) -> int:
+    preset = load_preset("ers", args.rules)
+    if preset.values.get("slaps", True):
+        raise RulesError(f"playout needs a preset without slaps; {args.rules!r} has slaps on")
+    hands = parse_deal(args.deal)
+    result = playout(hands, runout=preset.values.get("runout", "next-player"))
+    if args.json:
+        print(json.dumps(result.to_json(), sort_keys=True))
+    else:
+        end = f"seat {result.winner} wins" if result.outcome == "win" else "the game never ends (cycle)"
+        print(f"{result.cards} cards, {result.tricks} tricks: {end}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    journal = read_journal(args.journal)
+    for warning in journal.warnings:
+        print(f"cardtable: warning: {warning}", file=sys.stderr)
+    out = sys.stdout
+    for line in Replay(journal).lines():
+        out.write(line + "\n")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        for name in shipped_presets(args.game):
+            print(f"{name:22} {load_preset(args.game, name).description}")
+        return 0
+    setup = setup_game(args.game, args.preset, _overrides(args.set), 2)
+    print(json.dumps(setup.rules, indent=2, sort_keys=True))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardtable", description="A card table that referees.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("sim", help="play a simulated game in the terminal")
+    sim.add_argument("--game", default="ers", choices=sorted(GAMES))
+    sim.add_argument("--players", type=int, default=None, help="seats (default: the preset's, else 4)")
+    sim.add_argument("--rules", default=None, help="preset name or preset file (default: standard)")
+    sim.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one rule")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--dealer", type=int, default=0)
+    sim.add_argument("--fast", action="store_true", help="no pauses: run on the virtual clock flat out")
+    sim.add_argument("--speed", type=float, default=8.0, help="times real pace when not --fast (default 8)")
+    sim.add_argument("--journal", default=None, help="write the game's journal to this new file")
+    sim.add_argument("--max-cards", type=int, default=20_000)
+    sim.add_argument("--quiet", action="store_true", help="print only the result")
+    sim.add_argument("--verbose", action="store_true", help="also print every change of turn")
+    sim.set_defaults(func=cmd_sim)
+
+    play = sub.add_parser("playout", help="play a Beggar-my-neighbour deal to its end")
+    play.add_argument("--rules", default="beggar-my-neighbour")
+    play.add_argument("--deal", required=True, help='hands top first, "P1/P2", A K Q J or - per card')
+    play.add_argument("--json", action="store_true")
+    play.set_defaults(func=cmd_playout)
+
+    rep = sub.add_parser("replay", help="replay a journal: decisions then the final state, JSON lines")
+    rep.add_argument("journal")
+    rep.set_defaults(func=cmd_replay)
+
+    rules = sub.add_parser("rules", help="list presets, or show one preset's rules")
+    rules.add_argument("preset", nargs="?")
+    rules.add_argument("--game", default="ers", choices=sorted(GAMES))
+    rules.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    rules.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except USER_ERRORS as exc:
+        print(f"cardtable: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("cardtable: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""Decisions: the typed values a referee answers events with.
+
+Outputs (seat lights, MQTT, the terminal view, the journal replay) subscribe to decisions; the
+referee knows none of them. Every decision carries ``t_ns``, the timestamp of the input that
+caused it, so a decision is as reproducible as the events it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from table.cards import Card
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    t_ns: int
+
+    KIND: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.KIND}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                out["t" if f.name == "t_ns" else f.name] = _jsonable(value)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected(Decision):
+    """An impossible or illegal event: nothing changed, and ``reason`` says why."""
+
+    reason: str
+    event: str = ""
+    seat: int | None = None
+    KIND: ClassVar[str] = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Decision):
+    game: str
+    players: int
+    dealer: int
+    hand_sizes: tuple[int, ...]
+    KIND: ClassVar[str] = "game-started"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnChanged(Decision):
+    seat: int
+    KIND: ClassVar[str] = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Decision):
+    seat: int
+    card: Card
+    pile_size: int
+    KIND: ClassVar[str] = "card-played"
+
+
+@dataclass(frozen=True, slots=True)
+class CardMismatch(Decision):
+    """The camera saw another card than the one the referee knew was on top of that hand."""
+
+    seat: int
+    expected: Card
+    seen: Card
+    KIND: ClassVar[str] = "card-mismatch"
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeStarted(Decision):
+    """``challenger`` played a face card; ``seat`` must answer within ``chances`` cards."""
+
+    challenger: int
+    seat: int
+    card: Card
+    chances: int
+    KIND: ClassVar[str] = "challenge"
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengePassed(Decision):
+    """The player answering ran out of cards; the next player goes on with the chances left."""
+
+    from_seat: int
+    seat: int
+    chances: int
+    KIND: ClassVar[str] = "challenge-passed"
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeLost(Decision):
+    """``seat`` failed to answer; the pile goes to ``challenger`` (unless slapped first)."""
+
+    seat: int
+    challenger: int
+    KIND: ClassVar[str] = "challenge-lost"
+
+
+@dataclass(frozen=True, slots=True)
+class GoodSlap(Decision):
+    seat: int
+    condition: str
+    tied_with: tuple[int, ...] = ()
+    KIND: ClassVar[str] = "good-slap"
+
+
+@dataclass(frozen=True, slots=True)
+class BadSlap(Decision):
+    """A slap on a pile that was not slappable; the penalty follows as burn or strike."""
+
+    seat: int
+    KIND: ClassVar[str] = "bad-slap"
+
+
+@dataclass(frozen=True, slots=True)
+class SlapIgnored(Decision):
+    """A press that is neither a winner nor a penalty (late on a won pile, lost a tie, ...)."""
+
+    seat: int
+    reason: str
+    KIND: ClassVar[str] = "slap-ignored"
+
+
+@dataclass(frozen=True, slots=True)
+class CardsBurned(Decision):
+    seat: int
+    count: int
+    cards: tuple[Card | None, ...] = ()
+    KIND: ClassVar[str] = "burned"
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeGiven(Decision):
+    seat: int
+    strikes: int
+    barred: bool
+    KIND: ClassVar[str] = "strike"
+
+
+@dataclass(frozen=True, slots=True)
+class PileWon(Decision):
+    seat: int
+    cards: int
+    reason: str
+    KIND: ClassVar[str] = "pile-won"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut(Decision):
+    seat: int
+    KIND: ClassVar[str] = "player-out"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBackIn(Decision):
+    seat: int
+    KIND: ClassVar[str] = "back-in"
+
+
+@dataclass(frozen=True, slots=True)
+class LastChance(Decision):
+    """The only player with cards plays ``cards`` more for the others' last slap-in chance."""
+
+    seat: int
+    cards: int
+    KIND: ClassVar[str] = "last-chance"
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon(Decision):
+    seat: int
+    KIND: ClassVar[str] = "game-won"
+
+
+@dataclass(frozen=True, slots=True)
+class InputTooLate(Decision):
+    """An input that reached the sequencer after its moment had already been decided."""
+
+    event: str
+    seat: int | None
+    late_by_ns: int
+    KIND: ClassVar[str] = "too-late"

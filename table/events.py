@@ -1,0 +1,144 @@
+"""Input events: small immutable values, each stamped where it entered the host.
+
+Every event carries ``t_ns``, integer nanoseconds on the host's CLOCK_MONOTONIC
+(``time.monotonic_ns()``), converted once at the edge where the reading entered (a GPIO edge's
+kernel timestamp, the first camera frame that showed a card, a microcontroller tick through the
+fitted clock). Nothing downstream reads a clock: order and simultaneity come from ``t_ns``.
+
+At equal ``t_ns`` events are ordered by kind (``ORDER``): commands, then cards leaving, cards
+landing, button releases and last button presses. So a card that landed at the very nanosecond of
+a press is on the pile for that press.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from table.cards import Card, CardError, parse_card
+
+
+class EventError(ValueError):
+    """An event that cannot be built or decoded; the message names the bad field."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    t_ns: int
+    source: str
+
+    TYPE: ClassVar[str] = ""
+    ORDER: ClassVar[int] = 0
+
+    def __post_init__(self) -> None:
+        if type(self.t_ns) is not int:
+            raise EventError(f"{self.TYPE}: t_ns must be integer nanoseconds, not {self.t_ns!r}")
+        seat = getattr(self, "seat", None)
+        if seat is not None and (type(seat) is not int or seat < 0):
+            raise EventError(f"{self.TYPE}: seat must be a whole number from 0, not {seat!r}")
+
+    def sort_key(self) -> tuple[int, int, int, str]:
+        """Total order used by the sequencer and by replay: time, kind, seat, source."""
+        seat = getattr(self, "seat", None)
+        return (self.t_ns, self.ORDER, -1 if seat is None else seat, self.source)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t_ns, "type": self.TYPE}
+        for f in fields(self):
+            if f.name == "t_ns":
+                continue
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            out[f.name] = value.code if isinstance(value, Card) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Command(Event):
+    """A game command from the CLI, a seat gesture or MQTT (new game, pause, ...)."""
+
+    name: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+
+    TYPE: ClassVar[str] = "command"
+    ORDER: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardGone(Event):
+    """A card (or a whole pile, when ``card`` is None) left a zone of the table."""
+
+    zone: str = "pile"
+    card: Card | None = None
+
+    TYPE: ClassVar[str] = "card-gone"
+    ORDER: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardSeen(Event):
+    """A card landed face up in a zone; ``t_ns`` is the first frame it was seen in."""
+
+    card: Card | None = None
+    zone: str = "pile"
+    seat: int | None = None
+
+    TYPE: ClassVar[str] = "card-seen"
+    ORDER: ClassVar[int] = 2
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        if not isinstance(self.card, Card):
+            raise EventError(f"card-seen: card must be a Card, not {self.card!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReleased(Event):
+    seat: int = 0
+
+    TYPE: ClassVar[str] = "release"
+    ORDER: ClassVar[int] = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed(Event):
+    """A seat's button went down; ``t_ns`` is the edge's own timestamp, not the callback's."""
+
+    seat: int = 0
+
+    TYPE: ClassVar[str] = "press"
+    ORDER: ClassVar[int] = 4
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls for cls in (Command, CardGone, CardSeen, ButtonReleased, ButtonPressed)
+}
+
+
+def event_from_json(data: Any) -> Event:
+    """Decode one event written by :meth:`Event.to_json`, naming any bad field."""
+    if not isinstance(data, dict):
+        raise EventError(f"an event must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r} (known: {', '.join(EVENT_TYPES)})")
+    names = {f.name for f in fields(cls)} - {"t_ns"}
+    unknown = set(data) - names - {"t", "type"}
+    if unknown:
+        raise EventError(f"{kind}: unknown field(s) {', '.join(sorted(unknown))}")
+    if "t" not in data:
+        raise EventError(f"{kind}: missing timestamp 't'")
+    kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in names}
+    if "card" in kwargs and kwargs["card"] is not None:
+        try:
+            kwargs["card"] = parse_card(kwargs["card"])
+        except CardError as exc:
+            raise EventError(f"{kind}: {exc}") from None
+    if "source" not in kwargs:
+        kwargs["source"] = "journal"
+    try:
+        return cls(t_ns=data["t"], **kwargs)
+    except TypeError as exc:
+        raise EventError(f"{kind}: {exc}") from None

@@ -1,0 +1,455 @@
+"""Egyptian Rat Screw (and Beggar-my-neighbour, its slap-less preset) as a pure referee.
+
+The referee follows the physical game. Hands are face down, so it knows each hand's size and,
+where it has seen them (the simulator's deal, piles it watched being won), which cards are in it;
+an unknown card is ``None``. Cards come from the camera (``CardSeen`` on the pile zone) and are
+always played by the seat whose turn it is; slaps come from seat buttons (``ButtonPressed``).
+
+Timing rules, all decided on event timestamps:
+
+* a press is judged against the pile as it was at the press's own ``t_ns``;
+* presses at the very same ``t_ns`` are a tie, settled by ``rules.tie`` once the referee knows no
+  other press shares that time (a later event, or ``advance``);
+* after the pile is won, presses until the next card are late (``rules.late_slaps``);
+* when a challenge fails on a slappable card the face-card player's claim waits: a good slap before
+  the next card (or before the camera sees the pile taken) still wins the pile.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any, Self
+
+from table.cards import Card, CardError, make_deck, parse_card
+from table.decisions import (
+    BadSlap,
+    CardMismatch,
+    CardPlayed,
+    CardsBurned,
+    ChallengeLost,
+    ChallengePassed,
+    ChallengeStarted,
+    Decision,
+    GameStarted,
+    GameWon,
+    GoodSlap,
+    LastChance,
+    PileWon,
+    PlayerBackIn,
+    PlayerOut,
+    Rejected,
+    SlapIgnored,
+    StrikeGiven,
+    TurnChanged,
+)
+from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event
+from table.games.ers_rules import ErsRules
+from table.games.slaps import FACE_CHANCES, slap_condition
+from table.referee import Expectation, GameSetupError, Referee
+from table.rules import build_rules, rules_to_dict
+
+PILE = "pile"
+
+
+def _code(card: Card | None) -> str | None:
+    return None if card is None else card.code
+
+
+def _card(code: str | None) -> Card | None:
+    return None if code is None else parse_card(code)
+
+
+class ErsReferee(Referee):
+    GAME = "ers"
+
+    def __init__(
+        self,
+        rules: ErsRules,
+        players: int,
+        dealer: int = 0,
+        seed: int = 0,
+        deal: list[list[Card]] | None = None,
+    ) -> None:
+        total = rules.total_cards
+        if not 2 <= players <= total:
+            raise GameSetupError(f"Egyptian Rat Screw needs 2 to {total} players, not {players}")
+        if not 0 <= dealer < players:
+            raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.rng = random.Random(seed)
+        self._deck_counts = self._composition(rules)
+        if deal is None:
+            sizes = [0] * players
+            for i in range(total):
+                sizes[(dealer + 1 + i) % players] += 1
+            self.hands: list[deque[Card | None]] = [deque([None] * k) for k in sizes]
+        else:
+            self.hands = [deque(c.face for c in hand) for hand in self._checked_deal(deal)]
+        self.played: list[Card] = []
+        self.burned: list[Card | None] = []
+        self.turn = (dealer + 1) % players
+        self.top_player: int | None = None
+        self.challenger: int | None = None
+        self.chances = 0
+        self.pending_award: int | None = None
+        self.won_on_this_card = False
+        self.strikes = [0] * players
+        self.lone: int | None = None
+        self.last_chance_left = 0
+        self.winner: int | None = None
+        self.last_t = 0
+        self.pending_t: int | None = None
+        self.pending_presses: list[int] = []
+        while not self.hands[self.turn]:  # fewer cards than seats: start at the first seat that has some
+            self.turn = (self.turn + 1) % players
+
+    # ----------------------------------------------------------------- set-up
+
+    @staticmethod
+    def _composition(rules: ErsRules) -> dict[Card, int]:
+        counts: dict[Card, int] = {}
+        for card in make_deck(rules.decks, rules.jokers_per_deck):
+            counts[card.face] = counts.get(card.face, 0) + 1
+        return counts
+
+    def _checked_deal(self, deal: list[list[Card]]) -> list[list[Card]]:
+        if len(deal) != self.players:
+            raise GameSetupError(f"the deal has {len(deal)} hands for {self.players} players")
+        counts: dict[Card, int] = {}
+        for hand in deal:
+            for card in hand:
+                counts[card.face] = counts.get(card.face, 0) + 1
+        if counts != self._deck_counts:
+            extra = sorted(c.code for c in counts if counts[c] > self._deck_counts.get(c, 0))
+            missing = sorted(c.code for c in self._deck_counts if counts.get(c, 0) < self._deck_counts[c])
+            raise GameSetupError(
+                "the deal is not the rules' deck: "
+                f"too many {' '.join(extra) or '-'}; missing {' '.join(missing) or '-'}"
+            )
+        return deal
+
+    def start(self, t_ns: int = 0) -> list[Decision]:
+        """The opening decisions: the game, the hand sizes, whose turn it is."""
+        self.last_t = max(self.last_t, t_ns)
+        sizes = tuple(len(h) for h in self.hands)
+        return [GameStarted(t_ns, self.GAME, self.players, self.dealer, sizes), TurnChanged(t_ns, self.turn)]
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def holders(self) -> list[int]:
+        return [s for s in range(self.players) if self.hands[s]]
+
+    def pile_size(self) -> int:
+        return len(self.played) + len(self.burned)
+
+    def expects(self) -> Expectation:
+        if self.winner is not None:
+            return Expectation("none", None, f"game over: seat {self.winner} won")
+        if self.lone is not None:
+            return Expectation("play", self.turn, f"last chance: {self.last_chance_left} more card(s)")
+        if self.pending_award is not None:
+            return Expectation("play", self.turn, "takes the pile, then leads")
+        if self.challenger is not None:
+            return Expectation(
+                "play", self.turn, f"answer seat {self.challenger}: {self.chances} chance(s) left"
+            )
+        return Expectation("play", self.turn)
+
+    def slap_condition(self) -> str | None:
+        """The condition the pile shows right now, or None."""
+        return slap_condition(self.played, bool(self.burned), self.rules)
+
+    def next_holder(self, seat: int) -> int | None:
+        for i in range(1, self.players):
+            s = (seat + i) % self.players
+            if self.hands[s]:
+                return s
+        return None
+
+    # ----------------------------------------------------------------- events
+
+    def handle(self, event: Event) -> list[Decision]:
+        t = event.t_ns
+        if t < self.last_t:
+            return [Rejected(t, f"out of order: {t} is before {self.last_t}", event.TYPE)]
+        out: list[Decision] = []
+        if self.pending_t is not None and (t > self.pending_t or not isinstance(event, ButtonPressed)):
+            out += self._resolve_presses()
+        self.last_t = t
+        seat = getattr(event, "seat", None)
+        if seat is not None and seat >= self.players:
+            out.append(Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat))
+            return out
+        if isinstance(event, ButtonPressed):
+            if self.winner is not None:
+                out.append(Rejected(t, "the game is over", event.TYPE, seat))
+            elif event.seat not in self.pending_presses:
+                self.pending_t = t
+                self.pending_presses.append(event.seat)
+        elif isinstance(event, CardSeen):
+            out += self._card_seen(t, event)
+        elif isinstance(event, CardGone):
+            if event.zone == PILE and event.card is None and self.pending_award is not None:
+                out += self._award(t, self.pending_award, "challenge")
+        elif not isinstance(event, ButtonReleased):
+            what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
+            out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
+        return out
+
+    def advance(self, t_ns: int) -> list[Decision]:
+        if self.pending_t is not None and t_ns >= self.pending_t:
+            return self._resolve_presses()
+        return []
+
+    # ------------------------------------------------------------------ cards
+
+    def _card_seen(self, t: int, event: CardSeen) -> list[Decision]:
+        assert event.card is not None
+        card = event.card.face
+        if self.winner is not None:
+            return [Rejected(t, "the game is over", event.TYPE)]
+        if event.zone != PILE:
+            return [Rejected(t, f"zone {event.zone!r} plays no part in Egyptian Rat Screw", event.TYPE)]
+        allowed = self._deck_counts.get(card, 0)
+        if allowed == 0:
+            return [Rejected(t, f"{card} is not in this game's deck", event.TYPE)]
+        on_pile = sum(1 for c in self.played if c == card) + sum(1 for c in self.burned if c == card)
+        if on_pile >= allowed:
+            return [Rejected(t, f"{card} is already on the pile: show the new card again", event.TYPE)]
+        out: list[Decision] = []
+        if self.pending_award is not None:
+            out += self._award(t, self.pending_award, "challenge")
+        seat = self.turn
+        hand = self.hands[seat]
+        known = hand.popleft()
+        if known is not None and known != card:
+            out.append(CardMismatch(t, seat, known, card))
+        self.played.append(card)
+        self.top_player = seat
+        self.won_on_this_card = False
+        out.append(CardPlayed(t, seat, card, self.pile_size()))
+        if not hand:
+            out.append(PlayerOut(t, seat))
+        if self.lone is not None:
+            self.last_chance_left -= 1
+            if self.last_chance_left <= 0 or not hand:
+                out += self._award(t, seat, "last chance over")
+            return out
+        chances = FACE_CHANCES.get(card.rank)
+        if chances is not None:
+            self.challenger, self.chances = seat, chances
+            nxt = self.next_holder(seat)
+            if nxt is None:
+                return out + self._award(t, seat, "no one left to answer")
+            self.turn = nxt
+            return [*out, ChallengeStarted(t, seat, nxt, card, chances), TurnChanged(t, nxt)]
+        if self.challenger is not None:
+            self.chances -= 1
+            if self.chances == 0:
+                return out + self._challenge_lost(t)
+            if hand:
+                return out
+        return out + self._cannot_go_on(t, seat) if not hand else out + self._pass_turn(t, seat)
+
+    def _pass_turn(self, t: int, seat: int) -> list[Decision]:
+        nxt = self.next_holder(seat)
+        if nxt is None:
+            return self._award(t, seat, "only player with cards")
+        self.turn = nxt
+        return [TurnChanged(t, nxt)]
+
+    def _cannot_go_on(self, t: int, seat: int) -> list[Decision]:
+        """``seat`` has no card left to play on its turn."""
+        if self.challenger is None:
+            return self._pass_turn(t, seat)
+        if self.rules.runout == "challenger-takes":
+            return self._challenge_lost(t)
+        nxt = self.next_holder(seat)
+        if nxt is None or nxt == self.challenger:
+            return self._challenge_lost(t)
+        self.turn = nxt
+        return [ChallengePassed(t, seat, nxt, self.chances), TurnChanged(t, nxt)]
+
+    def _challenge_lost(self, t: int) -> list[Decision]:
+        winner = self.challenger
+        assert winner is not None
+        out: list[Decision] = [ChallengeLost(t, self.turn, winner)]
+        self.challenger, self.chances = None, 0
+        holders_after = set(self.holders()) | {winner}
+        if self.rules.slaps and len(holders_after) > 1 and self.slap_condition() is not None:
+            self.pending_award = winner
+            self.turn = winner
+            return [*out, TurnChanged(t, winner)]
+        return out + self._award(t, winner, "challenge")
+
+    def _award(self, t: int, seat: int, reason: str) -> list[Decision]:
+        hand = self.hands[seat]
+        was_out = not hand
+        hand.extend(self.burned)
+        hand.extend(self.played)
+        out: list[Decision] = [PileWon(t, seat, self.pile_size(), reason)]
+        if was_out and hand:
+            out.append(PlayerBackIn(t, seat))
+        self.burned.clear()
+        self.played.clear()
+        self.challenger, self.chances = None, 0
+        self.pending_award = None
+        self.won_on_this_card = True
+        if self.lone is not None and seat != self.lone:
+            self.lone, self.last_chance_left = None, 0
+        self.turn = seat
+        out.append(TurnChanged(t, seat))
+        return out + self._check_end(t)
+
+    def _check_end(self, t: int) -> list[Decision]:
+        holders = self.holders()
+        if len(holders) != 1 or self.pile_size():
+            return []
+        last = holders[0]
+        if self.lone == last and self.last_chance_left > 0:
+            return []
+        if self.lone is None and self.rules.slaps and self.rules.last_chance_cards and self._anyone_may_slap_in(last):
+            self.lone = last
+            self.last_chance_left = min(self.rules.last_chance_cards, len(self.hands[last]))
+            return [LastChance(t, last, self.last_chance_left)]
+        self.lone = None
+        self.winner = last
+        return [GameWon(t, last)]
+
+    def _anyone_may_slap_in(self, holder: int) -> bool:
+        return self.rules.slap_in and any(
+            self.strikes[s] < self.rules.strikes_limit for s in range(self.players) if s != holder
+        )
+
+    # ------------------------------------------------------------------ slaps
+
+    def _why_not(self, seat: int) -> str | None:
+        """Why ``seat`` may not slap now, or None when it may."""
+        rules = self.rules
+        if not rules.slaps:
+            return "this game has no slaps"
+        if self.winner is not None:
+            return "the game is over"
+        if self.hands[seat]:
+            return None
+        if not rules.slap_in:
+            return "out of cards, and slapping back in is off"
+        if self.strikes[seat] >= rules.strikes_limit:
+            return f"out of cards with {self.strikes[seat]} strikes: no more slapping in"
+        if self.lone is None and len(self.holders()) < 2:
+            return "fewer than two players hold cards"
+        return None
+
+    def _resolve_presses(self) -> list[Decision]:
+        t = self.pending_t
+        assert t is not None
+        seats, self.pending_presses, self.pending_t = self.pending_presses, [], None
+        out: list[Decision] = []
+        eligible = []
+        for seat in seats:
+            reason = self._why_not(seat)
+            if reason is None:
+                eligible.append(seat)
+            else:
+                out.append(SlapIgnored(t, seat, reason))
+        if not eligible:
+            return out
+        if self.won_on_this_card:
+            for seat in eligible:
+                if self.rules.late_slaps == "penalty":
+                    out += self._bad_slap(t, seat)
+                else:
+                    out.append(SlapIgnored(t, seat, "late: the pile was already won on this card"))
+            return out
+        condition = self.slap_condition()
+        if condition is None:
+            for seat in eligible:
+                out += self._bad_slap(t, seat)
+            return out
+        winner = eligible[0] if len(eligible) == 1 else self._break_tie(eligible)
+        if winner is None:
+            return out + [SlapIgnored(t, s, "exact tie: nobody takes the pile") for s in eligible]
+        others = tuple(s for s in eligible if s != winner)
+        out.append(GoodSlap(t, winner, condition, others))
+        out += [SlapIgnored(t, s, f"exact tie lost to seat {winner}") for s in others]
+        return out + self._award(t, winner, f"slap: {condition}")
+
+    def _break_tie(self, seats: list[int]) -> int | None:
+        if self.rules.tie == "nobody":
+            return None
+        if self.rules.tie == "random":
+            return self.rng.choice(sorted(seats))
+        start = self.top_player if self.top_player is not None else self.turn
+        return min(seats, key=lambda s: (s - start - 1) % self.players)
+
+    def _bad_slap(self, t: int, seat: int) -> list[Decision]:
+        out: list[Decision] = [BadSlap(t, seat)]
+        hand = self.hands[seat]
+        if not hand:
+            self.strikes[seat] += 1
+            barred = self.strikes[seat] >= self.rules.strikes_limit
+            return [*out, StrikeGiven(t, seat, self.strikes[seat], barred)]
+        burned = [hand.popleft() for _ in range(min(self.rules.burn, len(hand)))]
+        self.burned[:0] = burned
+        out.append(CardsBurned(t, seat, len(burned), tuple(burned)))
+        if not hand:
+            out.append(PlayerOut(t, seat))
+            if self.turn == seat and self.lone is None and self.pending_award is None:
+                out += self._cannot_go_on(t, seat)
+        return out
+
+    # ------------------------------------------------------- snapshot/restore
+
+    def snapshot(self) -> dict[str, Any]:
+        state = self.rng.getstate()
+        return {
+            "game": self.GAME,
+            "rules": rules_to_dict(self.rules),
+            "players": self.players,
+            "dealer": self.dealer,
+            "rng": [state[0], list(state[1]), state[2]],
+            "hands": [[_code(c) for c in h] for h in self.hands],
+            "played": [c.code for c in self.played],
+            "burned": [_code(c) for c in self.burned],
+            "turn": self.turn,
+            "top_player": self.top_player,
+            "challenger": self.challenger,
+            "chances": self.chances,
+            "pending_award": self.pending_award,
+            "won_on_this_card": self.won_on_this_card,
+            "strikes": list(self.strikes),
+            "lone": self.lone,
+            "last_chance_left": self.last_chance_left,
+            "winner": self.winner,
+            "last_t": self.last_t,
+            "pending_t": self.pending_t,
+            "pending_presses": list(self.pending_presses),
+        }
+
+    @classmethod
+    def restore(cls, snapshot: dict[str, Any]) -> Self:
+        try:
+            rules = build_rules(ErsRules, snapshot["rules"])
+            ref = cls(rules, snapshot["players"], snapshot["dealer"])
+            version, internal, gauss = snapshot["rng"]
+            ref.rng.setstate((version, tuple(internal), gauss))
+            ref.hands = [deque(_card(c) for c in h) for h in snapshot["hands"]]
+            ref.played = [parse_card(c) for c in snapshot["played"]]
+            ref.burned = [_card(c) for c in snapshot["burned"]]
+            for key in (
+                "turn", "top_player", "challenger", "chances", "pending_award", "won_on_this_card",
+                "lone", "last_chance_left", "winner", "last_t", "pending_t",
+            ):
+                setattr(ref, key, snapshot[key])
+            ref.strikes = list(snapshot["strikes"])
+            ref.pending_presses = list(snapshot["pending_presses"])
+        except (KeyError, TypeError, ValueError, CardError) as exc:
+            raise GameSetupError(f"not an Egyptian Rat Screw snapshot: {exc!r}") from None
+        return ref

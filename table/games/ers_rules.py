@@ -1,0 +1,93 @@
+"""The rules of Egyptian Rat Screw as one frozen value (seed 004), Beggar-my-neighbour included.
+
+Defaults follow the most common reading of ``shared/seeds/004``: doubles, triples, sandwiches,
+top-bottom, tens and four in a row, two cards burned for a bad slap, slapping back in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from table.rules import RulesError
+
+SLAP_CONDITIONS = ("joker", "double", "triple", "sandwich", "hoagie", "top_bottom", "tens", "run", "marriage")
+
+
+@dataclass(frozen=True, slots=True)
+class ErsRules:
+    """Egyptian Rat Screw house rules. Field names are the keys of preset files."""
+
+    decks: int = 1
+    jokers_per_deck: int = 0
+    # Slapping at all; off gives Beggar-my-neighbour.
+    slaps: bool = True
+    double: bool = True
+    triple: bool = True
+    sandwich: bool = True
+    hoagie: bool = False
+    # Top card matches the first card of the pile; never counts once burned cards are in the pile.
+    top_bottom: bool = True
+    # Two or more consecutive top cards adding to ten.
+    tens: bool = True
+    # Face cards in a tens sum: "break" ends the run of cards, "zero" counts them as nothing.
+    tens_face_cards: Literal["break", "zero"] = "break"
+    # The ace counts one in a tens sum; otherwise it is treated like a face card.
+    tens_ace_counts_one: bool = True
+    run: bool = True
+    run_length: int = 4
+    # Runs may wrap round from king to ace to two (Q K A 2).
+    run_wrap: bool = False
+    marriage: bool = False
+    joker_slap: bool = True
+    # Cards burned face up under the pile for a bad slap.
+    burn: int = 2
+    slap_in: bool = True
+    # Bad slaps by a player with no cards are strikes; at this many they may no longer slap in.
+    strikes_limit: int = 3
+    # A player who runs out while answering a challenge: the next player goes on with the chances
+    # left, or the face-card player takes the pile.
+    runout: Literal["next-player", "challenger-takes"] = "next-player"
+    # When one player holds every card they play this many more for a last slap-in chance (0: off).
+    last_chance_cards: int = 3
+    # Two presses with the very same timestamp on a good pile: a seeded draw, the first of them
+    # clockwise from the player of the top card, or nobody takes it.
+    tie: Literal["random", "seat-order", "nobody"] = "random"
+    # Presses after the pile was already won on that card: ignored, or penalised like bad slaps.
+    late_slaps: Literal["ignore", "penalty"] = "ignore"
+
+    def check(self, given: frozenset[str]) -> None:
+        """Refuse values out of range and combinations that cannot be played."""
+        ranges = {
+            "decks": (1, 8),
+            "jokers_per_deck": (0, 2),
+            "run_length": (3, 4),
+            "burn": (1, 3),
+            "strikes_limit": (1, 99),
+            "last_chance_cards": (0, 10),
+        }
+        for key, (lo, hi) in ranges.items():
+            value = getattr(self, key)
+            if not lo <= value <= hi:
+                raise RulesError(f"rules key {key!r}: {value} is outside {lo}..{hi}")
+        any_condition = any(getattr(self, c) for c in SLAP_CONDITIONS if c != "joker")
+        if self.slaps and not any_condition and not (self.joker_slap and self.jokers_per_deck):
+            raise RulesError("rules key 'slaps' is on but every slap condition is off")
+        needs = {
+            "run_wrap": "run",
+            "run_length": "run",
+            "tens_face_cards": "tens",
+            "tens_ace_counts_one": "tens",
+            "joker_slap": "jokers_per_deck",
+        }
+        for key, parent in needs.items():
+            if key in given and not getattr(self, parent):
+                raise RulesError(f"rules key {key!r} is set but {parent!r} is off")
+        if not self.slaps:
+            turned_on = sorted(k for k in given & set(SLAP_CONDITIONS) if getattr(self, k))
+            if turned_on:
+                raise RulesError(f"rules key {turned_on[0]!r} is on but 'slaps' is off")
+
+    @property
+    def total_cards(self) -> int:
+        return self.decks * (52 + self.jokers_per_deck)

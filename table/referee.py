@@ -1,0 +1,58 @@
+"""The referee protocol: the rules of one game as a pure state machine.
+
+``handle(event) -> decisions``; no I/O, no clock, randomness only from the seeded generator it
+was given. Events must come in the sequencer's order (``Event.sort_key``). Decisions that must
+wait to know that no other input shares a timestamp (a slap tie) are made when a later event
+arrives or when ``advance(t_ns)`` says that time has passed: replay and live play give the same
+decisions in the same order either way.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from table.decisions import Decision
+from table.events import Event
+
+
+class GameSetupError(ValueError):
+    """A game that cannot be set up as asked (players, dealer, deal, snapshot)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What the referee waits for next: ``action`` by ``seat`` (None: any seat or nobody)."""
+
+    action: str
+    seat: int | None = None
+    detail: str = ""
+
+
+class Referee(ABC):
+    GAME: ClassVar[str]
+
+    @abstractmethod
+    def handle(self, event: Event) -> list[Decision]:
+        """Apply one input event; illegal or impossible ones yield a ``Rejected`` decision."""
+
+    def advance(self, t_ns: int) -> list[Decision]:
+        """Every input up to ``t_ns`` has been handed over: settle what waited on simultaneity."""
+        return []
+
+    @abstractmethod
+    def expects(self) -> Expectation:
+        """Whose turn it is and which input would move the game on."""
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool: ...
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-able data; ``restore`` of it behaves identically."""
+
+    @classmethod
+    @abstractmethod
+    def restore(cls, snapshot: dict[str, Any]) -> Self: ...

@@ -1,0 +1,167 @@
+"""Rules as data: a frozen value per game, named presets shipped as TOML, strict checking.
+
+Every house rule is a field with the seeds' most common choice as its default. A preset file
+(shipped in ``table/presets/<game>/`` or the user's own) sets only the fields it changes::
+
+    description = "..."
+    players = 2             # optional: how many seats the preset is meant for
+    based_on = "standard"   # optional: start from another shipped preset
+    [rules]
+    slaps = false
+
+Unknown keys, wrong types and impossible combinations are refused with a message naming the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+
+class RulesError(ValueError):
+    """A rules key, value, combination or preset that cannot be used; the message names it."""
+
+
+class RulesValue(Protocol):
+    def check(self, given: frozenset[str]) -> None:
+        """Raise RulesError for impossible combinations (``given``: keys set away from defaults)."""
+
+
+R = TypeVar("R", bound=RulesValue)
+
+
+def _check_type(cls: type, key: str, hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        choices = typing.get_args(hint)
+        if value not in choices:
+            shown = ", ".join(repr(c) for c in choices)
+            raise RulesError(f"rules key {key!r}: {value!r} is not one of {shown}")
+        return value
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if value is None:
+            return None
+        return _check_type(cls, key, args[0], value)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise RulesError(f"rules key {key!r}: expected true or false, not {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"rules key {key!r}: expected a whole number, not {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise RulesError(f"rules key {key!r}: expected text, not {value!r}")
+        return value
+    raise RulesError(f"rules key {key!r}: unsupported type {hint!r} in {cls.__name__}")
+
+
+def build_rules(cls: type[R], values: Mapping[str, Any]) -> R:
+    """Make a rules value from a mapping, refusing unknown keys and bad values by name."""
+    hints = typing.get_type_hints(cls)
+    known = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise RulesError(f"unknown rules key {key!r}{hint}")
+        checked[key] = _check_type(cls, key, hints[key], value)
+    rules = cls(**checked)
+    defaults = cls()
+    rules.check(frozenset(k for k, v in checked.items() if getattr(defaults, k) != v))
+    return rules
+
+
+def rules_to_dict(rules: Any) -> dict[str, Any]:
+    return dataclasses.asdict(rules)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named, consistent set of rules for one game."""
+
+    game: str
+    name: str
+    description: str
+    players: int | None
+    values: dict[str, Any]
+
+
+def _preset_dir(game: str) -> Any:
+    return resources.files("table") / "presets" / game
+
+
+def shipped_presets(game: str) -> list[str]:
+    folder = _preset_dir(game)
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def _read_preset_text(game: str, name: str) -> tuple[str, str]:
+    path = Path(name)
+    if name.endswith(".toml") or path.parent != Path("."):
+        try:
+            return path.stem, path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RulesError(f"cannot read preset file {name!r}: {exc.strerror}") from None
+    resource = _preset_dir(game) / f"{name}.toml"
+    if not resource.is_file():
+        available = ", ".join(shipped_presets(game)) or "none"
+        raise RulesError(f"unknown {game} preset {name!r} (shipped presets: {available})")
+    return name, resource.read_text(encoding="utf-8")
+
+
+def load_preset(game: str, name: str, _seen: tuple[str, ...] = ()) -> Preset:
+    """A shipped preset by name, or the user's own preset file by path (``*.toml``)."""
+    stem, text = _read_preset_text(game, name)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"preset {name!r} is not valid TOML: {exc}") from None
+    allowed = {"description", "players", "based_on", "rules", "game"}
+    unknown = set(data) - allowed
+    if unknown:
+        raise RulesError(f"preset {name!r}: unknown key(s) {', '.join(sorted(unknown))}")
+    if data.get("game", game) != game:
+        raise RulesError(f"preset {name!r} is for {data['game']!r}, not {game!r}")
+    values: dict[str, Any] = {}
+    players = data.get("players")
+    base = data.get("based_on")
+    if base is not None:
+        if base in _seen:
+            raise RulesError(f"preset {name!r}: based_on loops back to {base!r}")
+        parent = load_preset(game, base, (*_seen, name))
+        values.update(parent.values)
+        players = players if players is not None else parent.players
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise RulesError(f"preset {name!r}: [rules] must be a table")
+    values.update(rules)
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise RulesError(f"preset {name!r}: players must be a whole number, not {players!r}")
+    return Preset(game, stem, str(data.get("description", "")), players, values)
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``key=value`` from the command line; the value is read as TOML (``true``, ``3``, ``"x"``)."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise RulesError(f"rules override {text!r} must look like key=value")
+    try:
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    return key.replace("-", "_"), value
