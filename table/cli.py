@@ -125,8 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _join_deal(argv: Sequence[str]) -> list[str]:
+    """``--deal ---K-...``: a deal may start with '-', which argparse would take for an option."""
+    out = list(argv)
+    for i, arg in enumerate(out[:-1]):
+        if arg == "--deal":
+            out[i : i + 2] = [f"--deal={out[i + 1]}"]
+            break
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_join_deal(sys.argv[1:] if argv is None else argv))
     try:
         return int(args.func(args))
     except USER_ERRORS as exc:

@@ -231,6 +231,7 @@ class ErsReferee(Referee):
         known = hand.popleft()
         if known is not None and known != card:
             out.append(CardMismatch(t, seat, known, card))
+            self._swap_knowledge(card, known)
         self.played.append(card)
         self.top_player = seat
         self.won_on_this_card = False
@@ -257,6 +258,14 @@ class ErsReferee(Referee):
             if hand:
                 return out
         return out + self._cannot_go_on(t, seat) if not hand else out + self._pass_turn(t, seat)
+
+    def _swap_knowledge(self, seen: Card, expected: Card) -> None:
+        """The camera is right: where we thought ``seen`` was, ``expected`` must be instead."""
+        for hand in sorted(self.hands, key=lambda h: h[0] != seen if h else True):
+            for i, card in enumerate(hand):
+                if card == seen:
+                    hand[i] = expected
+                    return
 
     def _pass_turn(self, t: int, seat: int) -> list[Decision]:
         nxt = self.next_holder(seat)
@@ -350,7 +359,7 @@ class ErsReferee(Referee):
     def _resolve_presses(self) -> list[Decision]:
         t = self.pending_t
         assert t is not None
-        seats, self.pending_presses, self.pending_t = self.pending_presses, [], None
+        seats, self.pending_presses, self.pending_t = sorted(self.pending_presses), [], None
         out: list[Decision] = []
         eligible = []
         for seat in seats:

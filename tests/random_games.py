@@ -1,0 +1,68 @@
+"""Random Egyptian Rat Screw games for property tests: random deals, plays and slaps."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from table.cards import Card, deal_round_robin, shuffled_deck
+from table.decisions import Decision
+from table.events import ButtonPressed, CardSeen, Event
+from table.games import GameSetup, setup_game
+from table.games.ers import ErsReferee
+
+
+@dataclass
+class RandomGame:
+    setup: GameSetup
+    events: list[Event] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    referee: ErsReferee | None = None
+
+
+def deck_counter(cards: list[Card | None]) -> Counter[str]:
+    return Counter("??" if c is None else c.code for c in cards)
+
+
+def play_random_game(seed: int, players: int, preset: str, steps: int, check=None) -> RandomGame:
+    """Deal, then interleave the expected plays with random presses (some at equal timestamps)."""
+    rng = random.Random(seed)
+    base = setup_game("ers", preset, players=players, seed=seed)
+    rules = base.rules_value()
+    deck = shuffled_deck(rng, rules.decks, rules.jokers_per_deck)
+    hands = deal_round_robin(deck, players, 0)
+    setup = GameSetup(base.game, base.preset, base.rules, players, 0, seed, [[c.code for c in h] for h in hands])
+    game = RandomGame(setup)
+    ref = setup.referee()
+    assert isinstance(ref, ErsReferee)
+    game.referee = ref
+    game.decisions += ref.start()
+    t = 0
+    for _ in range(steps):
+        if ref.finished:
+            break
+        t += rng.choice([1, 1000, 250_000_000])
+        roll = rng.random()
+        if roll < 0.65:
+            game.decisions += ref.advance(t - 1)  # as the sequencer does before a later event
+            if ref.finished:
+                break
+            seat = ref.expects().seat
+            assert seat is not None
+            top = ref.hands[seat][0]
+            event: Event = CardSeen(t, "camera", top, "pile")
+        else:
+            event = ButtonPressed(t, "gpio", rng.randrange(players))
+            if roll > 0.95:  # an exact tie with another seat
+                game.events.append(event)
+                game.decisions += ref.handle(event)
+                event = ButtonPressed(t, "gpio", rng.randrange(players))
+        game.events.append(event)
+        game.decisions += ref.handle(event)
+        if check is not None:
+            check(ref, deck)
+    game.decisions += ref.advance(t)
+    if check is not None:
+        check(ref, deck)
+    return game

@@ -1,0 +1,89 @@
+"""The cardtable command: every user error is one clear line and exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from table.cli import main
+
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+
+
+def test_playout_json(capsys: pytest.CaptureFixture[str]) -> None:
+    deal = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+    assert main(["playout", "--rules", "beggar-my-neighbour", "--deal", deal, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"cards": 8344, "tricks": 1164, "winner": 1, "outcome": "win"}
+
+
+def test_playout_detects_a_cycle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["playout", "--rules", "beggar-my-neighbour", "--deal", CASELLA, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"] == "cycle" and out["winner"] is None and out["cycle"]["tricks"] == 62
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["playout", "--deal", "AKX/--"], "'X' is not A, K, Q, J"),
+        (["playout", "--rules", "standard", "--deal", "A/-"], "without slaps"),
+        (["playout", "--rules", "nonesuch", "--deal", "A/-"], "unknown ers preset 'nonesuch'"),
+        (["sim", "--fast", "--quiet", "--set", "burn=9"], "'burn': 9 is outside 1..3"),
+        (["sim", "--fast", "--quiet", "--set", "slapz=true"], "unknown rules key 'slapz' (did you mean 'slaps'?)"),
+        (["sim", "--fast", "--quiet", "--players", "1"], "needs 2 to 52 players"),
+        (["sim", "--fast", "--quiet", "--set", "run=false", "--set", "run_wrap=true"], "'run_wrap' is set"),
+        (["replay", "/nonexistent/journal.jsonl"], "cannot read journal"),
+    ],
+)
+def test_user_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_sim_journal_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "game.jsonl"
+    assert main(["sim", "--fast", "--seed", "4", "--players", "3", "--journal", str(journal)]) == 0
+    shown = capsys.readouterr().out
+    assert "wins the game" in shown and "winner:" in shown
+    assert main(["replay", str(journal)]) == 0
+    first = capsys.readouterr().out
+    assert main(["replay", str(journal)]) == 0
+    assert capsys.readouterr().out == first
+    lines = [json.loads(line) for line in first.splitlines()]
+    assert lines[-1]["kind"] == "final-state"
+    assert [d["kind"] for d in lines].count("game-won") == 1
+
+
+def test_sim_is_repeatable_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["sim", "--fast", "--seed", "11", "--rules", "screw"])
+    first = capsys.readouterr().out
+    main(["sim", "--fast", "--seed", "11", "--rules", "screw"])
+    assert capsys.readouterr().out == first
+
+
+def test_rules_lists_and_shows_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    listing = capsys.readouterr().out
+    for name in ("standard", "screw", "wikipedia", "beggar-my-neighbour"):
+        assert name in listing
+    assert main(["rules", "beggar-my-neighbour"]) == 0
+    assert json.loads(capsys.readouterr().out)["slaps"] is False
+
+
+def test_console_script_is_installed() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "table.cli", "playout", "--deal", "J-/--", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["winner"] == 0

@@ -1,0 +1,62 @@
+"""Events: integer nanosecond timestamps, a total order, and a JSON form that names bad fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from table.cards import parse_card
+from table.events import ButtonPressed, CardGone, CardSeen, Command, EventError, event_from_json
+
+
+def test_timestamps_must_be_integer_nanoseconds() -> None:
+    with pytest.raises(EventError, match="integer nanoseconds"):
+        ButtonPressed(1.5, "gpio", 0)  # type: ignore[arg-type]
+
+
+def test_seat_must_be_a_natural_number() -> None:
+    with pytest.raises(EventError, match="seat"):
+        ButtonPressed(1, "gpio", -1)
+
+
+def test_card_seen_needs_a_card() -> None:
+    with pytest.raises(EventError, match="card"):
+        CardSeen(1, "camera", None, "pile")
+
+
+def test_order_at_equal_time_puts_cards_before_presses() -> None:
+    press = ButtonPressed(100, "gpio", 0)
+    card = CardSeen(100, "camera", parse_card("5H"), "pile")
+    gone = CardGone(100, "camera", "pile")
+    cmd = Command(100, "cli", "pause")
+    assert sorted([press, card, gone, cmd], key=lambda e: e.sort_key()) == [cmd, gone, card, press]
+    assert ButtonPressed(99, "gpio", 3).sort_key() < card.sort_key()
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        ButtonPressed(5, "gpio", 2),
+        CardSeen(7, "camera", parse_card("10D"), "pile"),
+        CardGone(9, "camera", "pile"),
+        CardGone(9, "camera", "seat-1", parse_card("RJ")),
+        Command(11, "cli", "new-game", {"players": 3}),
+    ],
+)
+def test_json_round_trip(event: object) -> None:
+    assert event_from_json(event.to_json()) == event  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([1, 2], "JSON object"),
+        ({"t": 1, "type": "slap", "seat": 0}, "unknown event type 'slap'"),
+        ({"type": "press", "seat": 0}, "missing timestamp"),
+        ({"t": 1, "type": "press", "seat": 0, "colour": "red"}, "unknown field"),
+        ({"t": 1, "type": "card-seen", "card": "ZZ", "zone": "pile"}, "not a card: 'ZZ'"),
+        ({"t": "soon", "type": "press", "seat": 0}, "integer nanoseconds"),
+    ],
+)
+def test_bad_json_names_what_is_wrong(data: object, message: str) -> None:
+    with pytest.raises(EventError, match=message):
+        event_from_json(data)

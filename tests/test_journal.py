@@ -1,0 +1,97 @@
+"""The journal: appended JSON lines, a torn last line tolerated, every other fault named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from table.cards import parse_card
+from table.events import ButtonPressed, CardSeen
+from table.games import setup_game
+from table.journal import FORMAT, JournalError, JournalWriter, read_journal
+from table.replay import Replay
+
+
+def write_game(path: Path) -> None:
+    setup = setup_game("ers", "standard", players=2, seed=9)
+    with JournalWriter(path, setup) as journal:
+        journal.record(CardSeen(10, "camera", parse_card("5H"), "pile"))
+        journal.record(CardSeen(20, "camera", parse_card("5D"), "pile"))
+        journal.record(ButtonPressed(30, "gpio", 1))
+        journal.record(ButtonPressed(5, "gpio", 0), late_ns=26)
+
+
+def test_written_journal_reads_back(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["journal"] == FORMAT
+    journal = read_journal(path)
+    assert [e.event.TYPE for e in journal.entries] == ["card-seen", "card-seen", "press", "press"]
+    assert journal.entries[-1].late_ns == 26
+    assert journal.warnings == []
+
+
+def test_never_overwrites_a_journal(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="already exists"):
+        JournalWriter(path, setup_game("ers", players=2))
+    assert path.read_bytes() == before
+
+
+def test_torn_last_line_is_tolerated_and_reported(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    with path.open("a") as f:
+        f.write('{"t":40,"type":"pre')  # power cut mid-write
+    journal = read_journal(path)
+    assert len(journal.entries) == 4
+    assert "torn last line" in journal.warnings[0]
+
+
+def test_a_broken_line_in_the_middle_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    lines = path.read_text().splitlines()
+    lines[2] = "{not json"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError, match=r"g\.jsonl:3: not JSON"):
+        read_journal(path)
+
+
+@pytest.mark.parametrize(
+    ("first_line", "message"),
+    [
+        ("[]", "not a cardtable journal"),
+        ('{"journal": "cardtable-journal/1", "game": "poker", "rules": {}, "players": 2}', "unknown game"),
+        ('{"journal": "cardtable-journal/1", "game": "ers", "rules": {"sloppy": 1}, "players": 2}', "sloppy"),
+    ],
+)
+def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: str) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text(first_line + "\n")
+    with pytest.raises(JournalError, match=message):
+        read_journal(path)
+
+
+def test_bad_event_line_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    with path.open("a") as f:
+        f.write('{"t":50,"type":"card-seen","card":"1X","zone":"pile"}\n')
+    with pytest.raises(JournalError, match=r":6: card-seen: not a card: '1X'"):
+        read_journal(path)
+
+
+def test_replay_output_is_identical_each_time(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    first = list(Replay(read_journal(path)).lines())
+    assert first == list(Replay(read_journal(path)).lines())
+    kinds = [json.loads(line)["kind"] for line in first]
+    assert kinds[-1] == "final-state"
+    assert "too-late" in kinds

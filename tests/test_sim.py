@@ -1,0 +1,62 @@
+"""The simulated table: bots, camera and buttons through the real sequencer and referee."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from sim.ers_sim import ErsSimulation, SimOptions
+from table.decisions import CardPlayed, GameWon, GoodSlap, InputTooLate, SlapIgnored
+from table.games import setup_game
+from table.journal import JournalWriter, read_journal
+from table.replay import Replay
+
+
+@pytest.mark.parametrize(("preset", "players"), [("standard", 4), ("screw", 3), ("wikipedia", 5), ("beggar-my-neighbour", 2)])
+def test_a_simulated_game_ends_with_one_winner_holding_every_card(preset: str, players: int) -> None:
+    sim = ErsSimulation(setup_game("ers", preset, players=players, seed=3))
+    result = sim.run()
+    assert not result.abandoned
+    assert [type(d) for d in result.decisions].count(GameWon) == 1
+    total = sim.referee.rules.total_cards
+    assert [len(h) for h in sim.hands].count(total) == 1
+    assert Counter(c.code for h in sim.hands for c in h) == Counter(c.code for h in sim.referee.hands for c in h)
+
+
+def test_slap_races_happen_and_are_judged_by_timestamp() -> None:
+    sim = ErsSimulation(setup_game("ers", "standard", players=6, seed=5))
+    result = sim.run()
+    races = 0
+    winner_t = None
+    for d in result.decisions:
+        if isinstance(d, CardPlayed):
+            winner_t = None
+        elif isinstance(d, GoodSlap):
+            winner_t = d.t_ns
+        elif isinstance(d, SlapIgnored) and d.reason.startswith("late") and winner_t is not None:
+            races += 1
+            assert d.t_ns >= winner_t  # a press that lost the race was truly later
+    assert races > 10
+
+
+def test_journal_of_a_simulated_game_replays_to_the_same_decisions(tmp_path: Path) -> None:
+    path = tmp_path / "sim.jsonl"
+    setup = setup_game("ers", "standard", players=4, seed=8)
+    sim = ErsSimulation(setup, SimOptions())
+    with JournalWriter(path, sim.setup, fsync=False) as journal:
+        sim.journal = journal
+        live = sim.run().decisions
+    replayed = list(Replay(read_journal(path)).decisions())
+
+    def game(ds: list) -> list:
+        return [d.to_json() for d in ds if not isinstance(d, InputTooLate)]
+
+    assert game(replayed) == game(live)
+
+
+def test_max_cards_stops_a_game_without_a_winner() -> None:
+    sim = ErsSimulation(setup_game("ers", "standard", players=4, seed=2), SimOptions(max_cards=30))
+    result = sim.run()
+    assert result.abandoned and result.winner is None and result.cards_played == 30
