@@ -105,5 +105,5 @@ def test_referee_plays_a_record_game_like_the_kernel() -> None:
     plain = iter(c for c in make_deck() if c.rank.value in range(2, 11))
     courts: dict[str, list] = {k: [c for c in make_deck() if c.code[0] == k] for k in "AKQJ"}
     hands = [[next(plain) if ch == "-" else courts[ch].pop() for ch in hand] for hand in deal.split("/")]
-    assert sorted(map(repr, sum(hands, []))) == sorted(map(repr, make_deck()))
+    assert sorted(repr(c) for hand in hands for c in hand) == sorted(map(repr, make_deck()))
     assert referee_playout(hands, bmn_rules()) == (7157, 1007, 1)

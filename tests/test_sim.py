@@ -14,7 +14,9 @@ from table.journal import JournalWriter, read_journal
 from table.replay import Replay
 
 
-@pytest.mark.parametrize(("preset", "players"), [("standard", 4), ("screw", 3), ("wikipedia", 5), ("beggar-my-neighbour", 2)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("standard", 4), ("screw", 3), ("wikipedia", 5), ("beggar-my-neighbour", 2)]
+)
 def test_a_simulated_game_ends_with_one_winner_holding_every_card(preset: str, players: int) -> None:
     sim = ErsSimulation(setup_game("ers", preset, players=players, seed=3))
     result = sim.run()
