@@ -1,0 +1,1 @@
+"""Benchmarks: run them all with ``make bench`` (``python -m benchmarks``)."""

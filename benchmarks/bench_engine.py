@@ -1,0 +1,126 @@
+"""The referee engine: ERS events per second with slaps on, Beggar-my-neighbour games per second.
+
+Targets (issue 2): well under 100 microseconds an ERS event, over 1,000 full BMN games a second
+on one core. Each figure is the median of several rounds; a baseline measured in the same run
+(the sequencer on the same events, the referee playing BMN) puts it in context on a noisy machine.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sim.ers_sim import ErsSimulation
+from table.cards import make_deck
+from table.events import CardSeen, Event
+from table.games import GameSetup, setup_game
+from table.games.beggar import deal_from_cards, playout
+from table.journal import JournalWriter, read_journal
+from table.sequencer import Sequencer
+
+ROUNDS = 7
+
+
+def median_time(fn: Callable[[], object], rounds: int = ROUNDS) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def simulated_games(count: int, players: int = 4) -> list[tuple[GameSetup, list[Event]]]:
+    """Event streams of real simulated games (bots, slaps, mistakes), in the sequencer's order."""
+    games = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(1, count + 1):
+            path = Path(tmp) / f"{seed}.jsonl"
+            sim = ErsSimulation(setup_game("ers", "standard", players=players, seed=seed))
+            with JournalWriter(path, sim.setup, fsync=False) as journal:
+                sim.journal = journal
+                sim.run()
+            read = read_journal(path)
+            events = sorted((e.event for e in read.entries if e.late_ns is None), key=lambda e: e.sort_key())
+            games.append((read.setup, events))
+    return games
+
+
+def bench_ers() -> None:
+    games = simulated_games(6)
+    n_events = sum(len(ev) for _, ev in games)
+    n_cards = sum(isinstance(e, CardSeen) for _, ev in games for e in ev)
+
+    def referee_all() -> None:
+        for setup, events in games:
+            ref = setup.referee()
+            ref.start()
+            handle = ref.handle
+            for event in events:
+                handle(event)
+            ref.advance(events[-1].t_ns)
+
+    def sequencer_all() -> None:
+        for _, events in games:
+            seq = Sequencer(250_000_000)
+            for event in events:
+                seq.push(event)
+                seq.release(event.t_ns)
+            seq.drain()
+
+    t_ref = median_time(referee_all)
+    t_seq = median_time(sequencer_all)
+    print(f"ERS referee, standard rules (slaps on), {len(games)} simulated 4-player games,")
+    print(f"  {n_events} events ({n_cards} cards): median of {ROUNDS} rounds")
+    print(f"  referee:   {t_ref / n_events * 1e6:6.2f} us/event   {n_events / t_ref:10,.0f} events/s"
+          f"   {n_cards / t_ref:10,.0f} cards/s")
+    print(f"  baseline, sequencer on the same events: {t_seq / n_events * 1e6:6.2f} us/event")
+
+
+def bench_bmn() -> None:
+    rng = random.Random(2024)
+    deck = make_deck()
+    deals = []
+    for _ in range(1000):
+        rng.shuffle(deck)
+        deals.append(deal_from_cards([deck[0::2], deck[1::2]]))
+    cards = sum(playout(d).cards for d in deals)
+
+    def kernel() -> None:
+        for deal in deals:
+            playout(deal)
+
+    referee_deals = deals[:50]
+
+    t_kernel = median_time(kernel)
+    mean_cards = cards / len(deals)
+    print(f"Beggar-my-neighbour, {len(deals)} random 2-player deals ({mean_cards:.0f} cards a game on average):")
+    print(f"  playout kernel: {len(deals) / t_kernel:10,.0f} games/s   {cards / t_kernel:12,.0f} cards/s")
+    t_ref = median_time(lambda: _referee_bmn(referee_deals), rounds=3)
+    print(f"  baseline, the full referee playing the same deals: {len(referee_deals) / t_ref:8,.0f} games/s")
+
+
+def _referee_bmn(deals: list[list[bytes]]) -> None:
+    """Play deals through the ERS referee under the BMN preset, as the camera would feed it."""
+    setup = setup_game("ers", "beggar-my-neighbour", players=2)
+    plain = [c for c in make_deck() if 2 <= c.rank.value <= 10]
+    courts = {v: [c for c in make_deck() if c.code[0] == k] for k, v in zip("JQKA", (1, 2, 3, 4), strict=True)}
+    for deal in deals:
+        pools = {0: list(plain), **{v: list(cs) for v, cs in courts.items()}}
+        hands = [[pools[v].pop() for v in hand] for hand in deal]
+        ref = GameSetup(setup.game, setup.preset, setup.rules, 2, 1, 0, [[c.code for c in h] for h in hands]).referee()
+        t = 0
+        while not ref.finished and t < 20_000:
+            seat = ref.expects().seat
+            t += 1
+            ref.handle(CardSeen(t, "camera", ref.hands[seat][0], "pile"))
+
+
+def main() -> None:
+    bench_ers()
+    print()
+    bench_bmn()
