@@ -29,7 +29,7 @@ from table.decisions import (
     PileWon,
     SlapIgnored,
 )
-from table.events import ButtonPressed, CardSeen, Event
+from table.events import ButtonPressed, CardGone, CardSeen, Event
 from table.games import GameSetup
 from table.games.ers import ErsReferee
 from table.games.slaps import slap_condition
@@ -149,6 +149,18 @@ class ErsSimulation:
         self._deliver(CardSeen(t, "camera", card.face, "pile"), t + self.rng.randint(lo, hi) * MS)
         self._bots_react(t)
 
+    def _on_collect(self, t: int, payload: tuple[int, int]) -> None:
+        """The face-card player picks up the pile they won; the camera sees it go."""
+        _, token = payload
+        if token != self.play_token:
+            return
+        if self.unjudged_presses:
+            self._at(t + 200 * MS, "collect", payload)
+            return
+        self.card_in_flight = True
+        lo, hi = self.options.vision_latency_ms
+        self._deliver(CardGone(t, "camera", "pile"), t + self.rng.randint(lo, hi) * MS)
+
     def _on_press(self, t: int, seat: int) -> None:
         self.unjudged_presses += 1
         lo, hi = self.options.gpio_latency_us
@@ -198,6 +210,7 @@ class ErsSimulation:
                 self.card_in_flight = False
                 moved = True
             elif isinstance(d, PileWon):
+                self.card_in_flight = False
                 self.hands[d.seat].extend(self.burned + self.played)
                 self.burned.clear()
                 self.played.clear()
@@ -212,4 +225,5 @@ class ErsSimulation:
             if expected.action == "play" and expected.seat is not None:
                 self.play_token += 1
                 bot = self.bots[expected.seat]
-                self._at(t + bot.play_delay_ns(self.rng), "play", (expected.seat, self.play_token))
+                action = "play" if self.referee.pending_award is None else "collect"
+                self._at(t + bot.play_delay_ns(self.rng), action, (expected.seat, self.play_token))

@@ -50,7 +50,8 @@ def play_random_game(seed: int, players: int, preset: str, steps: int, check=Non
                 break
             seat = ref.expects().seat
             assert seat is not None
-            top = ref.hands[seat][0]
+            # a pending pile is picked up before leading: its bottom card comes after the hand
+            top = [*ref.hands[seat], *ref.burned, *ref.played][0]
             event: Event = CardSeen(t, "camera", top, "pile")
         else:
             event = ButtonPressed(t, "gpio", rng.randrange(players))

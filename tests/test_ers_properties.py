@@ -26,7 +26,8 @@ def conserved(ref: ErsReferee, deck: list[Card]) -> None:
     assert deck_counter(cards) == deck_counter([c.face for c in deck])
     if not ref.finished:
         expected = ref.expects()
-        assert expected.seat is not None and ref.hands[expected.seat], expected
+        assert expected.seat is not None, expected
+        assert ref.hands[expected.seat] or ref.pending_award == expected.seat, expected
     else:
         assert [len(h) > 0 for h in ref.hands].count(True) == 1
         assert not ref.played and not ref.burned
