@@ -35,7 +35,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
     speed = 0.0 if args.fast else args.speed
-    options = SimOptions(max_cards=args.max_cards, speed=speed)
+    if args.lateness_ms < 0:
+        raise GameSetupError(f"--lateness-ms must not be negative, not {args.lateness_ms}")
+    options = SimOptions(lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed)
     names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
     view = None if args.quiet else TerminalView(names, verbose=args.verbose)
     sim = ErsSimulation(setup, options, on_decision=view.show if view else None)
@@ -103,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--speed", type=float, default=8.0, help="times real pace when not --fast (default 8)")
     sim.add_argument("--journal", default=None, help="write the game's journal to this new file")
     sim.add_argument("--max-cards", type=int, default=20_000)
+    sim.add_argument(
+        "--lateness-ms", type=int, default=250, help="how long the sequencer waits for late inputs (default 250)"
+    )
     sim.add_argument("--quiet", action="store_true", help="print only the result")
     sim.add_argument("--verbose", action="store_true", help="also print every change of turn")
     sim.set_defaults(func=cmd_sim)
