@@ -173,7 +173,7 @@ class ErsSimulation:
         if late is not None:
             self._emit([InputTooLate(event.t_ns, event.TYPE, getattr(event, "seat", None), late)], t)
             return
-        self._at(event.t_ns + self.sequencer.lateness_ns, "release")
+        self._at(max(t, event.t_ns + self.sequencer.lateness_ns), "release")
 
     def _on_release(self, t: int, _: None) -> None:
         for event in self.sequencer.release(t):

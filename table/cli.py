@@ -35,9 +35,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
     speed = 0.0 if args.fast else args.speed
-    if args.lateness_ms < 0:
-        raise GameSetupError(f"--lateness-ms must not be negative, not {args.lateness_ms}")
     options = SimOptions(lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed)
+    slowest = options.vision_latency_ms[1]
+    if args.lateness_ms <= slowest:
+        raise GameSetupError(
+            f"--lateness-ms {args.lateness_ms} is too short: the simulated camera reports cards up to "
+            f"{slowest} ms after they land, and later cards could not be put in order"
+        )
     names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
     view = None if args.quiet else TerminalView(names, verbose=args.verbose)
     sim = ErsSimulation(setup, options, on_decision=view.show if view else None)
