@@ -95,6 +95,7 @@ class ErsReferee(Referee):
         self.challenger: int | None = None
         self.chances = 0
         self.pending_award: int | None = None
+        self.pending_reason = ""
         self.won_on_this_card = False
         self.strikes = [0] * players
         self.lone: int | None = None
@@ -197,7 +198,7 @@ class ErsReferee(Referee):
             out += self._card_seen(t, event)
         elif isinstance(event, CardGone):
             if event.zone == PILE and event.card is None and self.pending_award is not None:
-                out += self._award(t, self.pending_award, "challenge")
+                out += self._award(t, self.pending_award, self.pending_reason)
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
@@ -225,7 +226,9 @@ class ErsReferee(Referee):
             return [Rejected(t, f"{card} is already on the pile: show the new card again", event.TYPE)]
         out: list[Decision] = []
         if self.pending_award is not None:
-            out += self._award(t, self.pending_award, "challenge")
+            out += self._award(t, self.pending_award, self.pending_reason)
+            if self.winner is not None:
+                return [*out, Rejected(t, "the game is over", event.TYPE)]
         seat = self.turn
         hand = self.hands[seat]
         known = hand.popleft()
@@ -241,7 +244,7 @@ class ErsReferee(Referee):
         if self.lone is not None:
             self.last_chance_left -= 1
             if self.last_chance_left <= 0 or not hand:
-                out += self._award(t, seat, "last chance over")
+                out += self._claim(t, seat, "last chance over")
             return out
         chances = FACE_CHANCES.get(card.rank)
         if chances is not None:
@@ -291,12 +294,17 @@ class ErsReferee(Referee):
         assert winner is not None
         out: list[Decision] = [ChallengeLost(t, self.turn, winner)]
         self.challenger, self.chances = None, 0
-        holders_after = set(self.holders()) | {winner}
-        if self.rules.slaps and len(holders_after) > 1 and self.slap_condition() is not None:
-            self.pending_award = winner
-            self.turn = winner
-            return [*out, TurnChanged(t, winner)]
-        return out + self._award(t, winner, "challenge")
+        return out + self._claim(t, winner, "challenge")
+
+    def _claim(self, t: int, seat: int, reason: str) -> list[Decision]:
+        """``seat`` takes the pile, unless its top card is slappable: then a good slap before the
+        pile is picked up (the next card, or the camera seeing it go) still wins it."""
+        may_slap_in = self.lone is not None or len(set(self.holders()) | {seat}) > 1
+        if self.rules.slaps and may_slap_in and self.slap_condition() is not None:
+            self.pending_award, self.pending_reason = seat, reason
+            self.turn = seat
+            return [TurnChanged(t, seat)]
+        return self._award(t, seat, reason)
 
     def _award(self, t: int, seat: int, reason: str) -> list[Decision]:
         hand = self.hands[seat]
@@ -432,6 +440,7 @@ class ErsReferee(Referee):
             "challenger": self.challenger,
             "chances": self.chances,
             "pending_award": self.pending_award,
+            "pending_reason": self.pending_reason,
             "won_on_this_card": self.won_on_this_card,
             "strikes": list(self.strikes),
             "lone": self.lone,
@@ -453,7 +462,7 @@ class ErsReferee(Referee):
             ref.played = [parse_card(c) for c in snapshot["played"]]
             ref.burned = [_card(c) for c in snapshot["burned"]]
             for key in (
-                "turn", "top_player", "challenger", "chances", "pending_award", "won_on_this_card",
+                "turn", "top_player", "challenger", "chances", "pending_award", "pending_reason", "won_on_this_card",
                 "lone", "last_chance_left", "winner", "last_t", "pending_t",
             ):
                 setattr(ref, key, snapshot[key])

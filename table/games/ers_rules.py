@@ -78,7 +78,6 @@ class ErsRules:
             "run_length": "run",
             "tens_face_cards": "tens",
             "tens_ace_counts_one": "tens",
-            "joker_slap": "jokers_per_deck",
         }
         for key, parent in needs.items():
             if key in given and not getattr(self, parent):
