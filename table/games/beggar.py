@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from table.cards import Card, Rank
+from table.cards import Card
 from table.games.slaps import FACE_CHANCES
 
 _VALUE = {"A": 4, "K": 3, "Q": 2, "J": 1, "-": 0}
@@ -74,7 +74,7 @@ def format_deal(hands: Sequence[bytes]) -> str:
 
 def deal_from_cards(hands: Sequence[Sequence[Card]]) -> list[bytes]:
     """Concrete hands (top first) to the kernel's values; jokers count as plain cards."""
-    return [bytes(FACE_CHANCES.get(c.rank, 0) if c.rank != Rank.RED_JOKER else 0 for c in h) for h in hands]
+    return [bytes(FACE_CHANCES.get(c.rank, 0) for c in h) for h in hands]
 
 
 def playout(
