@@ -193,3 +193,35 @@ class InputTooLate(Decision):
     seat: int | None
     late_by_ns: int
     KIND: ClassVar[str] = "too-late"
+
+
+# ------------------------------------------------------ games played in rounds (Cuckoo, Oh Hell)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Decision):
+    """A new deal: round (or hand) number, the dealer, the seats dealt in, cards each."""
+
+    round: int
+    dealer: int
+    seats: tuple[int, ...]
+    cards: int = 1
+    KIND: ClassVar[str] = "round-started"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Decision):
+    seat: int
+    reason: str
+    KIND: ClassVar[str] = "turn-skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Decision):
+    """The end of a game: its winners (none when undecided), final scores and the pot."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str
+    pot: int = 0
+    KIND: ClassVar[str] = "game-over"

@@ -6,8 +6,8 @@ kernel timestamp, the first camera frame that showed a card, a microcontroller t
 fitted clock). Nothing downstream reads a clock: order and simultaneity come from ``t_ns``.
 
 At equal ``t_ns`` events are ordered by kind (``ORDER``): commands, then cards leaving, cards
-landing, button releases and last button presses. So a card that landed at the very nanosecond of
-a press is on the pile for that press.
+landing, seat actions, button releases and last button presses. So a card that landed at the very
+nanosecond of a press is on the pile for that press.
 """
 
 from __future__ import annotations
@@ -94,11 +94,34 @@ class CardSeen(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatAction(Event):
+    """A seat's decision, read from a button gesture: ``keep``, ``trade``, ``bid`` (with ``value``).
+
+    ``t_ns`` is the edge that completed the gesture; which gesture means what is the seat
+    backend's business, so referees see only the meaning.
+    """
+
+    seat: int = 0
+    action: str = ""
+    value: int | None = None
+
+    TYPE: ClassVar[str] = "action"
+    ORDER: ClassVar[int] = 3
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        if not isinstance(self.action, str) or not self.action:
+            raise EventError(f"action: action must be a non-empty name, not {self.action!r}")
+        if self.value is not None and (type(self.value) is not int or self.value < 0):
+            raise EventError(f"action: value must be a whole number from 0, not {self.value!r}")
+
+
+@dataclass(frozen=True, slots=True)
 class ButtonReleased(Event):
     seat: int = 0
 
     TYPE: ClassVar[str] = "release"
-    ORDER: ClassVar[int] = 3
+    ORDER: ClassVar[int] = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +131,11 @@ class ButtonPressed(Event):
     seat: int = 0
 
     TYPE: ClassVar[str] = "press"
-    ORDER: ClassVar[int] = 4
+    ORDER: ClassVar[int] = 5
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls for cls in (Command, CardGone, CardSeen, ButtonReleased, ButtonPressed)
+    cls.TYPE: cls for cls in (Command, CardGone, CardSeen, SeatAction, ButtonReleased, ButtonPressed)
 }
 
 

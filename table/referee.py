@@ -34,6 +34,10 @@ class Referee(ABC):
     GAME: ClassVar[str]
 
     @abstractmethod
+    def start(self, t_ns: int = 0) -> list[Decision]:
+        """The opening decisions (the game, the deal, whose turn it is)."""
+
+    @abstractmethod
     def handle(self, event: Event) -> list[Decision]:
         """Apply one input event; illegal or impossible ones yield a ``Rejected`` decision."""
 

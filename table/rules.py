@@ -51,6 +51,11 @@ def _check_type(cls: type, key: str, hint: Any, value: Any) -> Any:
         if value is None:
             return None
         return _check_type(cls, key, args[0], value)
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise RulesError(f"rules key {key!r}: expected a list, not {value!r}")
+        item = typing.get_args(hint)[0]
+        return tuple(_check_type(cls, key, item, v) for v in value)
     if hint is bool:
         if not isinstance(value, bool):
             raise RulesError(f"rules key {key!r}: expected true or false, not {value!r}")
@@ -84,7 +89,8 @@ def build_rules(cls: type[R], values: Mapping[str, Any]) -> R:
 
 
 def rules_to_dict(rules: Any) -> dict[str, Any]:
-    return dataclasses.asdict(rules)
+    """The rules as JSON data (lists for tuples), as the journal and snapshots hold them."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rules).items()}
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from table.cards import CardError, parse_card
+from table.games.cuckoo import CuckooReferee
+from table.games.cuckoo_rules import CuckooRules
 from table.games.ers import ErsReferee
 from table.games.ers_rules import ErsRules
+from table.games.ohhell import OhHellReferee
+from table.games.ohhell_rules import OhHellRules
 from table.referee import GameSetupError, Referee
 from table.rules import RulesError, build_rules, load_preset, rules_to_dict
 
-GAMES: dict[str, tuple[type, type[ErsReferee]]] = {"ers": (ErsRules, ErsReferee)}
-DEFAULT_PRESET = {"ers": "standard"}
+GAMES: dict[str, tuple[type, type[Referee]]] = {
+    "ers": (ErsRules, ErsReferee),
+    "cuckoo": (CuckooRules, CuckooReferee),
+    "oh-hell": (OhHellRules, OhHellReferee),
+}
+DEFAULT_PRESET = {"ers": "standard", "cuckoo": "cuckoo", "oh-hell": "classic"}
 
 
 @dataclass(frozen=True)
@@ -39,7 +47,7 @@ class GameSetup:
                 deal = [[parse_card(c) for c in hand] for hand in self.deal]
             except CardError as exc:
                 raise GameSetupError(f"deal: {exc}") from None
-        return referee_cls(self.rules_value(), self.players, self.dealer, self.seed, deal)
+        return referee_cls(self.rules_value(), self.players, self.dealer, self.seed, deal)  # type: ignore[call-arg]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,7 +84,7 @@ class GameSetup:
         return setup
 
 
-def _game(name: str) -> tuple[type, type[ErsReferee]]:
+def _game(name: str) -> tuple[type, type[Referee]]:
     try:
         return GAMES[name]
     except KeyError:

@@ -1,0 +1,325 @@
+"""The bidding game (Screw Your Neighbour, an Oh Hell variant) as a pure referee.
+
+Each hand: the trump card is turned up and read on the ``trump`` zone, every seat bids from the
+dealer's left (``SeatAction`` ``bid`` with its value; the dealer may not make the bids add up to
+the tricks), then cards are read one by one on the ``pile`` zone, each the play of the seat whose
+turn it is. Hands are hidden, so a player who does not follow suit claims to have none of it; if
+that player later plays the suit, the claim was a revoke and the referee flags it with the trick
+it happened in. Raw button presses are the gesture layer's input and are ignored here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from table.cards import Card, Rank
+from table.decisions import (
+    CardPlayed,
+    Decision,
+    GameOver,
+    GameStarted,
+    Rejected,
+    RoundStarted,
+    TurnChanged,
+)
+from table.events import CardSeen, Event, SeatAction
+from table.games.ohhell_decisions import (
+    BidMade,
+    HandScored,
+    RevokeFound,
+    TrickCancelled,
+    TrickWon,
+    TrumpTurned,
+)
+from table.games.ohhell_rules import OhHellRules
+from table.games.stateful import StatefulReferee
+from table.referee import Expectation, GameSetupError
+from table.rules import RulesError
+
+TRUMP_ZONE, PILE = "trump", "pile"
+TRUMP, BIDDING, PLAYING, OVER = "trump", "bidding", "playing", "over"
+HONOURS = {Rank.ACE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING}
+
+
+def card_suit(card: Card, led: str | None) -> str | None:
+    """A joker is a card of the led suit (seed 002); other cards keep their own suit."""
+    if card.is_joker:
+        return led
+    assert card.suit is not None
+    return card.suit.value
+
+
+def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> int | None:
+    """Index of the winning card, None when every card cancels.
+
+    Highest trump, else highest of the led suit (aces high, a joker a zero of the led suit).
+    Identical cards cancel when ``cancellation`` is on, else the first played ranks higher. When
+    every trump and led-suit card has cancelled, the highest card left wins by rank alone.
+    """
+    led = next((c.suit.value for c in cards if c.suit is not None), None)
+    counts = Counter(cards) if cancellation else Counter()
+    best: int | None = None
+    best_key = (-1, -1)
+    for i, card in enumerate(cards):
+        if counts[card] > 1:
+            continue
+        suit = card_suit(card, led)
+        value = 0 if card.is_joker else 14 if card.rank is Rank.ACE else int(card.rank)
+        tier = 2 if trump is not None and suit == trump else 1 if suit == led else 0
+        if (tier, value) > best_key:
+            best, best_key = i, (tier, value)
+    return best
+
+
+@dataclass
+class OhHellState:
+    sizes: list[int]
+    totals: list[int]
+    dealer: int
+    hand: int = 0
+    phase: str = TRUMP
+    turn: int = 0
+    trump_card: Card | None = None
+    trump: str | None = None
+    bids: list[int | None] = field(default_factory=list)
+    tricks: list[int] = field(default_factory=list)
+    leader: int = 0
+    trick_no: int = 1
+    trick_seats: list[int] = field(default_factory=list)
+    trick_cards: list[Card] = field(default_factory=list)
+    carried: int = 0
+    seen: list[Card] = field(default_factory=list)  # the turned card and every card played this hand
+    voids: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> suit -> trick it was claimed
+    penalties: list[int] = field(default_factory=list)
+    winners: list[int] | None = None
+    last_t: int = 0
+
+
+class OhHellReferee(StatefulReferee):
+    GAME = "oh-hell"
+    NAME = "the bidding game"
+    RULES = OhHellRules
+    STATE = OhHellState
+
+    rules: OhHellRules
+    state: OhHellState
+
+    def max_players(self) -> int:
+        return sum(self.copies.values()) - 1
+
+    def new_state(self) -> OhHellState:
+        cards = sum(self.copies.values())
+        try:
+            sizes = self.rules.sizes(cards, self.players)
+        except RulesError as exc:
+            raise GameSetupError(str(exc)) from None
+        if not sizes:
+            raise GameSetupError(f"{cards} cards cannot deal a hand to {self.players} players and turn up trump")
+        return OhHellState(sizes=sizes, totals=[0] * self.players, dealer=self.dealer)
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def finished(self) -> bool:
+        return self.state.winners is not None
+
+    @property
+    def size(self) -> int:
+        return self.state.sizes[self.state.hand - 1]
+
+    def left_of(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def forbidden_bid(self) -> int | None:
+        """The bid the dealer may not make now, if any."""
+        st = self.state
+        if not self.rules.dealer_restriction or st.turn != st.dealer or st.phase != BIDDING:
+            return None
+        rest = self.size - sum(b for b in st.bids if b is not None)
+        return rest if 0 <= rest <= self.size else None
+
+    def expects(self) -> Expectation:
+        st = self.state
+        if st.phase == OVER:
+            return Expectation("none", None, "game over")
+        if st.phase == TRUMP:
+            return Expectation("trump-card", st.dealer, "turn up the trump card")
+        if st.phase == BIDDING:
+            banned = self.forbidden_bid()
+            detail = f"0 to {self.size}" + ("" if banned is None else f", not {banned}")
+            return Expectation("bid", st.turn, detail)
+        return Expectation("play", st.turn, f"trick {st.trick_no} of {self.size}")
+
+    # ----------------------------------------------------------------- hands
+
+    def start(self, t_ns: int = 0) -> list[Decision]:
+        self.state.last_t = max(self.state.last_t, t_ns)
+        out: list[Decision] = [GameStarted(t_ns, self.GAME, self.players, self.dealer, (self.state.sizes[0],) * self.players)]
+        return out + self._new_hand(t_ns)
+
+    def _new_hand(self, t: int) -> list[Decision]:
+        st = self.state
+        st.hand += 1
+        n = self.players
+        st.bids, st.tricks, st.penalties = [None] * n, [0] * n, [0] * n
+        st.trick_no, st.trick_seats, st.trick_cards, st.carried = 1, [], [], 0
+        st.seen, st.voids, st.trump_card, st.trump = [], {}, None, None
+        out: list[Decision] = [RoundStarted(t, st.hand, st.dealer, tuple(range(n)), self.size)]
+        if self.size * n < sum(self.copies.values()):
+            st.phase = TRUMP
+            return out
+        return [*out, TrumpTurned(t, None, None), *self._start_bidding(t)]
+
+    def _start_bidding(self, t: int) -> list[Decision]:
+        st = self.state
+        st.phase = BIDDING
+        st.turn = self.left_of(st.dealer)
+        return [TurnChanged(t, st.turn)]
+
+    # ----------------------------------------------------------------- events
+
+    def on_event(self, event: Event) -> list[Decision]:
+        t = event.t_ns
+        if self.state.phase == OVER and isinstance(event, SeatAction | CardSeen):
+            return [Rejected(t, "the game is over", event.TYPE, getattr(event, "seat", None))]
+        if isinstance(event, SeatAction):
+            return self._bid(t, event)
+        if isinstance(event, CardSeen):
+            assert event.card is not None
+            if event.zone == TRUMP_ZONE:
+                return self._trump(t, event.card.face)
+            if event.zone == PILE:
+                return self._play(t, event.card.face, event.seat)
+            return [Rejected(t, f"zone {event.zone!r} plays no part in the bidding game", event.TYPE)]
+        return []  # presses, releases and tricks taken away change nothing here
+
+    def _trump(self, t: int, card: Card) -> list[Decision]:
+        st = self.state
+        if st.phase != TRUMP:
+            return [Rejected(t, f"the trump card is already turned: waiting for {self.expects().action}", "card-seen")]
+        why = self.unknown_card(card, st.seen)
+        if why is not None:
+            return [Rejected(t, why, "card-seen")]
+        st.seen.append(card)
+        st.trump_card = card
+        honour = self.rules.trump == "no-trump-on-honours" and card.rank in HONOURS
+        st.trump = None if card.is_joker or honour else card_suit(card, None)
+        return [TrumpTurned(t, card, st.trump), *self._start_bidding(t)]
+
+    def _bid(self, t: int, event: SeatAction) -> list[Decision]:
+        st, seat = self.state, event.seat
+        if event.action != "bid":
+            return [Rejected(t, f"the bidding game takes bids, not {event.action!r}", event.TYPE, seat)]
+        if st.phase != BIDDING:
+            return [Rejected(t, f"no bids now: waiting for {self.expects().action}", event.TYPE, seat)]
+        if seat != st.turn:
+            return [Rejected(t, f"not your turn to bid: seat {st.turn} bids next", event.TYPE, seat)]
+        bid = event.value
+        if bid is None or bid > self.size:
+            return [Rejected(t, f"a bid is 0 to {self.size} tricks, not {bid}", event.TYPE, seat)]
+        if bid == self.forbidden_bid():
+            return [Rejected(
+                t,
+                f"the dealer may not bid {bid}: the bids would add up to the {self.size} trick(s), "
+                "and somebody must get screwed",
+                event.TYPE,
+                seat,
+            )]
+        st.bids[seat] = bid
+        total = sum(b for b in st.bids if b is not None)
+        out: list[Decision] = [BidMade(t, seat, bid, total)]
+        if seat == st.dealer:
+            st.phase = PLAYING
+            st.leader = st.turn = self.left_of(st.dealer)
+        else:
+            st.turn = self.left_of(seat)
+        return [*out, TurnChanged(t, st.turn)]
+
+    def _play(self, t: int, card: Card, seat: int | None) -> list[Decision]:
+        st = self.state
+        if st.phase != PLAYING:
+            return [Rejected(t, f"no cards to the pile now: waiting for {self.expects().action}", "card-seen", seat)]
+        if seat is not None and seat != st.turn:
+            return [Rejected(t, f"not seat {seat}'s turn: seat {st.turn} plays next", "card-seen", seat)]
+        why = self.unknown_card(card, st.seen)
+        if why is not None:
+            return [Rejected(t, why, "card-seen", st.turn)]
+        seat = st.turn
+        st.seen.append(card)
+        out: list[Decision] = self._follow_suit(t, seat, card)
+        st.trick_seats.append(seat)
+        st.trick_cards.append(card)
+        out.append(CardPlayed(t, seat, card, len(st.trick_cards)))
+        if len(st.trick_cards) < self.players:
+            st.turn = self.left_of(seat)
+            return [*out, TurnChanged(t, st.turn)]
+        return out + self._end_trick(t)
+
+    def _follow_suit(self, t: int, seat: int, card: Card) -> list[Decision]:
+        """Note a claim of having none of the led suit; flag an earlier claim this card belies."""
+        st = self.state
+        if card.is_joker:
+            return []
+        suit = card_suit(card, None)
+        assert suit is not None
+        claims = st.voids.setdefault(str(seat), {})
+        out: list[Decision] = []
+        if suit in claims:
+            trick = claims.pop(suit)
+            penalty = self.rules.revoke_points if self.rules.revoke_penalty == "points" else 0
+            st.penalties[seat] += penalty
+            out.append(RevokeFound(t, seat, trick, suit, st.trick_no, penalty))
+        led = next((c.suit.value for c in st.trick_cards if c.suit is not None), None)
+        if led is not None and suit != led and led not in claims:
+            claims[led] = st.trick_no
+        return out
+
+    def _end_trick(self, t: int) -> list[Decision]:
+        st = self.state
+        cancellation = self.rules.cancellation and self.rules.decks > 1
+        best = trick_winner(st.trick_cards, st.trump, cancellation)
+        counts = Counter(st.trick_cards)
+        cancelled = tuple(c for c in st.trick_cards if cancellation and counts[c] > 1)
+        out: list[Decision] = []
+        if best is None:
+            st.carried += 1
+            out.append(TrickCancelled(t, st.trick_no, st.leader))
+            winner = st.leader
+        else:
+            winner = st.trick_seats[best]
+            won = 1 + st.carried
+            st.tricks[winner] += won
+            st.carried = 0
+            out.append(TrickWon(t, winner, st.trick_no, won, cancelled))
+        st.trick_seats, st.trick_cards = [], []
+        if st.trick_no == self.size:
+            return out + self._score_hand(t)
+        st.trick_no += 1
+        st.leader = st.turn = winner
+        return [*out, TurnChanged(t, winner)]
+
+    def _score_hand(self, t: int) -> list[Decision]:
+        st = self.state
+        bids = [b if b is not None else 0 for b in st.bids]
+        points = [self.score(bid, took) - pen for bid, took, pen in zip(bids, st.tricks, st.penalties, strict=True)]
+        for seat, p in enumerate(points):
+            st.totals[seat] += p
+        out: list[Decision] = [HandScored(t, st.hand, tuple(bids), tuple(st.tricks), tuple(points), tuple(st.totals))]
+        if st.hand == len(st.sizes):
+            st.phase = OVER
+            top = max(st.totals)
+            st.winners = [s for s in range(self.players) if st.totals[s] == top]
+            out.append(GameOver(t, tuple(st.winners), tuple(st.totals), f"highest total after {st.hand} hands"))
+            return out
+        st.dealer = self.left_of(st.dealer)
+        return out + self._new_hand(t)
+
+    def score(self, bid: int, took: int) -> int:
+        exact = bid == took
+        scoring = self.rules.scoring
+        if scoring == "bonus":
+            return 10 + bid if exact else 0
+        if scoring == "squares":
+            return 10 + bid * bid if exact else -((bid - took) ** 2)
+        return took + (10 if exact else 0)

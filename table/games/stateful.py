@@ -1,0 +1,96 @@
+"""The shared frame of the referees that keep their state in one dataclass (Cuckoo, Oh Hell).
+
+It checks what every game checks the same way (events in time order, seats that exist, a card
+the decks can hold) and snapshots the state dataclass and the seeded generator with one codec.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from typing import Any, ClassVar, Self
+
+from table.cards import Card, make_deck
+from table.decisions import Decision, Rejected
+from table.events import Event
+from table.referee import GameSetupError, Referee
+from table.rules import RulesError, build_rules, rules_to_dict
+from table.snapshots import SnapshotError, decode_state, encode_state, rng_state, set_rng_state
+
+
+class StatefulReferee(Referee):
+    NAME: ClassVar[str]
+    RULES: ClassVar[type]
+    STATE: ClassVar[type]
+    MIN_PLAYERS: ClassVar[int] = 3
+
+    def __init__(self, rules: Any, players: int, dealer: int = 0, seed: int = 0, deal: Any = None) -> None:
+        if deal is not None:
+            raise GameSetupError(f"{self.NAME} is dealt afresh every round: a set-up takes no deal")
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.rng = random.Random(seed)
+        self.copies: dict[Card, int] = {}
+        for card in make_deck(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0)):
+            self.copies[card.face] = self.copies.get(card.face, 0) + 1
+        top = self.max_players()
+        if not self.MIN_PLAYERS <= players <= top:
+            raise GameSetupError(f"{self.NAME} needs {self.MIN_PLAYERS} to {top} players with these rules, not {players}")
+        if not 0 <= dealer < players:
+            raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+        self.state = self.new_state()
+
+    @abstractmethod
+    def max_players(self) -> int: ...
+
+    @abstractmethod
+    def new_state(self) -> Any: ...
+
+    @abstractmethod
+    def on_event(self, event: Event) -> list[Decision]:
+        """Handle an event that is in time order and names no missing seat."""
+
+    def handle(self, event: Event) -> list[Decision]:
+        t = event.t_ns
+        if t < self.state.last_t:
+            return [Rejected(t, f"out of order: {t} is before {self.state.last_t}", event.TYPE)]
+        self.state.last_t = t
+        seat = getattr(event, "seat", None)
+        if seat is not None and seat >= self.players:
+            return [Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat)]
+        return self.on_event(event)
+
+    def unknown_card(self, card: Card, seen: list[Card]) -> str | None:
+        """Why ``card`` cannot be a new card of this deal (``seen``: the deal's cards so far)."""
+        allowed = self.copies.get(card.face, 0)
+        if allowed == 0:
+            return f"{card} is not in this game's deck"
+        if sum(1 for c in seen if c == card) >= allowed:
+            copies = "the only copy" if allowed == 1 else f"all {allowed} copies"
+            return f"{card} was already seen this deal ({copies}): show the card again"
+        return None
+
+    # ------------------------------------------------------- snapshot/restore
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "game": self.GAME,
+            "rules": rules_to_dict(self.rules),
+            "players": self.players,
+            "dealer": self.dealer,
+            "rng": rng_state(self.rng),
+            "state": encode_state(self.state),
+        }
+
+    @classmethod
+    def restore(cls, snapshot: dict[str, Any]) -> Self:
+        try:
+            if snapshot.get("game") != cls.GAME:
+                raise SnapshotError(f"it is for game {snapshot.get('game')!r}")
+            ref = cls(build_rules(cls.RULES, snapshot["rules"]), snapshot["players"], snapshot["dealer"])
+            set_rng_state(ref.rng, snapshot["rng"])
+            ref.state = decode_state(cls.STATE, snapshot["state"])
+        except (KeyError, TypeError, AttributeError, SnapshotError, RulesError) as exc:
+            raise GameSetupError(f"not a {cls.NAME} snapshot: {exc}") from None
+        return ref
