@@ -30,7 +30,8 @@ def _overrides(items: Sequence[str]) -> dict[str, Any]:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from sim.bots import NAMES
-    from sim.ers_sim import ErsSimulation, SimOptions
+    from sim.games import SIMULATIONS
+    from sim.table_sim import SimOptions
     from table.terminal_view import TerminalView
 
     setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
@@ -44,7 +45,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         )
     names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
     view = None if args.quiet else TerminalView(names, verbose=args.verbose)
-    sim = ErsSimulation(setup, options, on_decision=view.show if view else None)
+    sim = SIMULATIONS[setup.game](setup, options, on_decision=view.show if view else None)
     journal = JournalWriter(args.journal, sim.setup) if args.journal else None
     sim.journal = journal
     try:
@@ -55,8 +56,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if result.abandoned:
         print(f"stopped after {result.cards_played} cards with no winner (--max-cards)")
         return 0
-    winner = names[result.winner] if result.winner is not None else "nobody"
-    print(f"winner: {winner} (seat {result.winner}) after {result.cards_played} cards")
+    won = result.winners or ()
+    winners = " and ".join(f"{names[s]} (seat {s})" for s in won) or "nobody"
+    print(f"winner: {winners} after {result.cards_played} cards")
     return 0
 
 
@@ -89,7 +91,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for name in shipped_presets(args.game):
             print(f"{name:22} {load_preset(args.game, name).description}")
         return 0
-    setup = setup_game(args.game, args.preset, _overrides(args.set), 2)
+    setup = setup_game(args.game, args.preset, _overrides(args.set))
     print(json.dumps(setup.rules, indent=2, sort_keys=True))
     return 0
 
@@ -101,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("sim", help="play a simulated game in the terminal")
     sim.add_argument("--game", default="ers", choices=sorted(GAMES))
     sim.add_argument("--players", type=int, default=None, help="seats (default: the preset's, else 4)")
-    sim.add_argument("--rules", default=None, help="preset name or preset file (default: standard)")
+    sim.add_argument("--rules", default=None, help="preset name or preset file (default: the game's standard one)")
     sim.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one rule")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--dealer", type=int, default=0)

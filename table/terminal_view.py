@@ -1,8 +1,13 @@
-"""The game in the terminal: one line per decision, worth watching, plain when piped."""
+"""The game in the terminal: one line per decision, worth watching, plain when piped.
+
+Each game's decisions have a line of their own; a decision with no line (a change of turn unless
+``verbose``) prints nothing.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -16,6 +21,7 @@ from table.decisions import (
     ChallengePassed,
     ChallengeStarted,
     Decision,
+    GameOver,
     GameStarted,
     GameWon,
     GoodSlap,
@@ -25,11 +31,17 @@ from table.decisions import (
     PlayerBackIn,
     PlayerOut,
     Rejected,
+    RoundStarted,
     SlapIgnored,
     StrikeGiven,
     TurnChanged,
+    TurnSkipped,
 )
-from table.games.ers import ErsReferee
+from table.games import cuckoo_decisions as cd
+from table.games import ohhell_decisions as od
+
+TITLES = {"ers": "Egyptian Rat Screw", "cuckoo": "The trading game (Cuckoo)", "oh-hell": "The bidding game (Oh Hell)"}
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 _RED = {"D", "H"}
 
@@ -56,12 +68,16 @@ class TerminalView:
             line.append(part if isinstance(part, Text) else Text(part))
         self.console.print(line)
 
-    def counts(self, referee: ErsReferee) -> str:
+    def counts(self, referee: Any) -> str:
         return " ".join(f"{self.names[s]}:{len(h)}" for s, h in enumerate(referee.hands))
 
-    def show(self, d: Decision, referee: ErsReferee) -> None:
+    def seats(self, values: Sequence[int]) -> str:
+        return " ".join(f"{self.names[s]}:{v}" for s, v in enumerate(values))
+
+    def show(self, d: Decision, referee: Any) -> None:
         if isinstance(d, CardPlayed):
-            detail = Text(f"  pile {d.pile_size:2}", style="dim")
+            where = "trick" if referee.GAME == "oh-hell" else "pile"
+            detail = Text(f"  {where} {d.pile_size:2}", style="dim")
             self._line(d.t_ns, f"{self.name(d.seat):>4} plays ", card_text(d.card.code), detail)
             return
         described = self.describe(d, referee)
@@ -69,13 +85,46 @@ class TerminalView:
             text, style = described
             self._line(d.t_ns, Text(text, style=style))
 
-    def describe(self, d: Decision, referee: ErsReferee) -> tuple[str, str] | None:
+    def describe(self, d: Decision, referee: Any) -> tuple[str, str] | None:
         """The line for a decision and its colour, or None for decisions not worth a line."""
+        return (
+            self._describe_common(d)
+            or self._describe_ers(d, referee)
+            or self._describe_cuckoo(d, referee)
+            or self._describe_ohhell(d)
+        )
+
+    def _describe_common(self, d: Decision) -> tuple[str, str] | None:
         n = self.name
         pad = "      "
         if isinstance(d, GameStarted):
+            title = TITLES.get(d.game, d.game)
+            if d.game != "ers":
+                return f"{title}, {d.players} players", "bold"
             seats = ", ".join(f"{self.names[s]} {k}" for s, k in enumerate(d.hand_sizes))
-            return f"Egyptian Rat Screw, {d.players} players; cards dealt: {seats}", "bold"
+            return f"{title}, {d.players} players; cards dealt: {seats}", "bold"
+        if isinstance(d, GameOver):
+            who = " and ".join(n(s) for s in d.winners) or "nobody"
+            pot = f", pot {d.pot}" if d.pot else ""
+            return f"{who} win{'s' if len(d.winners) == 1 else ''} the game: {d.reason}{pot}", "bold green"
+        if isinstance(d, CardMismatch):
+            return f"{pad}camera saw {d.seen}, expected {d.expected} from {n(d.seat)}: show it again", "red"
+        if isinstance(d, InputTooLate):
+            return f"{pad}{d.event} from {n(d.seat)} came {d.late_by_ns / 1e6:.0f} ms too late", "red"
+        if isinstance(d, Rejected):
+            who = "" if d.seat is None else f"{n(d.seat)}: "
+            return f"{pad}refused {who}{d.reason}", "red"
+        if isinstance(d, TurnSkipped):
+            return f"{pad}{n(d.seat)} is skipped: {d.reason}", "yellow"
+        if isinstance(d, PlayerOut):
+            return f"{pad}{n(d.seat)} is out", "magenta"
+        if isinstance(d, TurnChanged) and self.verbose:
+            return f"{pad}turn: {n(d.seat)}", "dim"
+        return None
+
+    def _describe_ers(self, d: Decision, referee: Any) -> tuple[str, str] | None:
+        n = self.name
+        pad = "      "
         if isinstance(d, ChallengeStarted):
             return f"{pad}challenge: {n(d.seat)} has {d.chances} chance(s)", "yellow"
         if isinstance(d, ChallengePassed):
@@ -95,20 +144,75 @@ class TerminalView:
             return f"{n(d.seat):>4} slap ignored: {d.reason}", "dim"
         if isinstance(d, PileWon):
             return f"{pad}{n(d.seat)} takes {d.cards} cards ({d.reason})   [{self.counts(referee)}]", "cyan"
-        if isinstance(d, PlayerOut):
-            return f"{pad}{n(d.seat)} is out of cards", "magenta"
         if isinstance(d, PlayerBackIn):
             return f"{pad}{n(d.seat)} slaps back in!", "bold magenta"
         if isinstance(d, LastChance):
             return f"{pad}{n(d.seat)} holds every card: {d.cards} more for a last slap-in", "magenta"
         if isinstance(d, GameWon):
             return f"{n(d.seat)} wins the game, holding all the cards!", "bold green"
-        if isinstance(d, CardMismatch):
-            return f"{pad}camera saw {d.seen}, expected {d.expected} from {n(d.seat)}", "red"
-        if isinstance(d, InputTooLate):
-            return f"{pad}{d.event} from {n(d.seat)} came {d.late_by_ns / 1e6:.0f} ms too late", "red"
-        if isinstance(d, Rejected):
-            return f"{pad}refused: {d.reason}", "red"
-        if isinstance(d, TurnChanged) and self.verbose:
-            return f"{pad}turn: {n(d.seat)}", "dim"
+        return None
+
+    def _describe_cuckoo(self, d: Decision, referee: Any) -> tuple[str, str] | None:
+        n = self.name
+        pad = "      "
+        if isinstance(d, RoundStarted) and referee.GAME == "cuckoo":
+            scores = self.seats(referee.scores())
+            what = "points" if referee.rules.scoring == "points" else "lives"
+            return f"Round {d.round}, {n(d.dealer)} deals   [{what} {scores}]", "bold cyan"
+        if isinstance(d, cd.Kept):
+            return f"{n(d.seat):>4} keeps", ""
+        if isinstance(d, cd.Traded):
+            target = "the stock" if d.with_seat is None else n(d.with_seat)
+            return f"{n(d.seat):>4} trades with {target}", ""
+        if isinstance(d, cd.KingShown):
+            return f"{pad}{n(d.seat)} turns up {d.card}", "yellow"
+        if isinstance(d, cd.TradeBlocked):
+            return f"{pad}{n(d.by_seat)} shows {d.card}: {n(d.seat)} keeps their card", "bold yellow"
+        if isinstance(d, cd.DealerDrew):
+            kept = ": a king, so the dealer keeps the old card" if d.kept_original else ""
+            return f"{pad}{n(d.seat)} draws {d.card}{kept}", ""
+        if isinstance(d, cd.TradingClosed):
+            return f"{pad}trading over ({d.reason}): turn the cards up", "dim"
+        if isinstance(d, cd.CardRevealed):
+            return f"{n(d.seat):>4} shows {d.card}", ""
+        if isinstance(d, cd.RoundLost):
+            who = " and ".join(n(s) for s in d.seats) or "nobody"
+            return f"{pad}{who} lose{'s' if len(d.seats) == 1 else ''} the round: {d.reason}", "bold red"
+        if isinstance(d, cd.LifeLost):
+            pot = f" (pot {d.pot})" if d.pot else ""
+            return f"{pad}{n(d.seat)} has {d.lives} {'life' if d.lives == 1 else 'lives'} left{pot}", "red"
+        if isinstance(d, cd.PointScored):
+            return f"{pad}{n(d.seat)} now has {d.points} point(s)", "red"
+        if isinstance(d, cd.AllOutTie):
+            return f"{pad}everyone left went out together: {d.settle}", "bold magenta"
+        if isinstance(d, cd.CutCard):
+            return f"{pad}{n(d.seat)} cuts {d.card}", ""
+        return None
+
+    def _describe_ohhell(self, d: Decision) -> tuple[str, str] | None:
+        n = self.name
+        pad = "      "
+        if isinstance(d, RoundStarted):
+            return f"Hand {d.round}: {d.cards} card(s) each, {n(d.dealer)} deals", "bold cyan"
+        if isinstance(d, od.TrumpTurned):
+            turned = "no card left to turn" if d.card is None else f"{d.card} turned"
+            trump = "no trump" if d.suit is None else f"{SUITS[d.suit]} are trump"
+            return f"{pad}{turned}: {trump}", "yellow"
+        if isinstance(d, od.BidMade):
+            return f"{n(d.seat):>4} bids {d.bid}   (total {d.total})", ""
+        if isinstance(d, od.TrickWon):
+            extra = f", with {d.tricks - 1} cancelled trick(s)" if d.tricks > 1 else ""
+            cancelled = f"; cancelled {' '.join(c.code for c in d.cancelled)}" if d.cancelled else ""
+            return f"{pad}{n(d.seat)} takes trick {d.trick}{extra}{cancelled}", "cyan"
+        if isinstance(d, od.TrickCancelled):
+            return f"{pad}every card of trick {d.trick} cancelled: {n(d.leader)} leads again", "yellow"
+        if isinstance(d, od.RevokeFound):
+            cost = f": -{d.penalty}" if d.penalty else ""
+            return (
+                f"{pad}REVOKE: {n(d.seat)} had {SUITS.get(d.suit, d.suit)} in trick {d.trick} "
+                f"(shown in trick {d.evidence}){cost}",
+                "bold red",
+            )
+        if isinstance(d, od.HandScored):
+            return f"{pad}hand {d.hand}: points {self.seats(d.points)}   totals {self.seats(d.totals)}", "bold"
         return None

@@ -15,6 +15,7 @@ layer's input and are ignored here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from table.cards import Card, Rank
 from table.decisions import (
     CardMismatch,
@@ -33,8 +34,8 @@ from table.games.cuckoo_decisions import (
     CardRevealed,
     CutCard,
     DealerDrew,
-    KingShown,
     Kept,
+    KingShown,
     LifeLost,
     PointScored,
     RoundLost,

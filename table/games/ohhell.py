@@ -90,7 +90,7 @@ class OhHellState:
     trick_cards: list[Card] = field(default_factory=list)
     carried: int = 0
     seen: list[Card] = field(default_factory=list)  # the turned card and every card played this hand
-    voids: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> suit -> trick it was claimed
+    voids: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # seat -> suit -> tricks it was claimed in
     penalties: list[int] = field(default_factory=list)
     winners: list[int] | None = None
     last_t: int = 0
@@ -155,7 +155,8 @@ class OhHellReferee(StatefulReferee):
 
     def start(self, t_ns: int = 0) -> list[Decision]:
         self.state.last_t = max(self.state.last_t, t_ns)
-        out: list[Decision] = [GameStarted(t_ns, self.GAME, self.players, self.dealer, (self.state.sizes[0],) * self.players)]
+        first = (self.state.sizes[0],) * self.players
+        out: list[Decision] = [GameStarted(t_ns, self.GAME, self.players, self.dealer, first)]
         return out + self._new_hand(t_ns)
 
     def _new_hand(self, t: int) -> list[Decision]:
@@ -265,14 +266,13 @@ class OhHellReferee(StatefulReferee):
         assert suit is not None
         claims = st.voids.setdefault(str(seat), {})
         out: list[Decision] = []
-        if suit in claims:
-            trick = claims.pop(suit)
-            penalty = self.rules.revoke_points if self.rules.revoke_penalty == "points" else 0
+        penalty = self.rules.revoke_points if self.rules.revoke_penalty == "points" else 0
+        for trick in claims.pop(suit, []):
             st.penalties[seat] += penalty
             out.append(RevokeFound(t, seat, trick, suit, st.trick_no, penalty))
         led = next((c.suit.value for c in st.trick_cards if c.suit is not None), None)
-        if led is not None and suit != led and led not in claims:
-            claims[led] = st.trick_no
+        if led is not None and suit != led:
+            claims.setdefault(led, []).append(st.trick_no)
         return out
 
     def _end_trick(self, t: int) -> list[Decision]:

@@ -36,7 +36,9 @@ class StatefulReferee(Referee):
             self.copies[card.face] = self.copies.get(card.face, 0) + 1
         top = self.max_players()
         if not self.MIN_PLAYERS <= players <= top:
-            raise GameSetupError(f"{self.NAME} needs {self.MIN_PLAYERS} to {top} players with these rules, not {players}")
+            raise GameSetupError(
+                f"{self.NAME} needs {self.MIN_PLAYERS} to {top} players with these rules, not {players}"
+            )
         if not 0 <= dealer < players:
             raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
         self.state = self.new_state()

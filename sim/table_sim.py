@@ -1,0 +1,161 @@
+"""The frame every simulated table shares: a virtual clock, an event queue, the real sequencer.
+
+A game's simulation keeps the physical truth (which card is really where), lets its bots act with
+human timing, and delivers each input as the hardware would: the camera reports a card 60-160 ms
+after it appeared, stamped with the frame it first showed in; a button edge arrives within 2 ms,
+stamped with the edge. Inputs go through the real sequencer, journal and referee, and the
+referee's decisions are carried out on the physical cards as players at a real table would.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.bots import Bot, make_bots
+from table.clock import VirtualClock
+from table.decisions import Decision, InputTooLate
+from table.events import CardSeen, Event, SeatAction
+from table.games import GameSetup
+from table.journal import JournalWriter
+from table.referee import Referee
+from table.sequencer import Sequencer
+
+MS = 1_000_000
+
+
+@dataclass(frozen=True)
+class SimOptions:
+    lateness_ms: int = 250
+    vision_latency_ms: tuple[int, int] = (60, 160)
+    gpio_latency_us: tuple[int, int] = (30, 2000)
+    max_cards: int = 20_000
+    # Real-time pacing: 0 runs flat out on the virtual clock, 1.0 is a real table's pace.
+    speed: float = 0.0
+
+
+@dataclass
+class SimResult:
+    winners: tuple[int, ...] | None
+    cards_played: int
+    decisions: list[Decision] = field(default_factory=list)
+    abandoned: bool = False
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, when there is exactly one."""
+        return self.winners[0] if self.winners is not None and len(self.winners) == 1 else None
+
+
+class TableSimulation:
+    """Runs one game; subclasses say how the physical table answers each decision."""
+
+    def __init__(
+        self,
+        setup: GameSetup,
+        options: SimOptions | None = None,
+        journal: JournalWriter | None = None,
+        on_decision: Callable[[Decision, Any], None] | None = None,
+    ) -> None:
+        self.options = options or SimOptions()
+        self.setup = self.prepare(setup)
+        self.referee: Referee = self.setup.referee()
+        self.rng = random.Random(f"{setup.seed}:table")
+        self.bots: list[Bot] = make_bots(setup.players, self.rng)
+        self.clock = VirtualClock()
+        self.sequencer = Sequencer(self.options.lateness_ms * MS)
+        self.journal = journal
+        self.on_decision = on_decision
+        self.queue: list[tuple[int, int, str, Any]] = []
+        self._order = 0
+        self.cards_played = 0
+        self.result = SimResult(None, 0)
+        self._wall_start = 0.0
+
+    def prepare(self, setup: GameSetup) -> GameSetup:
+        """The set-up the referee gets (the ERS simulator fills in its deal)."""
+        return setup
+
+    # ------------------------------------------------------------- scheduling
+
+    def at(self, t: int, kind: str, payload: Any = None) -> None:
+        """Run ``self._on_<kind>(t, payload)`` at virtual time ``t``."""
+        self._order += 1
+        heapq.heappush(self.queue, (t, self._order, kind, payload))
+
+    def run(self) -> SimResult:
+        self._wall_start = time.monotonic()
+        self.emit(self.referee.start(0), 0)
+        while self.queue and not self.referee.finished:
+            if self.cards_played >= self.options.max_cards:
+                self.result.abandoned = True
+                break
+            t, _, kind, payload = heapq.heappop(self.queue)
+            self.clock.advance_to(t)
+            self._pace(t)
+            getattr(self, f"_on_{kind}")(t, payload)
+        self.result.winners = self.winners()
+        self.result.cards_played = self.cards_played
+        return self.result
+
+    def winners(self) -> tuple[int, ...] | None:
+        state = getattr(self.referee, "state", None)
+        won = getattr(state, "winners", None)
+        return None if won is None else tuple(won)
+
+    def _pace(self, t: int) -> None:
+        if self.options.speed <= 0:
+            return
+        target = self._wall_start + t / 1e9 / self.options.speed
+        delay = target - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+
+    # ----------------------------------------------------------------- inputs
+
+    def camera(self, t: int, card: Any, zone: str, seat: int | None = None) -> None:
+        """A card appears face up in ``zone`` at ``t``; the camera reports it a little later."""
+        lo, hi = self.options.vision_latency_ms
+        self.deliver(CardSeen(t, "camera", card.face, zone, seat), t + self.rng.randint(lo, hi) * MS)
+
+    def gesture(self, t: int, seat: int, action: str, value: int | None = None) -> None:
+        """A seat's button gesture completes at ``t`` (its last edge)."""
+        lo, hi = self.options.gpio_latency_us
+        self.deliver(SeatAction(t, "gpio", seat, action, value), t + self.rng.randint(lo, hi) * 1000)
+
+    def deliver(self, event: Event, arrival: int) -> None:
+        self.at(arrival, "arrive", event)
+
+    def _on_arrive(self, t: int, event: Event) -> None:
+        late = self.sequencer.push(event)
+        if self.journal is not None:
+            self.journal.record(event, late)
+        if late is not None:
+            self.emit([InputTooLate(event.t_ns, event.TYPE, getattr(event, "seat", None), late)], t)
+            return
+        self.at(max(t, event.t_ns + self.sequencer.lateness_ns), "release")
+
+    def _on_release(self, t: int, _: None) -> None:
+        for event in self.sequencer.release(t):
+            self.emit(self.referee.handle(event), t)
+        self.emit(self.referee.advance(t - self.sequencer.lateness_ns), t)
+
+    # -------------------------------------------------------------- decisions
+
+    def emit(self, decisions: list[Decision], t: int) -> None:
+        for d in decisions:
+            self.result.decisions.append(d)
+            if self.on_decision is not None:
+                self.on_decision(d, self.referee)
+            self.apply(d, t)
+        self.settle(t)
+
+    def apply(self, decision: Decision, t: int) -> None:
+        """Carry one decision out on the physical table."""
+
+    def settle(self, t: int) -> None:
+        """After a batch of decisions: schedule what the players do next."""
