@@ -35,7 +35,7 @@ class OhHellSimulation(TableSimulation):
     def prepare(self, setup: GameSetup) -> GameSetup:
         self.hands: list[list[Card]] = [[] for _ in range(setup.players)]
         self.trick: list[Card] = []
-        self.revokes: list[tuple[int, int, str]] = []  # (seat, trick, suit): the table's truth
+        self.revokes: list[tuple[int, int, int, str]] = []  # (hand, seat, trick, suit): the table's truth
         self.token = 0
         return setup
 
@@ -116,7 +116,7 @@ class OhHellSimulation(TableSimulation):
         power = sorted(choices, key=lambda c: (strength(c, trump), int(c.rank)))
         card = power[-1] if hungry else power[0]
         if revoke:
-            self.revokes.append((seat, ref.state.trick_no, led or ""))
+            self.revokes.append((ref.state.hand, seat, ref.state.trick_no, led or ""))
         hand.remove(card)
         self.trick.append(card)
         self.camera(t, card, "pile")

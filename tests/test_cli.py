@@ -88,3 +88,51 @@ def test_console_script_is_installed() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["winner"] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["--game", "cuckoo", "--players", "5"], ["Round 1", "trades with", "lose"]),
+        (["--game", "cuckoo", "--rules", "screw-your-neighbor", "--players", "4"], ["point", "fewest points"]),
+        (["--game", "oh-hell"], ["Hand 1: 1 card(s) each", "bids", "takes trick"]),
+        (["--game", "oh-hell", "--rules", "squares", "--players", "4"], ["Hand 1: 12 card(s) each", "hand 12"]),
+    ],
+)
+def test_sim_plays_the_trading_and_bidding_games(
+    argv: list[str], shown: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    assert main(["sim", "--fast", "--seed", "5", *argv, "--journal", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "the game:" in out and "winner:" in out
+    for text in shown:
+        assert text in out
+    assert main(["replay", str(journal)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [d["kind"] for d in lines].count("game-over") == 1
+    assert lines[-1]["state"]["state"]["winners"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["sim", "--game", "cuckoo", "--players", "2"], "needs 3 to 26 players"),
+        (["sim", "--game", "cuckoo", "--set", "kings=sometimes"], "rules key 'kings'"),
+        (["sim", "--game", "oh-hell", "--set", "max_hand=20"], "rules key 'max_hand'"),
+        (["sim", "--game", "oh-hell", "--rules", "spades"], "unknown oh-hell preset 'spades'"),
+    ],
+)
+def test_round_game_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--fast", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_rules_lists_every_games_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--game", "cuckoo"]) == 0
+    listing = capsys.readouterr().out
+    for name in ("cuckoo", "screw-your-neighbor", "betting", "ackerson-kings-up", "murphy"):
+        assert name in listing
+    assert main(["rules", "--game", "oh-hell", "squares"]) == 0
+    assert json.loads(capsys.readouterr().out)["scoring"] == "squares"
