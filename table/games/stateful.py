@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Self
 
 from table.cards import Card, make_deck
 from table.decisions import Decision, Rejected
-from table.events import Event
+from table.events import Command, Event
 from table.referee import GameSetupError, Referee
 from table.rules import RulesError, build_rules, rules_to_dict
 from table.snapshots import SnapshotError, decode_state, encode_state, rng_state, set_rng_state
@@ -61,6 +61,8 @@ class StatefulReferee(Referee):
         seat = getattr(event, "seat", None)
         if seat is not None and seat >= self.players:
             return [Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat)]
+        if isinstance(event, Command):
+            return [Rejected(t, f"{self.NAME} takes no command {event.name!r}", event.TYPE)]
         return self.on_event(event)
 
     def unknown_card(self, card: Card, seen: list[Card]) -> str | None:
