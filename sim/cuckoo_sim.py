@@ -105,5 +105,5 @@ class CuckooSimulation(TableSimulation):
             return
         drawn = self.stock.pop()
         self.camera(t, drawn, "stock")
-        if drawn.rank is not Rank.KING:
+        if drawn.rank is not Rank.KING or self.referee.rules.kings == "traded":
             self.cards[seat] = drawn

@@ -160,20 +160,21 @@ class CuckooReferee(StatefulReferee):
         """Skip the turns the face-up kings block (rule ``locked``), then announce the turn."""
         st = self.state
         out: list[Decision] = []
-        while st.phase == TRADING:
+        while True:
             reason = self.blocked_reason(st.turn) if self.rules.kings == "locked" else None
             if reason is None:
                 return [*out, TurnChanged(t, st.turn)]
             out.append(TurnSkipped(t, st.turn, reason))
-            out += self._next_turn(t, announce=False)
-        return out
+            if st.turn == st.dealer:
+                return out + self._close_trading(t, "the dealer has had their turn")
+            st.turn = self.left_of(st.turn)
 
-    def _next_turn(self, t: int, announce: bool = True) -> list[Decision]:
+    def _next_turn(self, t: int) -> list[Decision]:
         st = self.state
         if st.turn == st.dealer:
             return self._close_trading(t, "the dealer has had their turn")
         st.turn = self.left_of(st.turn)
-        return self._settle_turn(t) if announce else []
+        return self._settle_turn(t)
 
     def _close_trading(self, t: int, reason: str) -> list[Decision]:
         st = self.state
@@ -212,6 +213,9 @@ class CuckooReferee(StatefulReferee):
             blocked = self.blocked_reason(seat) if self.rules.kings == "locked" else None
             why = f"{blocked}, so that turn was skipped" if blocked else "not your turn"
             return [Rejected(t, f"{why}: it is seat {st.turn}'s turn", event.TYPE, seat)]
+        reason = self.blocked_reason(seat) if event.action == "trade" else None
+        if reason is not None:
+            return [Rejected(t, f"{reason}: keep your card", event.TYPE, seat)]
         st.pending_trade = None  # the next action ends the window for showing a king
         st.trading_started = True
         if event.action == "keep":
@@ -219,9 +223,6 @@ class CuckooReferee(StatefulReferee):
         if seat == st.dealer:
             st.phase = DEALER_DRAW
             return [Traded(t, seat, None)]
-        reason = self.blocked_reason(seat)
-        if reason is not None:
-            return [Rejected(t, f"{reason}: keep your card", event.TYPE, seat)]
         target = self.left_of(seat)
         st.known[seat], st.known[target] = st.known[target], st.known[seat]
         if self.rules.kings in ("cuckoo", "stop"):
@@ -302,7 +303,7 @@ class CuckooReferee(StatefulReferee):
             return [Rejected(t, why, "card-seen", dealer)]
         st.seen.append(card)
         out: list[Decision] = [Traded(t, dealer, None)] if implicit else []
-        kept = card.rank is Rank.KING
+        kept = card.rank is Rank.KING and self.rules.kings != "traded"  # rule 1: kings have no effect
         if not kept:
             st.known[dealer] = card
         out.append(DealerDrew(t, dealer, card, kept))
@@ -417,6 +418,9 @@ class CuckooReferee(StatefulReferee):
             return [] if st.cuts[str(seat)] == card else [
                 Rejected(t, f"seat {seat} already cut {st.cuts[str(seat)]}", "card-seen", seat)
             ]
+        why = self.unknown_card(card, list(st.cuts.values()))
+        if why is not None:
+            return [Rejected(t, why, "card-seen", seat)]
         st.cuts[str(seat)] = card
         out: list[Decision] = [CutCard(t, seat, card)]
         if len(st.cuts) < len(st.cutters):

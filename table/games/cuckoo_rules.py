@@ -22,7 +22,8 @@ class CuckooRules:
 
     decks: int = 1
     ace: Literal["low", "high"] = "low"
-    # traded: no special effect (003 rule 1); locked: dealt kings face up, lock their holder and
+    # traded: no special effect, the dealer takes a king drawn from the stock too (003 rule 1);
+    # locked: dealt kings face up, lock their holder and
     # skip the seat on their right (000); no-trade: any dealt king stops all trading (003 rule 2);
     # cuckoo: shown when someone tries to take it, the trader keeps their card (003);
     # stop: as cuckoo, and the deal's trading ends there (003 rule 3).
