@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from table.cards import parse_card
-from table.events import ButtonPressed, CardGone, CardSeen, Command, EventError, event_from_json
+from table.events import ButtonPressed, CardGone, CardSeen, Command, EventError, SeatAction, event_from_json
 
 
 def test_timestamps_must_be_integer_nanoseconds() -> None:
@@ -28,7 +28,9 @@ def test_order_at_equal_time_puts_cards_before_presses() -> None:
     card = CardSeen(100, "camera", parse_card("5H"), "pile")
     gone = CardGone(100, "camera", "pile")
     cmd = Command(100, "cli", "pause")
-    assert sorted([press, card, gone, cmd], key=lambda e: e.sort_key()) == [cmd, gone, card, press]
+    action = SeatAction(100, "gpio", 1, "trade")
+    ordered = sorted([press, action, card, gone, cmd], key=lambda e: e.sort_key())
+    assert ordered == [cmd, gone, card, action, press]
     assert ButtonPressed(99, "gpio", 3).sort_key() < card.sort_key()
 
 
@@ -40,6 +42,8 @@ def test_order_at_equal_time_puts_cards_before_presses() -> None:
         CardGone(9, "camera", "pile"),
         CardGone(9, "camera", "seat-1", parse_card("RJ")),
         Command(11, "cli", "new-game", {"players": 3}),
+        SeatAction(13, "gpio", 2, "bid", 3),
+        SeatAction(13, "bridge", 0, "keep"),
     ],
 )
 def test_json_round_trip(event: object) -> None:
@@ -55,6 +59,9 @@ def test_json_round_trip(event: object) -> None:
         ({"t": 1, "type": "press", "seat": 0, "colour": "red"}, "unknown field"),
         ({"t": 1, "type": "card-seen", "card": "ZZ", "zone": "pile"}, "not a card: 'ZZ'"),
         ({"t": "soon", "type": "press", "seat": 0}, "integer nanoseconds"),
+        ({"t": 1, "type": "action", "seat": 0}, "action must be a non-empty name"),
+        ({"t": 1, "type": "action", "seat": 0, "action": "bid", "value": -1}, "value must be a whole number"),
+        ({"t": 1, "type": "action", "seat": 0, "action": "bid", "value": "two"}, "value must be a whole number"),
     ],
 )
 def test_bad_json_names_what_is_wrong(data: object, message: str) -> None:
