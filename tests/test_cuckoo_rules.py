@@ -11,13 +11,12 @@ Seats are clockwise, "left" is the next seat up; with the dealer at seat 0 of fo
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
-from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from decision_helpers import NOW, of, one, untimed
 
 from table.cards import parse_card
 from table.decisions import (
@@ -53,23 +52,7 @@ from table.rules import RulesError, load_preset, shipped_presets
 
 # ====================================================================== helpers
 
-NOW = 0
 STEP = 1_000
-D = TypeVar("D", bound=Decision)
-
-
-def untimed(decisions: Iterable[Decision]) -> list[Decision]:
-    return [dataclasses.replace(d, t_ns=NOW) for d in decisions]
-
-
-def of(decisions: Iterable[Decision], *kinds: type[D]) -> list[D]:
-    return [d for d in decisions if isinstance(d, kinds)]
-
-
-def one(decisions: Iterable[Decision], kind: type[D]) -> D:
-    found = of(decisions, kind)
-    assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
-    return found[0]
 
 
 def game_state(ref: CuckooReferee) -> dict[str, Any]:

@@ -9,13 +9,13 @@ The seat that leads is the one after the dealer: with the dealer at seat 0, seat
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
+from decision_helpers import NOW, of, one, untimed
 
 from table.cards import Card, deal_round_robin, make_deck, parse_card, parse_cards, shuffled_deck
 from table.decisions import (
@@ -47,13 +47,9 @@ from table.rules import RulesError, build_rules, load_preset, shipped_presets
 
 # ====================================================================== helpers
 
-NOW = 0
-"""The timestamp expectations are written with: ``untimed`` zeroes the referee's."""
 
 STEP = 10_000
 """Nanoseconds between two events on a ``Table`` unless a test gives the time itself."""
-
-D = TypeVar("D", bound=Decision)
 
 
 def rules(**values: Any) -> ErsRules:
@@ -109,23 +105,6 @@ def stacked_deal(
         smallest = min(flexible, key=lambda s: (len(hands[s]), s))
         hands[smallest].append(rest.pop(0))
     return hands
-
-
-def untimed(decisions: Iterable[Decision]) -> list[Decision]:
-    """The decisions with their timestamps set to ``NOW``, to compare with written ones."""
-    return [dataclasses.replace(d, t_ns=NOW) for d in decisions]
-
-
-def of(decisions: Iterable[Decision], *kinds: type[D]) -> list[D]:
-    """The decisions of the given types, in order."""
-    return [d for d in decisions if isinstance(d, kinds)]
-
-
-def one(decisions: Iterable[Decision], kind: type[D]) -> D:
-    """The single decision of type ``kind``; fails when there is none or more than one."""
-    found = of(decisions, kind)
-    assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
-    return found[0]
 
 
 def game_state(referee: ErsReferee) -> dict[str, Any]:

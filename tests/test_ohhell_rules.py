@@ -12,12 +12,11 @@ turned card is the 7 of clubs: clubs are trump.
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from decision_helpers import NOW, of, one, untimed
 
 from table.cards import parse_card, parse_cards
 from table.decisions import (
@@ -46,30 +45,9 @@ from table.rules import RulesError, build_rules, load_preset, shipped_presets
 
 # ====================================================================== helpers
 
-NOW = 0
-"""The timestamp expectations are written with: ``untimed`` zeroes the referee's."""
 
 STEP = 10_000
 """Nanoseconds between two events on a ``Table``."""
-
-D = TypeVar("D", bound=Decision)
-
-
-def untimed(decisions: Iterable[Decision]) -> list[Decision]:
-    """The decisions with their timestamps set to ``NOW``, to compare with written ones."""
-    return [dataclasses.replace(d, t_ns=NOW) for d in decisions]
-
-
-def of(decisions: Iterable[Decision], *kinds: type[D]) -> list[D]:
-    """The decisions of the given types, in order."""
-    return [d for d in decisions if isinstance(d, kinds)]
-
-
-def one(decisions: Iterable[Decision], kind: type[D]) -> D:
-    """The single decision of type ``kind``; fails when there is none or more than one."""
-    found = of(decisions, kind)
-    assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
-    return found[0]
 
 
 def rejected(out: list[Decision], match: str = "") -> Rejected:
