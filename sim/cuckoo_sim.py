@@ -28,10 +28,6 @@ class CuckooSimulation(TableSimulation):
         self.token = 0
         return setup
 
-    def winners(self) -> tuple[int, ...] | None:
-        won = self.referee.state.winners
-        return None if won is None else tuple(won)
-
     def think_ns(self, seat: int) -> int:
         return self.bots[seat].play_delay_ns(self.rng) + 400 * MS
 

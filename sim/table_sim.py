@@ -103,6 +103,7 @@ class TableSimulation:
         return self.result
 
     def winners(self) -> tuple[int, ...] | None:
+        """The game's winners once it is over (the round games keep them in their state)."""
         state = getattr(self.referee, "state", None)
         won = getattr(state, "winners", None)
         return None if won is None else tuple(won)
