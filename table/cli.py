@@ -21,7 +21,7 @@ from table.referee import GameSetupError
 from table.replay import Replay
 from table.rules import RulesError, load_preset, parse_override, shipped_presets
 
-USER_ERRORS = (CardError, EventError, RulesError, DealError, JournalError, GameSetupError)
+USER_ERRORS: tuple[type[Exception], ...] = (CardError, EventError, RulesError, DealError, JournalError, GameSetupError)
 
 
 def _overrides(items: Sequence[str]) -> dict[str, Any]:
@@ -133,6 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--game", default="ers", choices=sorted(GAMES))
     rules.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     rules.set_defaults(func=cmd_rules)
+
+    from vision.cli import add_commands as add_vision_commands
+
+    add_vision_commands(sub)
     return parser
 
 
@@ -148,9 +152,11 @@ def _join_deal(argv: Sequence[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(_join_deal(sys.argv[1:] if argv is None else argv))
+    from vision.cli import USER_ERRORS as VISION_ERRORS
+
     try:
         return int(args.func(args))
-    except USER_ERRORS as exc:
+    except (*USER_ERRORS, *VISION_ERRORS) as exc:
         print(f"cardtable: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,0 +1,185 @@
+"""Finding cards in a frame: bright, unsaturated, card-shaped regions, whatever the table.
+
+Two cues are combined, because neither works on every table. The *paper* cue finds pixels that
+are brighter and less saturated than the table around them (after dividing out the light's slow
+gradient), which separates white cards from felt, wood, carpet and dark cloth. The *edge* cue
+closes the outlines found by Canny, which is what still works on a near-white table. Each
+candidate region becomes a card when its minimum-area rectangle is card-shaped (a poker or bridge
+aspect ratio) and the region fills it. Overlapping cards of a pile merge into one region: the
+region is then cut by the straight edges of the top card (see ``split_pile``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CARD_W, CARD_H = 250, 350  # canonical portrait size of a warped card (poker ratio 63 x 88)
+WORK_WIDTH = 640  # frames are searched at this width at most; corners are scaled back
+ASPECT = (1.25, 1.75)  # long side over short side: poker 1.40, bridge 1.56, with perspective slack
+MIN_AREA = 0.002  # a card covers at least this fraction of the frame
+MAX_AREA = 0.6
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """A card's outline: corners in image pixels, clockwise from the top-left of the upright card.
+
+    Upright here means portrait: the first edge (top-left to top-right) is a short side. Which
+    short side is "top" is unknown (a card reads the same both ways up), and the reader looks at
+    both index corners.
+    """
+
+    corners: np.ndarray  # 4 x 2 float32
+    fill: float  # how much of its rectangle the region fills (1.0: a clean card outline)
+
+    @property
+    def area(self) -> float:
+        return float(cv2.contourArea(self.corners.astype(np.float32)))
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+def portrait_corners(box: np.ndarray) -> np.ndarray:
+    """Order four rectangle corners clockwise so that the first side is a short one."""
+    pts = np.asarray(box, dtype=np.float32).reshape(4, 2)
+    center = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - center[1], pts[:, 0] - center[0])
+    pts = pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
+    if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
+    """Masks of "white enough" pixels at several levels: card faces stand out at one of them.
+
+    Whiteness is the smallest of the three channels: high only where every channel is high, so
+    beige carpet, wood and felt stay dark however bright they are. Sweeping the threshold
+    instead of choosing one copes with light, dark and unevenly lit tables alike.
+    """
+    white = cv2.medianBlur(np.min(small, axis=2), 5)
+    levels = sorted({int(v) for v in np.percentile(white, (55, 70, 80, 87, 92, 96))})
+    kernel = np.ones((3, 3), np.uint8)
+    masks = []
+    for level in levels:
+        _, mask = cv2.threshold(white, level, 255, cv2.THRESH_BINARY)
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
+    return masks
+
+
+def _edge_mask(small: np.ndarray) -> np.ndarray:
+    """Regions closed by strong outlines: cards on a table as light as they are."""
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    med = float(np.median(gray))
+    edges = cv2.Canny(gray, max(10.0, 0.5 * med), max(30.0, 1.2 * med))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros_like(gray)
+    cv2.drawContours(mask, contours, -1, 255, thickness=cv2.FILLED)
+    return cv2.erode(mask, np.ones((3, 3), np.uint8))
+
+
+def _quads_from_mask(mask: np.ndarray, frame_area: float) -> list[CardQuad]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if not MIN_AREA * frame_area <= area <= MAX_AREA * frame_area:
+            continue
+        rect = cv2.minAreaRect(contour)
+        (w, h) = rect[1]
+        if min(w, h) < 8:
+            continue
+        aspect = max(w, h) / min(w, h)
+        fill = area / (w * h)
+        if ASPECT[0] <= aspect <= ASPECT[1] and fill > 0.82:
+            out.append(CardQuad(portrait_corners(cv2.boxPoints(rect)), float(fill)))
+        elif fill > 0.55 and aspect <= 3.5:
+            out += split_pile(contour)
+    return out
+
+
+def split_pile(contour: np.ndarray) -> list[CardQuad]:
+    """The top card of a region of overlapping cards: the largest card-shaped quadrilateral
+    among the region's polygon corners (a pile's lower cards only add bits at its edges)."""
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
+    if not 4 <= len(poly) <= 12:
+        return []
+    best: CardQuad | None = None
+    best_area = 0.0
+    n = len(poly)
+    # Sides of the top card are long straight runs of the outline: try rectangles on each one.
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        side = b - a
+        length = float(np.linalg.norm(side))
+        if length < 10:
+            continue
+        u = side / length
+        normal = np.array([-u[1], u[0]], dtype=np.float32)
+        inside = (poly - a) @ normal
+        if abs(inside.min()) > abs(inside.max()):
+            normal = -normal
+            inside = -inside
+        for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
+            quad = np.array([a, b, b + normal * depth, a + normal * depth], dtype=np.float32)
+            covered = _inside_fraction(contour, quad)
+            area = length * depth
+            if covered > 0.93 and area > best_area:
+                best, best_area = CardQuad(portrait_corners(quad), covered), area
+    return [best] if best is not None else []
+
+
+def _inside_fraction(contour: np.ndarray, quad: np.ndarray) -> float:
+    """How much of ``quad`` lies inside the region (sampled on a grid)."""
+    ts = np.linspace(0.08, 0.92, 7, dtype=np.float32)
+    a, b, _, d = quad
+    pts = [a + (b - a) * s + (d - a) * t for s in ts for t in ts]
+    inside = sum(cv2.pointPolygonTest(contour, (float(p[0]), float(p[1])), False) >= 0 for p in pts)
+    return inside / len(pts)
+
+
+def _iou_boxes(a: CardQuad, b: CardQuad) -> float:
+    ax0, ay0 = a.corners.min(axis=0)
+    ax1, ay1 = a.corners.max(axis=0)
+    bx0, by0 = b.corners.min(axis=0)
+    bx1, by1 = b.corners.max(axis=0)
+    iw = max(0.0, min(ax1, bx1) - max(ax0, bx0))
+    ih = max(0.0, min(ay1, by1) - max(ay0, by0))
+    inter = iw * ih
+    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def find_cards(image: np.ndarray) -> list[CardQuad]:
+    """Every card-shaped region in a BGR frame, corners in the frame's pixels."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_WIDTH / w)
+    small = image
+    if scale < 1:
+        small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    frame_area = float(small.shape[0] * small.shape[1])
+    candidates: list[CardQuad] = []
+    for mask in [*_paper_masks(small), _edge_mask(small)]:
+        candidates += _quads_from_mask(mask, frame_area)
+    found: list[CardQuad] = []
+    # The same card shows at several levels: keep its largest clean outline.
+    for quad in sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True):
+        if all(_iou_boxes(quad, other) < 0.4 for other in found):
+            found.append(quad)
+    return [CardQuad(q.corners / scale, q.fill) for q in found]
+
+
+def warp_card(image: np.ndarray, quad: CardQuad) -> np.ndarray:
+    """The card seen straight on, CARD_W x CARD_H, portrait."""
+    dst = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), dst)
+    return cv2.warpPerspective(image, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR)

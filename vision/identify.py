@@ -1,0 +1,87 @@
+"""Frames to cards: find every card, warp it upright, read it. What ``cardtable vision identify``
+prints and what the tracker consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detect import CardQuad, find_cards, warp_card
+from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits
+from vision.reader import BACK, UNSURE, Reading, read_card
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The templates a reader matches against: built in, or an enrolled deck's plus built in."""
+
+    ranks: TemplateBank
+    suits: TemplateBank
+    name: str = "built-in"
+
+
+def builtin_deck() -> Deck:
+    return Deck(builtin_ranks(), builtin_suits())
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    code: str | None  # a card code, "back", or None when unsure
+    confidence: float
+    corners: np.ndarray  # 4 x 2 image pixels, clockwise, first side short
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "confidence": round(self.confidence, 3),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+        }
+
+
+def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
+    """How different a band just inside the outline is from a band just outside (Lab distance):
+    high for a real card lying on a table, low for a patch of table that only looked card-shaped."""
+    center = quad.corners.mean(axis=0)
+    inner = (center + (quad.corners - center) * 0.9).astype(np.int32)
+    outer = (center + (quad.corners - center) * 1.12).astype(np.int32)
+    h, w = image.shape[:2]
+    band_in = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(band_in, [quad.corners.astype(np.int32)], 255)
+    cv2.fillPoly(band_in, [inner], 0)
+    band_out = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(band_out, [outer], 255)
+    cv2.fillPoly(band_out, [quad.corners.astype(np.int32)], 0)
+    if not band_in.any() or not band_out.any():
+        return 0.0
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    a = lab[band_in > 0].mean(axis=0)
+    b = lab[band_out > 0].mean(axis=0)
+    return float(np.linalg.norm(a - b))
+
+
+def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
+    """Every card in a BGR frame: read, unsure (code None), or face down ("back")."""
+    deck = deck or builtin_deck()
+    out = []
+    for quad in find_cards(image):
+        reading: Reading = read_card(warp_card(image, quad), deck.ranks, deck.suits, threshold)
+        unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
+        if unreadable and (reading.code != BACK or border_contrast(image, quad) < 30):
+            continue
+        out.append(SeenCard(reading.code, reading.confidence, quad.corners))
+    return out
+
+
+def draw(image: np.ndarray, cards: list[SeenCard]) -> np.ndarray:
+    """The frame with each card outlined and labelled: green read, orange unsure, grey back."""
+    out = image.copy()
+    for card in cards:
+        colour = (128, 128, 128) if card.code == BACK else (0, 160, 255) if card.code is None else (0, 200, 0)
+        pts = card.corners.astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+        label = f"{card.code or '?'} {card.confidence:.2f}"
+        x, y = pts[:, 0].min(), pts[:, 1].min()
+        cv2.putText(out, label, (int(x), max(12, int(y) - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 2, cv2.LINE_AA)
+    return out
