@@ -32,6 +32,11 @@ class SeenCard:
     confidence: float
     corners: np.ndarray  # 4 x 2 image pixels, clockwise, first side short
 
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
     def to_json(self) -> dict[str, object]:
         return {
             "code": self.code,

@@ -1,0 +1,96 @@
+"""Tracking readings into events: confirmed over frames, stamped with the first frame, no phantoms."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from table.cards import parse_card
+from table.events import CardGone, CardSeen
+from vision.identify import SeenCard
+from vision.tracker import CardTracker, TrackerConfig
+
+MS = 1_000_000
+PILE = np.array([[100, 100], [150, 100], [150, 170], [100, 170]], np.float32)
+SEAT = PILE + 300
+
+
+def seen(code: str | None, confidence: float = 0.9, where: np.ndarray = PILE) -> SeenCard:
+    return SeenCard(code, confidence, where)
+
+
+def run(tracker: CardTracker, frames: list[list[SeenCard]], start: int = 0) -> list:
+    events = []
+    for i, cards in enumerate(frames):
+        events += tracker.update((start + i) * 100 * MS, cards)
+    return events
+
+
+def test_a_card_is_placed_after_three_steady_frames_stamped_with_the_first() -> None:
+    tracker = CardTracker()
+    assert run(tracker, [[seen("QH")], [seen("QH")]]) == []
+    events = tracker.update(200 * MS, [seen("QH")])
+    assert events == [CardSeen(0, "camera", parse_card("QH"), "pile")]
+    assert run(tracker, [[seen("QH")]] * 5, start=3) == []  # reported once
+
+
+def test_the_next_card_on_the_pile_is_a_new_event() -> None:
+    tracker = CardTracker()
+    events = run(tracker, [[seen("QH")]] * 3 + [[seen("7C")]] * 3)
+    assert [(e.card.code, e.t_ns) for e in events] == [("QH", 0), ("7C", 300 * MS)]
+
+
+def test_unsure_frames_and_a_hand_over_the_pile_make_no_event() -> None:
+    tracker = CardTracker()
+    run(tracker, [[seen("QH")]] * 3)
+    hand = [[seen(None, 0.1)], [seen("5S", 0.2)], [seen(None, 0.0)]] * 4  # unreadable things on the pile
+    assert run(tracker, hand, start=3) == []
+    assert run(tracker, [[seen("QH")]] * 3, start=20) == []
+
+
+def test_a_flickering_phantom_never_becomes_a_card() -> None:
+    tracker = CardTracker()
+    codes = ["AS", "4D", "AS", "9H", "4D", "KC", "AS", "2H"]
+    assert run(tracker, [[seen(c, 0.6)] for c in codes]) == []
+
+
+def test_a_pile_taken_away_is_gone_from_the_first_empty_frame() -> None:
+    tracker = CardTracker(config=TrackerConfig(confirm=2, vanish=4))
+    run(tracker, [[seen("10D")]] * 2)
+    events = run(tracker, [[]] * 4, start=2)
+    assert events == [CardGone(200 * MS, "camera", "pile")]
+    assert run(tracker, [[]] * 5, start=6) == []
+
+
+def test_a_short_gap_is_not_a_pile_taken() -> None:
+    tracker = CardTracker()
+    run(tracker, [[seen("10D")]] * 3)
+    assert run(tracker, [[]] * 3 + [[seen("10D")]] * 3, start=3) == []
+
+
+def test_a_card_turned_face_down_is_gone_and_turned_up_is_seen() -> None:
+    tracker = CardTracker(config=TrackerConfig(confirm=2))
+    events = run(tracker, [[seen("back")]] * 2 + [[seen("KS")]] * 2 + [[seen("back")]] * 2)
+    assert events == [
+        CardSeen(200 * MS, "camera", parse_card("KS"), "pile"),
+        CardGone(400 * MS, "camera", "pile", parse_card("KS")),
+    ]
+
+
+def test_zones_and_seats_come_from_the_zone_function() -> None:
+    def zone_of(point: tuple[float, float]):
+        return ("pile", None) if point[0] < 250 else ("seat", 2)
+
+    tracker = CardTracker(zone_of=zone_of, config=TrackerConfig(confirm=1))
+    events = tracker.update(5, [seen("QH"), seen("KS", where=SEAT)])
+    assert sorted((e.zone, e.seat, e.card.code) for e in events) == [("pile", None, "QH"), ("seat", 2, "KS")]
+
+
+def test_cards_outside_every_zone_are_ignored() -> None:
+    tracker = CardTracker(zone_of=lambda _p: None, config=TrackerConfig(confirm=1))
+    assert tracker.update(5, [seen("QH")]) == []
+
+
+def test_the_most_confident_reading_of_a_zone_is_its_top_card() -> None:
+    tracker = CardTracker(config=TrackerConfig(confirm=1))
+    events = tracker.update(5, [seen("9C", 0.55), seen("QH", 0.95)])
+    assert [e.card.code for e in events] == ["QH"]
