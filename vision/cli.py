@@ -1,17 +1,29 @@
-"""``cardtable vision ...``: read cards in photos, and enrol a deck."""
+"""``cardtable vision ...`` (read cards in photos, enrol a deck) and ``cardtable calibrate``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import tomllib
 from pathlib import Path
 
 import cv2
+import numpy as np
 
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    calibrate_from_markers,
+    calibrate_from_points,
+    default_marker_mm,
+    draw_overlay,
+)
+from vision.frames import FrameSourceError, open_source
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import UNSURE
+from vision.zones import default_zones, load_zones
 
-USER_ERRORS = (EnrolError,)
+USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
@@ -50,7 +62,63 @@ def cmd_enrol(args: argparse.Namespace) -> int:
     return 0
 
 
+def _calibration_frame(args: argparse.Namespace) -> np.ndarray:
+    if args.image:
+        image = cv2.imread(args.image) if Path(args.image).is_file() else None
+        if image is None:
+            raise CalibrationError(f"{args.image}: cannot read the file as an image")
+        return image
+    with open_source(args.source) as source:
+        for _ in range(50):  # a camera may need a moment (and a few frames) to settle
+            frame = source.read()
+            if frame is not None:
+                return frame.image
+    raise FrameSourceError(f"{args.source}: no frame came from the camera")
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    image = _calibration_frame(args)
+    table = [(0.0, 0.0), (args.width_mm, 0.0), (args.width_mm, args.height_mm), (0.0, args.height_mm)]
+    if args.points:
+        try:
+            pixels = [tuple(float(v) for v in p.split(",")) for p in args.points.split()]
+        except ValueError:
+            why = "give four x,y pixel points separated by spaces"
+            raise CalibrationError(f"--points {args.points!r}: {why}") from None
+        h, w = image.shape[:2]
+        calibration: Calibration = calibrate_from_points(pixels, table, (w, h))
+    else:
+        calibration = calibrate_from_markers(image, default_marker_mm(args.width_mm, args.height_mm))
+    calibration.save(args.out)
+    print(f"wrote {args.out} ({calibration.method}, reprojection error {calibration.reprojection_error:.1f} mm)")
+    if args.overlay:
+        if args.zones:
+            try:
+                config = tomllib.loads(Path(args.zones).read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise CalibrationError(f"{args.zones}: cannot read the zones ({exc})") from None
+            zones = load_zones(config)
+        else:
+            zones = default_zones(args.players, args.width_mm, args.height_mm)
+        cv2.imwrite(args.overlay, draw_overlay(image, calibration, zones))
+        print(f"wrote {args.overlay}: check the outline, grid and zones by eye")
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
+    cal = sub.add_parser("calibrate", help="map the camera to the table from its ArUco markers or four points")
+    where = cal.add_mutually_exclusive_group(required=True)
+    where.add_argument("--image", help="a photo of the table from the camera")
+    where.add_argument("--source", help="a live source: usb:0, picamera, folder:PATH, video:PATH")
+    cal.add_argument("--out", required=True, help="the calibration file to write (JSON)")
+    cal.add_argument("--width-mm", type=float, default=800.0, help="between the left and right marker centres")
+    cal.add_argument("--height-mm", type=float, default=600.0, help="between the top and bottom marker centres")
+    cal.add_argument("--points", help='four pixels instead of markers, clockwise from top-left: "x,y x,y x,y x,y"')
+    cal.add_argument("--overlay", help="write a picture of the calibration and zones to check by eye")
+    cal.add_argument("--zones", help="a TOML file with [[zones]] (default: zones laid out for --players)")
+    cal.add_argument("--players", type=int, default=4)
+    cal.set_defaults(func=cmd_calibrate)
+
     vision = sub.add_parser("vision", help="read cards in photos; enrol a deck")
     vsub = vision.add_subparsers(dest="vision_command", required=True)
 
