@@ -1,5 +1,11 @@
-"""Run every benchmark and print a report of medians."""
+"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision]``."""
 
-from benchmarks.bench_engine import main
+import sys
 
-main()
+from benchmarks import bench_engine, bench_vision
+
+which = sys.argv[1:] or ["engine", "vision"]
+for i, name in enumerate(which):
+    if i:
+        print()
+    {"engine": bench_engine.main, "vision": bench_vision.main}[name]()
