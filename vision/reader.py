@@ -73,8 +73,8 @@ def cut_glyphs(corner: np.ndarray) -> Glyphs | None:
             continue
         if x + cw >= w - 1 or y + ch >= h - 1:
             continue  # runs out of the index region: the card's picture or centre pips
-        if (x <= 1 or y <= 1) and (cw > w * 0.8 or ch > h * 0.8 or min(cw, ch) <= 3):
-            continue  # the card's own edge, or the table showing past it
+        if x <= 1 or y <= 1:
+            continue  # the card's edge, or the table showing past its rounded corner: an index has margins
         parts.append((y, x, cw, ch, i))
     if not parts:
         return None
@@ -110,37 +110,25 @@ def _confidence(score: float, second: float) -> float:
 
 
 def pip_shape(mask: np.ndarray, red: bool) -> tuple[str, float]:
-    """Tell the two suits of a colour apart by where the pip's outline bends inwards.
+    """Tell the two suits of a colour apart by how wide the pip is near its top.
 
-    A heart has a notch at the top, a diamond none; a club has notches between its lobes at
-    mid height, a spade only by its stem. This holds for every deck's pips, whatever their
-    exact drawing, so it backs up the template match. Returns the suit and how clear it was.
+    A heart's two lobes and a club's round top leaf make them wide a tenth of the way down;
+    a diamond and a spade come to a point there. That holds for every deck's pips, whatever
+    their exact drawing, so it backs up the template match. Returns the suit and how clear it was.
     """
-    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 12:
         return "", 0.0
-    c = max(contours, key=cv2.contourArea)
-    _, y, w, h = cv2.boundingRect(c)
-    if len(c) < 5 or min(w, h) < 4:
-        return "", 0.0
-    hull = cv2.convexHull(c, returnPoints=False)
-    try:
-        defects = cv2.convexityDefects(c, hull)
-    except cv2.error:
-        defects = None
-    top = mid = 0.0
-    for _start, _end, far, depth in ([] if defects is None else defects.reshape(-1, 4)):
-        rel_depth = depth / 256.0 / max(w, h)
-        rel_y = (c[far][0][1] - y) / h
-        if rel_y < 0.35:
-            top = max(top, rel_depth)
-        elif rel_y < 0.72:
-            mid = max(mid, rel_depth)
+    top, height = ys.min(), ys.max() - ys.min() + 1
+    widest = xs.max() - xs.min() + 1
+    row = mask[top + max(1, round(height * 0.1))]
+    cols = np.nonzero(row)[0]
+    ratio = (cols.max() - cols.min() + 1) / widest if len(cols) else 0.0
+    split = 0.6 if red else 0.35
+    clear = float(np.clip(abs(ratio - split) / 0.1, 0.0, 1.0))
     if red:
-        clear = float(np.clip(abs(top - 0.05) / 0.05, 0.0, 1.0))
-        return ("H" if top > 0.05 else "D"), clear
-    clear = float(np.clip(abs(mid - 0.07) / 0.05, 0.0, 1.0))
-    return ("C" if mid > 0.07 else "S"), clear
+        return ("H" if ratio > split else "D"), clear
+    return ("C" if ratio > split else "S"), clear
 
 
 def read_corner(corner: np.ndarray, ranks: TemplateBank, suits: TemplateBank) -> CornerReading | None:
@@ -157,10 +145,12 @@ def read_corner(corner: np.ndarray, ranks: TemplateBank, suits: TemplateBank) ->
         return CornerReading(joker, "", _confidence(s_score, s_second))
     s_conf = _confidence(s_score, s_second)
     shape, clear = pip_shape(glyphs.suit, glyphs.red)
-    if shape and shape != suit and clear > s_conf:
-        suit, s_conf = shape, clear
-    elif shape == suit:
+    if shape == suit:
         s_conf = 1 - (1 - s_conf) * (1 - clear)
+    elif shape:  # the two cues disagree: trust the clearer, and be less sure
+        if clear > s_conf:
+            suit = shape
+        s_conf = abs(clear - s_conf)
     return CornerReading(rank, suit, min(_confidence(r_score, r_second), s_conf))
 
 
