@@ -18,7 +18,7 @@ import numpy as np
 
 CARD_W, CARD_H = 250, 350  # canonical portrait size of a warped card (poker ratio 63 x 88)
 WORK_WIDTH = 640  # frames are searched at this width at most; corners are scaled back
-ASPECT = (1.25, 1.75)  # long side over short side: poker 1.40, bridge 1.56, with perspective slack
+ASPECT = (1.15, 1.85)  # long side over short side: poker 1.40, bridge 1.56, with slack for perspective
 MIN_AREA = 0.002  # a card covers at least this fraction of the frame
 MAX_AREA = 0.6
 
@@ -71,6 +71,11 @@ def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
     for level in levels:
         _, mask = cv2.threshold(white, level, 255, cv2.THRESH_BINARY)
         masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
+    # Brighter than its own neighbourhood: a card in sunlight on a pale carpet, or in shade.
+    k = max(15, (min(small.shape[:2]) // 5) | 1)
+    local = cv2.blur(white, (k, k))
+    _, mask = cv2.threshold(cv2.subtract(white, local), 12, 255, cv2.THRESH_BINARY)
+    masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
     return masks
 
 
