@@ -31,24 +31,26 @@ FONTS = (
 )
 
 
-def features(mask: np.ndarray) -> np.ndarray:
+def features(mask: np.ndarray, grid: tuple[int, int] = (GRID_W, GRID_H), blur: bool = True) -> np.ndarray:
     """A binary glyph (ink > 0), tightly cropped, as a unit vector on the fixed grid."""
+    grid_w, grid_h = grid
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
-        return np.zeros(GRID_W * GRID_H + 1, np.float32)
+        return np.zeros(grid_w * grid_h + 1, np.float32)
     crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
     h, w = crop.shape
     # Keep the shape's proportions (a "1" is narrow) by padding to the grid's aspect first.
-    target = GRID_W / GRID_H
+    target = grid_w / grid_h
     if w / h < target:
         pad = round(h * target) - w
         crop = np.pad(crop, ((0, 0), (pad // 2, pad - pad // 2)))
     else:
         pad = round(w / target) - h
         crop = np.pad(crop, ((pad // 2, pad - pad // 2), (0, 0)))
-    grid = cv2.resize(crop, (GRID_W, GRID_H), interpolation=cv2.INTER_AREA)
-    grid = cv2.GaussianBlur(grid, (3, 3), 0)
-    vec = np.append(grid.ravel() - grid.mean(), 0.5 * np.log(max(w, 1) / max(h, 1)))
+    cells = cv2.resize(crop, (grid_w, grid_h), interpolation=cv2.INTER_AREA)
+    if blur:
+        cells = cv2.GaussianBlur(cells, (3, 3), 0)
+    vec = np.append(cells.ravel() - cells.mean(), 0.5 * np.log(max(w, 1) / max(h, 1)))
     norm = float(np.linalg.norm(vec))
     return (vec / norm if norm > 0 else vec).astype(np.float32)
 
@@ -95,6 +97,11 @@ def pip_mask(suit: str, variant: int = 0, size: int = 64) -> np.ndarray:
     else:  # "O"
         cv2.ellipse(img, (s // 2, s // 2), (round(s * 0.3), round(s * 0.45)), 0, 0, 360, 255, round(s * 0.12))
     return (img > 127).astype(np.uint8)
+
+
+def suit_features(mask: np.ndarray) -> np.ndarray:
+    """Pips differ in small details (a spade's point, a club's leaves): a finer grid, no blur."""
+    return features(mask, (24, 24), blur=False)
 
 
 @dataclass
@@ -145,8 +152,8 @@ def builtin_suits() -> TemplateBank:
             for squash in (0.8, 1.0, 1.2):
                 mask = pip_mask(suit, variant)
                 mask = cv2.resize(mask, (round(mask.shape[1] * squash), mask.shape[0]), interpolation=cv2.INTER_NEAREST)
-                bank.add(suit, features(mask))
+                bank.add(suit, suit_features(mask))
     for font in FONTS[:4]:
         for thickness in (2, 4, 6):
-            bank.add("O", features(_text_mask("O", font, thickness, 1.0)))
+            bank.add("O", suit_features(_text_mask("O", font, thickness, 1.0)))
     return bank

@@ -17,7 +17,7 @@ import numpy as np
 
 from table.cards import CardError, make_deck, parse_card
 from vision.detect import find_cards, warp_card
-from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits, features
+from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits, features, suit_features
 from vision.identify import Deck
 from vision.reader import corner_image, cut_glyphs
 
@@ -87,7 +87,7 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
                 continue
             joker = code in ("RJ", "BJ")
             ranks.add(code if joker else code[:-1], features(glyphs.rank))
-            suits.add("O" if joker else code[-1], features(glyphs.suit))
+            suits.add("O" if joker else code[-1], suit_features(glyphs.suit))
             learnt += 1
         if learnt == 0:
             report.failed[path.name] = "no index found in either corner"

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits, features
+from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits, features, suit_features
 
-CORNER_W, CORNER_H = 0.21, 0.33  # the index region, as fractions of the card
+CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
 
@@ -65,6 +65,10 @@ def cut_glyphs(corner: np.ndarray) -> Glyphs | None:
     if level < 40:
         return None
     h, w = ink.shape
+    # A deck's frame lines can touch the index: take long straight strokes away first.
+    lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, w * 3 // 5), 1)))
+    lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, h // 2))))
+    ink = cv2.subtract(ink, cv2.dilate(lines, np.ones((3, 3), np.uint8)))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     parts = []
     for i in range(1, count):
@@ -76,8 +80,8 @@ def cut_glyphs(corner: np.ndarray) -> Glyphs | None:
         if x <= 1 or y <= 1:
             continue  # the card's edge, or the table showing past its rounded corner: an index has margins
         parts.append((y, x, cw, ch, i))
-    if not parts:
-        return None
+    if not 1 <= len(parts) <= 6:
+        return None  # nothing, or a repeating pattern (a card back's lattice), not an index
     parts.sort()
     top_y, top_x, top_w, top_h, top_i = parts[0]
     rank_ids = [top_i]
@@ -121,9 +125,11 @@ def pip_shape(mask: np.ndarray, red: bool) -> tuple[str, float]:
         return "", 0.0
     top, height = ys.min(), ys.max() - ys.min() + 1
     widest = xs.max() - xs.min() + 1
-    row = mask[top + max(1, round(height * 0.1))]
-    cols = np.nonzero(row)[0]
-    ratio = (cols.max() - cols.min() + 1) / widest if len(cols) else 0.0
+    widths = []
+    for y in range(top + round(height * 0.05), top + max(2, round(height * 0.16)) + 1):
+        cols = np.nonzero(mask[y])[0]
+        widths.append(cols.max() - cols.min() + 1 if len(cols) else 0)
+    ratio = float(np.mean(widths)) / widest
     split = 0.6 if red else 0.35
     clear = float(np.clip(abs(ratio - split) / 0.1, 0.0, 1.0))
     if red:
@@ -139,7 +145,7 @@ def read_corner(corner: np.ndarray, ranks: TemplateBank, suits: TemplateBank) ->
     if glyphs.ten:
         r_second = min(r_second, r_score - 0.12)  # the shape itself says 10
     allowed = ("D", "H", "O") if glyphs.red else ("C", "S", "O")
-    suit, s_score, s_second = suits.best(features(glyphs.suit), allowed)
+    suit, s_score, s_second = suits.best(suit_features(glyphs.suit), allowed)
     if suit == "O":
         joker = "RJ" if glyphs.red else "BJ"
         return CornerReading(joker, "", _confidence(s_score, s_second))
@@ -155,18 +161,28 @@ def read_corner(corner: np.ndarray, ranks: TemplateBank, suits: TemplateBank) ->
 
 
 def is_back(card: np.ndarray) -> bool:
-    """A card back: a pattern or colour all over, even in the corners, where a face (even a
-    court card's) shows white paper round its index."""
-    low = np.min(card, axis=2).astype(np.float32)
+    """A card back: one or two inks all over the middle of the card (a lattice, a solid colour),
+    where a court card's picture has several (yellow, red, blue, black) and a pip card is white."""
+    h, w = card.shape[:2]
+    inner = card[h // 8 : -h // 8, w // 8 : -w // 8]
+    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)
+    inked = hsv[:, :, 1] > 70
+    if inked.mean() < 0.45:
+        return False
+    hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=12).astype(np.float64)
+    hist[0] += hist[11]  # red sits at both ends of the hue circle
+    hues = int(np.sum(hist[:11] > 0.08 * hist.sum()))
+    if hues > 2:
+        return False
+    # A court card in a dim photo can look like one ink too; a back is also a pattern (many
+    # small repeats) or has no white paper even in its corners.
+    low = np.min(card, axis=2)
     paper = np.percentile(low, 99) * 0.8
-
-    def white(region: np.ndarray) -> float:
-        return float(np.mean(region > paper))
-
-    h, w = low.shape
-    corners = (low[: h // 5, : w // 5], low[-h // 5 :, -w // 5 :])
-    inner = low[h // 8 : -h // 8, w // 8 : -w // 8]
-    return white(inner) < 0.3 and all(white(c) < 0.4 for c in corners)
+    corners = (low[: h // 6, : w // 6], low[-h // 6 :, -w // 6 :])
+    if all(float(np.mean(c > paper)) < 0.4 for c in corners):
+        return True
+    count, _ = cv2.connectedComponents(inked.astype(np.uint8))
+    return count > 40
 
 
 def read_card(
