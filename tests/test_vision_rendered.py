@@ -1,0 +1,91 @@
+"""Vision on rendered cards of several deck designs: reading, backs, enrolment and its errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sim.render_cards import DECK_STYLES, render_card
+from table.cli import main
+from vision.identify import identify
+from vision.profile import EnrolError, enrol, load_deck
+from vision.reader import read_card
+
+CODES = ["AS", "7H", "10D", "QC", "KS", "2H", "9C", "JD", "RJ", "BJ"]
+
+
+def on_table(code: str, style: str, angle: float = 0.0, table=(40, 110, 40)) -> np.ndarray:
+    """A photo-like picture of one card lying on a plain table, turned by ``angle`` degrees."""
+    face = render_card(code, DECK_STYLES[style])
+    canvas = np.zeros((600, 600, 3), np.uint8)
+    canvas[:] = table
+    alpha = face[:, :, 3:].astype(np.float32) / 255
+    y, x = (600 - face.shape[0]) // 2, (600 - face.shape[1]) // 2
+    region = canvas[y : y + face.shape[0], x : x + face.shape[1]]
+    region[:] = (face[:, :, :3] * alpha + region * (1 - alpha)).astype(np.uint8)
+    turn = cv2.getRotationMatrix2D((300, 300), angle, 0.8)
+    return cv2.warpAffine(canvas, turn, (600, 600), borderValue=table)
+
+
+@pytest.mark.parametrize("style", ["classic", "modern"])
+def test_clean_faces_are_read_from_their_corners(style: str) -> None:
+    for code in CODES:
+        face = render_card(code, DECK_STYLES[style])[:, :, :3].copy()
+        reading = read_card(cv2.resize(face, (250, 350)))
+        assert reading.code == code, (style, code, reading)
+
+
+def test_a_card_on_a_table_at_any_angle_is_found_and_read_or_left_unsure() -> None:
+    right = 0
+    for i, code in enumerate(CODES[:8]):
+        image = on_table(code, "classic", angle=37.0 * i)
+        cards = identify(image)
+        assert len(cards) == 1 and cards[0].code in (code, None), (code, cards)
+        assert cv2.pointPolygonTest(cards[0].corners.astype(np.float32), (300, 300), False) > 0
+        right += cards[0].code == code
+    assert right >= 6  # raise as the reader improves
+
+
+def test_a_card_back_is_reported_as_back() -> None:
+    cards = identify(on_table("back", "classic", angle=20))
+    assert [c.code for c in cards] == ["back"]
+
+
+def test_an_empty_table_has_no_cards() -> None:
+    assert identify(np.full((480, 640, 3), (40, 110, 40), np.uint8)) == []
+
+
+def test_enrolment_learns_a_deck_and_reports_missing_and_duplicate_cards(tmp_path: Path) -> None:
+    for code in ["AS", "7H", "10D", "QC"]:
+        cv2.imwrite(str(tmp_path / f"{code}_1.png"), on_table(code, "casino", angle=8))
+    cv2.imwrite(str(tmp_path / "QC_2.png"), on_table("QC", "casino", angle=-8))
+    (tmp_path / "7C_1.png").write_bytes(b"not an image")
+    report = enrol(tmp_path, tmp_path / "casino.npz")
+    assert set(report.cards) == {"AS", "7H", "10D", "QC"}
+    assert report.duplicates == ["QC"]
+    assert "7C_1.png" in report.failed
+    assert "KS" in report.missing and "AS" not in report.missing
+    deck = load_deck(tmp_path / "casino.npz")
+    for code in ["AS", "7H", "10D", "QC"]:
+        assert [c.code for c in identify(on_table(code, "casino", angle=-30), deck)] == [code]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("queen.png", "must start with a card code"), ("ZZ_1.png", "not a card: 'ZZ'")]
+)
+def test_enrolment_refuses_a_bad_file_name(tmp_path: Path, name: str, message: str) -> None:
+    cv2.imwrite(str(tmp_path / name), on_table("QH", "classic"))
+    with pytest.raises(EnrolError, match=message):
+        enrol(tmp_path, tmp_path / "deck.npz")
+
+
+def test_enrol_command_and_a_bad_profile(tmp_path: Path, capsys) -> None:
+    cv2.imwrite(str(tmp_path / "KS_a.png"), on_table("KS", "classic"))
+    assert main(["vision", "enrol", str(tmp_path), "--out", str(tmp_path / "d.npz")]) == 0
+    assert "learnt 1 cards" in capsys.readouterr().out
+    (tmp_path / "bad.npz").write_bytes(b"nonsense")
+    assert main(["vision", "identify", str(tmp_path / "KS_a.png"), "--deck", str(tmp_path / "bad.npz")]) == 2
+    assert "cannot read the deck profile" in capsys.readouterr().err
