@@ -74,18 +74,21 @@ def pip_mask(suit: str, variant: int = 0, size: int = 64) -> np.ndarray:
         w = 0.30 + 0.06 * variant
         pts = np.array([[s / 2, 2], [s * (0.5 + w), s / 2], [s / 2, s - 3], [s * (0.5 - w), s / 2]], np.int32)
         cv2.fillPoly(img, [pts], 255, cv2.LINE_AA)
-    elif suit in ("H", "S"):
+    elif suit == "H":
         cy = round(s * 0.35)
         cv2.circle(img, (round(s / 2 - r * 0.85), cy), r, 255, -1, cv2.LINE_AA)
         cv2.circle(img, (round(s / 2 + r * 0.85), cy), r, 255, -1, cv2.LINE_AA)
         pts = np.array([[s / 2 - r * 1.8, cy + r * 0.3], [s / 2 + r * 1.8, cy + r * 0.3], [s / 2, s - 4]], np.int32)
         cv2.fillPoly(img, [pts], 255, cv2.LINE_AA)
-        if suit == "S":
-            img = cv2.flip(img, 0)
-            stem = np.array([[s / 2, s * 0.6], [s / 2 + s * 0.14, s - 2], [s / 2 - s * 0.14, s - 2]], np.int32)
-            img[round(s * 0.78) :, :] = 0
-            img = cv2.resize(img, (s, s))
-            cv2.fillPoly(img, [stem], 255, cv2.LINE_AA)
+    elif suit == "S":
+        # A point at the top, two round lobes low down, and a stem with a flared foot.
+        cy = round(s * 0.58)
+        cv2.circle(img, (round(s / 2 - r * 0.85), cy), r, 255, -1, cv2.LINE_AA)
+        cv2.circle(img, (round(s / 2 + r * 0.85), cy), r, 255, -1, cv2.LINE_AA)
+        pts = np.array([[s / 2 - r * 1.8, cy - r * 0.3], [s / 2 + r * 1.8, cy - r * 0.3], [s / 2, 3]], np.int32)
+        cv2.fillPoly(img, [pts], 255, cv2.LINE_AA)
+        stem = np.array([[s / 2, s * 0.55], [s / 2 + s * 0.13, s - 2], [s / 2 - s * 0.13, s - 2]], np.int32)
+        cv2.fillPoly(img, [stem], 255, cv2.LINE_AA)
     elif suit == "C":
         r = round(s * (0.18 + 0.02 * variant))
         cv2.circle(img, (s // 2, r + 2), r, 255, -1, cv2.LINE_AA)

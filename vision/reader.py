@@ -153,10 +153,8 @@ def read_corner(corner: np.ndarray, ranks: TemplateBank, suits: TemplateBank) ->
     shape, clear = pip_shape(glyphs.suit, glyphs.red)
     if shape == suit:
         s_conf = 1 - (1 - s_conf) * (1 - clear)
-    elif shape:  # the two cues disagree: trust the clearer, and be less sure
-        if clear > s_conf:
-            suit = shape
-        s_conf = abs(clear - s_conf)
+    elif shape:  # the cues disagree: the template decides, but with less certainty (blur rounds a spade's point)
+        s_conf *= 1 - clear
     return CornerReading(rank, suit, min(_confidence(r_score, r_second), s_conf))
 
 
