@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 CARD_W, CARD_H = 250, 350  # canonical portrait size of a warped card (poker ratio 63 x 88)
-WORK_WIDTH = 640  # frames are searched at this width at most; corners are scaled back
+WORK_WIDTH = 480  # frames are searched at this width at most; corners are scaled back
 ASPECT = (1.15, 1.85)  # long side over short side: poker 1.40, bridge 1.56, with slack for perspective
 MIN_AREA = 0.002  # a card covers at least this fraction of the frame
 MAX_AREA = 0.6
@@ -65,7 +65,7 @@ def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
     """
     b, g, r = cv2.split(small)
     white = cv2.medianBlur(cv2.min(cv2.min(b, g), r), 5)
-    levels = sorted({int(v) for v in np.percentile(white[::4, ::4], (55, 70, 80, 87, 92, 96))})
+    levels = sorted({int(v) for v in np.percentile(white[::4, ::4], (60, 75, 87, 94))})
     kernel = np.ones((3, 3), np.uint8)
     masks = []
     for level in levels:
@@ -122,6 +122,9 @@ def split_pile(contour: np.ndarray) -> list[CardQuad]:
     best: CardQuad | None = None
     best_area = 0.0
     n = len(poly)
+    x0, y0, bw, bh = cv2.boundingRect(contour)
+    region = np.zeros((bh + 2, bw + 2), np.uint8)
+    cv2.drawContours(region, [contour - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
     # Sides of the top card are long straight runs of the outline: try rectangles on each one.
     for i in range(n):
         a, b = poly[i], poly[(i + 1) % n]
@@ -137,20 +140,23 @@ def split_pile(contour: np.ndarray) -> list[CardQuad]:
             inside = -inside
         for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
             quad = np.array([a, b, b + normal * depth, a + normal * depth], dtype=np.float32)
-            covered = _inside_fraction(contour, quad)
+            covered = _inside_fraction(region, quad - [x0 - 1, y0 - 1])
             area = length * depth
             if covered > 0.93 and area > best_area:
                 best, best_area = CardQuad(portrait_corners(quad), covered), area
     return [best] if best is not None else []
 
 
-def _inside_fraction(contour: np.ndarray, quad: np.ndarray) -> float:
-    """How much of ``quad`` lies inside the region (sampled on a grid)."""
-    ts = np.linspace(0.08, 0.92, 7, dtype=np.float32)
+_GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
+
+
+def _inside_fraction(region: np.ndarray, quad: np.ndarray) -> float:
+    """How much of ``quad`` lies inside the region mask (sampled on a 7 x 7 grid)."""
     a, b, _, d = quad
-    pts = [a + (b - a) * s + (d - a) * t for s in ts for t in ts]
-    inside = sum(cv2.pointPolygonTest(contour, (float(p[0]), float(p[1])), False) >= 0 for p in pts)
-    return inside / len(pts)
+    pts = a + np.outer(_GRID[:, 0], b - a) + np.outer(_GRID[:, 1], d - a)
+    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    ok = (xs >= 0) & (ys >= 0) & (xs < region.shape[1]) & (ys < region.shape[0])
+    return float(region[ys[ok], xs[ok]].sum()) / len(pts)
 
 
 def _iou_boxes(a: CardQuad, b: CardQuad) -> float:

@@ -36,7 +36,12 @@ class Glyphs:
 class CornerReading:
     rank: str
     suit: str
-    confidence: float
+    rank_confidence: float
+    suit_confidence: float
+
+    @property
+    def confidence(self) -> float:
+        return min(self.rank_confidence, self.suit_confidence)
 
 
 @dataclass(frozen=True)
@@ -148,14 +153,15 @@ def read_corner(corner: np.ndarray, ranks: TemplateBank, suits: TemplateBank) ->
     suit, s_score, s_second = suits.best(suit_features(glyphs.suit), allowed)
     if suit == "O":
         joker = "RJ" if glyphs.red else "BJ"
-        return CornerReading(joker, "", _confidence(s_score, s_second))
+        joker_confidence = _confidence(s_score, s_second)
+        return CornerReading(joker, "", joker_confidence, joker_confidence)
     s_conf = _confidence(s_score, s_second)
     shape, clear = pip_shape(glyphs.suit, glyphs.red)
     if shape == suit:
         s_conf = 1 - (1 - s_conf) * (1 - clear)
     elif shape:  # the cues disagree: the template decides, but with less certainty (blur rounds a spade's point)
         s_conf *= 1 - clear
-    return CornerReading(rank, suit, min(_confidence(r_score, r_second), s_conf))
+    return CornerReading(rank, suit, _confidence(r_score, r_second), s_conf)
 
 
 def is_back(card: np.ndarray) -> bool:
@@ -183,6 +189,35 @@ def is_back(card: np.ndarray) -> bool:
     return count > 40
 
 
+PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
+
+
+def centre_count(card: np.ndarray) -> str | None:
+    """The rank the middle of the card shows, whatever the deck's font: the number of pips for
+    A to 10, "court" for a picture, or None when it cannot tell (covered, blurred, a back)."""
+    h, w = card.shape[:2]
+    middle = card[round(h * 0.06) : round(h * 0.94), round(w * 0.19) : round(w * 0.81)]
+    darkness = 255 - np.min(middle, axis=2)
+    level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if level < 40:
+        return None
+    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    area = middle.shape[0] * middle.shape[1]
+    blobs = [stats[i] for i in range(1, count) if stats[i][4] > area * 0.004]
+    if not blobs:
+        return None
+    biggest = max(b[4] for b in blobs)
+    if biggest > area * 0.12 and len(blobs) == 1:
+        return "A"  # one large pip (an ace's, however decorated)
+    if any(b[2] > middle.shape[1] * 0.8 and b[3] > middle.shape[0] * 0.6 for b in blobs):
+        return "court"  # a framed picture fills the middle
+    pips = [b for b in blobs if b[4] > biggest * 0.45]
+    if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
+        return None  # pieces of different sizes: something else is in the way
+    return PIP_RANKS[len(pips)]
+
+
 def read_card(
     card: np.ndarray,
     ranks: TemplateBank | None = None,
@@ -192,7 +227,8 @@ def read_card(
     """Read a warped card from both index corners; below ``threshold`` the code is None."""
     ranks = ranks or builtin_ranks()
     suits = suits or builtin_suits()
-    found = (read_corner(corner_image(card, 0), ranks, suits), read_corner(corner_image(card, 1), ranks, suits))
+    middle = centre_count(card)
+    found = tuple(_checked(read_corner(corner_image(card, i), ranks, suits), middle) for i in (0, 1))
     codes = [None if c is None else _code(c) for c in found]
     if codes[0] is None and codes[1] is None:
         if is_back(card):
@@ -210,6 +246,22 @@ def read_card(
         confidence = best.confidence * (1 - other[0].confidence) if other else best.confidence
         code = _code(best)
     return Reading(code if confidence >= threshold else None, confidence, found)
+
+
+def _checked(corner: CornerReading | None, middle: str | None) -> CornerReading | None:
+    """A corner's reading weighed against the middle of the card: the pip count is a second,
+    font-free witness of the rank. Agreement makes the rank sure; a clear count that disagrees
+    takes over a number card's rank, at the corner's suit confidence."""
+    if corner is None or middle is None or corner.rank in ("RJ", "BJ"):
+        return corner
+    court = corner.rank in ("J", "Q", "K")
+    if corner.rank == middle:
+        return CornerReading(corner.rank, corner.suit, max(corner.rank_confidence, 0.95), corner.suit_confidence)
+    if court and middle == "court":
+        return CornerReading(corner.rank, corner.suit, max(corner.rank_confidence, 0.5), corner.suit_confidence)
+    if middle != "court" and not court:
+        return CornerReading(middle, corner.suit, 0.8, corner.suit_confidence)
+    return CornerReading(corner.rank, corner.suit, corner.rank_confidence * 0.3, corner.suit_confidence)
 
 
 def _code(corner: CornerReading) -> str:
