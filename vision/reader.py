@@ -252,8 +252,12 @@ def _checked(corner: CornerReading | None, middle: str | None) -> CornerReading 
     """A corner's reading weighed against the middle of the card: the pip count is a second,
     font-free witness of the rank. Agreement makes the rank sure; a clear count that disagrees
     takes over a number card's rank, at the corner's suit confidence."""
-    if corner is None or middle is None or corner.rank in ("RJ", "BJ"):
+    if corner is None or middle is None:
         return corner
+    if corner.rank in ("RJ", "BJ"):  # a joker's middle is a figure, never a count of pips
+        if middle == "court" or middle is None:
+            return corner
+        return CornerReading(corner.rank, corner.suit, 0.0, corner.suit_confidence)
     court = corner.rank in ("J", "Q", "K")
     if corner.rank == middle:
         return CornerReading(corner.rank, corner.suit, max(corner.rank_confidence, 0.95), corner.suit_confidence)
