@@ -18,6 +18,7 @@ import numpy as np
 from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits, features, suit_features
 
 CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
+SUIT_SPREAD = 0.05
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
 
@@ -30,6 +31,7 @@ class Glyphs:
     suit: np.ndarray | None
     red: bool
     ten: bool = False  # the rank is two tall glyphs side by side: only a 10 looks like that
+    stacked: int = 0  # glyphs in the column under the rank: one pip, or the O K E R of JOKER
 
 
 @dataclass(frozen=True)
@@ -100,21 +102,27 @@ def cut_glyphs(corner: np.ndarray) -> Glyphs | None:
             y0, y1, x0, x1 = min(y0, y), max(y1, y + ch), min(x0, x), max(x1, x + cw)
     rank = np.isin(labels, rank_ids).astype(np.uint8)
     suit = None
+    stacked = 0
     for y, x, cw, _ch, i in parts:
         if i in rank_ids or y < y1 - 0.2 * (y1 - y0):
             continue
         if abs((x + cw / 2) - (x0 + x1) / 2) < w * 0.35:
-            suit = (labels == i).astype(np.uint8)
-            break
+            stacked += 1
+            if suit is None:
+                suit = (labels == i).astype(np.uint8)
     glyph_pixels = corner[(rank > 0) | (suit > 0 if suit is not None else False)].astype(np.int16)
     redness = glyph_pixels[:, 2] - np.maximum(glyph_pixels[:, 0], glyph_pixels[:, 1])
-    return Glyphs(rank, suit, bool(np.median(redness) > 25), ten=tall == 1 and len(rank_ids) == 2)
+    return Glyphs(rank, suit, bool(np.median(redness) > 25), ten=tall == 1 and len(rank_ids) == 2, stacked=stacked)
 
 
-def _confidence(score: float, second: float) -> float:
-    """Similarity and margin over the runner-up, mapped to 0..1 (see the benchmark for its calibration)."""
+def _confidence(score: float, second: float, spread: float = 0.12) -> float:
+    """Similarity and margin over the runner-up, mapped to 0..1 (see the benchmark for its calibration).
+
+    ``spread`` is the margin that counts as clear: pips of one colour are alike (a spade and a
+    club differ in their top alone), so a suit's margin is judged on a finer scale than a rank's.
+    """
     strength = np.clip((score - 0.45) / 0.35, 0.0, 1.0)
-    margin = np.clip((score - second) / 0.12, 0.0, 1.0)
+    margin = np.clip((score - second) / spread, 0.0, 1.0)
     return float(strength * margin)
 
 
@@ -155,7 +163,7 @@ def read_corner(corner: np.ndarray, ranks: TemplateBank, suits: TemplateBank) ->
         joker = "RJ" if glyphs.red else "BJ"
         joker_confidence = _confidence(s_score, s_second)
         return CornerReading(joker, "", joker_confidence, joker_confidence)
-    s_conf = _confidence(s_score, s_second)
+    s_conf = _confidence(s_score, s_second, SUIT_SPREAD)
     shape, clear = pip_shape(glyphs.suit, glyphs.red)
     if shape == suit:
         s_conf = 1 - (1 - s_conf) * (1 - clear)
@@ -204,7 +212,14 @@ def centre_count(card: np.ndarray) -> str | None:
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     area = middle.shape[0] * middle.shape[1]
-    blobs = [stats[i] for i in range(1, count) if stats[i][4] > area * 0.004]
+    x0, y0 = round(w * 0.19), round(h * 0.06)
+    blobs = []
+    for i in range(1, count):
+        bx, by, bw, bh, size = stats[i]
+        left, right, top, bottom = (bx + x0) / w, (bx + bw + x0) / w, (by + y0) / h, (by + bh + y0) / h
+        in_index = (right < CORNER_W or left > 1 - CORNER_W) and (bottom < CORNER_H or top > 1 - CORNER_H)
+        if size > area * 0.004 and not in_index:  # a big index reaching into the middle is no pip
+            blobs.append(stats[i])
     if not blobs:
         return None
     biggest = max(b[4] for b in blobs)
