@@ -113,27 +113,32 @@ class TemplateBank:
 
     labels: list[str] = field(default_factory=list)
     vectors: list[np.ndarray] = field(default_factory=list)
-    _matrix: np.ndarray | None = None
+    _index: tuple[np.ndarray, list[str], np.ndarray] | None = None
 
     def add(self, label: str, vector: np.ndarray) -> None:
         self.labels.append(label)
         self.vectors.append(vector)
-        self._matrix = None
+        self._index = None
+
+    def _indexed(self) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """The vectors sorted by label, the distinct labels, and where each label's run starts."""
+        if self._index is None:
+            order = sorted(range(len(self.labels)), key=lambda i: self.labels[i])
+            names = sorted(set(self.labels))
+            starts = np.array([next(k for k, i in enumerate(order) if self.labels[i] == n) for n in names])
+            self._index = (np.stack([self.vectors[i] for i in order]), names, starts)
+        return self._index
 
     def best(self, vector: np.ndarray, allowed: tuple[str, ...] | None = None) -> tuple[str, float, float]:
         """The best label, its similarity, and the similarity of the best *other* label."""
-        if self._matrix is None:
-            self._matrix = np.stack(self.vectors)
-        scores = self._matrix @ vector
-        best: dict[str, float] = {}
-        for label, score in zip(self.labels, scores.tolist(), strict=True):
-            if (allowed is None or label in allowed) and score > best.get(label, -2.0):
-                best[label] = score
-        if not best:
+        matrix, names, starts = self._indexed()
+        per_label = np.maximum.reduceat(matrix @ vector, starts)
+        pairs = zip(names, per_label.tolist(), strict=True)
+        ranked = sorted(((score, name) for name, score in pairs if allowed is None or name in allowed), reverse=True)
+        if not ranked:
             return "", -1.0, -1.0
-        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)
-        second = ranked[1][1] if len(ranked) > 1 else -1.0
-        return ranked[0][0], ranked[0][1], second
+        second = ranked[1][0] if len(ranked) > 1 else -1.0
+        return ranked[0][1], ranked[0][0], second
 
 
 @lru_cache(maxsize=1)

@@ -55,6 +55,12 @@ class Reading:
     corners: tuple[CornerReading | None, CornerReading | None] = (None, None)
 
 
+def min_channel(image: np.ndarray) -> np.ndarray:
+    """The darkest of B, G, R at each pixel: ink of any colour is dark here, paper stays bright."""
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def corner_image(card: np.ndarray, which: int) -> np.ndarray:
     """The top-left index region (which=0) or the bottom-right one turned upright (which=1)."""
     h, w = card.shape[:2]
@@ -65,7 +71,7 @@ def corner_image(card: np.ndarray, which: int) -> np.ndarray:
 
 def cut_glyphs(corner: np.ndarray) -> Glyphs | None:
     """The rank and suit glyphs of an index region, or None when it shows no index."""
-    darkness = 255 - np.min(corner, axis=2)
+    darkness = 255 - min_channel(corner)
     if float(darkness.std()) < 12:
         return None  # one flat colour: no ink here (covered, blank, or a card back's plain margin)
     level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -188,7 +194,7 @@ def is_back(card: np.ndarray) -> bool:
         return False
     # A court card in a dim photo can look like one ink too; a back is also a pattern (many
     # small repeats) or has no white paper even in its corners.
-    low = np.min(card, axis=2)
+    low = min_channel(card)
     paper = np.percentile(low, 99) * 0.8
     corners = (low[: h // 6, : w // 6], low[-h // 6 :, -w // 6 :])
     if all(float(np.mean(c > paper)) < 0.4 for c in corners):
@@ -205,7 +211,7 @@ def centre_count(card: np.ndarray) -> str | None:
     A to 10, "court" for a picture, or None when it cannot tell (covered, blurred, a back)."""
     h, w = card.shape[:2]
     middle = card[round(h * 0.06) : round(h * 0.94), round(w * 0.19) : round(w * 0.81)]
-    darkness = 255 - np.min(middle, axis=2)
+    darkness = 255 - min_channel(middle)
     level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if level < 40:
         return None
