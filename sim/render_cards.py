@@ -121,8 +121,8 @@ DECK_STYLES: dict[str, DeckStyle] = {
             weight=9,
             index_h=0.07,
             index_w=0.09,
-            index_x=0.07,
-            index_y=0.045,
+            index_x=0.085,
+            index_y=0.05,
             condense=0.62,
             index_pip=0.05,
             paper=(238, 242, 243),
@@ -142,8 +142,9 @@ DECK_STYLES: dict[str, DeckStyle] = {
             font=cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC,
             weight=8,
             index_h=0.09,
-            index_w=0.14,
-            index_x=0.09,
+            index_w=0.13,
+            index_x=0.11,
+            index_y=0.05,
             condense=0.8,
             paper=(205, 228, 240),
             red=(35, 35, 135),
@@ -225,7 +226,7 @@ _PIP_VARIANTS: dict[str, dict[str, float]] = {
     "classic": dict(lobe=0.245, dx=0.235, ly=0.30, dw=0.37, bend=0.0, club=0.2, stem=0.14, flare=2.0),
     "round": dict(lobe=0.27, dx=0.215, ly=0.31, dw=0.42, bend=-0.02, club=0.215, stem=0.1, flare=1.0),
     "slim": dict(lobe=0.205, dx=0.2, ly=0.27, dw=0.3, bend=0.04, club=0.185, stem=0.09, flare=1.5),
-    "ornate": dict(lobe=0.235, dx=0.245, ly=0.29, dw=0.36, bend=0.085, club=0.2, stem=0.18, flare=3.0),
+    "ornate": dict(lobe=0.235, dx=0.245, ly=0.29, dw=0.36, bend=0.05, club=0.2, stem=0.18, flare=3.0),
 }
 
 
