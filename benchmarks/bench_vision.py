@@ -140,6 +140,21 @@ def bench_speed() -> None:
         print(f"  {title}: median {statistics.median(times) * 1e3:5.1f} ms a frame")
 
 
+def bench_render() -> None:
+    """The renderer itself, so a simulation that draws its frames knows what they cost."""
+    from sim.render import random_scene, render_scene
+
+    specs = [random_scene(random.Random(s), cards=8) for s in range(8)]
+    for spec in specs:
+        render_scene(spec)  # draw every card face once
+    times = []
+    for spec in specs:
+        start = time.perf_counter()
+        render_scene(spec)
+        times.append(time.perf_counter() - start)
+    print(f"  rendering an 800x600 scene of eight cards: median {statistics.median(times) * 1e3:5.1f} ms")
+
+
 def bench_placement() -> None:
     """Frames from a card's first appearance to its CardSeen, on a rendered sequence."""
     from sim.render import CardPlacement, SceneSpec, render_scene
@@ -166,6 +181,7 @@ def main() -> None:
     print("Time per frame (identify: find, warp, read), one core:")
     bench_speed()
     bench_placement()
+    bench_render()
 
 
 if __name__ == "__main__":

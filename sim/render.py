@@ -1,188 +1,438 @@
-"""Overhead camera frames of cards on a table, with ground truth, for the simulator and vision.
+"""Overhead camera frames of playing cards on a table, with the ground truth of every card.
 
-Cards (``sim.render_cards``) are laid on a table texture with a soft shadow each, in order (later
-ones on top); then the camera's faults are applied to the whole frame: a light gradient, a glare
-spot, a tilt (perspective), blur, sensor noise and JPEG compression. Every card's corners are
-carried through the same transforms, and its visible share (and that of its two index corners)
-is measured on masks, so a test knows exactly what the camera could see.
+The simulator, the vision tests and the vision benchmark all need pictures whose answer is known.
+A scene is built the way a photograph is: a textured table, each card laid on it with a soft shadow
+(later cards on top), the room's light falloff and a glare spot, then the camera: a tilt (a
+homography applied to the whole frame, ground truth transformed the same way), lens blur, sensor
+noise and optionally JPEG compression. Everything is seeded, so a spec always gives the same frame.
+
+Coordinates are OpenCV's: x right, y down, pixel centres at integers. A card's ``angle`` turns it
+counter-clockwise as seen in the image (the sense of ``cv2.getRotationMatrix2D``).
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import cv2
 import numpy as np
 
-from sim.render_cards import CARD_H, CARD_W, DECK_STYLES, render_card
-from table.cards import make_deck
+from sim.render_cards import (
+    ALL_CODES,
+    CARD_H,
+    CARD_W,
+    DECK_STYLES,
+    DeckStyle,
+    index_region,
+    parse_code,
+    render_card,
+)
+
+__all__ = [
+    "ALL_CODES",
+    "CARD_H",
+    "CARD_W",
+    "DECK_STYLES",
+    "TABLES",
+    "CardPlacement",
+    "DeckStyle",
+    "PlacedCard",
+    "SceneSpec",
+    "card_corners",
+    "random_scene",
+    "render_card",
+    "render_scene",
+    "table_background",
+]
 
 TABLES = ("felt", "wood", "carpet", "grey", "paper", "dark", "cloth")
-_CORNER = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], np.float32)
-_INDEX = (0.22, 0.3)  # the index corner regions' size, as fractions of the card
+# How much a glare spot shows on each table compared with on a glossy card.
+_GLOSS = {"felt": 0.15, "wood": 0.6, "carpet": 0.1, "grey": 0.4, "paper": 0.3, "dark": 0.5, "cloth": 0.15}
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """Ground truth for one card in a rendered frame."""
+
+    code: str  # card code, or "back" for a face-down card
+    corners: np.ndarray  # 4x2 float32 image pixels of the card's own corners, in the order
+    # top-left, top-right, bottom-right, bottom-left of the upright card image
+    visible: float  # fraction of the card's area not covered by cards drawn after it
+    index_visible: tuple[float, float]  # fraction visible of the top-left and bottom-right index regions
+    style: str = ""  # deck style it was drawn in
 
 
 @dataclass(frozen=True)
 class CardPlacement:
-    code: str  # a card code, or "back"
+    code: str  # or "back"
     x: float  # centre in pixels (before perspective)
     y: float
-    angle: float  # degrees
+    angle: float  # degrees counter-clockwise in the image, any value
     height: float = 150.0  # card height in pixels (before perspective)
-    style: str | None = None
+    style: str | None = None  # overrides the scene's deck style
 
 
 @dataclass(frozen=True)
 class SceneSpec:
     width: int = 800
     height: int = 600
-    table: str = "felt"
-    cards: tuple[CardPlacement, ...] = ()
-    style: str = "classic"
-    light: float = 0.3  # strength of a smooth light gradient (0: even)
+    table: str = "felt"  # one of TABLES
+    cards: tuple[CardPlacement, ...] = ()  # drawn in order, later ones on top
+    style: str = "classic"  # deck style name (per card override allowed in CardPlacement)
+    light: float = 0.3  # strength of a smooth light gradient (0 = even)
     glare: float = 0.0  # strength of a specular glare blob (0..1)
     blur: float = 0.0  # gaussian blur sigma in pixels
-    noise: float = 2.0  # sensor noise sigma in grey levels
-    perspective: float = 0.0  # camera tilt: 0 straight down, 0.15 moderate
-    jpeg_quality: int | None = None
+    noise: float = 2.0  # sensor noise sigma (grey levels)
+    perspective: float = 0.0  # camera tilt: 0 = straight down, 0.15 = moderate
     seed: int = 0
+    jpeg_quality: int | None = None  # compress and decompress like a JPEG camera stream
 
 
-@dataclass(frozen=True)
-class PlacedCard:
-    code: str
-    corners: np.ndarray  # 4 x 2 float32 image pixels: the upright card's TL, TR, BR, BL
-    visible: float  # share of the card not covered by later cards
-    index_visible: tuple[float, float]  # share visible of the top-left and bottom-right index regions
+# ---------------------------------------------------------------- tables
+
+
+_NORMAL_LUT = np.array([NormalDist().inv_cdf((i + 0.5) / 256) for i in range(256)], np.float32)
+
+
+def _gauss(g: np.random.Generator, shape: tuple[int, ...], sigma: float) -> np.ndarray:
+    """Gaussian noise from random bytes through an inverse-CDF table: 4x faster than standard_normal,
+    and 256 levels out to +-2.9 sigma are plenty for sensor noise and textures."""
+    return cv2.LUT(g.integers(0, 256, shape, dtype=np.uint8), _NORMAL_LUT * np.float32(sigma))
+
+
+def _smooth(g: np.random.Generator, h: int, w: int, cell: float) -> np.ndarray:
+    """Smooth noise in about [-1, 1] with features `cell` pixels across (bicubic upsampled grid)."""
+    gh, gw = max(2, math.ceil(h / cell) + 2), max(2, math.ceil(w / cell) + 2)
+    return cv2.resize(_gauss(g, (gh, gw), 0.6), (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _to_uint8(img: np.ndarray) -> np.ndarray:
+    """Round and saturate a float image to uint8 (5x faster than np.clip then astype)."""
+    return cv2.convertScaleAbs(np.maximum(img, 0, out=img))
 
 
 def table_background(kind: str, width: int, height: int, rng: random.Random) -> np.ndarray:
-    """A table surface: plain, woven, grained or speckled, in its usual colours."""
+    """A BGR uint8 table surface of the given kind; variation comes from rng, so it is reproducible."""
+    return _to_uint8(_table(kind, width, height, rng))
+
+
+def _table(kind: str, width: int, height: int, rng: random.Random) -> np.ndarray:
+    """table_background as float32, which is what the scene needs to work in."""
     if kind not in TABLES:
-        raise ValueError(f"unknown table {kind!r} (known: {', '.join(TABLES)})")
-    nrng = np.random.default_rng(rng.randrange(2**32))
-    base = {
-        "felt": (40, 105, 35), "wood": (45, 90, 140), "carpet": (120, 150, 170), "grey": (150, 150, 150),
-        "paper": (228, 232, 235), "dark": (28, 26, 30), "cloth": (120, 60, 30),
-    }[kind]
-    img = np.empty((height, width, 3), np.float32)
-    img[:] = base
-    if kind == "wood":
-        y = np.arange(height, dtype=np.float32)[:, None]
-        x = np.arange(width, dtype=np.float32)[None, :]
-        grain = np.sin(y / 7.0 + 3 * np.sin(x / 90.0) + nrng.normal(0, 0.3, (height, 1))) * 18
-        img += grain[:, :, None] * np.array([0.6, 0.8, 1.0], np.float32)
-    elif kind in ("carpet", "felt", "cloth"):
-        grain = {"carpet": 28, "felt": 8, "cloth": 14}[kind]
-        speckle = nrng.normal(0, grain, (height // 2 + 1, width // 2 + 1)).astype(np.float32)
-        speckle = cv2.resize(speckle, (width, height), interpolation=cv2.INTER_LINEAR)
-        img += speckle[:, :, None]
-        if kind == "cloth":
-            weave = ((np.arange(width)[None, :] // 3 + np.arange(height)[:, None] // 3) % 2) * 10.0
-            img += weave[:, :, None]
-    else:
-        img += nrng.normal(0, 3, (height, width, 1)).astype(np.float32)
-    return np.clip(img, 0, 255)
+        raise ValueError(f"unknown table {kind!r}; expected one of {', '.join(TABLES)}")
+    g = np.random.default_rng(rng.getrandbits(64))
+    h, w = height, width
+
+    def jitter(colour, amount: float) -> np.ndarray:
+        """The colour made lighter or darker by up to `amount`, and its hue nudged by a quarter of that."""
+        shade = rng.uniform(-amount, amount)
+        return np.float32(colour) + np.float32([shade + rng.uniform(-amount, amount) / 4 for _ in range(3)])
+
+    grain: np.ndarray | float = 0.0  # per-pixel texture added to every channel
+    if kind == "felt":
+        base = jitter((45, 105, 25), 10)
+        lum = 1 + 0.06 * _smooth(g, h, w, 120) + 0.03 * _smooth(g, h, w, 12)
+        grain = cv2.GaussianBlur(_gauss(g, (h, w), 5), (0, 0), 0.7)
+    elif kind == "wood":
+        transpose = rng.random() < 0.5
+        hh, ww = (w, h) if transpose else (h, w)
+        base = jitter((55, 100, 150), 15)
+        # Streaks vary fast across the grain and slowly along it; rings wander; planks have seams.
+        streak = cv2.resize(_gauss(g, (hh // 2, max(2, ww // 80)), 1), (ww, hh), interpolation=cv2.INTER_CUBIC)
+        cols = max(2, ww // 8)
+        y = np.arange(hh, dtype=np.float32)[:, None]
+        warp = 25 * _smooth(g, hh, cols, 25)
+        rings = cv2.resize(np.sin((y + warp) * np.float32(2 * math.pi / rng.uniform(18, 35))), (ww, hh))
+        plank = rng.uniform(110, 220)
+        seam = (np.abs(((y + rng.uniform(0, plank)) % plank) - plank / 2) > plank / 2 - 1.5).astype(np.float32)
+        lum = 1 + 0.07 * streak + 0.06 * rings + 0.08 * _smooth(g, hh, ww, 150) - 0.35 * seam
+        lum = np.ascontiguousarray(lum.T) if transpose else lum
+        grain = _gauss(g, (h, w), 3)
+    elif kind == "carpet":
+        base = jitter((110, 140, 165), 20)
+        lum = 1 + 0.08 * _smooth(g, h, w, 90)
+        tufts = cv2.GaussianBlur(_gauss(g, (h, w), 40), (0, 0), 2.0)
+        grain = cv2.GaussianBlur(_gauss(g, (h, w, 3), 30), (0, 0), 0.8) + tufts[..., None]
+    elif kind == "grey":
+        base = jitter((125, 125, 128), 15)
+        lum = 1 + 0.04 * _smooth(g, h, w, 150)
+        grain = _gauss(g, (h, w), 2)
+    elif kind == "paper":
+        base = jitter((228, 233, 236), 5)
+        lum = 1 + 0.02 * _smooth(g, h, w, 100)
+        grain = cv2.GaussianBlur(_gauss(g, (h, w), 6), (0, 0), 1.2)
+    elif kind == "dark":
+        base = jitter((24, 24, 28), 5)
+        lum = 1 + 0.15 * _smooth(g, h, w, 100)
+        grain = _gauss(g, (h, w), 2)
+    else:  # cloth: a blue woven fabric
+        base = jitter((135, 70, 35), 12)
+        period = rng.uniform(3.5, 5.5)
+        x = np.sin(np.arange(w, dtype=np.float32) * np.float32(2 * math.pi / period))[None, :]
+        yy = np.sin(np.arange(h, dtype=np.float32) * np.float32(2 * math.pi / period))[:, None]
+        weave = np.sign(x * yy) * (0.6 + 0.4 * np.abs(x + yy) / 2)
+        lum = 1 + 0.07 * weave + 0.05 * _smooth(g, h, w, 3) + 0.04 * _smooth(g, h, w, 80)
+        grain = _gauss(g, (h, w), 2)
+    if isinstance(grain, np.ndarray) and grain.ndim == 3:
+        return cv2.merge([lum * base[c] for c in range(3)]) + grain
+    return cv2.merge([lum * base[c] + grain for c in range(3)])
 
 
-def _card_transform(p: CardPlacement) -> np.ndarray:
-    """The affine map from a canonical card image to its place on the table."""
-    scale = p.height / CARD_H
-    m = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), p.angle, scale)
-    m[0, 2] += p.x - CARD_W / 2
-    m[1, 2] += p.y - CARD_H / 2
-    return m
+# ---------------------------------------------------------------- geometry
 
 
-def _index_masks(shape: tuple[int, int], m: np.ndarray) -> list[np.ndarray]:
-    w, h = CARD_W * _INDEX[0], CARD_H * _INDEX[1]
-    regions = [
-        np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32),
-        np.array([[CARD_W - w, CARD_H - h], [CARD_W, CARD_H - h], [CARD_W, CARD_H], [CARD_W - w, CARD_H]], np.float32),
-    ]
-    out = []
-    for region in regions:
-        pts = cv2.transform(region[None], m)[0]
-        mask = np.zeros(shape, np.uint8)
-        cv2.fillConvexPoly(mask, pts.astype(np.int32), 1)
-        out.append(mask)
+def card_corners(x: float, y: float, angle: float, height: float) -> np.ndarray:
+    """The 4 corners (TL, TR, BR, BL of the upright card) of a card centred at (x, y), as float32."""
+    w = height * CARD_W / CARD_H
+    a = math.radians(angle)
+    c, s = math.cos(a), math.sin(a)
+    local = np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]])
+    # Counter-clockwise on screen with y pointing down.
+    rot = np.array([[c, s], [-s, c]])
+    return (local @ rot.T + [x, y]).astype(np.float32)
+
+
+def _tilt_homography(w: int, h: int, amount: float, rng: random.Random) -> np.ndarray:
+    """Homography from the straight-down view to one from a camera tilted by `amount`.
+
+    A pinhole camera at a distance of the frame's larger side looks at the table plane turned about
+    an axis of random direction; the result is scaled and centred so the whole straight-down frame
+    stays in view (the tilted camera sees more table around it, as a real one would).
+    """
+    theta = rng.uniform(0, 2 * math.pi)
+    tilt = min(amount, 0.4) * 1.5
+    rvec = np.array([math.cos(theta), math.sin(theta), 0.0]) * tilt
+    rot, _ = cv2.Rodrigues(rvec)
+    dist = float(max(w, h))
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+    centred = np.hstack([src - [w / 2, h / 2], np.zeros((4, 1))]) @ rot.T
+    proj = dist * centred[:, :2] / (dist + centred[:, 2:3])
+    lo, hi = proj.min(0), proj.max(0)
+    scale = min(w / (hi - lo)[0], h / (hi - lo)[1])
+    dst = (proj - (lo + hi) / 2) * scale + [w / 2 - 0.5, h / 2 - 0.5]
+    return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+
+
+def _apply_h(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), hm).reshape(-1, 2)
+
+
+# ---------------------------------------------------------------- compositing
+
+
+@functools.lru_cache(maxsize=600)
+def _premultiplied(code: str, style: DeckStyle) -> np.ndarray:
+    """The card as premultiplied BGRA uint8, so warping and shrinking blend edges with no dark fringe."""
+    card = render_card(code, style)
+    out = card.copy()
+    out[..., :3] = cv2.multiply(card[..., :3], cv2.merge([card[..., 3]] * 3), scale=1 / 255)
+    out.flags.writeable = False
     return out
+
+
+def _card_layer(code: str, style: DeckStyle, height: float) -> np.ndarray:
+    """The premultiplied card area-reduced to about `height` px (warping a much larger image aliases);
+    the affine warp absorbs the rounding."""
+    return _card_layer_px(code, style, round(height))
+
+
+@functools.lru_cache(maxsize=512)
+def _card_layer_px(code: str, style: DeckStyle, height: int) -> np.ndarray:
+    card = _premultiplied(code, style)
+    scale = height / CARD_H
+    if scale < 0.9:
+        size = (max(2, round(CARD_W * scale)), max(2, round(CARD_H * scale)))
+        card = cv2.resize(card, size, interpolation=cv2.INTER_AREA)
+        card.flags.writeable = False  # shared through the cache
+    return card
+
+
+def _composite(
+    canvas: np.ndarray,
+    cover: np.ndarray,
+    layer: np.ndarray,
+    corners: np.ndarray,
+    shadow: tuple[float, float, float, float],
+    tint: np.ndarray,
+) -> None:
+    """Lay one card on the canvas: shadow first, then the card, within the card's bounding box."""
+    dx, dy, sigma, strength = shadow
+    ch, cw = canvas.shape[:2]
+    pad = math.ceil(max(abs(dx), abs(dy)) + 3 * sigma + 2)
+    x0 = max(math.floor(corners[:, 0].min()) - pad, 0)
+    y0 = max(math.floor(corners[:, 1].min()) - pad, 0)
+    x1 = min(math.ceil(corners[:, 0].max()) + pad + 1, cw)
+    y1 = min(math.ceil(corners[:, 1].max()) + pad + 1, ch)
+    if x1 <= x0 or y1 <= y0:
+        return
+    lh, lw = layer.shape[:2]
+    src = np.float32([[-0.5, -0.5], [lw - 0.5, -0.5], [lw - 0.5, lh - 0.5]])
+    m = cv2.getAffineTransform(src, (corners[:3] - [x0, y0]).astype(np.float32))
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpAffine(layer, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    warped = warped.astype(np.float32)
+    alpha = warped[..., 3] * np.float32(1 / 255)
+    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    shade = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, size), (0, 0), sigma)
+    # Table (and earlier cards) darkened by the shadow, then covered by the card: OpenCV's per-element
+    # arithmetic is about 3x faster here than numpy broadcasting.
+    keep = (1 - strength * shade) * (1 - alpha)
+    under = cv2.multiply(canvas[y0:y1, x0:x1], cv2.merge([keep, keep, keep]))
+    canvas[y0:y1, x0:x1] = cv2.add(under, cv2.multiply(warped[..., :3], (*map(float, tint), 0.0)))
+    cov = cover[y0:y1, x0:x1]
+    cov *= 1 - alpha
+    cov += alpha
+
+
+def _fraction_visible(label: np.ndarray, poly: np.ndarray, ident: int, origin: np.ndarray) -> float:
+    """Share of the polygon's pixels whose label is `ident` (the card itself is on top there)."""
+    p = poly - origin
+    x0, y0 = np.floor(p.min(0)).astype(int)
+    x1, y1 = np.ceil(p.max(0)).astype(int) + 1
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, label.shape[1]), min(y1, label.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(own, [np.round((p - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+    area = int(own.sum())
+    if area == 0:
+        return 0.0
+    return float(np.count_nonzero(own & (label[y0:y1, x0:x1] == ident))) / area
+
+
+def _ground_truth(polys: list[np.ndarray], regions: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple]:
+    """visible and index_visible of each card, from a label image of who is on top where."""
+    if not polys:
+        return []
+    allp = np.vstack(polys)
+    origin = np.floor(allp.min(0)) - 2
+    size = np.ceil(allp.max(0) - origin).astype(int) + 3
+    label = np.zeros((size[1], size[0]), np.uint16)
+    for i, p in enumerate(polys):
+        cv2.fillPoly(label, [np.round((p - origin) * 16).astype(np.int32)], i + 1, cv2.LINE_8, 4)
+    out = []
+    for i, p in enumerate(polys):
+        vis = _fraction_visible(label, p, i + 1, origin)
+        idx = tuple(_fraction_visible(label, r, i + 1, origin) for r in regions[i])
+        out.append((vis, idx))
+    return out
+
+
+def _region_polys(corners: np.ndarray, style: DeckStyle) -> tuple[np.ndarray, np.ndarray]:
+    """The two index regions of a flat card (a parallelogram) as quadrilaterals in its corners' space."""
+    tl, tr, _, bl = corners.astype(np.float64)
+    ex, ey = tr - tl, bl - tl
+
+    def quad(u0: float, v0: float, u1: float, v1: float) -> np.ndarray:
+        return np.array([tl + u * ex + v * ey for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))])
+
+    # Kept a hair inside the card so rasterising the region never strays past the card's own edge.
+    x0, y0, x1, y1 = np.clip(index_region(style), 0.01, 0.99)
+    return quad(x0, y0, x1, y1), quad(1 - x1, 1 - y1, 1 - x0, 1 - y0)
+
+
+# ---------------------------------------------------------------- scenes
+
+
+def _style(name: str) -> DeckStyle:
+    try:
+        return DECK_STYLES[name]
+    except KeyError:
+        raise ValueError(f"unknown deck style {name!r}; expected one of {', '.join(DECK_STYLES)}") from None
 
 
 def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
     """A BGR uint8 frame and the ground truth of every card in it (after perspective)."""
     rng = random.Random(spec.seed)
     w, h = spec.width, spec.height
-    img = table_background(spec.table, w, h, rng)
-    owner = np.full((h, w), -1, np.int32)  # which card each pixel shows
-    masks = []
-    for i, p in enumerate(spec.cards):
-        face = render_card(p.code, DECK_STYLES[p.style or spec.style]).astype(np.float32)
-        m = _card_transform(p)
-        alpha = cv2.warpAffine(face[:, :, 3], m, (w, h)) / 255.0
-        offset = m + np.array([[0, 0, 3], [0, 0, 4]])  # the light comes from the top left
-        shadow = cv2.GaussianBlur(cv2.warpAffine(face[:, :, 3], offset, (w, h)), (0, 0), 4) / 255.0
-        img *= (1 - 0.35 * shadow)[:, :, None]
-        colour = cv2.warpAffine(face[:, :, :3], m, (w, h))
-        img = colour * alpha[:, :, None] + img * (1 - alpha[:, :, None])
-        owner[alpha > 0.5] = i
-        masks.append((m, alpha > 0.5))
-    img = _lighting(img, spec, rng)
-    hmat = _tilt(spec, rng)
-    truth = []
-    for i, (p, (m, area)) in enumerate(zip(spec.cards, masks, strict=True)):
-        total = max(1, int(area.sum()))
-        visible = float((owner == i).sum()) / total
-        idx = []
-        for region in _index_masks((h, w), m):
-            n = max(1, int(region.sum()))
-            idx.append(float(((owner == i) & (region > 0)).sum()) / n)
-        corners = cv2.transform(_CORNER[None], m)[0]
-        corners = cv2.perspectiveTransform(corners[None], hmat)[0].astype(np.float32)
-        truth.append(PlacedCard(p.code, corners, visible, (idx[0], idx[1])))
-    img = cv2.warpPerspective(img, hmat, (w, h), borderMode=cv2.BORDER_REFLECT)
-    img = _camera(img, spec, rng)
-    return img, truth
+    hm = _tilt_homography(w, h, spec.perspective, rng) if spec.perspective > 0 else np.eye(3)
+    # The straight-down canvas must cover whatever the tilted camera sees, which may exceed the frame.
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
+    seen = _apply_h(np.linalg.inv(hm), frame) if spec.perspective > 0 else frame
+    lo = np.floor(np.minimum(seen.min(0), 0)).astype(int) - 1
+    hi = np.ceil(np.maximum(seen.max(0), [w, h])).astype(int) + 1
+    origin = lo.astype(np.float32)
+    canvas = _table(spec.table, int(hi[0] - lo[0]), int(hi[1] - lo[1]), rng)
+    cover = np.zeros(canvas.shape[:2], np.float32)
 
+    # One light for the whole room: shadows fall the same way for every card.
+    light_dir = rng.uniform(0, 2 * math.pi)
+    placed_src, styles = [], []
+    for c in spec.cards:
+        style = _style(c.style or spec.style)
+        rank, suit = parse_code(c.code)
+        code = rank + suit  # normalised: "td" -> "10D", "BACK" -> "back"
+        corners = card_corners(c.x, c.y, c.angle, c.height)
+        reach = c.height * rng.uniform(0.015, 0.03)
+        shadow = (-math.cos(light_dir) * reach, -math.sin(light_dir) * reach, c.height * 0.025, rng.uniform(0.3, 0.45))
+        # Card stock and its angle to the light differ a little from card to card.
+        tint = np.float32([rng.uniform(0.985, 1.015) for _ in range(3)]) * np.float32(rng.uniform(0.92, 1.0))
+        _composite(canvas, cover, _card_layer(code, style, c.height), corners - origin, shadow, tint)
+        placed_src.append((code, corners))
+        styles.append(style)
 
-def _lighting(img: np.ndarray, spec: SceneSpec, rng: random.Random) -> np.ndarray:
-    h, w = img.shape[:2]
-    if spec.light:
-        angle = rng.uniform(0, 2 * np.pi)
-        ramp = (np.cos(angle) * np.arange(w)[None, :] / w + np.sin(angle) * np.arange(h)[:, None] / h)
-        img = img * (1 - spec.light * 0.5 + spec.light * ramp.astype(np.float32))[:, :, None]
-    if spec.glare:
-        cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
-        r = rng.uniform(0.08, 0.2) * min(w, h)
-        yy, xx = np.mgrid[0:h, 0:w]
-        spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)).astype(np.float32)
-        img = img + spec.glare * 200 * spot[:, :, None]
-    return img
-
-
-def _tilt(spec: SceneSpec, rng: random.Random) -> np.ndarray:
-    w, h = spec.width, spec.height
-    if not spec.perspective:
-        return np.eye(3, dtype=np.float64)
-    k = spec.perspective * rng.choice((-1, 1))
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    dst = src + np.array([[k * w, 0], [-k * w, 0], [0, 0], [0, 0]], np.float32) * 0.5
-    return cv2.getPerspectiveTransform(src, dst)
-
-
-def _camera(img: np.ndarray, spec: SceneSpec, rng: random.Random) -> np.ndarray:
-    if spec.blur:
+    _light(canvas, cover, spec, rng, origin, light_dir)
+    if spec.perspective > 0:
+        shift = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]])
+        img = cv2.warpPerspective(canvas, hm @ shift, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        img = canvas[-lo[1] : -lo[1] + h, -lo[0] : -lo[0] + w]
+    if spec.blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), spec.blur)
-    if spec.noise:
-        nrng = np.random.default_rng(rng.randrange(2**32))
-        img = img + nrng.normal(0, spec.noise, img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    if spec.jpeg_quality:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
+    if spec.noise > 0:
+        img = img + _gauss(np.random.default_rng(rng.getrandbits(64)), img.shape, spec.noise)
+    out = _to_uint8(img)
+    if spec.jpeg_quality is not None:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg_quality)])
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return out
+
+    polys = [_apply_h(hm, corners) for _, corners in placed_src]
+    # Index regions are laid out on the flat card, then seen through the same camera.
+    regions = [
+        tuple(_apply_h(hm, r) for r in _region_polys(corners, s))
+        for (_, corners), s in zip(placed_src, styles, strict=True)
+    ]
+    truth = _ground_truth(polys, regions)
+    return out, [
+        PlacedCard(code, poly, vis, idx, style.name)
+        for (code, _), poly, (vis, idx), style in zip(placed_src, polys, truth, styles, strict=True)
+    ]
+
+
+def _light(
+    canvas: np.ndarray, cover: np.ndarray, spec: SceneSpec, rng: random.Random, origin: np.ndarray, light_dir: float
+) -> None:
+    """Room light on the table plane: a gradient towards the lamp, falloff, a colour cast, glare.
+
+    The fields are smooth, so they are computed on a grid 8 times coarser and interpolated up.
+    """
+    w, h = spec.width, spec.height
+    ch, cw = canvas.shape[:2]
+    sh, sw = max(2, ch // 8), max(2, cw // 8)
+    x = ((np.linspace(0, cw - 1, sw, dtype=np.float32) + origin[0]) / w - 0.5)[None, :]
+    y = ((np.linspace(0, ch - 1, sh, dtype=np.float32) + origin[1]) / h - 0.5)[:, None]
+    if spec.light > 0:
+        cx, cy = rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)
+        grad = 0.5 * spec.light * (math.cos(light_dir) * x + math.sin(light_dir) * y)
+        fall = 0.9 * spec.light * ((x - cx) ** 2 + ((y - cy) * h / w) ** 2)
+        lum = cv2.resize((1 + 0.15 * spec.light + grad - fall).astype(np.float32), (cw, ch))
+        cast = [1 + rng.uniform(-0.04, 0.04) * spec.light for _ in range(3)]
+        cv2.multiply(canvas, cv2.merge([lum * np.float32(c) for c in cast]), dst=canvas)
+    if spec.glare > 0:
+        gx, gy = rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)
+        sigma = rng.uniform(0.06, 0.14)
+        blob = np.exp(-((x - gx) ** 2 + ((y - gy) * h / w) ** 2) / (2 * sigma**2)).astype(np.float32)
+        blob = cv2.resize(blob * np.float32(255 * min(spec.glare, 1.0)), (cw, ch))
+        gloss = _GLOSS.get(spec.table, 0.3)
+        add = blob * (gloss + (1 - gloss) * cover)
+        cv2.add(canvas, cv2.merge([add, add, add]), dst=canvas)
 
 
 def random_scene(
@@ -194,37 +444,102 @@ def random_scene(
     table: str | None = None,
     hard: bool = False,
     pile: bool = False,
+    codes: Sequence[str] | None = None,
+    backs: float = 0.0,
 ) -> SceneSpec:
-    """A random but sensible scene: cards inside the frame, apart (or stacked when ``pile``)."""
-    codes = [c.code for c in make_deck(1, 2)]
-    size = rng.uniform(0.25, 0.4) * height
-    placed: list[CardPlacement] = []
-    reach = size * 0.62  # half the card's diagonal, roughly
-    for _ in range(cards):
-        code = rng.choice(codes)
-        if pile:
-            x = width / 2 + rng.uniform(-0.08, 0.08) * size
-            y = height / 2 + rng.uniform(-0.08, 0.08) * size
-        else:
-            for _attempt in range(60):
-                x = rng.uniform(reach, width - reach)
-                y = rng.uniform(reach, height - reach)
-                if all((x - q.x) ** 2 + (y - q.y) ** 2 > (2 * reach) ** 2 for q in placed):
+    """A random but sensible scene: cards that fit in the frame, not overlapping unless pile=True
+    (then the cards are stacked at the centre with small random offsets and rotations, like a
+    played pile, the last one on top and fully visible); hard=True adds more light gradient,
+    glare, blur, noise and perspective.
+
+    codes picks the cards (default: distinct random cards, jokers rare); backs is the chance that
+    a card lies face down.
+    """
+    style = style or rng.choice(sorted(DECK_STYLES))
+    table = table or rng.choice(TABLES)
+    if codes is None:
+        pool = list(ALL_CODES[:52]) + (["RJ", "BJ"] if rng.random() < 0.2 else [])
+        chosen = rng.sample(pool, cards) if cards <= len(pool) else [rng.choice(pool) for _ in range(cards)]
+    else:
+        chosen = list(codes)
+    chosen = ["back" if rng.random() < backs else c for c in chosen]
+    short = min(width, height)
+    if pile:
+        card_h = min(rng.uniform(0.25, 0.38) * short * 600 / 600, 0.62 * short)
+        half_diag = 0.5 * math.hypot(card_h, card_h * CARD_W / CARD_H)
+        base = rng.uniform(0, 360)
+        cx = rng.uniform(-0.05, 0.05) * width + width / 2
+        cy = rng.uniform(-0.05, 0.05) * height + height / 2
+        spread = 0.1 * card_h
+        placements = []
+        for code in chosen:
+            x = min(max(cx + rng.gauss(0, spread), half_diag + 2), width - half_diag - 2)
+            y = min(max(cy + rng.gauss(0, spread), half_diag + 2), height - half_diag - 2)
+            placements.append(CardPlacement(code, x, y, base + rng.gauss(0, 18), card_h))
+    else:
+        placements = _spread(rng, chosen, width, height)
+    if hard:
+        fx = dict(
+            light=rng.uniform(0.5, 0.9),
+            glare=rng.uniform(0.25, 0.7),
+            blur=rng.uniform(0.7, 2.0),
+            noise=rng.uniform(4, 9),
+            perspective=rng.uniform(0.06, 0.2),
+            jpeg_quality=rng.choice([None, 55, 70, 85]),
+        )
+    else:
+        fx = dict(
+            light=rng.uniform(0.05, 0.4),
+            glare=0.0 if rng.random() < 0.7 else rng.uniform(0.05, 0.25),
+            blur=rng.uniform(0, 0.7),
+            noise=rng.uniform(1, 3),
+            perspective=0.0 if rng.random() < 0.5 else rng.uniform(0, 0.06),
+            jpeg_quality=None,
+        )
+    return SceneSpec(
+        width=width, height=height, table=table, cards=tuple(placements), style=style, seed=rng.randrange(2**31), **fx
+    )
+
+
+def _spread(rng: random.Random, codes: list[str], width: int, height: int) -> list[CardPlacement]:
+    """Non-overlapping placements, all of one size (one camera, one deck), inside the frame."""
+    n = max(1, len(codes))
+    short = min(width, height)
+    # Cards fill at most about a third of the frame, and are 120-250 px tall in an 800x600 frame.
+    h_max = min(250 * short / 600, math.sqrt(0.33 * width * height / (n * CARD_W / CARD_H)))
+    card_h = rng.uniform(min(120 * short / 600, 0.8 * h_max), h_max)
+    while True:
+        placed: list[np.ndarray] = []
+        out = []
+        for code in codes:
+            for _ in range(300):
+                angle = rng.uniform(0, 360)
+                corners = card_corners(0, 0, angle, card_h)
+                lo, hi = corners.min(0), corners.max(0)
+                m = 4
+                if hi[0] - lo[0] + 2 * m > width or hi[1] - lo[1] + 2 * m > height:
+                    continue
+                x = rng.uniform(m - lo[0], width - m - hi[0])
+                y = rng.uniform(m - lo[1], height - m - hi[1])
+                quad = corners + np.float32([x, y])
+                if all(not _overlap(quad, q, gap=6) for q in placed):
+                    placed.append(quad)
+                    out.append(CardPlacement(code, x, y, angle, card_h))
                     break
             else:
                 break
-        placed.append(CardPlacement(code, x, y, rng.uniform(0, 360), size))
-    return SceneSpec(
-        width=width,
-        height=height,
-        table=table or rng.choice(TABLES),
-        cards=tuple(placed),
-        style=style or rng.choice(list(DECK_STYLES)),
-        light=rng.uniform(0.1, 0.6 if hard else 0.35),
-        glare=rng.uniform(0.0, 0.5) if hard else 0.0,
-        blur=rng.uniform(0.5, 1.8 if hard else 1.0),
-        noise=rng.uniform(1.0, 6.0 if hard else 3.0),
-        perspective=rng.uniform(0.0, 0.15 if hard else 0.05),
-        jpeg_quality=rng.choice((None, 85, 70)),
-        seed=rng.randrange(2**31),
-    )
+        if len(out) == len(codes):
+            return out
+        card_h *= 0.92
+
+
+def _overlap(a: np.ndarray, b: np.ndarray, gap: float = 0.0) -> bool:
+    """Whether two convex quadrilaterals come closer than `gap` (separating axis test)."""
+    for poly in (a, b):
+        for i in range(4):
+            edge = poly[(i + 1) % 4] - poly[i]
+            axis = np.array([-edge[1], edge[0]]) / (np.hypot(*edge) + 1e-9)
+            pa, pb = a @ axis, b @ axis
+            if pa.max() + gap <= pb.min() or pb.max() + gap <= pa.min():
+                return False
+    return True

@@ -121,7 +121,7 @@ DECK_STYLES: dict[str, DeckStyle] = {
             weight=9,
             index_h=0.07,
             index_w=0.09,
-            index_x=0.085,
+            index_x=0.09,
             index_y=0.05,
             condense=0.62,
             index_pip=0.05,
@@ -216,8 +216,9 @@ def _line(img: np.ndarray, a, b, color, thickness: int) -> None:
 
 def _ellipse(img, centre, axes, color, thickness: int = -1, angle: float = 0.0, arc=(0, 360)) -> None:
     c, a = _pts(centre), _pts(axes)
-    cv2.ellipse(img, (int(c[0]), int(c[1])), (int(a[0]), int(a[1])), angle, arc[0], arc[1], color, thickness,
-                _AA, _SHIFT)
+    cv2.ellipse(
+        img, (int(c[0]), int(c[1])), (int(a[0]), int(a[1])), angle, arc[0], arc[1], color, thickness, _AA, _SHIFT
+    )
 
 
 _PIP_VARIANTS: dict[str, dict[str, float]] = {
@@ -400,7 +401,12 @@ def _pip_layout(n: int, t: float, b: float) -> list[tuple[int, float]]:
     q1, q2 = t + (b - t) / 3, t + 2 * (b - t) / 3
     sides = {4: [t, b], 5: [t, b], 6: [t, m, b], 7: [t, m, b], 8: [t, m, b], 9: [t, q1, q2, b], 10: [t, q1, q2, b]}
     centre = {
-        2: [t, b], 3: [t, m, b], 5: [m], 7: [(t + m) / 2], 8: [(t + m) / 2, (m + b) / 2], 9: [m],
+        2: [t, b],
+        3: [t, m, b],
+        5: [m],
+        7: [(t + m) / 2],
+        8: [(t + m) / 2, (m + b) / 2],
+        9: [m],
         10: [(t + q1) / 2, (q2 + b) / 2],
     }
     return [(x, y) for y in sides.get(n, []) for x in (-1, 1)] + [(0, y) for y in centre.get(n, [])]
@@ -432,9 +438,21 @@ def _draw_court(img: np.ndarray, rank: str, suit: str, style: DeckStyle) -> None
         if outline:
             cv2.polylines(img, [_pts(pts)], True, ink, _S, _AA, _SHIFT)
 
-    robe, trim = {"K": (red, blue), "Q": (blue, red), "J": (red, gold)}[rank]
-    if suit in ("S", "C"):  # vary the costume by suit as real decks do
-        robe, trim = trim, robe
+    # Each court card of a deck wears its own costume, as in real decks.
+    robe, trim = {
+        ("K", "S"): (blue, red),
+        ("K", "H"): (red, blue),
+        ("K", "D"): (red, gold),
+        ("K", "C"): (blue, gold),
+        ("Q", "S"): (blue, gold),
+        ("Q", "H"): (blue, red),
+        ("Q", "D"): (red, blue),
+        ("Q", "C"): (gold, blue),
+        ("J", "S"): (gold, blue),
+        ("J", "H"): (red, gold),
+        ("J", "D"): (blue, red),
+        ("J", "C"): (red, blue),
+    }[rank, suit]
     # Robe, central band and side blocks.
     poly([(0.05, 1.0), (0.1, 0.74), (0.3, 0.62), (0.7, 0.62), (0.9, 0.74), (0.95, 1.0)], robe)
     poly([(0.4, 0.64), (0.6, 0.64), (0.64, 1.0), (0.36, 1.0)], gold)
@@ -579,13 +597,14 @@ def _render_card_cached(code: str, style: DeckStyle) -> np.ndarray:
     # A thin grey edge: the card's thickness and the cut catch less light than the face.
     full = _rounded_mask(_W, _H, style.radius * _W)
     inner = _rounded_mask(_W, _H, style.radius * _W, 2.5)
-    edge = (full.astype(np.float32) - inner) / 255
+    band = full != inner  # blend only the thin band, not the whole canvas
+    edge = ((full[band].astype(np.float32) - inner[band]) / 255)[:, None]
     edge_col = np.float32(style.paper) * 0.7
-    img = (img + (edge_col - img) * edge[..., None] + 0.5).astype(np.uint8)
+    img[band] = (img[band] + (edge_col - img[band]) * edge + 0.5).astype(np.uint8)
     small = cv2.resize(img, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
     alpha = cv2.resize(full, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
     small[alpha == 0] = edge_col.astype(np.uint8)
-    out = np.dstack([small, alpha])
+    out = cv2.merge([*cv2.split(small), alpha])
     out.flags.writeable = False
     return out
 
