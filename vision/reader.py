@@ -258,7 +258,7 @@ def read_card(
     if codes[0] == codes[1]:
         a, b = found
         assert a is not None and b is not None
-        confidence = 1 - (1 - a.confidence) * (1 - b.confidence)
+        confidence = max(a.confidence, b.confidence)  # the corners share a font: not independent witnesses
         code = codes[0]
     else:
         best = max((c for c in found if c is not None), key=lambda c: c.confidence)
