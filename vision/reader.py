@@ -271,8 +271,7 @@ def read_card(
 
 def _checked(corner: CornerReading | None, middle: str | None) -> CornerReading | None:
     """A corner's reading weighed against the middle of the card: the pip count is a second,
-    font-free witness of the rank. Agreement makes the rank sure; a clear count that disagrees
-    takes over a number card's rank, at the corner's suit confidence."""
+    font-free witness of the rank. Agreement makes the rank sure; disagreement makes it unsure."""
     if corner is None or middle is None:
         return corner
     if corner.rank in ("RJ", "BJ"):  # a joker's middle is a figure, never a count of pips
@@ -284,8 +283,7 @@ def _checked(corner: CornerReading | None, middle: str | None) -> CornerReading 
         return CornerReading(corner.rank, corner.suit, max(corner.rank_confidence, 0.95), corner.suit_confidence)
     if court and middle == "court":
         return CornerReading(corner.rank, corner.suit, max(corner.rank_confidence, 0.5), corner.suit_confidence)
-    if middle != "court" and not court:
-        return CornerReading(middle, corner.suit, 0.8, corner.suit_confidence)
+    # The witnesses disagree (a misread index, or a pip miscounted): ask to see the card again.
     return CornerReading(corner.rank, corner.suit, corner.rank_confidence * 0.3, corner.suit_confidence)
 
 
