@@ -252,7 +252,7 @@ def read_card(
     found = tuple(_checked(read_corner(corner_image(card, i), ranks, suits), middle) for i in (0, 1))
     codes = [None if c is None else _code(c) for c in found]
     if codes[0] is None and codes[1] is None:
-        if is_back(card):
+        if middle is None and is_back(card):  # a back shows no pips to count
             return Reading(BACK, 0.9, found)
         return Reading(None, 0.0, found)
     if codes[0] == codes[1]:
@@ -263,8 +263,9 @@ def read_card(
     else:
         best = max((c for c in found if c is not None), key=lambda c: c.confidence)
         other = [c for c in found if c is not None and c is not best]
-        # Corners that disagree: believe the clearer one only when the other is barely readable.
-        confidence = best.confidence * (1 - other[0].confidence) if other else best.confidence
+        # Corners that disagree: believe the clearer one only when the other is barely readable,
+        # and never fully: two readings of one card should not differ at all.
+        confidence = best.confidence * (1 - other[0].confidence) * 0.6 if other else best.confidence
         code = _code(best)
     return Reading(code if confidence >= threshold else None, confidence, found)
 
