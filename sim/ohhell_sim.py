@@ -12,7 +12,7 @@ from sim.table_sim import MS, TableSimulation
 from table.cards import Card, Rank, deal_round_robin, shuffled_deck
 from table.decisions import Decision, Rejected, RoundStarted, TurnChanged
 from table.games import GameSetup
-from table.games.ohhell import OhHellReferee, card_suit
+from table.games.ohhell import OhHellReferee, card_suit, led_suit
 from table.games.ohhell_decisions import TrickCancelled, TrickWon
 
 REVOKE = 0.03
@@ -99,7 +99,7 @@ class OhHellSimulation(TableSimulation):
         trump = ref.state.trump
         bid = ref.state.bids[seat] or 0
         hungry = ref.state.tricks[seat] < bid
-        led = next((c.suit.value for c in self.trick if c.suit is not None), None)
+        led = led_suit(self.trick)
         suited = [c for c in hand if led is not None and card_suit(c, None) == led]
         off = [c for c in hand if not c.is_joker and c not in suited]
         revoke = bool(suited and off) and self.rng.random() < REVOKE

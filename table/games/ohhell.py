@@ -50,6 +50,11 @@ def card_suit(card: Card, led: str | None) -> str | None:
     return card.suit.value
 
 
+def led_suit(cards: list[Card]) -> str | None:
+    """The suit a trick is led in: its first card's, or the first after led jokers (seed 002)."""
+    return next((c.suit.value for c in cards if c.suit is not None), None)
+
+
 def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> int | None:
     """Index of the winning card, None when every card cancels.
 
@@ -57,7 +62,7 @@ def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> in
     Identical cards cancel when ``cancellation`` is on, else the first played ranks higher. When
     every trump and led-suit card has cancelled, the highest card left wins by rank alone.
     """
-    led = next((c.suit.value for c in cards if c.suit is not None), None)
+    led = led_suit(cards)
     counts = Counter(cards) if cancellation else Counter()
     best: int | None = None
     best_key = (-1, -1)
@@ -270,7 +275,7 @@ class OhHellReferee(StatefulReferee):
         for trick in claims.pop(suit, []):
             st.penalties[seat] += penalty
             out.append(RevokeFound(t, seat, trick, suit, st.trick_no, penalty))
-        led = next((c.suit.value for c in st.trick_cards if c.suit is not None), None)
+        led = led_suit(st.trick_cards)
         if led is not None and suit != led:
             claims.setdefault(led, []).append(st.trick_no)
         return out
