@@ -169,11 +169,14 @@ def bench_placement() -> None:
             if tracker.update(frame, identify(image)):
                 delays.append(frame - 2 + 1)
                 break
-    print(f"  a placed card is reported on frame {max(delays) if delays else 'never'} after it appears "
-          f"(worst of {len(delays)} of 10; the tracker confirms over 3 frames)")
+    print(
+        f"  a placed card is reported on frame {max(delays) if delays else 'never'} after it appears "
+        f"(worst of {len(delays)} of 10; the tracker confirms over 3 frames)"
+    )
 
 
 def main() -> None:
+    cv2.setNumThreads(1)  # the targets are for one core
     bench_real_photos()
     print()
     bench_rendered()

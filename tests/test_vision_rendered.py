@@ -30,12 +30,16 @@ def on_table(code: str, style: str, angle: float = 0.0, table=(40, 110, 40)) -> 
     return cv2.warpAffine(canvas, turn, (600, 600), borderValue=table)
 
 
-@pytest.mark.parametrize("style", ["classic", "modern"])
-def test_clean_faces_are_read_from_their_corners(style: str) -> None:
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_clean_faces_are_read_from_their_corners_and_never_misread(style: str) -> None:
+    """Deck designs the reader never saw in training: most cards read, none read wrong."""
+    codes = {}
     for code in CODES:
         face = render_card(code, DECK_STYLES[style])[:, :, :3].copy()
-        reading = read_card(cv2.resize(face, (250, 350)))
-        assert reading.code == code, (style, code, reading)
+        codes[code] = read_card(cv2.resize(face, (250, 350))).code
+    wrong = {want: got for want, got in codes.items() if got not in (want, None)}
+    assert not wrong, wrong
+    assert sum(got == want for want, got in codes.items()) >= 0.4 * len(codes), codes  # the benchmark has the rate
 
 
 def test_a_card_on_a_table_at_any_angle_is_found_and_read_or_left_unsure() -> None:

@@ -40,6 +40,10 @@ class CardQuad:
         return float(cv2.contourArea(self.corners.astype(np.float32)))
 
     @property
+    def short_side(self) -> float:
+        return float(np.linalg.norm(self.corners[1] - self.corners[0]))
+
+    @property
     def center(self) -> tuple[float, float]:
         c = self.corners.mean(axis=0)
         return float(c[0]), float(c[1])
@@ -183,11 +187,21 @@ def find_cards(image: np.ndarray) -> list[CardQuad]:
     for mask in [*_paper_masks(small), _edge_mask(small)]:
         candidates += _quads_from_mask(mask, frame_area)
     found: list[CardQuad] = []
-    # The same card shows at several levels: keep its largest clean outline.
+    # The same card shows at several levels: keep its largest clean outline. Cards of one deck
+    # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
     for quad in sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True):
-        if all(_iou_boxes(quad, other) < 0.4 for other in found):
+        if all(_iou_boxes(quad, other) < 0.4 and not _part_of(quad, other) for other in found):
             found.append(quad)
     return [CardQuad(q.corners / scale, q.fill) for q in found]
+
+
+def _part_of(small: CardQuad, big: CardQuad) -> bool:
+    """Whether ``small`` is under half the size of ``big`` and lies mostly inside it."""
+    if small.area > 0.5 * big.area:
+        return False
+    inside = [cv2.pointPolygonTest(big.corners, (float(x), float(y)), False) >= 0 for x, y in small.corners]
+    centre = cv2.pointPolygonTest(big.corners, small.center, False) >= 0
+    return centre and sum(inside) >= 3
 
 
 def warp_card(image: np.ndarray, quad: CardQuad) -> np.ndarray:

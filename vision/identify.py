@@ -8,22 +8,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.deck import Deck, builtin_deck
 from vision.detect import CardQuad, find_cards, warp_card
-from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits
-from vision.reader import BACK, UNSURE, Reading, read_card
+from vision.reader import BACK, UNSURE, read_cards
 
+MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 
-@dataclass(frozen=True)
-class Deck:
-    """The templates a reader matches against: built in, or an enrolled deck's plus built in."""
-
-    ranks: TemplateBank
-    suits: TemplateBank
-    name: str = "built-in"
-
-
-def builtin_deck() -> Deck:
-    return Deck(builtin_ranks(), builtin_suits())
+__all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
 
 
 @dataclass(frozen=True)
@@ -68,12 +59,18 @@ def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
 
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back")."""
-    deck = deck or builtin_deck()
+    quads = [q for q in find_cards(image) if q.short_side >= MIN_SHORT_SIDE]
+    readings = read_cards([warp_card(image, quad) for quad in quads], deck, threshold)
+    # One deck's cards are one size (an overhead camera changes that little): an outline far
+    # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
+    sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
+    smallest = 0.3 * max(sure, default=0.0)
     out = []
-    for quad in find_cards(image):
-        reading: Reading = read_card(warp_card(image, quad), deck.ranks, deck.suits, threshold)
+    for quad, reading in zip(quads, readings, strict=True):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
         if unreadable and (reading.code != BACK or border_contrast(image, quad) < 30):
+            continue
+        if quad.area < smallest:
             continue
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
     return out

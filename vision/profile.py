@@ -1,9 +1,10 @@
 """Deck enrolment: learn a deck's own index glyphs from one photo per card.
 
 Each image shows one card and its file name starts with the card's code and an underscore
-(``QH_1.jpg``, ``10C_a.png``, ``RJ_1.jpg``). Both index corners of every card are cut into glyphs
-and kept as templates, so a deck with an unusual font or pip is read by its own shapes. The
-profile is a small ``.npz`` file; the built-in templates stay in the bank as a fallback.
+(``QH_1.jpg``, ``10C_a.png``, ``RJ_1.jpg``). Both index corners of every card are passed through
+the corner network and their embeddings kept as the deck's prototypes (``vision.deck``), so a deck
+with an unusual font or pip is read by its own shapes. The profile is a small ``.npz`` file tied
+to the network it was made with: a profile from another network is refused, not misread.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ import cv2
 import numpy as np
 
 from table.cards import CardError, make_deck, parse_card
+from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, builtin_net
+from vision.deck import Deck, Prototypes, net_id
 from vision.detect import find_cards, warp_card
-from vision.glyphs import TemplateBank, builtin_ranks, builtin_suits, features, suit_features
-from vision.identify import Deck
-from vision.reader import corner_image, cut_glyphs
+from vision.reader import NO_INDEX, corner_image
 
-FORMAT = "cardtable-deck/1"
+FORMAT = "cardtable-deck/2"
+BLANK = 0.9  # a corner the network is this sure shows no index (covered, cut off) is not learnt
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 
 
@@ -67,7 +69,8 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
         raise EnrolError(f"{folder}: no .jpg, .png or .bmp photos in it")
     codes = {p: card_code_of(p) for p in files}  # every bad name is refused before any work
     report = EnrolReport()
-    ranks, suits = TemplateBank(), TemplateBank()
+    net = builtin_net()
+    embeddings, ranks, suits = [], [], []
     for path, code in codes.items():
         if code in report.cards:
             report.duplicates.append(code)
@@ -80,14 +83,15 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
             report.failed[path.name] = "no card found in the photo"
             continue
         card = warp_card(image, quads[0])
+        seen = net.read([corner_image(card, 0), corner_image(card, 1)])
+        joker = code in ("RJ", "BJ")
         learnt = 0
         for which in (0, 1):
-            glyphs = cut_glyphs(corner_image(card, which))
-            if glyphs is None or glyphs.suit is None:
+            if seen.rank[which, NO_INDEX] > BLANK:
                 continue
-            joker = code in ("RJ", "BJ")
-            ranks.add(code if joker else code[:-1], features(glyphs.rank))
-            suits.add("O" if joker else code[-1], suit_features(glyphs.suit))
+            embeddings.append(seen.embedding[which])
+            ranks.append(RANK_CLASSES.index("joker" if joker else code[:-1]))
+            suits.append(SUIT_CLASSES.index("none" if joker else code[-1]))
             learnt += 1
         if learnt == 0:
             report.failed[path.name] = "no index found in either corner"
@@ -97,40 +101,41 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     report.missing = [c for c in expected if c not in report.cards]
     if not report.cards:
         raise EnrolError(f"{folder}: no card could be learnt; " + "; ".join(report.lines()[1:]))
-    save_profile(out, ranks, suits, sorted(report.cards))
+    prototypes = Prototypes(np.stack(embeddings), np.array(ranks), np.array(suits))
+    save_profile(out, prototypes, sorted(report.cards))
     return report
 
 
-def save_profile(path: str | Path, ranks: TemplateBank, suits: TemplateBank, cards: list[str]) -> None:
-    meta = json.dumps({"format": FORMAT, "cards": cards})
+def save_profile(path: str | Path, prototypes: Prototypes, cards: list[str]) -> None:
+    meta = json.dumps({"format": FORMAT, "cards": cards, "net": net_id(builtin_net())})
     with open(path, "wb") as f:
         np.savez_compressed(
             f,
             meta=np.array(meta),
-            rank_labels=np.array(ranks.labels),
-            rank_vectors=np.stack(ranks.vectors),
-            suit_labels=np.array(suits.labels),
-            suit_vectors=np.stack(suits.vectors),
+            embeddings=prototypes.embeddings.astype(np.float32),
+            ranks=np.array([RANK_CLASSES[i] for i in prototypes.ranks]),
+            suits=np.array([SUIT_CLASSES[i] for i in prototypes.suits]),
         )
 
 
 def load_deck(path: str | Path) -> Deck:
-    """An enrolled deck's templates with the built-in ones behind them."""
+    """An enrolled deck: the built-in network with the deck's own corners as prototypes."""
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             if meta.get("format") != FORMAT:
-                raise EnrolError(f"{path}: not a deck profile (format {meta.get('format')!r})")
-            ranks, suits = TemplateBank(), TemplateBank()
-            for label, vec in zip(data["rank_labels"].tolist(), data["rank_vectors"], strict=True):
-                ranks.add(str(label), vec)
-            for label, vec in zip(data["suit_labels"].tolist(), data["suit_vectors"], strict=True):
-                suits.add(str(label), vec)
+                raise EnrolError(
+                    f"{path}: not a deck profile of this version (format {meta.get('format')!r}); enrol again"
+                )
+            if meta.get("net") != net_id(builtin_net()):
+                raise EnrolError(f"{path}: made with another version of the corner reader; enrol the deck again")
+            prototypes = Prototypes(
+                data["embeddings"].astype(np.float32),
+                np.array([RANK_CLASSES.index(str(r)) for r in data["ranks"]]),
+                np.array([SUIT_CLASSES.index(str(s)) for s in data["suits"]]),
+            )
     except (OSError, ValueError, KeyError) as exc:
         if isinstance(exc, EnrolError):
             raise
         raise EnrolError(f"{path}: cannot read the deck profile ({exc})") from None
-    for bank, builtin in ((ranks, builtin_ranks()), (suits, builtin_suits())):
-        for label, vec in zip(builtin.labels, builtin.vectors, strict=True):
-            bank.add(label, vec)
-    return Deck(ranks, suits, Path(path).stem)
+    return Deck(builtin_net(), prototypes, Path(path).stem)

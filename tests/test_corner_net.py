@@ -1,0 +1,64 @@
+"""The corner network's numpy forward pass, its input normalisation, and enrolled-deck prototypes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.corner_net import (
+    INPUT_H,
+    INPUT_W,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    CornerNet,
+    CornerOutput,
+    builtin_net,
+    corner_input,
+)
+from vision.deck import Deck, Prototypes, net_id
+
+
+def test_input_is_the_same_in_dim_and_bright_light() -> None:
+    rng = np.random.default_rng(2)
+    corner = np.full((126, 62, 3), 235, np.uint8)
+    corner[20:60, 15:40] = (30, 30, 200)  # a red mark
+    corner = np.clip(corner + rng.normal(0, 2, corner.shape), 0, 255).astype(np.uint8)
+    dim = (corner * 0.5).astype(np.uint8)
+    a, b = corner_input(corner), corner_input(dim)
+    assert a.shape == (INPUT_H, INPUT_W, 2)
+    assert np.abs(a - b).mean() < 0.05
+    assert a[..., 1].max() > 1.0 and a[..., 1][:5].max() < 0.1  # red where the mark is only
+
+
+def test_the_shipped_network_gives_probabilities_and_unit_embeddings() -> None:
+    net = builtin_net()
+    out = net.read([np.full((126, 62, 3), 200, np.uint8), np.zeros((126, 62, 3), np.uint8)])
+    assert out.rank.shape == (2, len(RANK_CLASSES)) and out.suit.shape == (2, len(SUIT_CLASSES))
+    np.testing.assert_allclose(out.rank.sum(axis=1), 1, rtol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(out.embedding, axis=1), 1, rtol=1e-4)
+    assert RANK_CLASSES[int(out.rank[0].argmax())] == "none"  # a blank card shows no index
+    assert net.read([]).rank.shape[0] == 0
+
+
+def test_prototypes_tip_an_open_question_but_never_overrule_no_index() -> None:
+    net = builtin_net()
+    emb = np.eye(4, 128, dtype=np.float32)
+    q = RANK_CLASSES.index("Q")
+    ten = RANK_CLASSES.index("10")
+    deck = Deck(net, Prototypes(emb[:2], np.array([q, ten]), np.array([0, 1])))
+    rank = np.zeros((2, len(RANK_CLASSES)), np.float32)
+    rank[0, [q, ten]] = 0.5  # the network cannot tell Q from 10
+    rank[1, -1] = 0.9  # fairly sure there is no index
+    rank[1, q] = 0.1
+    suit = np.full((2, len(SUIT_CLASSES)), 0.2, np.float32)
+    out = CornerOutput(rank, suit, emb[[0, 0]])  # both corners look exactly like the enrolled queen
+    r, _ = deck.posteriors(out)
+    assert r[0].argmax() == q and r[0, q] > 0.9
+    assert r[1, -1] == pytest.approx(0.9) and r[1].argmax() == len(RANK_CLASSES) - 1
+    np.testing.assert_allclose(r.sum(axis=1), 1, rtol=1e-5)
+
+
+def test_a_network_fingerprint_changes_with_its_model() -> None:
+    net = builtin_net()
+    assert net_id(net) == net_id(CornerNet(net.model))
+    assert net_id(net) != net_id(CornerNet(net.model.replace(b"cardtable", b"cardtab1e", 1)))

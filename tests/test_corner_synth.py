@@ -1,0 +1,34 @@
+"""The training corners: deterministic for a seed, labelled consistently, shaped like the reader's input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PIL")
+from vision.corner_net import CORNER_PX, INPUT_H, INPUT_W, RANK_CLASSES, SUIT_CLASSES
+from vision.train import synth
+
+FONTS = synth.font_files()
+pytestmark = pytest.mark.skipif(not FONTS, reason="no TrueType fonts installed on this machine")
+
+
+def test_samples_are_the_same_for_a_seed_and_shaped_like_a_corner() -> None:
+    a = [synth.sample(np.random.default_rng(4), FONTS) for _ in range(3)]
+    b = [synth.sample(np.random.default_rng(4), FONTS) for _ in range(3)]
+    for x, y in zip(a, b, strict=True):
+        assert x.image.shape == (CORNER_PX[1], CORNER_PX[0], 3) and x.image.dtype == np.uint8
+        assert np.array_equal(x.image, y.image) and (x.rank, x.suit) == (y.rank, y.suit)
+
+
+def test_labels_pair_up_as_cards_do() -> None:
+    xs, ranks, suits = synth.dataset(300, seed=9, fonts=FONTS)
+    assert xs.shape == (300, INPUT_H, INPUT_W, 2)
+    none_rank, none_suit = RANK_CLASSES.index("none"), SUIT_CLASSES.index("none")
+    joker = RANK_CLASSES.index("joker")
+    assert np.array_equal(suits == none_suit, (ranks == none_rank) | (ranks == joker))  # only an index has a suit
+    assert set(np.unique(ranks)) >= {none_rank, *range(13)}  # every rank and the blank corners turn up
+
+
+def test_fonts_without_the_index_characters_are_left_out() -> None:
+    assert all(synth._has(path, "A234567890JQK") for path in FONTS[:5])

@@ -1,0 +1,73 @@
+"""What the reader knows about a deck: the built-in network, and optionally an enrolled deck's corners.
+
+An enrolled deck (``vision.profile``) is a set of *prototypes*: the network's embedding of each of
+its index corners, with the card they came from. Reading a corner then weighs the network's own
+answer by how close the corner is to each rank's and each suit's prototypes, so the deck's own
+font settles what a font the network never saw leaves open. The network's "no index here" is
+never overruled by a prototype: every prototype is an index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput, builtin_net
+
+TEMPERATURE = 0.03  # cosine-similarity difference that counts as a factor e between two classes
+
+
+@dataclass(frozen=True)
+class Prototypes:
+    embeddings: np.ndarray  # N x D, unit length
+    ranks: np.ndarray  # N indices into RANK_CLASSES
+    suits: np.ndarray  # N indices into SUIT_CLASSES
+
+
+@dataclass(frozen=True)
+class Deck:
+    net: CornerNet
+    prototypes: Prototypes | None = None
+    name: str = "built-in"
+
+    def posteriors(self, out: CornerOutput) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities per corner, the prototypes' evidence folded in."""
+        if self.prototypes is None or len(out.rank) == 0:
+            return out.rank, out.suit
+        sims = out.embedding @ self.prototypes.embeddings.T
+        rank = _fold(out.rank, _class_evidence(sims, self.prototypes.ranks, len(RANK_CLASSES)))
+        suit = _fold(out.suit, _class_evidence(sims, self.prototypes.suits, len(SUIT_CLASSES)))
+        return rank, suit
+
+
+def _class_evidence(sims: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """Per corner and class, a softmax over the best similarity to that class's prototypes."""
+    best = np.full((len(sims), classes), -1.0, np.float32)
+    for c in np.unique(labels):
+        best[:, c] = sims[:, labels == c].max(axis=1)
+    z = (best - best.max(axis=1, keepdims=True)) / TEMPERATURE
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _fold(net: np.ndarray, evidence: np.ndarray) -> np.ndarray:
+    """The network's probabilities with the index classes reweighed by the evidence; "none"
+    (the last class) keeps the network's own probability."""
+    out = net.copy()
+    index = net[:, :-1] * (0.02 + evidence[:, :-1])
+    total = index.sum(axis=1, keepdims=True)
+    out[:, :-1] = index / np.maximum(total, 1e-12) * (1 - net[:, -1:])
+    return out
+
+
+def net_id(net: CornerNet) -> str:
+    """A short fingerprint of the model: a profile's embeddings belong to one network."""
+    return hashlib.sha256(net.model).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def builtin_deck() -> Deck:
+    return Deck(builtin_net())
