@@ -1,0 +1,218 @@
+"""A fake button-and-light board on a pseudo-terminal, speaking the real protocol.
+
+The host driver opens ``board.path`` with pyserial as it would open ``/dev/ttyACM0``. Behind it a
+thread plays the board: it answers hello with its version, pings with its timer, light commands
+with acknowledgements, heartbeats twice a second, and sends an edge when told a button was
+pressed. Its timer is the host's clock seen through a chosen offset and drift, wrapping like
+MicroPython's ``ticks_us``; the link can add jitter, drop or corrupt bytes, and the board can be
+unplugged and plugged back in (the path then points at a new pseudo-terminal, as udev's
+``/dev/serial/by-id`` link would).
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import random
+import select
+import tempfile
+import threading
+import time
+import tty
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from firmware_bridge import protocol as p
+
+
+@dataclass
+class BoardConfig:
+    buttons: int = 4
+    lights: int = 4
+    timer_bits: int = 30
+    offset_us: int = 0  # board timer at host time 0
+    drift_ppm: float = 0.0  # how much faster the board's crystal runs
+    jitter_ns: int = 0  # extra delay each way, uniform in 0..jitter
+    drop_rate: float = 0.0  # share of frames the board sends that are lost on the way
+    corrupt_rate: float = 0.0  # share of frames the board sends with one byte changed
+    protocol: int = p.PROTOCOL_VERSION
+    firmware: str = "cardtable-fake 1"
+    ack_lights: bool = True
+    seed: int = 0
+
+
+@dataclass
+class LightState:
+    pattern: int
+    colour: tuple[int, int, int]
+    count: int
+    period_ms: int
+
+
+@dataclass(order=True)
+class _Out:
+    due_ns: int
+    order: int
+    frame: bytes = field(compare=False)
+
+
+class FakeBoard:
+    def __init__(self, config: BoardConfig | None = None, folder: str | None = None) -> None:
+        self.config = config or BoardConfig()
+        self.rng = random.Random(self.config.seed)
+        self._folder = Path(folder or tempfile.mkdtemp(prefix="cardtable-board-"))
+        self.path = str(self._folder / "ttyCARDTABLE")
+        self.lights: dict[int, LightState] = {}
+        self.light_log: list[tuple[int, int, LightState]] = []  # (host ns, light, state)
+        self.received: list[tuple[int, int]] = []  # (kind, seq) of every message the board decoded
+        self._decoder = p.Decoder()
+        self._seq = 0
+        self._out: list[_Out] = []
+        self._order = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._thread: threading.Thread | None = None
+        self.plugged = False
+
+    # -- the board's clock ---------------------------------------------------------------------
+    def board_us(self, host_ns: int) -> int:
+        """The board's timer reading at a host monotonic time: offset, drift, wrap."""
+        c = self.config
+        return int(c.offset_us + host_ns / 1000 * (1 + c.drift_ppm * 1e-6)) % (1 << c.timer_bits)
+
+    # -- plugging ------------------------------------------------------------------------------
+    def start(self) -> FakeBoard:
+        self.plug()
+        self._thread = threading.Thread(target=self._run, name="fake board", daemon=True)
+        self._thread.start()
+        return self
+
+    def plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        tty.setraw(master)
+        with self._lock:
+            self._master, self._slave = master, slave
+            self._decoder = p.Decoder()
+            self._out.clear()
+        link = Path(self.path)
+        tmp = link.with_suffix(".new")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(os.ttyname(slave))
+        tmp.replace(link)
+        self.plugged = True
+
+    def unplug(self) -> None:
+        """The cable is pulled: the port disappears and the host's reads fail."""
+        Path(self.path).unlink(missing_ok=True)
+        with self._lock:
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    os.close(fd)
+            self._master = self._slave = None
+        self.plugged = False
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        if self.plugged:
+            self.unplug()
+
+    # -- what the players do -------------------------------------------------------------------
+    def press(self, button: int, at_ns: int | None = None, delay_ns: int = 0) -> int:
+        """A button goes down at host time ``at_ns`` (default now); its edge is sent ``delay_ns``
+        later. Returns the board timer value the edge carries."""
+        return self._edge(button, 1, at_ns, delay_ns)
+
+    def release(self, button: int, at_ns: int | None = None, delay_ns: int = 0) -> int:
+        return self._edge(button, 0, at_ns, delay_ns)
+
+    def _edge(self, button: int, state: int, at_ns: int | None, delay_ns: int) -> int:
+        at = time.monotonic_ns() if at_ns is None else at_ns
+        ticks = self.board_us(at)
+        self._send(p.EDGE, (button, state, ticks), max(at, time.monotonic_ns()) + delay_ns)
+        return ticks
+
+    def inject(self, data: bytes) -> None:
+        """Raw bytes on the line, as a noisy cable or a board resetting mid-frame would send."""
+        with self._lock:
+            if self._master is not None:
+                os.write(self._master, data)
+
+    # -- the board's loop ----------------------------------------------------------------------
+    def _send(self, kind: int, fields: tuple, due_ns: int, text: str = "") -> None:
+        self._seq = (self._seq + 1) & 0xFF
+        frame = p.encode(kind, self._seq, fields, text)
+        with self._lock:
+            self._order += 1
+            heapq.heappush(self._out, _Out(due_ns, self._order, frame))
+
+    def _jitter(self) -> int:
+        return round(self.rng.uniform(0, self.config.jitter_ns)) if self.config.jitter_ns else 0
+
+    def _run(self) -> None:
+        next_beat = 0
+        while not self._stop.is_set():
+            master = self._master
+            if master is None:
+                time.sleep(0.005)
+                continue
+            with self._lock:
+                due = self._out[0].due_ns if self._out else None
+            wait = 0.002 if due is None else min(0.002, max(0.0, (due - time.monotonic_ns()) / 1e9))
+            try:
+                ready, _, _ = select.select([master], [], [], wait)
+                now = time.monotonic_ns()  # the moment the bytes arrived, as an interrupt would stamp it
+                data = os.read(master, 4096) if ready else b""
+            except OSError:
+                time.sleep(0.005)  # unplugged under our feet, or the host has not opened the port yet
+                continue
+            for message in self._decoder.feed(data):
+                self._handle(message, now)
+            if now >= next_beat:
+                self._send(p.HEARTBEAT, (self.board_us(now), 0), now)
+                next_beat = now + 500_000_000
+            self._flush(time.monotonic_ns())
+
+    def _flush(self, now: int) -> None:
+        while True:
+            with self._lock:
+                if not self._out or self._out[0].due_ns > now or self._master is None:
+                    return
+                frame = heapq.heappop(self._out).frame
+                master = self._master
+            if self.rng.random() < self.config.drop_rate:
+                continue
+            if self.rng.random() < self.config.corrupt_rate:
+                i = self.rng.randrange(len(frame) - 1)
+                frame = frame[:i] + bytes([frame[i] ^ (1 << self.rng.randrange(8)) or 1]) + frame[i + 1 :]
+            try:
+                os.write(master, frame)
+            except OSError:
+                return
+
+    def _handle(self, message: tuple, now: int) -> None:
+        kind, seq, fields, _text = message
+        self.received.append((kind, seq))
+        c = self.config
+        if kind == p.HELLO:
+            self._send(p.VERSION, (c.protocol, c.timer_bits, c.buttons, c.lights), now, c.firmware)
+        elif kind == p.PING:
+            arrived = now + self._jitter()  # the outward trip's own delay
+            self._send(p.PONG, (fields[0], self.board_us(arrived)), arrived + self._jitter())
+        elif kind == p.LIGHT:
+            light, pattern, r, g, b, count, period = fields
+            if light >= c.lights:
+                self._send(p.ERROR, (p.E_BAD_LIGHT,), now, f"no light {light}")
+                return
+            state = LightState(pattern, (r, g, b), count, period)
+            if self.lights.get(light) != state:
+                self.light_log.append((now, light, state))
+            self.lights[light] = state
+            if c.ack_lights:
+                self._send(p.ACK, (seq,), now + self._jitter())
+        else:
+            self._send(p.ERROR, (p.E_UNKNOWN,), now, f"unexpected message type {kind}")

@@ -1,0 +1,145 @@
+"""Seat buttons on the Pi's GPIO pins, through gpiozero, stamped with the edge's own time.
+
+gpiozero calls a pin's ``when_changed(ticks, state)`` with the ticks of the edge itself. With
+the lgpio pin factory (the default on Raspberry Pi OS Bookworm and the Pi 5) those ticks are the
+kernel's edge timestamps on CLOCK_MONOTONIC, in seconds: converted once here to integer
+nanoseconds, they are on the same clock as every other event, whatever the callback's latency.
+Other factories take their ticks when the callback runs, or on another clock: they are marked
+coarse, and a slap game refuses them unless told to accept coarse timing.
+
+The pin's own debounce is left off (lgpio stamps a debounced edge when the bounce has settled,
+which moves the press); ``table.gestures`` debounces on the leading edge instead. gpiozero
+holds callbacks weakly, so the handlers are kept here. Callbacks arrive on gpiozero's thread:
+they only queue the edge; the table's loop takes them with ``drain()``.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass
+
+NS = 1_000_000_000
+
+
+class ButtonError(ValueError):
+    """A wiring or configuration problem with the seat buttons; names the pin or seat."""
+
+
+@dataclass(frozen=True)
+class RawEdge:
+    seat: int
+    pressed: bool
+    t_ns: int  # host monotonic nanoseconds of the edge itself
+
+
+@dataclass(frozen=True)
+class TickInfo:
+    convert: Callable[[float], int]  # the factory's ticks to monotonic nanoseconds
+    exact: bool  # taken at the edge, on CLOCK_MONOTONIC
+    note: str
+
+
+def _seconds_to_ns(ticks: float) -> int:
+    return round(ticks * NS)
+
+
+def tick_info(factory: object) -> TickInfo:
+    """How a pin factory's ticks relate to the host's monotonic clock."""
+    name = type(factory).__name__
+    if name == "LGPIOFactory":
+        return TickInfo(_seconds_to_ns, True, "lgpio: the kernel's edge timestamps (CLOCK_MONOTONIC)")
+    if name == "MockFactory":
+        return TickInfo(_seconds_to_ns, True, "mock pins: ticks chosen by the test or simulator")
+    if name in ("RPiGPIOFactory", "NativeFactory"):
+        return TickInfo(
+            _seconds_to_ns, False, f"{name}: ticks are read when the callback runs, milliseconds after the edge"
+        )
+    return TickInfo(_seconds_to_ns, False, f"{name}: ticks are not known to be the edge's time on the host clock")
+
+
+class GpioButtons:
+    """One button per seat, on the given GPIO pins (gpiozero names: 17, "GPIO17", "BOARD11").
+
+    Wired between the pin and ground with the pin's pull-up (the default), a press pulls the pin
+    low; ``pull_up=False`` is for buttons to 3.3 V with a pull-down.
+    """
+
+    def __init__(
+        self,
+        pins: dict[int, int | str],
+        factory: object | None = None,
+        pull_up: bool = True,
+        require_exact: bool = False,
+    ) -> None:
+        from gpiozero import Device
+
+        if factory is None:
+            if Device.pin_factory is None:
+                Device.pin_factory = Device._default_pin_factory()
+            factory = Device.pin_factory
+        self.factory = factory
+        self.ticks = tick_info(factory)
+        if require_exact and not self.ticks.exact:
+            raise ButtonError(f"slap games need edge timestamps, and {self.ticks.note}; use the lgpio pin factory")
+        seen: dict[str, int] = {}
+        for seat, pin in pins.items():
+            if type(seat) is not int or seat < 0:
+                raise ButtonError(f"seat {seat!r}: seats are whole numbers from 0")
+            key = str(pin).upper().removeprefix("GPIO")
+            if key in seen:
+                raise ButtonError(f"pin {pin} is given to both seat {seen[key]} and seat {seat}")
+            seen[key] = seat
+        self.pull_up = pull_up
+        self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue()
+        self._handlers: dict[int, Callable[[float, int], None]] = {}  # strong references: gpiozero's are weak
+        self._pins: dict[int, object] = {}
+        try:
+            for seat, name in pins.items():
+                self._open(seat, name)
+        except Exception:
+            self.close()
+            raise
+
+    def _open(self, seat: int, name: int | str) -> None:
+        from gpiozero.exc import GPIOPinInUse, PinError
+
+        try:
+            self.factory.reserve_pins(self, name)  # type: ignore[attr-defined]
+            pin = self.factory.pin(name)  # type: ignore[attr-defined]
+        except GPIOPinInUse as exc:
+            raise ButtonError(f"seat {seat}: pin {name} is already used by another device ({exc})") from None
+        except PinError as exc:
+            raise ButtonError(f"seat {seat}: pin {name!r} is not a GPIO pin on this board ({exc})") from None
+        pin.function = "input"
+        pin.pull = "up" if self.pull_up else "down"
+        pin.bounce = None
+        pin.edges = "both"
+        convert, pressed_level = self.ticks.convert, 0 if self.pull_up else 1
+
+        def changed(ticks: float, state: int) -> None:
+            self.edges.put(RawEdge(seat, int(state) == pressed_level, convert(ticks)))
+
+        self._handlers[seat] = changed
+        pin.when_changed = changed
+        self._pins[seat] = (name, pin)
+
+    def _conflicts_with(self, other: object) -> bool:
+        """gpiozero asks this when another device wants one of our pins: every use conflicts."""
+        return True
+
+    def drain(self) -> list[RawEdge]:
+        """Every edge queued since the last call, in arrival order (the sequencer orders by time)."""
+        out = []
+        while True:
+            try:
+                out.append(self.edges.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self) -> None:
+        for name, pin in self._pins.values():
+            pin.when_changed = None  # type: ignore[attr-defined]
+            self.factory.release_pins(self, name)  # type: ignore[attr-defined]
+        self._pins.clear()
+        self._handlers.clear()

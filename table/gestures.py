@@ -1,0 +1,201 @@
+"""From raw button edges to presses and gestures: debounce on the leading edge, then taps and counts.
+
+Pure and clockless like the games: edges come in with their own timestamps, and time that passes
+without an edge is told with ``poll(now_ns)``. So the same edges always give the same gestures,
+on the table and in the simulator.
+
+Debouncing keeps the *first* edge's time. A mechanical switch bounces for a few milliseconds
+after it closes; the press is the moment it first closed, so that edge is kept and everything in
+the next ``bounce_ns`` is swallowed. A press is only reported once the pin is still down when
+the bounce window ends (a spike of interference is not a slap), but it carries the leading edge's
+time: it is reported ``bounce_ns`` late and the sequencer's lateness for the source covers that.
+
+A button held down for ``stuck_ns`` is reported stuck and one that changes more than
+``chatter_edges`` times in a second is reported chattering (a loose wire); both are ignored
+until they are quiet again, instead of becoming a stream of slaps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MS = 1_000_000
+
+
+@dataclass(frozen=True)
+class GestureTiming:
+    """How long things take, in nanoseconds. Defaults suit adults at a card table."""
+
+    bounce_ns: int = 5 * MS  # contact bounce swallowed after an edge
+    long_ns: int = 700 * MS  # held this long: a long press
+    double_ns: int = 300 * MS  # a second tap starting this soon after the first ends: a double tap
+    pause_ns: int = 1200 * MS  # a count of taps ends after this long with no press
+    stuck_ns: int = 20_000 * MS  # held this long: the button is stuck
+    chatter_edges: int = 40  # raw edges in one second that mean a loose contact, not a player
+    quiet_ns: int = 2_000 * MS  # a chattering button is trusted again after this long without an edge
+
+    def __post_init__(self) -> None:
+        for name in ("bounce_ns", "long_ns", "double_ns", "pause_ns", "stuck_ns", "quiet_ns"):
+            if type(getattr(self, name)) is not int or getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be a positive whole number of nanoseconds")
+        if not self.bounce_ns < self.double_ns < self.pause_ns and self.long_ns < self.stuck_ns:
+            raise ValueError("timing out of order: need bounce < double < pause and long < stuck")
+
+
+@dataclass(frozen=True)
+class Gesture:
+    """What a seat's button did.
+
+    ``kind``: ``press`` and ``release`` (debounced edges: slaps are presses), ``tap``,
+    ``double-tap``, ``long-press``, ``count`` (taps ended by a pause or a long press; ``count``
+    says how many), or the faults ``stuck``, ``chattering`` and ``recovered``.
+    ``t_ns`` is the edge that completed it, or for gestures completed by time passing (a long
+    press, a pause), the moment the time ran out.
+    """
+
+    seat: int
+    kind: str
+    t_ns: int
+    count: int = 0
+
+
+@dataclass
+class _Seat:
+    raw: bool = False  # the pin as last reported
+    state: bool = False  # the debounced state
+    pending_t: int | None = None  # leading edge of a change not yet confirmed
+    pressed_at: int | None = None
+    released_at: int | None = None
+    long_done: bool = False
+    stuck: bool = False
+    taps: int = 0
+    single_tap_at: int | None = None  # a tap waiting to see whether a second one follows
+    recent_edges: list[int] = field(default_factory=list)
+    chattering: bool = False
+    last_raw_t: int = 0
+
+
+class GestureReader:
+    """Debounced presses and gestures for every seat, from timestamped raw edges."""
+
+    def __init__(self, seats: int, timing: GestureTiming | None = None, double_taps: bool = True) -> None:
+        """``double_taps=False`` for games that count taps (bids): every tap then counts, and a
+        tap is reported at its release instead of after waiting to see if a second one follows."""
+        self.timing = timing or GestureTiming()
+        self.double_taps = double_taps
+        self.seats = [_Seat() for _ in range(seats)]
+        self.glitches = 0  # edges that did not last past the bounce window
+
+    def edge(self, seat: int, pressed: bool, t_ns: int) -> list[Gesture]:
+        """A raw edge from the pin; returns what it completed (in time order)."""
+        if not 0 <= seat < len(self.seats):
+            raise ValueError(f"seat {seat} does not exist (this table has {len(self.seats)})")
+        s = self.seats[seat]
+        out = self.poll(t_ns)
+        s.last_raw_t = t_ns
+        s.recent_edges = [t for t in s.recent_edges if t > t_ns - 1_000 * MS] + [t_ns]
+        if not s.chattering and len(s.recent_edges) > self.timing.chatter_edges:
+            s.chattering = True
+            s.pending_t = None
+            out.append(Gesture(seat, "chattering", t_ns))
+        s.raw = pressed
+        if s.chattering:
+            return out
+        if s.pending_t is None and pressed != s.state:
+            s.pending_t = t_ns  # the leading edge: its time is the press (or release) time
+        return out
+
+    def poll(self, now_ns: int) -> list[Gesture]:
+        """Everything that time passing has completed up to ``now_ns``, in time order."""
+        out: list[Gesture] = []
+        for n, s in enumerate(self.seats):
+            out += self._advance(n, s, now_ns)
+        out.sort(key=lambda g: (g.t_ns, g.seat))
+        return out
+
+    def _advance(self, n: int, s: _Seat, now: int) -> list[Gesture]:
+        t = self.timing
+        out: list[Gesture] = []
+        if s.chattering:
+            if now - s.last_raw_t >= t.quiet_ns:
+                s.chattering = False
+                s.recent_edges = []
+                s.state = s.raw
+                s.pressed_at = s.released_at = s.single_tap_at = None
+                s.taps = 0
+                out.append(Gesture(n, "recovered", s.last_raw_t + t.quiet_ns))
+            return out
+        if s.pending_t is not None and now >= s.pending_t + t.bounce_ns:
+            lead = s.pending_t
+            s.pending_t = None
+            if s.raw == s.state:
+                self.glitches += 1  # it sprang back within the bounce window: interference
+            else:
+                s.state = s.raw
+                out += self._pressed(n, s, lead) if s.state else self._released(n, s, lead)
+        if s.state and s.pressed_at is not None:
+            if not s.long_done and now >= s.pressed_at + t.long_ns:
+                s.long_done = True
+                at = s.pressed_at + t.long_ns
+                out.append(Gesture(n, "long-press", at))
+                out.append(Gesture(n, "count", at, s.taps))  # "n taps, then hold": a count of n
+                s.taps = 0
+                s.single_tap_at = None
+            if not s.stuck and now >= s.pressed_at + t.stuck_ns:
+                s.stuck = True
+                out.append(Gesture(n, "stuck", s.pressed_at + t.stuck_ns))
+        if not s.state and s.released_at is not None:
+            if s.single_tap_at is not None and now >= s.released_at + t.double_ns:
+                out.append(Gesture(n, "tap", s.released_at + t.double_ns))
+                s.single_tap_at = None
+            if s.taps and now >= s.released_at + t.pause_ns:
+                out.append(Gesture(n, "count", s.released_at + t.pause_ns, s.taps))
+                s.taps = 0
+        return out
+
+    def _pressed(self, n: int, s: _Seat, at: int) -> list[Gesture]:
+        s.pressed_at, s.long_done = at, False
+        out = [Gesture(n, "press", at)]
+        if (
+            self.double_taps
+            and s.single_tap_at is not None
+            and s.released_at is not None
+            and at - s.released_at < self.timing.double_ns
+        ):
+            s.single_tap_at = None
+            s.taps = max(0, s.taps - 1)  # the first tap of a double tap is not counted as a tap
+            out.append(Gesture(n, "double-tap", at))
+            s.pressed_at = None  # this press is spent on the double tap
+        return out
+
+    def _released(self, n: int, s: _Seat, at: int) -> list[Gesture]:
+        out = [Gesture(n, "release", at)]
+        if s.stuck:
+            s.stuck = False
+            out.append(Gesture(n, "recovered", at))
+        elif s.pressed_at is not None and not s.long_done:
+            s.taps += 1
+            if self.double_taps:
+                s.single_tap_at = at
+            else:
+                out.append(Gesture(n, "tap", at))
+        s.pressed_at, s.released_at = None, at
+        return out
+
+
+# Which gesture means what, per game (README: "Seat buttons"). Slaps are the raw presses and need
+# no entry. A table's configuration may replace any of these.
+DEFAULT_MEANINGS: dict[str, dict[str, str]] = {
+    "ers": {},
+    "cuckoo": {"tap": "keep", "long-press": "trade"},
+    "oh-hell": {"count": "bid"},
+}
+COUNTING = {"bid"}  # actions whose value is the number of taps: the reader must not pair taps into double taps
+
+
+def meaning(meanings: dict[str, str], gesture: Gesture) -> tuple[str, int | None] | None:
+    """The seat action a gesture stands for in a game, with its value, or None."""
+    action = meanings.get(gesture.kind)
+    if action is None:
+        return None
+    return action, gesture.count if action in COUNTING else None

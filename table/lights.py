@@ -1,0 +1,148 @@
+"""Seat lights: a small set of patterns, and gpiozero outputs that show them.
+
+A pattern is a value (off, steady, blink, pulse, flash N times) with a colour; what the game says
+becomes patterns elsewhere (the controller's mapping), and each kind of light shows them as well
+as it can: an RGB LED in colour, a dimmable LED with a real pulse, a plain LED by switching.
+The microcontroller bridge takes the same patterns (``firmware_bridge.host``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from firmware_bridge import protocol
+
+Colour = tuple[int, int, int]  # red, green, blue, 0-255
+
+WHITE: Colour = (255, 255, 255)
+RED: Colour = (255, 0, 0)
+GREEN: Colour = (0, 255, 0)
+BLUE: Colour = (0, 0, 255)
+AMBER: Colour = (255, 140, 0)
+
+KINDS = {
+    "off": protocol.OFF,
+    "steady": protocol.STEADY,
+    "blink": protocol.BLINK,
+    "pulse": protocol.PULSE,
+    "flash": protocol.FLASH,
+}
+
+
+class LightError(ValueError):
+    """A pattern or light wiring that cannot be shown; names what was wrong."""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    kind: str = "off"
+    colour: Colour = WHITE
+    count: int = 0  # flashes, for "flash"
+    period_ms: int = 500  # one on-off cycle (blink, flash) or one breath (pulse)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise LightError(f"light pattern {self.kind!r} is not one of {', '.join(KINDS)}")
+        if len(self.colour) != 3 or not all(type(c) is int and 0 <= c <= 255 for c in self.colour):
+            raise LightError(f"colour {self.colour!r} must be three whole numbers 0-255")
+        if self.kind == "flash" and not 1 <= self.count <= 255:
+            raise LightError(f"flash count {self.count} must be 1-255")
+        if not 20 <= self.period_ms <= 60_000:
+            raise LightError(f"period {self.period_ms} ms must be 20-60000")
+
+
+OFF = Pattern()
+
+
+def steady(colour: Colour = WHITE) -> Pattern:
+    return Pattern("steady", colour)
+
+
+def blink(colour: Colour = WHITE, period_ms: int = 500) -> Pattern:
+    return Pattern("blink", colour, period_ms=period_ms)
+
+
+def pulse(colour: Colour = WHITE, period_ms: int = 2000) -> Pattern:
+    return Pattern("pulse", colour, period_ms=period_ms)
+
+
+def flash(count: int, colour: Colour = WHITE, period_ms: int = 400) -> Pattern:
+    return Pattern("flash", colour, count, period_ms)
+
+
+class SeatLights(Protocol):
+    """Anything that shows a pattern on a seat's light."""
+
+    def show(self, seat: int, pattern: Pattern) -> None: ...
+
+
+class GpioLights:
+    """One gpiozero light per seat: ``LED``, ``PWMLED`` or ``RGBLED`` (three pins)."""
+
+    def __init__(
+        self,
+        pins: dict[int, int | str | tuple[int | str, int | str, int | str]],
+        factory: object | None = None,
+        dimmable: bool = True,
+    ) -> None:
+        from gpiozero import LED, PWMLED, RGBLED
+        from gpiozero.exc import GPIOZeroError
+
+        self.devices: dict[int, object] = {}
+        self.shown: dict[int, Pattern] = {}
+        try:
+            for seat, pin in pins.items():
+                try:
+                    if isinstance(pin, tuple):
+                        device = RGBLED(*pin, pin_factory=factory)
+                    elif dimmable:
+                        device = PWMLED(pin, pin_factory=factory)
+                    else:
+                        device = LED(pin, pin_factory=factory)
+                except GPIOZeroError as exc:
+                    raise LightError(f"seat {seat}'s light on pin {pin}: {exc}") from None
+                self.devices[seat] = device
+        except LightError:
+            self.close()
+            raise
+
+    def show(self, seat: int, pattern: Pattern) -> None:
+        if seat not in self.devices:
+            raise LightError(f"seat {seat} has no light (lights on seats {sorted(self.devices)})")
+        device = self.devices[seat]
+        self.shown[seat] = pattern
+        on = _level(device, pattern.colour)
+        half = pattern.period_ms / 2000
+        if pattern.kind == "off":
+            device.off()  # type: ignore[attr-defined]
+        elif pattern.kind == "steady":
+            device.value = on  # type: ignore[attr-defined]
+        elif pattern.kind in ("blink", "flash"):
+            n = pattern.count if pattern.kind == "flash" else None
+            if _is_rgb(device):
+                device.blink(half, half, on_color=on, n=n)  # type: ignore[attr-defined]
+            else:
+                device.blink(half, half, n=n)  # type: ignore[attr-defined]
+        elif hasattr(device, "pulse"):
+            if _is_rgb(device):
+                device.pulse(half, half, on_color=on)  # type: ignore[attr-defined]
+            else:
+                device.pulse(half, half)  # type: ignore[attr-defined]
+        else:  # a plain LED cannot fade: a slow blink says the same
+            device.blink(half, half)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        for device in self.devices.values():
+            device.close()  # type: ignore[attr-defined]
+        self.devices.clear()
+
+
+def _is_rgb(device: object) -> bool:
+    return type(device).__name__ == "RGBLED"
+
+
+def _level(device: object, colour: Colour) -> object:
+    if _is_rgb(device):
+        return tuple(c / 255 for c in colour)
+    return 1 if type(device).__name__ == "LED" else max(colour) / 255

@@ -1,0 +1,151 @@
+"""The host driver against a fake board on a pseudo-terminal, through pyserial as on a real port."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from firmware_bridge import protocol as p
+from firmware_bridge.host import Bridge, BridgeTiming
+from sim.fake_board import BoardConfig, FakeBoard
+from table.lights import GREEN, RED, flash, steady
+
+MS = 1_000_000
+
+
+def wait_for(condition: Callable[[], object], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def rig(tmp_path) -> Iterator[Callable[..., tuple[FakeBoard, Bridge]]]:
+    made: list[tuple[FakeBoard, Bridge]] = []
+
+    def make(config: BoardConfig | None = None, timing: BridgeTiming | None = None, **kw) -> tuple[FakeBoard, Bridge]:
+        board = FakeBoard(config, folder=str(tmp_path)).start()
+        bridge = Bridge(board.path, timing=timing, **kw).start()
+        made.append((board, bridge))
+        return board, bridge
+
+    yield make
+    for board, bridge in made:
+        bridge.stop()
+        board.stop()
+
+
+def test_handshake_and_presses_on_the_host_clock(rig) -> None:
+    board, bridge = rig(BoardConfig(offset_us=(1 << 30) - 1_500_000, drift_ppm=80))
+    wait_for(lambda: bridge.status == "connected" and bridge.fit.ready)
+    assert bridge.info is not None and bridge.info.firmware == "cardtable-fake 1" and bridge.info.buttons == 4
+    time.sleep(2.0)  # across the board timer's wrap
+    at = time.monotonic_ns()
+    board.press(2, at)
+    wait_for(lambda: not bridge.edges.empty())
+    edge = bridge.drain()[0]
+    assert edge.seat == 2 and edge.pressed
+    assert abs(edge.t_ns - at) < 2 * MS  # loose: the fit's accuracy is measured in the benchmark
+
+
+def test_presses_are_ordered_by_the_board_clock_not_by_arrival(rig) -> None:
+    board, bridge = rig(BoardConfig(jitter_ns=300_000))
+    wait_for(lambda: bridge.fit.ready)
+    at = time.monotonic_ns()
+    board.press(3, at + 5_000, delay_ns=0)  # pressed 5 µs later, arrives first
+    board.press(1, at, delay_ns=30 * MS)
+    board.press(0, at + 1_000, delay_ns=15 * MS)
+    wait_for(lambda: bridge.edges.qsize() >= 3)
+    edges = bridge.drain()
+    assert [e.seat for e in edges] == [3, 0, 1]  # arrival order
+    assert [e.seat for e in sorted(edges, key=lambda e: e.t_ns)] == [1, 0, 3]
+    assert sorted(edges, key=lambda e: e.t_ns)[1].t_ns - sorted(edges, key=lambda e: e.t_ns)[0].t_ns == pytest.approx(
+        1_000, abs=2_000
+    )
+
+
+def test_light_commands_are_acknowledged_and_a_newer_one_wins(rig) -> None:
+    board, bridge = rig()
+    wait_for(lambda: bridge.status == "connected")
+    bridge.show(1, steady(GREEN))
+    bridge.show(1, flash(3, RED))
+    wait_for(lambda: board.lights.get(1) is not None and board.lights[1].pattern == p.FLASH)
+    wait_for(lambda: len(bridge.ack_latencies_ns) >= 1)
+    assert board.lights[1].colour == (255, 0, 0) and board.lights[1].count == 3
+    assert bridge.stats["lights lost"] == 0
+
+
+def test_an_unacknowledged_command_is_sent_again_then_counted_lost(rig) -> None:
+    board, bridge = rig(BoardConfig(ack_lights=False), BridgeTiming(ack_ns=10 * MS, retries=3))
+    wait_for(lambda: bridge.status == "connected")
+    bridge.show(0, steady())
+    wait_for(lambda: bridge.stats["lights lost"] == 1)
+    assert bridge.stats["light resends"] == 3
+    assert sum(1 for kind, _ in board.received if kind == p.LIGHT) == 4
+
+
+def test_lost_and_corrupted_frames_are_recovered_by_resending(rig) -> None:
+    board, bridge = rig(BoardConfig(drop_rate=0.3, corrupt_rate=0.2, seed=3), BridgeTiming(ack_ns=10 * MS, retries=20))
+    wait_for(lambda: bridge.status == "connected", timeout=10)
+    for k in range(4):
+        bridge.show(k, steady((k * 60, 0, 0)))
+    wait_for(lambda: all(board.lights.get(k) and board.lights[k].colour[0] == k * 60 for k in range(4)))
+    wait_for(lambda: not bridge._pending)
+    assert bridge.stats["lights lost"] == 0
+
+
+def test_garbage_on_the_line_is_counted_and_the_next_frames_are_read(rig) -> None:
+    board, bridge = rig()
+    wait_for(lambda: bridge.fit.ready)
+    board.inject(b"\x17\xff\xfe line noise \x01\x02")
+    board.inject(b"\x00")
+    board.press(1)
+    wait_for(lambda: not bridge.edges.empty())
+    assert bridge.drain()[0].seat == 1
+    assert sum(v for k, v in bridge.stats.items() if k.startswith("dropped")) >= 1
+    assert bridge.status == "connected"
+
+
+def test_unplugged_and_plugged_back_in(rig) -> None:
+    board, bridge = rig(timing=BridgeTiming(reopen_ns=50 * MS))
+    statuses: list[str] = []
+    bridge.on_status = lambda status, problem: statuses.append(status)
+    wait_for(lambda: bridge.status == "connected")
+    bridge.show(2, steady(GREEN))
+    wait_for(lambda: board.lights.get(2) is not None)
+    board.unplug()
+    wait_for(lambda: bridge.status == "disconnected")
+    assert "ttyCARDTABLE" in bridge.problem
+    board.lights.clear()  # a board that lost power comes back dark
+    board.plug()
+    wait_for(lambda: bridge.status == "connected")
+    wait_for(lambda: board.lights.get(2) is not None)  # the table puts its lights back
+    board.press(0)
+    wait_for(lambda: not bridge.edges.empty())
+    assert "disconnected" in statuses and statuses[-1] == "connected" and bridge.stats["connects"] == 2
+
+
+def test_a_board_with_other_firmware_is_refused_with_advice(rig) -> None:
+    _, bridge = rig(BoardConfig(protocol=9, firmware="someone-else 3"))
+    wait_for(lambda: bridge.status == "wrong-firmware")
+    assert "protocol 9" in bridge.problem and "someone-else 3" in bridge.problem and "flash" in bridge.problem
+
+
+def test_no_board_at_all_is_a_status_not_a_crash(tmp_path) -> None:
+    bridge = Bridge(str(tmp_path / "ttyNOTHING"), timing=BridgeTiming(reopen_ns=20 * MS)).start()
+    wait_for(lambda: bridge.status == "disconnected")
+    assert "cannot open" in bridge.problem
+    bridge.stop()
+
+
+def test_buttons_map_to_seats_and_unused_buttons_are_counted(rig) -> None:
+    board, bridge = rig(seat_of_button={0: 3, 1: 2})
+    wait_for(lambda: bridge.fit.ready)
+    board.press(1)
+    board.press(3)
+    wait_for(lambda: bridge.stats["edges from unused buttons"] == 1)
+    assert [e.seat for e in bridge.drain()] == [2]

@@ -1,0 +1,146 @@
+"""Debouncing on the leading edge, taps, double taps, long presses, counts, stuck and chattering buttons."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from table.gestures import MS, Gesture, GestureReader, GestureTiming
+
+US = 1_000
+
+
+def run(reader: GestureReader, edges: list[tuple[int, bool, int]], until: int) -> list[Gesture]:
+    out: list[Gesture] = []
+    for seat, pressed, t in edges:
+        out += reader.edge(seat, pressed, t)
+    return out + reader.poll(until)
+
+
+def kinds(gestures: list[Gesture], *keep: str) -> list[tuple[str, int, int]]:
+    return [(g.kind, g.t_ns, g.count) for g in gestures if not keep or g.kind in keep]
+
+
+def test_a_bouncing_press_is_one_press_at_its_first_edge() -> None:
+    r = GestureReader(2)
+    t0 = 1_000 * MS
+    bounce = [
+        (0, True, t0),
+        (0, False, t0 + 300 * US),
+        (0, True, t0 + 700 * US),
+        (0, False, t0 + MS),
+        (0, True, t0 + 2 * MS),
+    ]
+    release = [(0, False, t0 + 100 * MS), (0, True, t0 + 100 * MS + 400 * US), (0, False, t0 + 100 * MS + 900 * US)]
+    out = run(r, [*bounce, *release], t0 + 400 * MS)
+    assert kinds(out, "press", "release") == [("press", t0, 0), ("release", t0 + 100 * MS, 0)]
+
+
+def test_a_spike_shorter_than_the_bounce_window_is_not_a_press() -> None:
+    r = GestureReader(1)
+    out = run(r, [(0, True, 10 * MS), (0, False, 10 * MS + 200 * US)], 100 * MS)
+    assert kinds(out) == [] and r.glitches == 1
+
+
+def test_the_press_is_reported_only_after_the_bounce_window_but_stamped_at_the_edge() -> None:
+    r = GestureReader(1)
+    assert r.edge(0, True, 50 * MS) == []
+    assert r.poll(54 * MS) == []
+    assert kinds(r.poll(55 * MS)) == [("press", 50 * MS, 0)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(min_value=40, max_value=400), min_size=1, max_size=8),
+    st.lists(st.lists(st.integers(min_value=50, max_value=4_000), max_size=5), min_size=16, max_size=16),
+)
+def test_bounces_never_add_or_move_presses(gaps_ms: list[int], bounces_us: list[list[int]]) -> None:
+    """Real presses and releases at least 40 ms apart, each followed by bounce edges inside 4 ms."""
+    timing = GestureTiming(double_ns=30 * MS, pause_ns=35 * MS, long_ns=10_000 * MS, chatter_edges=1_000)
+    r = GestureReader(1, timing)
+    t, state, edges, truth = 1_000 * MS, False, [], []
+    for i, gap in enumerate(gaps_ms * 2):
+        t += gap * MS
+        state = not state
+        truth.append(("press" if state else "release", t))
+        edges.append((0, state, t))
+        level = state
+        for off in sorted(set(bounces_us[i % 16])):
+            level = not level
+            edges.append((0, level, t + off * US))
+        if level != state:
+            edges.append((0, state, t + 4_500 * US))  # the contact settles
+    out = run(r, edges, t + 1_000 * MS)
+    assert [(k, at) for k, at, _ in kinds(out, "press", "release")] == truth
+
+
+def test_taps_double_taps_and_long_presses() -> None:
+    r = GestureReader(1)
+    t = 1_000 * MS
+    tap = [(0, True, t), (0, False, t + 80 * MS)]
+    double = [
+        (0, True, t + 2_000 * MS),
+        (0, False, t + 2_060 * MS),
+        (0, True, t + 2_200 * MS),
+        (0, False, t + 2_260 * MS),
+    ]
+    hold = [(0, True, t + 4_000 * MS), (0, False, t + 5_000 * MS)]
+    out = run(r, tap + double + hold, t + 8_000 * MS)
+    got = kinds(out, "tap", "double-tap", "long-press")
+    assert got == [("tap", t + 380 * MS, 0), ("double-tap", t + 2_200 * MS, 0), ("long-press", t + 4_700 * MS, 0)]
+
+
+def test_a_bid_is_a_count_of_taps_ended_by_a_pause_or_by_holding() -> None:
+    r = GestureReader(2, double_taps=False)
+    t = 1_000 * MS
+    three = [(0, on, t + k * 150 * MS + (60 * MS if not on else 0)) for k in range(3) for on in (True, False)]
+    two_then_hold = [(1, True, t), (1, False, t + 50 * MS), (1, True, t + 200 * MS), (1, False, t + 250 * MS)]
+    two_then_hold += [(1, True, t + 400 * MS), (1, False, t + 1_500 * MS)]
+    out = run(r, sorted(three + two_then_hold, key=lambda e: e[2]), t + 5_000 * MS)
+    counts = [(g.seat, g.count, g.t_ns) for g in out if g.kind == "count"]
+    assert (1, 2, t + 1_100 * MS) in counts  # ended by holding: 400 ms + 700 ms
+    assert (0, 3, t + 360 * MS + 1_200 * MS) in counts  # ended by the pause after the last release
+    assert len(counts) == 2
+    zero = GestureReader(1, double_taps=False)
+    assert [
+        g.count for g in run(zero, [(0, True, t), (0, False, t + 900 * MS)], t + 3_000 * MS) if g.kind == "count"
+    ] == [0]
+
+
+def test_a_stuck_button_is_reported_once_and_recovers_on_release() -> None:
+    r = GestureReader(1)
+    out = run(r, [(0, True, MS)], 60_000 * MS)
+    assert kinds(out, "stuck") == [("stuck", MS + 20_000 * MS, 0)]
+    out = run(r, [(0, False, 61_000 * MS)], 62_000 * MS)
+    assert "recovered" in [g.kind for g in out]
+    assert "tap" not in [g.kind for g in out] and "count" not in [g.kind for g in out]
+
+
+def test_a_chattering_contact_is_reported_and_ignored_until_quiet() -> None:
+    r = GestureReader(1)
+    edges = [(0, k % 2 == 0, 1_000 * MS + k * 10 * MS) for k in range(60)]  # 100 edges a second
+    out = run(r, edges, 1_700 * MS)
+    assert [g.kind for g in out].count("chattering") == 1
+    assert [g for g in out if g.kind == "press" and g.t_ns > 1_450 * MS] == []
+    later = run(r, [], 5_000 * MS)
+    assert [g.kind for g in later] == ["recovered"]
+    assert kinds(run(r, [(0, True, 6_000 * MS)], 6_100 * MS), "press") == [("press", 6_000 * MS, 0)]
+
+
+def test_bad_seats_and_timings_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="seat 5 does not exist"):
+        GestureReader(4).edge(5, True, 0)
+    with pytest.raises(ValueError, match="bounce_ns"):
+        GestureTiming(bounce_ns=0)
+    with pytest.raises(ValueError, match="out of order"):
+        GestureTiming(double_ns=2_000 * MS)
+
+
+def test_default_meanings_per_game() -> None:
+    from table.gestures import DEFAULT_MEANINGS, meaning
+
+    assert meaning(DEFAULT_MEANINGS["oh-hell"], Gesture(1, "count", 5, 3)) == ("bid", 3)
+    assert meaning(DEFAULT_MEANINGS["cuckoo"], Gesture(1, "long-press", 5)) == ("trade", None)
+    assert meaning(DEFAULT_MEANINGS["cuckoo"], Gesture(1, "tap", 5)) == ("keep", None)
+    assert meaning(DEFAULT_MEANINGS["ers"], Gesture(1, "tap", 5)) is None

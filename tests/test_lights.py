@@ -1,0 +1,64 @@
+"""Seat light patterns on gpiozero's mock LEDs: plain, dimmable and RGB."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from table.lights import GREEN, OFF, RED, GpioLights, LightError, Pattern, blink, flash, pulse, steady
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory(pin_class=MockPWMPin)
+    yield f
+    f.close()
+
+
+def test_patterns_show_on_each_kind_of_light(factory) -> None:
+    lights = GpioLights({0: 17, 1: (22, 23, 24)}, factory=factory)
+    lights.show(0, steady((0, 0, 128)))
+    assert lights.devices[0].value == pytest.approx(128 / 255)
+    lights.show(1, steady(GREEN))
+    assert lights.devices[1].value == (0, 1, 0)
+    lights.show(1, OFF)
+    assert lights.devices[1].value == (0, 0, 0)
+    lights.close()
+
+
+def test_flash_n_times_then_off(factory) -> None:
+    lights = GpioLights({0: 5}, factory=factory, dimmable=False)
+    pin = factory.pin(5)
+    pin.clear_states()
+    lights.show(0, flash(3, RED, period_ms=40))
+    time.sleep(0.4)
+    ons = [s for s in pin.states if s.state]
+    assert len(ons) == 3 and not pin.state
+    lights.close()
+
+
+def test_blink_and_pulse_keep_going(factory) -> None:
+    lights = GpioLights({0: 6, 1: 12}, factory=factory)
+    lights.show(0, blink(period_ms=40))
+    lights.show(1, pulse(period_ms=400))
+    time.sleep(0.5)
+    assert len(factory.pin(6).states) > 4
+    assert len({round(s.state, 2) for s in factory.pin(12).states}) > 3  # a fade, not just on and off
+    lights.close()
+
+
+def test_bad_patterns_and_seats_are_named(factory) -> None:
+    with pytest.raises(LightError, match="'rainbow' is not one of"):
+        Pattern("rainbow")
+    with pytest.raises(LightError, match="flash count 0"):
+        flash(0)
+    with pytest.raises(LightError, match="colour"):
+        steady((300, 0, 0))
+    lights = GpioLights({0: 13}, factory=factory)
+    with pytest.raises(LightError, match="seat 4 has no light"):
+        lights.show(4, OFF)
+    with pytest.raises(LightError, match="seat 1's light on pin 13"):
+        GpioLights({1: 13}, factory=factory)
+    lights.close()

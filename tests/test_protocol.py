@@ -1,0 +1,186 @@
+"""The bridge's wire protocol: framing, checksums, messages, and a decoder that survives anything.
+
+The same ``protocol.py`` runs on the board under MicroPython: one test runs it there (the
+WebAssembly build of MicroPython under Node) and checks it frames bytes exactly as CPython does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge import protocol as p
+
+ROOT = Path(__file__).resolve().parents[1]
+MICROPYTHON = ROOT / ".cache" / "micropython"
+
+MESSAGES = [
+    (p.HELLO, 1, (1,), ""),
+    (p.VERSION, 2, (1, 30, 8, 8), "cardtable-pico 1.0"),
+    (p.EDGE, 3, (7, 1, (1 << 30) - 1), ""),
+    (p.LIGHT, 4, (2, p.FLASH, 255, 0, 16, 3, 400), ""),
+    (p.ACK, 0, (4,), ""),
+    (p.PING, 255, (65535,), ""),
+    (p.PONG, 9, (65535, 123456789), ""),
+    (p.ERROR, 10, (p.E_UNKNOWN,), "unexpected message type 77"),
+    (p.HEARTBEAT, 11, (0, 0), ""),
+]
+
+
+def test_crc_check_value() -> None:
+    assert p.crc16(b"123456789") == 0x29B1
+
+
+@given(st.binary(max_size=600))
+def test_cobs_round_trips_and_removes_every_zero(data: bytes) -> None:
+    encoded = p.cobs_encode(data)
+    assert 0 not in encoded
+    assert p.cobs_decode(encoded) == data
+
+
+@pytest.mark.parametrize("message", MESSAGES, ids=lambda m: p.NAMES[m[0]])
+def test_every_message_round_trips(message) -> None:
+    kind, seq, fields, text = message
+    frame = p.encode(kind, seq, fields, text)
+    assert frame.endswith(b"\x00") and frame.count(0) == 1
+    assert p.decode(frame[:-1]) == message
+
+
+def test_bad_frames_say_what_is_wrong() -> None:
+    good = p.encode(p.EDGE, 1, (1, 1, 5))[:-1]
+    raw = bytearray(p.cobs_decode(good))
+    raw[3] ^= 0x40
+    cases = {
+        "crc": p.cobs_encode(bytes(raw)),
+        "short": p.cobs_encode(b"\x03\x01"),
+        "cobs": b"\x05\x01",
+    }
+    for reason, frame in cases.items():
+        with pytest.raises(p.ProtocolError) as err:
+            p.decode(frame)
+        assert err.value.reason == reason
+    unknown = bytes([0x77, 1])
+    crc = p.crc16(unknown)
+    with pytest.raises(p.ProtocolError, match="unknown message type 119"):
+        p.decode(p.cobs_encode(unknown + bytes([crc >> 8, crc & 0xFF])))
+    with pytest.raises(p.ProtocolError, match="edge carries no text"):
+        p.encode(p.EDGE, 1, (1, 1, 5), "hello")
+
+
+def test_the_decoder_resynchronises_after_garbage_and_torn_frames() -> None:
+    edge = p.encode(p.EDGE, 1, (2, 1, 1000))
+    pong = p.encode(p.PONG, 2, (7, 2000))
+    stream = b"\xff\x13garbage" + edge[:4] + b"\x00" + edge + b"\x00\x00" + pong[:3] + bytes(200) + pong
+    decoder = p.Decoder()
+    got = []
+    for i in range(0, len(stream), 7):  # arriving in pieces, as serial reads do
+        got += decoder.feed(stream[i : i + 7])
+    assert [m[0] for m in got] == [p.EDGE, p.PONG]
+    assert sum(decoder.errors.values()) >= 2
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.lists(st.sampled_from(range(len(MESSAGES))), min_size=1, max_size=12),
+    st.dictionaries(st.integers(0, 12), st.binary(min_size=1, max_size=80), max_size=6),
+    st.integers(1, 40),
+)
+def test_fuzz_every_frame_after_the_garbage_is_recovered(picks, junk, chunk) -> None:
+    """Garbage between frames, the stream read in pieces: exactly the frames that follow a zero
+    byte come out, in order (a frame glued to the garbage before it is the one frame lost)."""
+    stream = bytearray()
+    expected = []
+    for n, i in enumerate(picks):
+        if n in junk:
+            stream += junk[n]
+        if not stream or stream[-1] == 0:
+            expected.append(MESSAGES[i])
+        stream += p.encode(*MESSAGES[i][:3], MESSAGES[i][3])
+    decoder = p.Decoder()
+    got = []
+    for k in range(0, len(stream), chunk):
+        got += decoder.feed(bytes(stream[k : k + chunk]))
+    assert got == expected
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.lists(st.sampled_from(range(len(MESSAGES))), min_size=1, max_size=12),
+    st.lists(st.integers(0, 10_000), max_size=8),
+)
+def test_fuzz_damaged_bytes_never_crash_or_invent_a_message(picks, flips) -> None:
+    stream = bytearray(b"".join(p.encode(*MESSAGES[i][:3], MESSAGES[i][3]) for i in picks))
+    for pos in flips:
+        stream[pos % len(stream)] ^= 1 << (pos % 8)
+    got = p.Decoder().feed(bytes(stream))
+    assert all(m in MESSAGES for m in got)
+    assert len(got) <= len(picks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2_000))
+def test_fuzz_random_bytes_never_crash_the_decoder(data: bytes) -> None:
+    decoder = p.Decoder()
+    decoder.feed(data)
+    decoder.feed(p.encode(p.PING, 1, (5,)))  # and it still reads a good frame after a zero
+    assert decoder.feed(b"\x00" + p.encode(p.PING, 2, (6,)))[-1] == (p.PING, 2, (6,), "")
+
+
+def _node_ready() -> bool:
+    if shutil.which("node") is None:
+        return False
+    if not (MICROPYTHON / "node_modules" / "@micropython").is_dir():
+        subprocess.run(
+            [
+                "npm",
+                "install",
+                "--silent",
+                "--prefix",
+                str(MICROPYTHON),
+                "@micropython/micropython-webassembly-pyscript@1.27.0",
+            ],
+            check=False,
+            capture_output=True,
+            timeout=300,
+        )
+    return (MICROPYTHON / "node_modules" / "@micropython").is_dir()
+
+
+def test_the_same_source_runs_under_micropython(tmp_path: Path) -> None:
+    if not _node_ready():
+        pytest.fail("Node.js and the MicroPython WebAssembly package are needed (make test installs them)")
+    script = tmp_path / "check.py"
+    script.write_text(
+        "import json\n"
+        f"MESSAGES = {MESSAGES!r}\n"
+        "frames = [encode(k, s, f, t).hex() for k, s, f, t in MESSAGES]\n"
+        "d = Decoder()\n"
+        "back = d.feed(b'junk\\x00' + b''.join(bytes.fromhex(x) for x in frames))\n"
+        "back = [[m[0], m[1], list(m[2]), m[3]] for m in back]\n"
+        "print(json.dumps({'crc': crc16(b'123456789'), 'frames': frames, 'back': back, 'errors': d.errors}))\n"
+    )
+    runner = ROOT / "tests" / "micropython" / "run.mjs"
+    env = {**os.environ, "NODE_PATH": str(MICROPYTHON / "node_modules")}
+    local = tmp_path / "run.mjs"
+    local.write_text(runner.read_text())
+    os.symlink(MICROPYTHON / "node_modules", tmp_path / "node_modules")
+    result = subprocess.run(
+        ["node", str(local), str(ROOT / "firmware_bridge" / "protocol.py"), str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["crc"] == 0x29B1
+    assert out["frames"] == [p.encode(k, s, f, t).hex() for k, s, f, t in MESSAGES]
+    assert [(k, s, tuple(f), t) for k, s, f, t in out["back"]] == MESSAGES
+    assert out["errors"] == {"cobs": 1} or sum(out["errors"].values()) == 1
