@@ -1,1 +1,3 @@
-"""The microcontroller bridge over USB serial (issue 5; not built yet)."""
+"""The button-and-light board on USB serial: the wire protocol (``protocol``, shared with the
+MicroPython firmware in ``firmware/``), the board's clock on the host's (``clock_sync``), and the
+host driver (``host``)."""
