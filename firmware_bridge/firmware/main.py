@@ -106,14 +106,19 @@ def handle(kind, msg_seq, fields):
         send(p.ERROR, (p.E_UNKNOWN,), f"unexpected message type {kind}")
 
 
-def main():
+def send_edges():
+    """Send every edge the interrupt has queued, oldest first."""
     global tail
+    while tail != head:
+        send(p.EDGE, (info[tail] >> 1, info[tail] & 1, ticks[tail]))
+        tail = (tail + 1) % SLOTS
+
+
+def main():
     next_beat = time.ticks_ms()
     next_frame = time.ticks_ms()
     while True:
-        while tail != head:  # edges first: they are what the referee is waiting for
-            send(p.EDGE, (info[tail] >> 1, info[tail] & 1, ticks[tail]))
-            tail = (tail + 1) % SLOTS
+        send_edges()  # edges first: they are what the referee is waiting for
         if poll.poll(1):
             data = sys.stdin.buffer.read(1)
             for kind, msg_seq, fields, _text in decoder.feed(data):
@@ -131,4 +136,5 @@ def main():
             next_frame = time.ticks_add(now, 20)
 
 
-main()
+if __name__ == "__main__":  # as main.py on the board; a test imports it under another name
+    main()
