@@ -146,3 +146,11 @@ def _level(device: object, colour: Colour) -> object:
     if _is_rgb(device):
         return tuple(c / 255 for c in colour)
     return 1 if type(device).__name__ == "LED" else max(colour) / 255
+
+
+def count_back(count: int, colour: Colour = AMBER) -> Pattern:
+    """What a seat's light shows after a count of taps (a bid): that many quick flashes, so the
+    player sees what the table understood; one long flash for nothing (a bid of 0)."""
+    if count <= 0:
+        return Pattern("flash", colour, 1, period_ms=1600)
+    return flash(min(count, 255), colour, period_ms=400)

@@ -62,3 +62,10 @@ def test_bad_patterns_and_seats_are_named(factory) -> None:
     with pytest.raises(LightError, match="seat 1's light on pin 13"):
         GpioLights({1: 13}, factory=factory)
     lights.close()
+
+
+def test_a_count_of_taps_is_flashed_back() -> None:
+    from table.lights import count_back
+
+    assert count_back(3) == Pattern("flash", (255, 140, 0), 3, 400)
+    assert count_back(0).count == 1 and count_back(0).period_ms > 1000  # nothing: one long flash
