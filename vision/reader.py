@@ -196,8 +196,9 @@ def _vote(
         best = max((c for c in found if c is not None), key=lambda c: c.confidence)
         other = [c for c in found if c is not None and c is not best]
         # Corners that disagree: believe the clearer one only when the other is barely readable,
-        # and never fully: two readings of one card should not differ at all.
-        confidence = best.confidence * (1 - other[0].confidence) * 0.6 if other else best.confidence
+        # and never fully: two readings of one card should not differ at all. One corner alone
+        # (the other covered) is one witness, not two: it must be surer to count.
+        confidence = best.confidence * (1 - other[0].confidence) * 0.6 if other else best.confidence**2
         code = _code(best)
     return Reading(code if confidence >= threshold else None, confidence, found)
 
