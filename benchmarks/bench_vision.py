@@ -171,7 +171,7 @@ def bench_placement() -> None:
                 break
     print(
         f"  a placed card is reported on frame {max(delays) if delays else 'never'} after it appears "
-        f"(worst of {len(delays)} of 10; the tracker confirms over 3 frames)"
+        f"(worst of {len(delays)} of 10; the tracker confirms over {CardTracker().config.confirm} frames)"
     )
 
 

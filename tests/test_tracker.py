@@ -25,12 +25,18 @@ def run(tracker: CardTracker, frames: list[list[SeenCard]], start: int = 0) -> l
     return events
 
 
-def test_a_card_is_placed_after_three_steady_frames_stamped_with_the_first() -> None:
-    tracker = CardTracker()
+def test_a_card_is_placed_after_steady_frames_stamped_with_the_first() -> None:
+    tracker = CardTracker(config=TrackerConfig(confirm=3))
     assert run(tracker, [[seen("QH")], [seen("QH")]]) == []
     events = tracker.update(200 * MS, [seen("QH")])
     assert events == [CardSeen(0, "camera", parse_card("QH"), "pile")]
     assert run(tracker, [[seen("QH")]] * 5, start=3) == []  # reported once
+
+
+def test_by_default_two_readings_place_a_card_even_with_an_unsure_frame_between() -> None:
+    tracker = CardTracker()
+    assert run(tracker, [[seen("QH")], [seen(None)]]) == []
+    assert tracker.update(200 * MS, [seen("QH")]) == [CardSeen(0, "camera", parse_card("QH"), "pile")]
 
 
 def test_the_next_card_on_the_pile_is_a_new_event() -> None:
