@@ -96,9 +96,10 @@ def _edge_mask(small: np.ndarray) -> np.ndarray:
     return cv2.erode(mask, np.ones((3, 3), np.uint8))
 
 
-def _quads_from_mask(mask: np.ndarray, frame_area: float) -> list[CardQuad]:
+def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[np.ndarray]]:
+    """Card-shaped regions of a mask as outlines, and the regions that may be several cards."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = []
+    out, merged = [], []
     for contour in contours:
         area = cv2.contourArea(contour)
         if not MIN_AREA * frame_area <= area <= MAX_AREA * frame_area:
@@ -112,24 +113,60 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> list[CardQuad]:
         if ASPECT[0] <= aspect <= ASPECT[1] and fill > 0.82:
             out.append(CardQuad(portrait_corners(cv2.boxPoints(rect)), float(fill)))
         elif fill > 0.55 and aspect <= 3.5:
-            out += split_pile(contour)
-    return out
+            merged.append(contour)
+    return out, merged
 
 
-def split_pile(contour: np.ndarray) -> list[CardQuad]:
-    """The top card of a region of overlapping cards: the largest card-shaped quadrilateral
-    among the region's polygon corners (a pile's lower cards only add bits at its edges)."""
+def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
+    """Whether clean card outlines already account for most of a region (found at another level)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    box = CardQuad(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32), 1.0)
+    return any(_iou_boxes(box, q) > 0.6 for q in quads)
+
+
+def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
+    """Cards lying together (a pile, cards touching): the top card, then the top card of what
+    is left once it is taken away, up to three."""
+    x0, y0, bw, bh = cv2.boundingRect(contour)
+    region = np.zeros((bh + 2, bw + 2), np.uint8)
+    shift = np.array([x0 - 1, y0 - 1])
+    cv2.drawContours(region, [contour - shift], -1, 255, thickness=cv2.FILLED)
+    found: list[CardQuad] = []
+    while len(found) < 3:
+        quads = split_pile(contour, gray)
+        if not quads:
+            break
+        found += quads
+        cv2.fillPoly(region, [np.round(quads[0].corners - shift).astype(np.int32)], 0)
+        region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # slivers along its edges
+        rest, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not rest:
+            break
+        contour = max(rest, key=cv2.contourArea)
+        if cv2.contourArea(contour) < 0.4 * quads[0].area:
+            break
+        contour = contour + shift
+    return found
+
+
+def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[CardQuad]:
+    """The top card of a region of overlapping cards.
+
+    Its sides are long straight runs of the region's outline, so card-shaped rectangles are
+    tried on each side of the outline's polygon. Of those that lie inside the region, the top
+    card is the one whose whole outline is an edge in the picture (a rectangle spanning two cards
+    crosses their faces); with no picture to ask, the largest.
+    """
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
     if not 4 <= len(poly) <= 12:
         return []
     best: CardQuad | None = None
-    best_area = 0.0
+    best_score = 0.0
     n = len(poly)
     x0, y0, bw, bh = cv2.boundingRect(contour)
     region = np.zeros((bh + 2, bw + 2), np.uint8)
     cv2.drawContours(region, [contour - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
-    # Sides of the top card are long straight runs of the outline: try rectangles on each one.
     for i in range(n):
         a, b = poly[i], poly[(i + 1) % n]
         side = b - a
@@ -145,10 +182,38 @@ def split_pile(contour: np.ndarray) -> list[CardQuad]:
         for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
             quad = np.array([a, b, b + normal * depth, a + normal * depth], dtype=np.float32)
             covered = _inside_fraction(region, quad - [x0 - 1, y0 - 1])
-            area = length * depth
-            if covered > 0.93 and area > best_area:
-                best, best_area = CardQuad(portrait_corners(quad), covered), area
+            if covered <= 0.93:
+                continue
+            score = length * depth * (1.0 if gray is None else edge_support(gray, quad) ** 2)
+            if score > best_score:
+                best, best_score = CardQuad(portrait_corners(quad), covered), score
     return [best] if best is not None else []
+
+
+_ALONG = np.linspace(0.15, 0.85, 12)[None, :, None]
+
+
+def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
+    """How much of a quadrilateral's outline is an edge in the picture: for each side, the share
+    of points where the two sides of the line differ clearly; the weakest side counts (a side
+    running out of the frame gives no evidence either way)."""
+    h, w = gray.shape
+    a = quad.astype(np.float32)
+    b = np.roll(a, -1, axis=0)
+    d = b - a
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
+    inward = np.sign(np.sum((a.mean(axis=0) - a) * normal, axis=1, keepdims=True))
+    pts = a[:, None, :] + _ALONG * d[:, None, :]  # 4 sides x 12 points
+    offset = (normal * inward)[:, None, :] * 3
+    inner, outer = pts + offset, pts - offset
+    ok = (np.minimum(inner, outer).min(axis=2) >= 0) & (inner[..., 0] < w) & (outer[..., 0] < w)
+    ok &= (inner[..., 1] < h) & (outer[..., 1] < h)
+    i = gray[np.where(ok, inner[..., 1], 0).astype(int), np.where(ok, inner[..., 0], 0).astype(int)].astype(np.int16)
+    o = gray[np.where(ok, outer[..., 1], 0).astype(int), np.where(ok, outer[..., 0], 0).astype(int)].astype(np.int16)
+    strong = (np.abs(i - o) > 18) & ok
+    counted = ok.sum(axis=1)
+    shares = np.where(counted > 0, strong.sum(axis=1) / np.maximum(counted, 1), 1.0)
+    return float(shares.min())
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
@@ -184,8 +249,15 @@ def find_cards(image: np.ndarray) -> list[CardQuad]:
         small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     frame_area = float(small.shape[0] * small.shape[1])
     candidates: list[CardQuad] = []
+    merged: list[np.ndarray] = []
     for mask in [*_paper_masks(small), _edge_mask(small)]:
-        candidates += _quads_from_mask(mask, frame_area)
+        clean, several = _quads_from_mask(mask, frame_area)
+        candidates += clean
+        merged += several
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    for contour in merged:
+        if not _explained(contour, candidates):
+            candidates += _split_region(contour, gray)
     found: list[CardQuad] = []
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
