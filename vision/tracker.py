@@ -25,7 +25,7 @@ ZoneOf = Callable[[tuple[float, float]], Zone | None]
 
 @dataclass(frozen=True)
 class TrackerConfig:
-    confirm: int = 2  # frames a reading must hold before the card counts as placed (one unsure frame between still leaves it within three)
+    confirm: int = 2  # frames a reading must hold to place a card (one unsure frame between: still within three)
     vanish: int = 5  # frames without any card before a zone counts as emptied
     min_confidence: float = 0.5
 

@@ -7,16 +7,16 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
-from sim.render import CardPlacement, SceneSpec, render_scene  # noqa: E402
-from test_calibration import MARKER_MM, TABLE_H, TABLE_W, camera_view, flat_table  # noqa: E402
-from vision.calibration import calibrate_from_markers, draw_overlay  # noqa: E402
-from vision.identify import draw, identify  # noqa: E402
-from vision.zones import default_zones  # noqa: E402
+from test_calibration import MARKER_MM, TABLE_H, TABLE_W, camera_view, flat_table
+
+from sim.render import CardPlacement, SceneSpec, render_scene
+from vision.calibration import calibrate_from_markers, draw_overlay
+from vision.identify import draw, identify
+from vision.zones import default_zones
 
 HERE = Path(__file__).resolve().parent
 REAL = Path("/work/shared/data/real_cards_dev/IMG_2451.JPG")
@@ -30,7 +30,9 @@ def main() -> None:
         CardPlacement("AS", 560, 470, 95, 210, style="vintage"),
         CardPlacement("back", 130, 470, 40, 210),
     )
-    image, _ = render_scene(SceneSpec(table="wood", cards=cards, light=0.5, glare=0.3, noise=3.0, seed=random.Random(3).random()))
+    image, _ = render_scene(
+        SceneSpec(table="wood", cards=cards, light=0.5, glare=0.3, noise=3.0, seed=random.Random(3).random())
+    )
     cv2.imwrite(str(HERE / "identify-rendered.jpg"), draw(image, identify(image)), [cv2.IMWRITE_JPEG_QUALITY, 85])
     if REAL.is_file():
         photo = cv2.imread(str(REAL))
