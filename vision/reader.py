@@ -143,11 +143,15 @@ def centre_count(card: np.ndarray) -> str | None:
             blobs.append(stats[i])
     if not blobs:
         return None
+    if any(b[2] > middle.shape[1] * 0.8 and b[3] > middle.shape[0] * 0.6 for b in blobs):
+        return "court"  # a framed picture fills the middle
+    # Pips lie well inside the middle; what runs off its top or bottom is the table past a loose outline.
+    blobs = [b for b in blobs if b[1] > 0 and b[1] + b[3] < middle.shape[0]]
+    if not blobs:
+        return None
     biggest = max(b[4] for b in blobs)
     if biggest > area * 0.12 and len(blobs) == 1:
         return "A"  # one large pip (an ace's, however decorated)
-    if any(b[2] > middle.shape[1] * 0.8 and b[3] > middle.shape[0] * 0.6 for b in blobs):
-        return "court"  # a framed picture fills the middle
     pips = [b for b in blobs if b[4] > biggest * 0.45]
     if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
         return None  # pieces of different sizes: something else is in the way
