@@ -61,12 +61,27 @@ def corner_image(card: np.ndarray, which: int) -> np.ndarray:
 
 
 def ink_is_red(corner: np.ndarray) -> bool:
-    """Whether the darkest marks of a corner are red (a red joker's index) rather than black."""
+    """Whether a corner's index (its topmost mark clear of the crop's edges: a joker's J) is red.
+
+    Only that mark is asked: a printed border line, a court frame or the joker's picture share
+    the corner and may be any colour."""
     darkness = 255 - min_channel(corner)
     _, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    pixels = corner[ink > 0].astype(np.int16)
-    if len(pixels) == 0:
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    h, w = ink.shape
+    marks = [
+        i
+        for i in range(1, count)
+        if stats[i, 0] > 0
+        and stats[i, 1] > 0
+        and stats[i, 0] + stats[i, 2] < w
+        and stats[i, 1] + stats[i, 3] < h
+        and stats[i, 3] >= 0.05 * h
+    ]
+    if not marks:
         return False
+    top = min(marks, key=lambda i: stats[i, 1])
+    pixels = corner[labels == top].astype(np.int16)
     return bool(np.median(pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])) > 25)
 
 
