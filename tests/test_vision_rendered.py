@@ -12,7 +12,7 @@ from sim.render_cards import DECK_STYLES, render_card
 from table.cli import main
 from vision.identify import identify
 from vision.profile import EnrolError, enrol, load_deck
-from vision.reader import read_card
+from vision.reader import centre_suit, corner_image, ink_is_red, read_card
 
 CODES = ["AS", "7H", "10D", "QC", "KS", "2H", "9C", "JD", "RJ", "BJ"]
 
@@ -40,6 +40,24 @@ def test_clean_faces_are_read_from_their_corners_and_never_misread(style: str) -
     wrong = {want: got for want, got in codes.items() if got not in (want, None)}
     assert not wrong, wrong
     assert sum(got == want for want, got in codes.items()) >= 0.4 * len(codes), codes  # the benchmark has the rate
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_the_middle_pips_tell_the_suit_and_never_the_wrong_one(style: str) -> None:
+    told = {}
+    for suit in "CDHS":
+        for rank in ("A", "2", "3", "5", "8", "10"):
+            face = cv2.resize(render_card(rank + suit, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
+            told[rank + suit] = centre_suit(face)
+    assert {code: got for code, got in told.items() if got not in (None, code[-1])} == {}
+    assert sum(got is not None for got in told.values()) >= 0.75 * len(told)
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_a_jokers_colour_is_its_index_colour(style: str) -> None:
+    for code, red in (("RJ", True), ("BJ", False)):
+        face = cv2.resize(render_card(code, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
+        assert [ink_is_red(corner_image(face, i)) for i in (0, 1)] == [red, red]
 
 
 def test_a_card_on_a_table_at_any_angle_is_found_and_read_or_left_unsure() -> None:
