@@ -21,6 +21,7 @@ WORK_WIDTH = 480  # frames are searched at this width at most; corners are scale
 ASPECT = (1.15, 1.85)  # long side over short side: poker 1.40, bridge 1.56, with slack for perspective
 MIN_AREA = 0.002  # a card covers at least this fraction of the frame
 MAX_AREA = 0.6
+FILL_SPLIT = 0.55  # regions filling this much of their rectangle may be several cards: split them
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad
         fill = area / (w * h)
         if ASPECT[0] <= aspect <= ASPECT[1] and fill > 0.82:
             out.append(CardQuad(portrait_corners(cv2.boxPoints(rect)), float(fill)))
-        elif fill > 0.55 and aspect <= 3.5:
+        elif fill > FILL_SPLIT and aspect <= 3.5:
             merged.append(contour)
     return out, merged
 
