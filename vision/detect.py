@@ -121,8 +121,7 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad
 def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
     """Whether clean card outlines already account for most of a region (found at another level)."""
     x, y, w, h = cv2.boundingRect(contour)
-    box = CardQuad(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32), 1.0)
-    return any(_iou_boxes(box, q) > 0.6 for q in quads)
+    return bool(quads) and bool((_iou(np.array([x, y, x + w, y + h], np.float32), _boxes(quads)) > 0.6).any())
 
 
 def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
@@ -229,16 +228,21 @@ def _inside_fraction(region: np.ndarray, quad: np.ndarray) -> float:
     return float(region[ys[ok], xs[ok]].sum()) / len(pts)
 
 
-def _iou_boxes(a: CardQuad, b: CardQuad) -> float:
-    ax0, ay0 = a.corners.min(axis=0)
-    ax1, ay1 = a.corners.max(axis=0)
-    bx0, by0 = b.corners.min(axis=0)
-    bx1, by1 = b.corners.max(axis=0)
-    iw = max(0.0, min(ax1, bx1) - max(ax0, bx0))
-    ih = max(0.0, min(ay1, by1) - max(ay0, by0))
+def _boxes(quads: list[CardQuad]) -> np.ndarray:
+    """Axis-aligned boxes (x0, y0, x1, y1) of outlines, one row each."""
+    if not quads:
+        return np.zeros((0, 4), np.float32)
+    corners = np.stack([q.corners for q in quads])
+    return np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+
+
+def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Overlap over union of one box with each of several."""
+    iw = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    ih = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
     inter = iw * ih
-    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - inter
-    return float(inter / union) if union > 0 else 0.0
+    union = (box[2] - box[0]) * (box[3] - box[1]) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
+    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
 
 
 def find_cards(image: np.ndarray) -> list[CardQuad]:
@@ -262,9 +266,15 @@ def find_cards(image: np.ndarray) -> list[CardQuad]:
     found: list[CardQuad] = []
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
-    for quad in sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True):
-        if all(_iou_boxes(quad, other) < 0.4 and not _part_of(quad, other) for other in found):
-            found.append(quad)
+    ordered = sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True)
+    boxes = _boxes(ordered)
+    kept: list[int] = []
+    for i, quad in enumerate(ordered):
+        if kept and (_iou(boxes[i], boxes[kept]) >= 0.4).any():
+            continue
+        if not any(_part_of(quad, ordered[k]) for k in kept):
+            kept.append(i)
+    found = [ordered[i] for i in kept]
     return [CardQuad(q.corners / scale, q.fill) for q in found]
 
 
