@@ -10,6 +10,7 @@ draws a straight line through those: host_ns = offset + rate * board_us.
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
 from dataclasses import dataclass
 
@@ -154,3 +155,32 @@ class ClockFit:
         if not self.pings:
             return 0
         return min(p.round_trip_ns for p in self.pings) // 2
+
+
+class BoardOrder:
+    """Keeps a board's converted times in the order of its own timer.
+
+    Edges can arrive late, and the fit moves a little with every pong, so two presses a
+    microsecond apart converted either side of a pong could swap places. Each new time is kept
+    between those of the nearest earlier and later board readings already converted (at least a
+    nanosecond per microsecond apart), so a board's presses are ordered by the board's timer.
+    """
+
+    def __init__(self, keep: int = 512) -> None:
+        self.keep = keep
+        self.board: list[int] = []  # sorted board times (unwrapped µs)
+        self.host: list[int] = []  # their host times, in the same order
+
+    def place(self, board_us: int, host_ns: int) -> int:
+        i = bisect.bisect_left(self.board, board_us)
+        if i < len(self.board) and self.board[i] == board_us:
+            return self.host[i]  # the same instant: the same time
+        if i > 0:
+            host_ns = max(host_ns, self.host[i - 1] + (board_us - self.board[i - 1]))
+        if i < len(self.board):
+            host_ns = min(host_ns, self.host[i] - (self.board[i] - board_us))
+        self.board.insert(i, board_us)
+        self.host.insert(i, host_ns)
+        if len(self.board) > self.keep:  # forget the oldest instants
+            del self.board[0], self.host[0]
+        return host_ns

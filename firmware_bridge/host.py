@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge import protocol as p
-from firmware_bridge.clock_sync import ClockFit, Ping, Unwrapper
+from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
 from table.buttons import RawEdge
 from table.lights import KINDS, Pattern
 
@@ -127,6 +127,7 @@ class Bridge:
     def _reset_link(self) -> None:
         self._decoder = p.Decoder()
         self._fit = ClockFit()
+        self._order = BoardOrder()
         self._unwrap: Unwrapper | None = None
         self._seq = 0
         self._pings: dict[int, int] = {}
@@ -318,4 +319,5 @@ class Bridge:
         if seat is None:
             self.stats["edges from unused buttons"] += 1
             return
-        self.edges.put(RawEdge(seat, pressed, self._fit.to_host_ns(self._unwrap(ticks))))
+        board_us = self._unwrap(ticks)
+        self.edges.put(RawEdge(seat, pressed, self._order.place(board_us, self._fit.to_host_ns(board_us))))

@@ -77,3 +77,16 @@ def test_before_any_ping_there_is_no_conversion() -> None:
         ClockFit().to_host_ns(5)
     with pytest.raises(ValueError, match="cannot arrive before"):
         ClockFit().add(Ping(10, 5, 0))
+
+
+def test_a_boards_presses_keep_the_boards_order_across_fit_changes() -> None:
+    from firmware_bridge.clock_sync import BoardOrder
+
+    order = BoardOrder()
+    # Presses 1 µs apart on the board, converted out of order with fits that moved by 80 µs between.
+    assert order.place(1_000_001, 5_000_000_000) == 5_000_000_000
+    late = order.place(1_000_000, 5_000_080_000)  # converted later, by a fit that moved forward
+    assert late < 5_000_000_000
+    after = order.place(1_000_003, 4_999_900_000)  # and one by a fit that moved back
+    assert after > 5_000_000_000
+    assert order.place(1_000_001, 1) == 5_000_000_000  # the same instant twice: the same time
