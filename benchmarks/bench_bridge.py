@@ -48,7 +48,7 @@ def bench_ordering() -> None:
     bridge = Bridge(board.path).start()
     _wait(lambda: bridge.fit.ready)
     right = total = 0
-    for _ in range(50):
+    for _ in range(200):
         at = time.monotonic_ns()
         order = list(range(4))
         rng.shuffle(order)
