@@ -35,8 +35,7 @@ def corner_input(corner: np.ndarray) -> np.ndarray:
     small = cv2.resize(corner, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA).astype(np.float32)
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     dark = 255 - np.minimum(np.minimum(b, g), r)
-    paper = float(np.median(dark))
-    ink = float(np.percentile(dark, 98))
+    paper, ink = (float(v) for v in np.percentile(dark, (50, 98)))
     dark = np.clip((dark - paper) / max(ink - paper, 25.0), -1.0, 3.0)
     brightness = max(255 - paper, 40.0)
     red = np.clip((r - np.maximum(b, g)) / brightness * 2, 0.0, 2.0)
