@@ -46,6 +46,7 @@ class BridgeTiming:
     handshake_ns: int = 500 * MS  # wait this long for VERSION after HELLO
     quiet_ns: int = 2_000 * MS  # nothing heard (the board heartbeats twice a second): reconnect
     reopen_ns: int = 500 * MS  # between attempts to open a missing port
+    recheck_ns: int = 5_000 * MS  # between looks at a board with other firmware (it may be re-flashed)
 
 
 @dataclass
@@ -79,7 +80,6 @@ class Bridge:
         self._serial_factory = serial_factory
         self.status = "connecting"
         self.problem = ""
-        self.info: BoardInfo | None = None
         self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue()
         self.stats: Counter[str] = Counter()
         self.ack_latencies_ns: deque[int] = deque(maxlen=1000)
@@ -90,6 +90,7 @@ class Bridge:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._serial: object | None = None
+        self.info: BoardInfo | None = None
         self._reset_link()
 
     # -- the public side, safe from any thread ------------------------------------------------
@@ -105,11 +106,20 @@ class Bridge:
         self._close()
 
     def show(self, light: int, pattern: Pattern) -> None:
-        """Show a pattern on a light; sent as soon as the link allows, and again after a reconnect."""
+        """Show a pattern on a light; sent as soon as the link allows, and again after a reconnect.
+
+        Checked here, on the caller's thread: a bad light number or pattern is the caller's
+        error (ValueError), never a reason for the bridge's own thread to stop."""
+        if type(light) is not int or not 0 <= light <= 255:
+            raise ValueError(f"light must be a whole number 0-255, not {light!r}")
+        if not isinstance(pattern, Pattern):
+            raise ValueError(f"not a light pattern: {pattern!r}")
+        p.encode(p.LIGHT, 0, self._light_fields(light, pattern))  # raises now if it cannot be sent
         self._commands.put((light, pattern))
         ser = self._serial
         if ser is not None and hasattr(ser, "cancel_read"):
-            ser.cancel_read()  # wake the thread from its read to send it now
+            with contextlib.suppress(Exception):  # the port may be closing under us: the read times out anyway
+                ser.cancel_read()  # wake the thread from its read to send it now
 
     def drain(self) -> list[RawEdge]:
         out = []
@@ -125,6 +135,8 @@ class Bridge:
 
     # -- the thread ----------------------------------------------------------------------------
     def _reset_link(self) -> None:
+        self.info = None  # whatever is on the port now must introduce itself again
+        self._board_dropped = 0
         self._decoder = p.Decoder()
         self._fit = ClockFit()
         self._order = BoardOrder()
@@ -152,11 +164,9 @@ class Bridge:
                 continue
             try:
                 self._step()
-            except (OSError, p.ProtocolError) as exc:
-                self._lost(f"link failed: {exc}")
-            except Exception as exc:  # a serial library error type we do not import at module level
-                if type(exc).__name__ != "SerialException":
-                    raise
+            except Exception as exc:  # OSError, pyserial's SerialException, or a bug: never end the thread
+                if not isinstance(exc, OSError) and type(exc).__name__ != "SerialException":
+                    log.exception("bridge %s: unexpected error; reconnecting", self.port)
                 self._lost(f"link failed: {exc}")
 
     def _open(self) -> object:
@@ -195,7 +205,7 @@ class Bridge:
                 f"the board speaks protocol {self.info.protocol} ({self.info.firmware}), "
                 f"this table {p.PROTOCOL_VERSION}: flash firmware_bridge/firmware (see the README)",
             )
-            self._stop.wait(5)
+            self._stop.wait(self.timing.recheck_ns / 1e9)
             return False
         self._unwrap = Unwrapper(self.info.timer_bits)
         self._last_heard = self.clock()
@@ -265,10 +275,12 @@ class Bridge:
         if now - self._last_heard > self.timing.quiet_ns:
             self._lost(f"nothing heard from the board for {self.timing.quiet_ns // MS} ms")
 
+    @staticmethod
+    def _light_fields(light: int, pat: Pattern) -> tuple[int, ...]:
+        return (light, KINDS[pat.kind], *pat.colour, pat.count, pat.period_ms)
+
     def _light_frame(self, pending: _Pending) -> bytes:
-        pat = pending.pattern
-        fields = (pending.light, KINDS[pat.kind], *pat.colour, pat.count, pat.period_ms)
-        return p.encode(p.LIGHT, pending.seq, fields)
+        return p.encode(p.LIGHT, pending.seq, self._light_fields(pending.light, pending.pattern))
 
     def _send_light(self, light: int, pattern: Pattern, now: int) -> None:
         if self.info is not None and not 0 <= light < self.info.lights:
@@ -281,10 +293,16 @@ class Bridge:
 
     def _handle(self, message: tuple, now: int) -> None:
         kind, seq, fields, text = message
-        if kind != p.ACK and self._board_seq is not None and seq != (self._board_seq + 1) & 0xFF:
-            self.stats["board messages lost"] += (seq - self._board_seq - 1) & 0xFF
-        if kind != p.ACK:
-            self._board_seq = seq
+        if self._board_seq is not None:
+            step = (seq - self._board_seq) & 0xFF
+            if step >= 128:
+                return self._act(kind, fields, text, now)  # an older frame after a newer one: no gap
+            self.stats["board messages lost"] += step - 1
+        self._board_seq = seq
+        self._act(kind, fields, text, now)
+
+    def _act(self, kind: int, fields: tuple, text: str, now: int) -> None:
+        """Act on one message from the board."""
         if kind == p.VERSION:
             self.info = BoardInfo(*fields, text)
         elif kind == p.PONG:
@@ -310,6 +328,12 @@ class Bridge:
             log.warning("bridge %s: the board reports error %d: %s", self.port, fields[0], text)
         elif kind == p.HEARTBEAT:
             self.stats["heartbeats"] += 1
+            dropped = fields[1]
+            if dropped != self._board_dropped:  # its edge queue overflowed: presses were lost there
+                lost = (dropped - self._board_dropped) & 0xFFFF
+                self.stats["edges dropped by the board"] += lost
+                log.warning("bridge %s: the board dropped %d button edges (too many at once)", self.port, lost)
+                self._board_dropped = dropped
         else:
             self.stats["unexpected messages"] += 1
 

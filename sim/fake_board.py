@@ -15,6 +15,7 @@ import heapq
 import os
 import random
 import select
+import shutil
 import tempfile
 import threading
 import time
@@ -60,6 +61,7 @@ class FakeBoard:
     def __init__(self, config: BoardConfig | None = None, folder: str | None = None) -> None:
         self.config = config or BoardConfig()
         self.rng = random.Random(self.config.seed)
+        self._own_folder = folder is None
         self._folder = Path(folder or tempfile.mkdtemp(prefix="cardtable-board-"))
         self.path = str(self._folder / "ttyCARDTABLE")
         self.lights: dict[int, LightState] = {}
@@ -120,6 +122,8 @@ class FakeBoard:
             self._thread.join(timeout=2)
         if self.plugged:
             self.unplug()
+        if self._own_folder:
+            shutil.rmtree(self._folder, ignore_errors=True)
 
     # -- what the players do -------------------------------------------------------------------
     def press(self, button: int, at_ns: int | None = None, delay_ns: int = 0) -> int:
@@ -144,11 +148,10 @@ class FakeBoard:
 
     # -- the board's loop ----------------------------------------------------------------------
     def _send(self, kind: int, fields: tuple, due_ns: int, text: str = "") -> None:
-        self._seq = (self._seq + 1) & 0xFF
-        frame = p.encode(kind, self._seq, fields, text)
-        with self._lock:
+        with self._lock:  # presses come from the test's thread, answers from the board's
+            self._seq = (self._seq + 1) & 0xFF
             self._order += 1
-            heapq.heappush(self._out, _Out(due_ns, self._order, frame))
+            heapq.heappush(self._out, _Out(due_ns, self._order, p.encode(kind, self._seq, fields, text)))
 
     def _jitter(self) -> int:
         return round(self.rng.uniform(0, self.config.jitter_ns)) if self.config.jitter_ns else 0
@@ -166,8 +169,9 @@ class FakeBoard:
             try:
                 ready, _, _ = select.select([master], [], [], wait)
                 now = time.monotonic_ns()  # the moment the bytes arrived, as an interrupt would stamp it
-                data = os.read(master, 4096) if ready else b""
-            except OSError:
+                with self._lock:  # not a descriptor that unplug() closed and the system gave to someone else
+                    data = os.read(master, 4096) if ready and self._master == master else b""
+            except (OSError, ValueError):
                 time.sleep(0.005)  # unplugged under our feet, or the host has not opened the port yet
                 continue
             for message in self._decoder.feed(data):
@@ -183,16 +187,15 @@ class FakeBoard:
                 if not self._out or self._out[0].due_ns > now or self._master is None:
                     return
                 frame = heapq.heappop(self._out).frame
-                master = self._master
-            if self.rng.random() < self.config.drop_rate:
-                continue
-            if self.rng.random() < self.config.corrupt_rate:
-                i = self.rng.randrange(len(frame) - 1)
-                frame = frame[:i] + bytes([frame[i] ^ (1 << self.rng.randrange(8)) or 1]) + frame[i + 1 :]
-            try:
-                os.write(master, frame)
-            except OSError:
-                return
+                if self.rng.random() < self.config.drop_rate:
+                    continue
+                if self.rng.random() < self.config.corrupt_rate:
+                    i = self.rng.randrange(len(frame) - 1)
+                    frame = frame[:i] + bytes([frame[i] ^ (1 << self.rng.randrange(8)) or 1]) + frame[i + 1 :]
+                try:
+                    os.write(self._master, frame)
+                except OSError:
+                    return
 
     def _handle(self, message: tuple, now: int) -> None:
         kind, seq, fields, _text = message

@@ -4,8 +4,9 @@ gpiozero calls a pin's ``when_changed(ticks, state)`` with the ticks of the edge
 the lgpio pin factory (the default on Raspberry Pi OS Bookworm and the Pi 5) those ticks are the
 kernel's edge timestamps on CLOCK_MONOTONIC, in seconds: converted once here to integer
 nanoseconds, they are on the same clock as every other event, whatever the callback's latency.
-Other factories take their ticks when the callback runs, or on another clock: they are marked
-coarse, and a slap game refuses them unless told to accept coarse timing.
+Other factories take their ticks when the callback runs, or on another clock: their edges are
+stamped with the host's clock when the callback runs, they are marked coarse, and a slap game
+refuses them unless told to accept coarse timing.
 
 The pin's own debounce is left off (lgpio stamps a debounced edge when the bounce has settled,
 which moves the press); ``table.gestures`` debounces on the leading edge instead. gpiozero
@@ -16,6 +17,7 @@ they only queue the edge; the table's loop takes them with ``drain()``.
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -115,10 +117,13 @@ class GpioButtons:
         pin.pull = "up" if self.pull_up else "down"
         pin.bounce = None
         pin.edges = "both"
-        convert, pressed_level = self.ticks.convert, 0 if self.pull_up else 1
+        convert, exact, pressed_level = self.ticks.convert, self.ticks.exact, 0 if self.pull_up else 1
 
         def changed(ticks: float, state: int) -> None:
-            self.edges.put(RawEdge(seat, int(state) == pressed_level, convert(ticks)))
+            # Ticks not known to be the edge's own time on this clock (pigpio's wrap every 71
+            # minutes on another clock) are worse than the moment the callback runs.
+            t_ns = convert(ticks) if exact else time.monotonic_ns()
+            self.edges.put(RawEdge(seat, int(state) == pressed_level, t_ns))
 
         self._handlers[seat] = changed
         pin.when_changed = changed

@@ -10,13 +10,16 @@ the next ``bounce_ns`` is swallowed. A press is only reported once the pin is st
 the bounce window ends (a spike of interference is not a slap), but it carries the leading edge's
 time: it is reported ``bounce_ns`` late and the sequencer's lateness for the source covers that.
 
-A button held down for ``stuck_ns`` is reported stuck and one that changes more than
-``chatter_edges`` times in a second is reported chattering (a loose wire); both are ignored
-until they are quiet again, instead of becoming a stream of slaps.
+A button held down for ``stuck_ns`` is reported stuck and one whose debounced state changes
+more than ``chatter_edges`` times in a second is reported chattering (a loose wire); both are
+ignored until they are quiet again, instead of becoming a stream of slaps. Deadlines (a long
+press, the end of a count) are never decided past an edge still inside its bounce window, so
+the gestures do not depend on how often ``poll`` is called.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 MS = 1_000_000
@@ -31,14 +34,16 @@ class GestureTiming:
     double_ns: int = 300 * MS  # a second tap starting this soon after the first ends: a double tap
     pause_ns: int = 1200 * MS  # a count of taps ends after this long with no press
     stuck_ns: int = 20_000 * MS  # held this long: the button is stuck
-    chatter_edges: int = 40  # raw edges in one second that mean a loose contact, not a player
+    chatter_edges: int = 24  # changes (after debouncing) in one second: a loose contact, not a player
     quiet_ns: int = 2_000 * MS  # a chattering button is trusted again after this long without an edge
 
     def __post_init__(self) -> None:
         for name in ("bounce_ns", "long_ns", "double_ns", "pause_ns", "stuck_ns", "quiet_ns"):
             if type(getattr(self, name)) is not int or getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be a positive whole number of nanoseconds")
-        if not self.bounce_ns < self.double_ns < self.pause_ns and self.long_ns < self.stuck_ns:
+        if type(self.chatter_edges) is not int or self.chatter_edges <= 0:
+            raise ValueError("chatter_edges must be a positive whole number")
+        if not (self.bounce_ns < self.double_ns < self.pause_ns and self.long_ns < self.stuck_ns):
             raise ValueError("timing out of order: need bounce < double < pause and long < stuck")
 
 
@@ -64,13 +69,14 @@ class _Seat:
     raw: bool = False  # the pin as last reported
     state: bool = False  # the debounced state
     pending_t: int | None = None  # leading edge of a change not yet confirmed
-    pressed_at: int | None = None
+    pressed_at: int | None = None  # the press a long press or a tap would be made of
+    down_since: int | None = None  # the button has been down since (for "stuck")
     released_at: int | None = None
     long_done: bool = False
     stuck: bool = False
     taps: int = 0
     single_tap_at: int | None = None  # a tap waiting to see whether a second one follows
-    recent_edges: list[int] = field(default_factory=list)
+    changes: deque[int] = field(default_factory=deque)  # leading edges in the last second
     chattering: bool = False
     last_raw_t: int = 0
 
@@ -93,16 +99,19 @@ class GestureReader:
         s = self.seats[seat]
         out = self.poll(t_ns)
         s.last_raw_t = t_ns
-        s.recent_edges = [t for t in s.recent_edges if t > t_ns - 1_000 * MS] + [t_ns]
-        if not s.chattering and len(s.recent_edges) > self.timing.chatter_edges:
-            s.chattering = True
-            s.pending_t = None
-            out.append(Gesture(seat, "chattering", t_ns))
         s.raw = pressed
         if s.chattering:
             return out
         if s.pending_t is None and pressed != s.state:
             s.pending_t = t_ns  # the leading edge: its time is the press (or release) time
+            s.changes.append(t_ns)
+            while s.changes[0] <= t_ns - 1_000 * MS:
+                s.changes.popleft()
+            if len(s.changes) > self.timing.chatter_edges:
+                s.chattering = True
+                s.pending_t = None
+                s.changes.clear()
+                out.append(Gesture(seat, "chattering", t_ns))
         return out
 
     def poll(self, now_ns: int) -> list[Gesture]:
@@ -115,36 +124,50 @@ class GestureReader:
 
     def _advance(self, n: int, s: _Seat, now: int) -> list[Gesture]:
         t = self.timing
-        out: list[Gesture] = []
         if s.chattering:
-            if now - s.last_raw_t >= t.quiet_ns:
-                s.chattering = False
-                s.recent_edges = []
+            if now - s.last_raw_t < t.quiet_ns:
+                return []
+            at = s.last_raw_t + t.quiet_ns
+            s.chattering = False
+            s.pressed_at = s.released_at = s.single_tap_at = None
+            s.taps, s.long_done = 0, True  # nothing half-made survives the noise
+            out = [Gesture(n, "recovered", at)]
+            if s.raw != s.state:  # it settled the other way: say so, or a press would never end
                 s.state = s.raw
-                s.pressed_at = s.released_at = s.single_tap_at = None
-                s.taps = 0
-                out.append(Gesture(n, "recovered", s.last_raw_t + t.quiet_ns))
+                s.down_since = at if s.state else None
+                out.append(Gesture(n, "press" if s.state else "release", at))
             return out
-        if s.pending_t is not None and now >= s.pending_t + t.bounce_ns:
-            lead = s.pending_t
-            s.pending_t = None
+        out: list[Gesture] = []
+        if s.pending_t is not None:
+            # Nothing can be decided past an edge whose meaning is not known yet: a release
+            # pending at 698 ms means the 700 ms long press never happened, whenever we are asked.
+            out += self._deadlines(n, s, min(now, s.pending_t))
+            if now < s.pending_t + t.bounce_ns:
+                return out
+            lead, s.pending_t = s.pending_t, None
             if s.raw == s.state:
                 self.glitches += 1  # it sprang back within the bounce window: interference
             else:
                 s.state = s.raw
                 out += self._pressed(n, s, lead) if s.state else self._released(n, s, lead)
-        if s.state and s.pressed_at is not None:
-            if not s.long_done and now >= s.pressed_at + t.long_ns:
+        return out + self._deadlines(n, s, now)
+
+    def _deadlines(self, n: int, s: _Seat, now: int) -> list[Gesture]:
+        """What holding on, or waiting, has completed by ``now`` in the confirmed state."""
+        t = self.timing
+        out: list[Gesture] = []
+        if s.state:
+            if s.pressed_at is not None and not s.long_done and now >= s.pressed_at + t.long_ns:
                 s.long_done = True
                 at = s.pressed_at + t.long_ns
                 out.append(Gesture(n, "long-press", at))
                 out.append(Gesture(n, "count", at, s.taps))  # "n taps, then hold": a count of n
                 s.taps = 0
                 s.single_tap_at = None
-            if not s.stuck and now >= s.pressed_at + t.stuck_ns:
+            if s.down_since is not None and not s.stuck and now >= s.down_since + t.stuck_ns:
                 s.stuck = True
-                out.append(Gesture(n, "stuck", s.pressed_at + t.stuck_ns))
-        if not s.state and s.released_at is not None:
+                out.append(Gesture(n, "stuck", s.down_since + t.stuck_ns))
+        elif s.released_at is not None:
             if s.single_tap_at is not None and now >= s.released_at + t.double_ns:
                 out.append(Gesture(n, "tap", s.released_at + t.double_ns))
                 s.single_tap_at = None
@@ -154,7 +177,7 @@ class GestureReader:
         return out
 
     def _pressed(self, n: int, s: _Seat, at: int) -> list[Gesture]:
-        s.pressed_at, s.long_done = at, False
+        s.pressed_at, s.long_done, s.down_since = at, False, at
         out = [Gesture(n, "press", at)]
         if (
             self.double_taps
@@ -169,6 +192,7 @@ class GestureReader:
         return out
 
     def _released(self, n: int, s: _Seat, at: int) -> list[Gesture]:
+        s.down_since = None
         out = [Gesture(n, "release", at)]
         if s.stuck:
             s.stuck = False

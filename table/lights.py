@@ -46,10 +46,10 @@ class Pattern:
             raise LightError(f"light pattern {self.kind!r} is not one of {', '.join(KINDS)}")
         if len(self.colour) != 3 or not all(type(c) is int and 0 <= c <= 255 for c in self.colour):
             raise LightError(f"colour {self.colour!r} must be three whole numbers 0-255")
-        if self.kind == "flash" and not 1 <= self.count <= 255:
-            raise LightError(f"flash count {self.count} must be 1-255")
-        if not 20 <= self.period_ms <= 60_000:
-            raise LightError(f"period {self.period_ms} ms must be 20-60000")
+        if type(self.count) is not int or not 0 <= self.count <= 255 or (self.kind == "flash" and self.count == 0):
+            raise LightError(f"flash count {self.count!r} must be a whole number 1-255")
+        if type(self.period_ms) is not int or not 20 <= self.period_ms <= 60_000:
+            raise LightError(f"period {self.period_ms!r} ms must be a whole number 20-60000")
 
 
 OFF = Pattern()

@@ -149,3 +149,28 @@ def test_buttons_map_to_seats_and_unused_buttons_are_counted(rig) -> None:
     board.press(3)
     wait_for(lambda: bridge.stats["edges from unused buttons"] == 1)
     assert [e.seat for e in bridge.drain()] == [2]
+
+
+def test_a_re_flashed_board_is_checked_again(rig) -> None:
+    board, bridge = rig(BoardConfig(protocol=9), BridgeTiming(recheck_ns=100 * MS, reopen_ns=50 * MS))
+    wait_for(lambda: bridge.status == "wrong-firmware")
+    board.config.protocol = p.PROTOCOL_VERSION  # flashed with this table's firmware
+    board.config.firmware = "cardtable-fake 2"
+    wait_for(lambda: bridge.status == "connected")
+    assert bridge.info is not None and bridge.info.firmware == "cardtable-fake 2"
+
+
+def test_bad_light_commands_are_refused_to_the_caller_and_the_thread_lives_on(rig) -> None:
+    from table.lights import Pattern
+
+    board, bridge = rig()
+    wait_for(lambda: bridge.status == "connected")
+    with pytest.raises(ValueError, match="light must be a whole number"):
+        bridge.show(-1, steady())
+    with pytest.raises(ValueError, match="not a light pattern"):
+        bridge.show(0, "red")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="flash count 300"):
+        bridge.show(0, Pattern("blink", count=300))  # a count the wire cannot carry
+    bridge.show(0, steady(GREEN))
+    wait_for(lambda: board.lights.get(0) is not None)
+    assert bridge._thread is not None and bridge._thread.is_alive()

@@ -144,3 +144,49 @@ def test_default_meanings_per_game() -> None:
     assert meaning(DEFAULT_MEANINGS["cuckoo"], Gesture(1, "long-press", 5)) == ("trade", None)
     assert meaning(DEFAULT_MEANINGS["cuckoo"], Gesture(1, "tap", 5)) == ("keep", None)
     assert meaning(DEFAULT_MEANINGS["ers"], Gesture(1, "tap", 5)) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 1), st.integers(1, 900)), min_size=1, max_size=14),
+    st.lists(st.integers(0, 20_000), max_size=30),
+    st.booleans(),
+)
+def test_gestures_do_not_depend_on_how_often_time_is_told(steps, polls_ms, double_taps) -> None:
+    """The same edges give the same gestures, whether or not poll() is called in between."""
+    edges, t, level = [], 1_000 * MS, {0: False, 1: False}
+    for seat, gap in steps:
+        t += gap * MS // 3
+        level[seat] = not level[seat]
+        edges.append((seat, level[seat], t))
+    end = t + 30_000 * MS
+
+    def gestures(extra: list[int]) -> list[tuple]:
+        r = GestureReader(2, double_taps=double_taps)
+        out: list[Gesture] = []
+        times = sorted([(e[2], 1, e) for e in edges] + [(1_000 * MS + p * MS, 0, None) for p in extra])
+        for when, kind, e in times:
+            out += r.edge(*e) if kind else r.poll(when)
+        out += r.poll(end)
+        return sorted((g.seat, g.kind, g.t_ns, g.count) for g in out)
+
+    assert gestures(polls_ms) == gestures([])
+
+
+def test_a_release_inside_its_bounce_window_is_not_overtaken_by_a_deadline() -> None:
+    r = GestureReader(1)
+    out = r.edge(0, True, 0) + r.poll(10 * MS) + r.edge(0, False, 698 * MS) + r.poll(700 * MS) + r.poll(800 * MS)
+    assert "long-press" not in [g.kind for g in out]  # released at 698 ms, before the 700 ms long press
+
+
+def test_a_button_jammed_after_a_double_tap_is_still_reported_stuck() -> None:
+    r = GestureReader(1)
+    edges = [(0, True, MS), (0, False, 60 * MS), (0, True, 200 * MS)]  # the second press jams
+    assert "stuck" in [g.kind for g in run(r, edges, 30_000 * MS)]
+
+
+def test_a_chattering_contact_that_settles_down_reports_the_press() -> None:
+    r = GestureReader(1)
+    edges = [(0, k % 2 == 0, 1_000 * MS + k * 10 * MS) for k in range(61)]  # ends pressed
+    out = run(r, edges, 5_000 * MS)
+    assert [g.kind for g in out if g.kind in ("recovered", "press")][-2:] == ["recovered", "press"]

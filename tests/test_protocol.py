@@ -208,6 +208,7 @@ def test_the_firmware_answers_and_queues_edges_under_micropython(tmp_path: Path)
     assert (kind, ping_id) == (p.PONG, 7)
     assert said("light") == [(p.ACK, (4,), "")] and out["lights"] == [p.FLASH, 255, 0, 0, 3, 400]
     assert said("bad light") == [(p.ERROR, (p.E_BAD_LIGHT,), "no light 99")]
+    assert said("bad period")[0][:2] == (p.ERROR, (p.E_BAD_LIGHT,))  # a zero period would divide by zero
     assert said("unknown")[0][:2] == (p.ERROR, (p.E_UNKNOWN,))
     edges = said("press")
     assert [(m[1][0], m[1][1]) for m in edges] == [(1, 1), (1, 0)]  # button 1 down, then up

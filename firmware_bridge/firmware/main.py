@@ -11,6 +11,7 @@ import sys
 import time
 from array import array
 
+import machine
 import micropython
 import neopixel
 import protocol as p
@@ -42,7 +43,8 @@ def make_handler(index):
             dropped += 1
             return
         ticks[head] = t
-        info[head] = (index << 1) | (1 - pin.value())  # pulled up: low is pressed
+        # Which edge fired, not the pin's level now: it may have bounced back already.
+        info[head] = (index << 1) | (1 if pin.irq().flags() & Pin.IRQ_FALLING else 0)  # pulled up: falling is a press
         head = nxt
 
     return handler
@@ -96,9 +98,12 @@ def handle(kind, msg_seq, fields):
     elif kind == p.PING:
         send(p.PONG, (fields[0], time.ticks_us()))
     elif kind == p.LIGHT:
-        light = fields[0]
+        light, pattern, period = fields[0], fields[1], fields[6]
         if light >= len(lights):
             send(p.ERROR, (p.E_BAD_LIGHT,), f"no light {light}")
+            return
+        if pattern > p.FLASH or period < 20:
+            send(p.ERROR, (p.E_BAD_LIGHT,), f"bad pattern {pattern} or period {period} ms")
             return
         lights[light] = fields[1:] + (time.ticks_ms(),)  # noqa: RUF005 (MicroPython has no starred displays everywhere)
         send(p.ACK, (msg_seq,))
@@ -136,5 +141,15 @@ def main():
             next_frame = time.ticks_add(now, 20)
 
 
+def run():
+    """The loop, restarted clean if anything in it fails: a table never wants a board at its REPL."""
+    try:
+        main()
+    except Exception as exc:
+        send(p.ERROR, (0,), f"firmware stopped: {exc}")
+        time.sleep_ms(100)
+        machine.reset()
+
+
 if __name__ == "__main__":  # as main.py on the board; a test imports it under another name
-    main()
+    run()

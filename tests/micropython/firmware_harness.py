@@ -18,11 +18,16 @@ class Pin:
         self.handler = None
         Pin.pins[number] = self
 
-    def irq(self, handler, trigger, hard=False):
-        self.handler = handler
+    def irq(self, handler=None, trigger=None, hard=False):
+        if handler is not None:
+            self.handler = handler
+        return self  # the pin's irq object: flags() says which edge fired
+
+    def flags(self):
+        return Pin.IRQ_RISING if self.level else Pin.IRQ_FALLING
 
     def value(self):
-        return self.level
+        return 1 - self.level  # by the time the handler runs, the contact has bounced back
 
 
 class NeoPixel:
@@ -121,6 +126,7 @@ step("old host", lambda: fw["handle"](p.HELLO, 2, (9,)))
 step("ping", lambda: fw["handle"](p.PING, 3, (7,)))
 step("light", lambda: fw["handle"](p.LIGHT, 4, (1, p.FLASH, 255, 0, 0, 3, 400)))
 step("bad light", lambda: fw["handle"](p.LIGHT, 5, (99, p.STEADY, 1, 2, 3, 0, 500)))
+step("bad period", lambda: fw["handle"](p.LIGHT, 5, (1, p.BLINK, 1, 2, 3, 0, 0)))
 step("unknown", lambda: fw["handle"](p.ACK, 6, (1,)))
 
 
