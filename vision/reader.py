@@ -180,25 +180,27 @@ def centre_suit(card: np.ndarray) -> str | None:
     two lobes are wide a tenth of the way down, a spade and a diamond come to a point there. The
     index's own pip is small enough for a camera to blur that difference away; these are not."""
     h, w = card.shape[:2]
-    middle = card[round(h * 0.1) : round(h * 0.5), round(w * 0.19) : round(w * 0.81)]  # the upper, upright half
+    top = round(h * 0.06)
+    middle = card[top : round(h * 0.66), round(w * 0.1) : round(w * 0.9)]  # down to an ace's pip
     darkness = 255 - min_channel(middle)
     level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if level < 40 or _inks(middle) >= 3:
         return None
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     mh, mw = ink.shape
-    pips = [
-        i
-        for i in range(1, count)
-        if stats[i, 4] > 0.01 * mh * mw
-        and stats[i, 1] > 0
-        and stats[i, 1] + stats[i, 3] < mh
-        and stats[i, 0] > 0
-        and stats[i, 0] + stats[i, 2] < mw
-    ]
-    if not pips:
+    blobs = [i for i in range(1, count) if stats[i, 4] > 0.01 * mh * mw]
+    if not blobs:
         return None
-    pip = max(pips, key=lambda i: stats[i, 4])
+    biggest = max(stats[i, 4] for i in blobs)
+    big = [i for i in blobs if stats[i, 4] >= 0.6 * biggest]
+    x0, y0, x1, y1 = stats[:, 0], stats[:, 1], stats[:, 0] + stats[:, 2], stats[:, 1] + stats[:, 3]
+    whole = [i for i in big if x0[i] > 0 and y0[i] > 0 and x1[i] < mw and y1[i] < mh]
+    # One pip: an ace's, upright. Several: only those well above the middle are surely upright
+    # (some designs print the middle pip of a 9 upside down).
+    upright = whole if len(big) == 1 else [i for i in whole if top + (y0[i] + y1[i]) / 2 < 0.45 * h]
+    if not upright:
+        return None
+    pip = min(upright, key=lambda i: stats[i, 1])
     x, y, pw, ph = stats[pip, :4]
     mask = labels[y : y + ph, x : x + pw] == pip
     rows = mask[round(ph * 0.05) : max(round(ph * 0.05) + 1, round(ph * 0.16))]
