@@ -171,6 +171,7 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
     x0, y0, bw, bh = cv2.boundingRect(contour)
     region = np.zeros((bh + 2, bw + 2), np.uint8)
     cv2.drawContours(region, [contour - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
+    inside_region: list[tuple[float, float, np.ndarray]] = []
     for i in range(n):
         a, b = poly[i], poly[(i + 1) % n]
         side = b - a
@@ -186,11 +187,13 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
         for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
             quad = np.array([a, b, b + normal * depth, a + normal * depth], dtype=np.float32)
             covered = _inside_fraction(region, quad - [x0 - 1, y0 - 1])
-            if covered <= 0.93:
-                continue
-            score = length * depth * (1.0 if gray is None else edge_support(gray, quad) ** 2)
-            if score > best_score:
-                best, best_score = CardQuad(portrait_corners(quad), covered), score
+            if covered > 0.93:
+                inside_region.append((length * depth, covered, quad))
+    # The picture is asked about the largest few only: a top card is never much smaller than them.
+    for area, covered, quad in sorted(inside_region, key=lambda c: c[0], reverse=True)[:4]:
+        score = area * (1.0 if gray is None else edge_support(gray, quad) ** 2)
+        if score > best_score:
+            best, best_score = CardQuad(portrait_corners(quad), covered), score
     return [best] if best is not None else []
 
 
@@ -264,8 +267,10 @@ def find_cards(image: np.ndarray) -> list[CardQuad]:
         candidates += clean
         merged += several
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    # A region much bigger than every card already found is table showing through, not a pile.
+    largest = max((q.area for q in candidates), default=MAX_AREA * frame_area)
     for contour in merged:
-        if not _explained(contour, candidates):
+        if cv2.contourArea(contour) < 4 * largest and not _explained(contour, candidates):
             candidates += _split_region(contour, gray)
     found: list[CardQuad] = []
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
