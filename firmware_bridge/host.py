@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from firmware_bridge import protocol as p
 from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
-from table.buttons import RawEdge
+from table.buttons import RawEdge, drain
 from table.lights import KINDS, Pattern
 
 log = logging.getLogger("cardtable.bridge")
@@ -122,12 +122,8 @@ class Bridge:
                 ser.cancel_read()  # wake the thread from its read to send it now
 
     def drain(self) -> list[RawEdge]:
-        out = []
-        while True:
-            try:
-                out.append(self.edges.get_nowait())
-            except queue.Empty:
-                return out
+        """Every edge the board has sent since the last call, on the host clock."""
+        return drain(self.edges)
 
     @property
     def fit(self) -> ClockFit:

@@ -42,6 +42,16 @@ class TickInfo:
     note: str
 
 
+def drain(edges: queue.SimpleQueue[RawEdge]) -> list[RawEdge]:
+    """Everything an edge source's thread has queued so far, without waiting."""
+    out = []
+    while True:
+        try:
+            out.append(edges.get_nowait())
+        except queue.Empty:
+            return out
+
+
 def _seconds_to_ns(ticks: float) -> int:
     return round(ticks * NS)
 
@@ -135,12 +145,7 @@ class GpioButtons:
 
     def drain(self) -> list[RawEdge]:
         """Every edge queued since the last call, in arrival order (the sequencer orders by time)."""
-        out = []
-        while True:
-            try:
-                out.append(self.edges.get_nowait())
-            except queue.Empty:
-                return out
+        return drain(self.edges)
 
     def close(self) -> None:
         for name, pin in self._pins.values():
