@@ -62,3 +62,14 @@ def test_a_network_fingerprint_changes_with_its_model() -> None:
     net = builtin_net()
     assert net_id(net) == net_id(CornerNet(net.model))
     assert net_id(net) != net_id(CornerNet(net.model.replace(b"cardtable", b"cardtab1e", 1)))
+
+
+def test_a_missing_or_damaged_model_is_named(tmp_path) -> None:
+    from vision.corner_net import ModelError
+
+    with pytest.raises(ModelError, match=r"nowhere\.onnx: cannot read the corner model"):
+        CornerNet.load(tmp_path / "nowhere.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"\x08\x07not a model")
+    with pytest.raises(ModelError, match=r"broken\.onnx: not a corner model OpenCV can run"):
+        CornerNet.load(broken)

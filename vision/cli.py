@@ -18,12 +18,13 @@ from vision.calibration import (
     default_marker_mm,
     draw_overlay,
 )
+from vision.corner_net import ModelError
 from vision.frames import FrameSourceError, open_source
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import UNSURE
 from vision.zones import default_zones, load_zones
 
-USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError)
+USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError, ModelError)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:

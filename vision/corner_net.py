@@ -25,6 +25,10 @@ WEIGHTS = Path(__file__).with_name("models") / "corner_net.onnx"
 OUTPUTS = ("rank", "suit", "embedding")  # the model's output names
 
 
+class ModelError(RuntimeError):
+    """The corner model is missing or damaged: says which file and what to do."""
+
+
 def corner_input(corner: np.ndarray) -> np.ndarray:
     """A BGR corner as the network's input: darkness and redness, normalised for the light.
 
@@ -54,11 +58,19 @@ class CornerNet:
 
     def __init__(self, model: bytes) -> None:
         self.model = model
-        self._net = cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8))
+        try:
+            self._net = cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8))
+        except cv2.error as exc:
+            raise ModelError(f"not a corner model OpenCV can run ({str(exc).strip().splitlines()[-1]})") from None
 
     @classmethod
     def load(cls, path: str | Path = WEIGHTS) -> CornerNet:
-        return cls(Path(path).read_bytes())
+        try:
+            return cls(Path(path).read_bytes())
+        except OSError as exc:
+            raise ModelError(f"{path}: cannot read the corner model ({exc.strerror}); reinstall cardtable") from None
+        except ModelError as exc:
+            raise ModelError(f"{path}: {exc}; reinstall cardtable or retrain (README)") from None
 
     def forward(self, inputs: np.ndarray) -> CornerOutput:
         """Inputs are N x INPUT_H x INPUT_W x 2 (``corner_input``); one call for all corners of a frame."""
