@@ -149,13 +149,6 @@ class ClockFit:
             raise RuntimeError("no ping answered yet: the board's clock is not known")
         return round(self.offset_ns + self.rate * (board_us - self.anchor_us))
 
-    @property
-    def uncertainty_ns(self) -> int:
-        """Half the quickest round trip: how far the midpoint can be from the truth."""
-        if not self.pings:
-            return 0
-        return min(p.round_trip_ns for p in self.pings) // 2
-
 
 class BoardOrder:
     """Keeps a board's converted times in the order of its own timer.
