@@ -73,9 +73,11 @@ def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
     levels = sorted({int(v) for v in np.percentile(white[::4, ::4], (60, 75, 87, 94))})
     kernel = np.ones((3, 3), np.uint8)
     masks = []
-    for level in levels:
+    for k, level in enumerate(levels):
         _, mask = cv2.threshold(white, level, 255, cv2.THRESH_BINARY)
         masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
+        if k >= len(levels) - 2:  # at the strictest levels a picture or a big pip can cut a face in two
+            masks.append(cv2.morphologyEx(masks[-1], cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
     # Brighter than its own neighbourhood: a card in sunlight on a pale carpet, or in shade.
     k = max(15, (min(small.shape[:2]) // 5) | 1)
     local = cv2.blur(white, (k, k))
