@@ -73,3 +73,16 @@ def test_a_missing_or_damaged_model_is_named(tmp_path) -> None:
     broken.write_bytes(b"\x08\x07not a model")
     with pytest.raises(ModelError, match=r"broken\.onnx: not a corner model OpenCV can run"):
         CornerNet.load(broken)
+
+
+def test_a_class_the_deck_was_not_enrolled_with_is_not_ruled_out() -> None:
+    """A deck enrolled without its jokers: a corner the network is sure is a joker stays one."""
+    net = builtin_net()
+    emb = np.eye(4, 128, dtype=np.float32)
+    q, joker = RANK_CLASSES.index("Q"), RANK_CLASSES.index("joker")
+    deck = Deck(net, Prototypes(emb[:1], np.array([q]), np.array([0])))
+    rank = np.zeros((1, len(RANK_CLASSES)), np.float32)
+    rank[0, joker], rank[0, q] = 0.98, 0.02
+    suit = np.full((1, len(SUIT_CLASSES)), 0.2, np.float32)
+    r, _ = deck.posteriors(CornerOutput(rank, suit, emb[[0]]))
+    assert r[0].argmax() == joker

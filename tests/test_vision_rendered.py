@@ -114,3 +114,22 @@ def test_enrol_command_and_a_bad_profile(tmp_path: Path, capsys) -> None:
     (tmp_path / "bad.npz").write_bytes(b"nonsense")
     assert main(["vision", "identify", str(tmp_path / "KS_a.png"), "--deck", str(tmp_path / "bad.npz")]) == 2
     assert "cannot read the deck profile" in capsys.readouterr().err
+
+
+def test_odd_frames_neither_crash_nor_invent_cards() -> None:
+    from vision.detect import find_cards
+
+    assert find_cards(np.zeros((0, 0, 3), np.uint8)) == []
+    grey = cv2.cvtColor(on_table("QH", "classic"), cv2.COLOR_BGR2GRAY)
+    assert len(find_cards(grey)) == 1
+    face = cv2.resize(render_card("7C", DECK_STYLES["classic"])[:, :, :3].copy(), (250, 350))
+    assert read_card(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)).code in ("7C", None)  # no colour: a guess at most unsure
+    with pytest.raises(ValueError, match="at least 8 x 8"):
+        read_card(np.zeros((4, 4, 3), np.uint8))
+
+
+def test_a_duplicate_is_reported_even_when_its_first_photo_failed(tmp_path: Path) -> None:
+    (tmp_path / "QC_1.png").write_bytes(b"not an image")
+    cv2.imwrite(str(tmp_path / "QC_2.png"), on_table("QC", "classic"))
+    report = enrol(tmp_path, tmp_path / "deck.npz")
+    assert report.duplicates == ["QC"] and "QC_1.png" in report.failed

@@ -38,26 +38,33 @@ class Deck:
         if self.prototypes is None or len(out.rank) == 0:
             return out.rank, out.suit
         sims = out.embedding @ self.prototypes.embeddings.T
-        rank = _fold(out.rank, _class_evidence(sims, self.prototypes.ranks, len(RANK_CLASSES)))
-        suit = _fold(out.suit, _class_evidence(sims, self.prototypes.suits, len(SUIT_CLASSES)))
+        rank = _fold(out.rank, *_class_evidence(sims, self.prototypes.ranks, len(RANK_CLASSES)))
+        suit = _fold(out.suit, *_class_evidence(sims, self.prototypes.suits, len(SUIT_CLASSES)))
         return rank, suit
 
 
-def _class_evidence(sims: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
-    """Per corner and class, a softmax over the best similarity to that class's prototypes."""
+def _class_evidence(sims: np.ndarray, labels: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per corner and class, a softmax over the best similarity to that class's prototypes,
+    and which classes have prototypes at all."""
     best = np.full((len(sims), classes), -1.0, np.float32)
+    known = np.zeros(classes, bool)
     for c in np.unique(labels):
         best[:, c] = sims[:, labels == c].max(axis=1)
-    z = (best - best.max(axis=1, keepdims=True)) / TEMPERATURE
+        known[c] = True
+    z = np.where(known[None, :], (best - best[:, known].max(axis=1, keepdims=True)) / TEMPERATURE, -np.inf)
     e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    return e / e.sum(axis=1, keepdims=True), known
 
 
-def _fold(net: np.ndarray, evidence: np.ndarray) -> np.ndarray:
+def _fold(net: np.ndarray, evidence: np.ndarray, known: np.ndarray) -> np.ndarray:
     """The network's probabilities with the index classes reweighed by the evidence; "none"
-    (the last class) keeps the network's own probability."""
+    (the last class) keeps the network's own probability. A class the deck has no prototype of
+    (a deck enrolled without its jokers) gets a neutral weight, not none: it was not seen, not
+    ruled out."""
     out = net.copy()
-    index = net[:, :-1] * (0.02 + evidence[:, :-1])
+    neutral = 1.0 / max(int(known.sum()), 1)
+    weight = np.where(known[None, :], evidence, neutral)
+    index = net[:, :-1] * (0.02 + weight[:, :-1])
     total = index.sum(axis=1, keepdims=True)
     out[:, :-1] = index / np.maximum(total, 1e-12) * (1 - net[:, -1:])
     return out

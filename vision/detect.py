@@ -21,6 +21,7 @@ WORK_WIDTH = 480  # frames are searched at this width at most; corners are scale
 ASPECT = (1.15, 1.85)  # long side over short side: poker 1.40, bridge 1.56, with slack for perspective
 MIN_AREA = 0.002  # a card covers at least this fraction of the frame
 MAX_AREA = 0.6
+INFERRED_FILL = 0.85  # the fill given to an outline inferred inside a pile (clean outlines above 0.9 win)
 FILL_SPLIT = 0.55  # regions filling this much of their rectangle may be several cards: split them
 
 
@@ -151,7 +152,7 @@ def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
         contour = max(rest, key=cv2.contourArea)
         if cv2.contourArea(contour) < 0.4 * quads[0].area:
             break
-        contour = contour + shift
+        contour = (contour + shift).astype(np.int32)
     return found
 
 
@@ -195,7 +196,8 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
     for area, covered, quad in sorted(inside_region, key=lambda c: c[0], reverse=True)[:4]:
         score = area * (1.0 if gray is None else edge_support(gray, quad) ** 2)
         if score > best_score:
-            best, best_score = CardQuad(portrait_corners(quad), covered), score
+            # Inferred from a pile, not drawn by the region itself: ranks below any clean outline.
+            best, best_score = CardQuad(portrait_corners(quad), min(covered, INFERRED_FILL)), score
     return [best] if best is not None else []
 
 
@@ -256,6 +258,10 @@ def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 
 def find_cards(image: np.ndarray) -> list[CardQuad]:
     """Every card-shaped region in a BGR frame, corners in the frame's pixels."""
+    if image.size == 0:
+        return []
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     h, w = image.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
     small = image

@@ -71,9 +71,11 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     report = EnrolReport()
     net = builtin_net()
     embeddings, ranks, suits = [], [], []
+    named: set[str] = set()
     for path, code in codes.items():
-        if code in report.cards:
+        if code in named and code not in report.duplicates:
             report.duplicates.append(code)
+        named.add(code)
         image = cv2.imread(str(path))
         if image is None:
             report.failed[path.name] = "not an image OpenCV can read"

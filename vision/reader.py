@@ -219,6 +219,9 @@ def read_cards(cards: list[np.ndarray], deck: Deck | None = None, threshold: flo
     """Read warped cards from both index corners (one network pass for all); below ``threshold``
     a card's code is None."""
     deck = deck or builtin_deck()
+    cards = [cv2.cvtColor(c, cv2.COLOR_GRAY2BGR) if c.ndim == 2 else c for c in cards]
+    if any(min(c.shape[:2]) < 8 for c in cards):
+        raise ValueError("a warped card must be a picture of at least 8 x 8 pixels")
     corners = [corner_image(card, i) for card in cards for i in (0, 1)]
     rank_p, suit_p = deck.posteriors(deck.net.read(corners))
     readings = []
@@ -258,8 +261,9 @@ def _vote(
     else:
         best = max((c for c in found if c is not None), key=lambda c: c.confidence)
         other = [c for c in found if c is not None and c is not best]
-        # Corners that disagree: believe the clearer one only when the other is barely readable,
-        # and never fully: two readings of one card should not differ at all. One corner alone
+        # Corners that disagree: two readings of one card should not differ at all, so the
+        # card is unsure at the default threshold whatever the corners' confidences (at most
+        # 0.6); only a caller with a lower threshold hears the clearer corner. One corner alone
         # (the other covered) is one witness, not two: it must be surer to count.
         confidence = best.confidence * (1 - other[0].confidence) * 0.6 if other else best.confidence**2
         code = _code(best)
