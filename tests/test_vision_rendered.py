@@ -133,3 +133,13 @@ def test_a_duplicate_is_reported_even_when_its_first_photo_failed(tmp_path: Path
     cv2.imwrite(str(tmp_path / "QC_2.png"), on_table("QC", "classic"))
     report = enrol(tmp_path, tmp_path / "deck.npz")
     assert report.duplicates == ["QC"] and "QC_1.png" in report.failed
+
+
+def test_a_jokers_colour_is_decided_once_for_the_card() -> None:
+    """Glare washing the red out of one corner does not make one card red and black at once."""
+    face = cv2.resize(render_card("RJ", DECK_STYLES["classic"])[:, :, :3].copy(), (250, 350))
+    corner = face[:126, :62]
+    corner[:] = cv2.cvtColor(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)  # washed out
+    reading = read_card(face)
+    codes = {c.rank for c in reading.corners if c is not None}
+    assert codes <= {"RJ"} and reading.code in ("RJ", None)

@@ -61,7 +61,12 @@ def corner_image(card: np.ndarray, which: int) -> np.ndarray:
 
 
 def ink_is_red(corner: np.ndarray) -> bool:
-    """Whether a corner's index (its topmost mark clear of the crop's edges: a joker's J) is red.
+    return ink_redness(corner) > 25
+
+
+def ink_redness(corner: np.ndarray) -> float:
+    """Whether a corner's index (its topmost mark clear of the crop's edges: a joker's J) is red:
+    its median redness (red over the other two channels) above 25 grey levels.
 
     Only that mark is asked: a printed border line, a court frame or the joker's picture share
     the corner and may be any colour."""
@@ -79,19 +84,20 @@ def ink_is_red(corner: np.ndarray) -> bool:
         and stats[i, 3] >= 0.05 * h
     ]
     if not marks:
-        return False
+        return 0.0
     top = min(marks, key=lambda i: stats[i, 1])
     pixels = corner[labels == top].astype(np.int16)
-    return bool(np.median(pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])) > 25)
+    return float(np.median(pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])))
 
 
-def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, corner: np.ndarray) -> CornerReading | None:
-    """One corner's answer from the network's probabilities; None when it shows no index."""
+def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> CornerReading | None:
+    """One corner's answer from the network's probabilities; None when it shows no index.
+    ``red`` is the card's ink (both corners' say), which tells a red joker from a black one."""
     rank = int(np.argmax(rank_p))
     if rank == NO_INDEX:
         return None
     if rank == JOKER:
-        joker = "RJ" if ink_is_red(corner) else "BJ"
+        joker = "RJ" if red else "BJ"
         return CornerReading(joker, "", float(rank_p[rank]), float(rank_p[rank]))
     suit = int(np.argmax(suit_p[:-1]))  # an index always has a suit; "none" only lowers its probability
     return CornerReading(RANK_CLASSES[rank], SUIT_CLASSES[suit], float(rank_p[rank]), float(suit_p[suit]))
@@ -228,9 +234,9 @@ def read_cards(cards: list[np.ndarray], deck: Deck | None = None, threshold: flo
     for n, card in enumerate(cards):
         middle = centre_count(card)
         suit = centre_suit(card) if middle not in (None, "court") else None
+        red = _card_is_red(rank_p[2 * n : 2 * n + 2], corners[2 * n : 2 * n + 2])
         found = tuple(
-            _checked(_corner_reading(rank_p[2 * n + i], suit_p[2 * n + i], corners[2 * n + i]), middle, suit)
-            for i in (0, 1)
+            _checked(_corner_reading(rank_p[2 * n + i], suit_p[2 * n + i], red), middle, suit) for i in (0, 1)
         )
         readings.append(_vote(card, found, middle, threshold))  # type: ignore[arg-type]
     return readings
@@ -239,6 +245,13 @@ def read_cards(cards: list[np.ndarray], deck: Deck | None = None, threshold: flo
 def read_card(card: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> Reading:
     """Read one warped card; see ``read_cards``."""
     return read_cards([card], deck, threshold)[0]
+
+
+def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray]) -> bool:
+    """A joker's colour, asked once of the card: the redness of the corners that read as a joker,
+    averaged, so glare or a thumb on one corner cannot make one card red and black at once."""
+    jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) == JOKER]
+    return bool(jokers) and float(np.mean([ink_redness(c) for c in jokers])) > 25
 
 
 def _vote(
