@@ -154,12 +154,7 @@ def bench_speed() -> None:
     one = [render_scene(random_scene(rng, 800, 600, cards=1))[0] for _ in range(15)]
     eight = [render_scene(random_scene(rng, 1280, 720, cards=8))[0] for _ in range(15)]
     for title, frames in (("800x600, one card", one), ("1280x720, eight cards", eight)):
-        times = []
-        for frame in frames:
-            start = time.perf_counter()
-            identify(frame)
-            times.append(time.perf_counter() - start)
-        print(f"  {title}: median {statistics.median(times) * 1e3:5.1f} ms a frame")
+        print(f"  {title}: median {_median_ms(identify, frames):5.1f} ms a frame")
 
 
 def bench_render() -> None:
@@ -169,12 +164,17 @@ def bench_render() -> None:
     specs = [random_scene(random.Random(s), cards=8) for s in range(8)]
     for spec in specs:
         render_scene(spec)  # draw every card face once
+    print(f"  rendering an 800x600 scene of eight cards: median {_median_ms(render_scene, specs):5.1f} ms")
+
+
+def _median_ms(work, items: list) -> float:
+    """The median time of ``work(item)`` over the items, in milliseconds."""
     times = []
-    for spec in specs:
+    for item in items:
         start = time.perf_counter()
-        render_scene(spec)
+        work(item)
         times.append(time.perf_counter() - start)
-    print(f"  rendering an 800x600 scene of eight cards: median {statistics.median(times) * 1e3:5.1f} ms")
+    return statistics.median(times) * 1e3
 
 
 def bench_placement() -> None:

@@ -120,6 +120,12 @@ class BaseSource:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
+    def _delivered(self, frame: Frame) -> Frame:
+        """A camera's frame came: count it and forget the failures before it."""
+        self._index = frame.index + 1
+        self.failures = 0
+        return frame
+
 
 def _interval_ns(fps: float, what: str) -> float:
     if isinstance(fps, bool) or not isinstance(fps, int | float) or not math.isfinite(fps) or fps <= 0:
@@ -242,9 +248,7 @@ class OpenCVCamera(BaseSource):
         except (cv2.error, ValueError):
             self._failed(started)
             return None
-        self._index += 1
-        self.failures = 0
-        return frame
+        return self._delivered(frame)
 
     def close(self) -> None:
         self._closed = True
@@ -371,9 +375,7 @@ class PiCamera2Source(BaseSource):
         except (KeyError, TypeError, ValueError):
             self.failures += 1
             return None
-        self._index += 1
-        self.failures = 0
-        return frame
+        return self._delivered(frame)
 
     def close(self) -> None:
         self._closed = True

@@ -21,6 +21,7 @@ from vision.deck import Deck, builtin_deck
 CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
+RED_INK = 25  # median redness (red over the other two channels, grey levels) of a red index
 NO_INDEX = RANK_CLASSES.index("none")
 JOKER = RANK_CLASSES.index("joker")
 
@@ -61,12 +62,12 @@ def corner_image(card: np.ndarray, which: int) -> np.ndarray:
 
 
 def ink_is_red(corner: np.ndarray) -> bool:
-    return ink_redness(corner) > 25
+    return ink_redness(corner) > RED_INK
 
 
 def ink_redness(corner: np.ndarray) -> float:
     """Whether a corner's index (its topmost mark clear of the crop's edges: a joker's J) is red:
-    its median redness (red over the other two channels) above 25 grey levels.
+    its median redness (red over the other two channels) above ``RED_INK``.
 
     Only that mark is asked: a printed border line, a court frame or the joker's picture share
     the corner and may be any colour."""
@@ -251,7 +252,7 @@ def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray]) -> bool:
     """A joker's colour, asked once of the card: the redness of the corners that read as a joker,
     averaged, so glare or a thumb on one corner cannot make one card red and black at once."""
     jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) == JOKER]
-    return bool(jokers) and float(np.mean([ink_redness(c) for c in jokers])) > 25
+    return bool(jokers) and float(np.mean([ink_redness(c) for c in jokers])) > RED_INK
 
 
 def _vote(
