@@ -91,6 +91,7 @@ class SceneSpec:
     perspective: float = 0.0  # camera tilt: 0 = straight down, 0.15 = moderate
     seed: int = 0
     jpeg_quality: int | None = None  # compress and decompress like a JPEG camera stream
+    clutter: float = 0.0  # things lying on the table under the cards: 0 none, 1 a busy desk
 
 
 # ---------------------------------------------------------------- tables
@@ -181,6 +182,62 @@ def _table(kind: str, width: int, height: int, rng: random.Random) -> np.ndarray
     if isinstance(grain, np.ndarray) and grain.ndim == 3:
         return cv2.merge([lum * base[c] for c in range(3)]) + grain
     return cv2.merge([lum * base[c] + grain for c in range(3)])
+
+
+def _clutter(canvas: np.ndarray, amount: float, short: int, rng: random.Random) -> None:
+    """Things a real table has under and around the cards: printed paper (white, straight-edged,
+    card-sized or bigger, the hardest neighbour for a card), coloured objects, book covers and
+    cables. ``amount`` 1 lays about eight of them."""
+    g = np.random.default_rng(rng.getrandbits(64))
+    ch, cw = canvas.shape[:2]
+    for _ in range(round(amount * rng.uniform(3, 8))):
+        kind = rng.choice(("paper", "paper", "object", "cover", "cable"))
+        centre = (rng.uniform(0, cw), rng.uniform(0, ch))
+        size = (short * rng.uniform(0.15, 0.9), short * rng.uniform(0.15, 0.9))
+        box = cv2.boxPoints((centre, size, rng.uniform(0, 180))).astype(np.int32)
+        if kind == "paper":
+            cv2.fillPoly(canvas, [box], [rng.uniform(200, 255) * rng.uniform(0.97, 1.03) for _ in range(3)])
+            if rng.random() < 0.4:
+                continue  # a blank sheet, an envelope, a napkin
+            # Lines of print along the sheet: short dark dashes in rows, like words.
+            a, b, d = box[1].astype(float), box[2].astype(float), box[0].astype(float)
+            rows = int(np.linalg.norm(d - box[1]) / rng.uniform(6, 14))
+            ink = [rng.uniform(10, 90)] * 3 if rng.random() < 0.8 else [rng.uniform(20, 200) for _ in range(3)]
+            for r in range(1, max(rows, 1)):
+                if rng.random() < 0.3:
+                    continue
+                start, stop = a + (d - a) * r / rows, b + (d - a) * r / rows
+                t = 0.08
+                while t < 0.9:
+                    t1 = min(t + rng.uniform(0.03, 0.12), 0.92)
+                    p, q = start + (stop - start) * t, start + (stop - start) * t1
+                    cv2.line(canvas, tuple(np.int32(p)), tuple(np.int32(q)), ink, rng.randint(1, 2))
+                    t = t1 + rng.uniform(0.02, 0.05)
+        elif kind == "object":
+            colour = [rng.uniform(0, 255) for _ in range(3)]
+            if rng.random() < 0.5:
+                cv2.ellipse(canvas, (centre, (size[0] * 0.6, size[1] * 0.6), rng.uniform(0, 180)), colour, -1)
+            else:
+                cv2.fillPoly(canvas, [box // 2 + np.int32(centre) // 2], colour)
+        elif kind == "cover":
+            x0, y0, bw, bh = cv2.boundingRect(box)
+            if bw > 2 and bh > 2:
+                picture = np.zeros((ch, cw, 3), np.float32)
+                patch = np.stack([_smooth(g, bh, bw, rng.uniform(8, 60)) for _ in range(3)], -1)
+                patch = 128 + 110 * patch * np.float32([rng.uniform(0.3, 1) for _ in range(3)])
+                ys, xs = slice(max(y0, 0), min(y0 + bh, ch)), slice(max(x0, 0), min(x0 + bw, cw))
+                picture[ys, xs] = patch[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
+                mask = np.zeros((ch, cw), np.uint8)
+                cv2.fillPoly(mask, [box], 1)
+                canvas[mask > 0] = picture[mask > 0]
+        else:
+            pts = [np.float32(centre)]
+            heading = rng.uniform(0, 2 * math.pi)
+            for _ in range(12):
+                heading += rng.gauss(0, 0.4)
+                pts.append(pts[-1] + short * 0.08 * np.float32([math.cos(heading), math.sin(heading)]))
+            shade = [rng.uniform(0, 60)] * 3 if rng.random() < 0.7 else [rng.uniform(150, 255)] * 3
+            cv2.polylines(canvas, [np.int32(pts)], False, shade, max(2, round(short * rng.uniform(0.005, 0.02))))
 
 
 # ---------------------------------------------------------------- geometry
@@ -359,6 +416,9 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
     hi = np.ceil(np.maximum(seen.max(0), [w, h])).astype(int) + 1
     origin = lo.astype(np.float32)
     canvas = _table(spec.table, int(hi[0] - lo[0]), int(hi[1] - lo[1]), rng)
+    if spec.clutter > 0:
+        # Its own generator, so that adding clutter leaves the cards, light and camera as they were.
+        _clutter(canvas, spec.clutter, min(w, h), random.Random(f"clutter {spec.seed}"))
     cover = np.zeros(canvas.shape[:2], np.float32)
 
     # One light for the whole room: shadows fall the same way for every card.

@@ -346,3 +346,19 @@ def test_random_scene_options_are_honoured() -> None:
     assert all(c.code == "back" for c in spec.cards)
     _, truth = render_scene(SceneSpec(cards=(CardPlacement("7C", 400, 300, 0, style="jumbo"),)))
     assert truth[0].style == "jumbo"
+
+
+def test_clutter_lies_under_the_cards_and_leaves_them_untouched() -> None:
+    """Paper, objects and cables change the table around a card, never the card's own pixels."""
+    card = CardPlacement("7S", 400, 300, 25, 220)
+    bare, truth = render_scene(SceneSpec(cards=(card,), seed=5, **QUIET))
+    busy, busy_truth = render_scene(SceneSpec(cards=(card,), seed=5, clutter=1.0, **QUIET))
+    again, _ = render_scene(SceneSpec(cards=(card,), seed=5, clutter=1.0, **QUIET))
+    assert np.array_equal(busy, again)
+    assert np.array_equal(truth[0].corners, busy_truth[0].corners)
+    face = np.zeros(bare.shape[:2], np.uint8)
+    cv2.fillPoly(face, [np.round(truth[0].corners).astype(np.int32)], 1)
+    face = cv2.erode(face, np.ones((9, 9), np.uint8)) > 0  # away from the soft shadow at its edge
+    changed = cv2.absdiff(bare, busy).max(axis=2) > 10
+    assert not changed[face].any()
+    assert changed[~face].mean() > 0.05
