@@ -1,12 +1,14 @@
 """Finding cards in a frame: bright, unsaturated, card-shaped regions, whatever the table.
 
-Two cues are combined, because neither works on every table. The *paper* cue finds pixels that
+Three cues are combined, because none works on every table. The *paper* cue finds pixels that
 are brighter and less saturated than the table around them (after dividing out the light's slow
 gradient), which separates white cards from felt, wood, carpet and dark cloth. The *edge* cue
 closes the outlines found by Canny, which is what still works on a near-white table. Each
 candidate region becomes a card when its minimum-area rectangle is card-shaped (a poker or bridge
 aspect ratio) and the region fills it. Overlapping cards of a pile merge into one region: the
-region is then cut by the straight edges of the top card (see ``split_pile``).
+region is then cut by the straight edges of the top card (see ``split_pile``). The third cue is
+learnt: the card segmenter (``vision.segment``) marks card faces as a whole, which finds cards on
+white paper or cut in two by a shadow, and tells a card from a card-shaped scrap of paper.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.segment import INPUT_LONG, MARGIN, STRIDE, CardSegmenter, builtin_segmenter
+
 CARD_W, CARD_H = 250, 350  # canonical portrait size of a warped card (poker ratio 63 x 88)
 WORK_WIDTH = 480  # frames are searched at this width at most; corners are scaled back
 ASPECT = (1.15, 1.85)  # long side over short side: poker 1.40, bridge 1.56, with slack for perspective
@@ -23,6 +27,7 @@ MIN_AREA = 0.002  # a card covers at least this fraction of the frame
 MAX_AREA = 0.6
 INFERRED_FILL = 0.85  # the fill given to an outline inferred inside a pile (clean outlines above 0.9 win)
 FILL_SPLIT = 0.55  # regions filling this much of their rectangle may be several cards: split them
+FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
 
 
 @dataclass(frozen=True)
@@ -256,8 +261,135 @@ def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
 
 
-def find_cards(image: np.ndarray) -> list[CardQuad]:
-    """Every card-shaped region in a BGR frame, corners in the frame's pixels."""
+def _face_quads(face: np.ndarray, frame_area: float) -> list[CardQuad]:
+    """Cards from the segmenter's map (already at the working size): each blob is a card's face
+    shrunk by the segmenter's margin, so its rectangle is grown back by that much."""
+    mask = (face > 0.5).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < 0.5 * MIN_AREA * frame_area:
+            continue
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if min(w, h) < 6:
+            continue
+        grow = 2 * MARGIN * min(w, h) / (1 - 2 * MARGIN)
+        fill = area / (w * h)
+        w, h = w + grow, h + grow
+        if ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1] and fill > 0.8:
+            box = cv2.boxPoints(((cx, cy), (w, h), angle))
+            out.append(CardQuad(portrait_corners(box), min(float(fill), INFERRED_FILL)))
+    return out
+
+
+def _face_map(segmenter: CardSegmenter, small: np.ndarray) -> np.ndarray:
+    """The segmenter's map of the working image, stretched over it (the network is trained on
+    frames rendered at about the working size and shrunk the same way)."""
+    face, cell = segmenter.face_map(small)
+    # Map cell i covers pixels [i * cell, (i + 1) * cell): its centre is at (i + 0.5) * cell.
+    m = np.float32([[cell, 0, (cell - 1) / 2], [0, cell, (cell - 1) / 2]])
+    size = (small.shape[1], small.shape[0])
+    return cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _region_support(face: np.ndarray, contour: np.ndarray) -> float:
+    """The segmenter's mean belief over a region: whether it is worth cutting into cards."""
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [contour - [x, y]], -1, 1, thickness=cv2.FILLED)
+    return float(cv2.mean(face[y : y + h, x : x + w], mask)[0])
+
+
+def face_support(face: np.ndarray, quad: CardQuad) -> float:
+    """The segmenter's mean belief over the middle of an outline (half its size): near 1 on a
+    card, near 0 on paper, a box or a patch of table that only looked card-shaped."""
+    centre = quad.corners.mean(axis=0)
+    inner = (centre + (quad.corners - centre) * 0.5).astype(np.float32)
+    x0, y0 = np.floor(inner.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(inner.max(axis=0)).astype(int) + 1
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, face.shape[1]), min(y1, face.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 1)
+    if not mask.any():
+        return 0.0
+    return float(cv2.mean(face[y0:y1, x0:x1], mask)[0])
+
+
+def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
+    """The outline moved onto the picture's edges. Each side is replaced by the straight line,
+    within ``reach`` pixels of it, along which the brightness steps most; of lines nearly as
+    strong, the outermost (the card's own edge, not the frame of a court card or an index
+    just inside it). The corners are where the new sides meet. Kept as it was if that fails."""
+    a = quad.corners.astype(np.float32)
+    d = np.roll(a, -1, axis=0) - a
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
+    normal *= -np.sign(np.sum((a.mean(axis=0) - a) * normal, axis=1, keepdims=True))  # outward
+    r = max(2, round(reach))
+    steps = np.arange(-r, r + 1, dtype=np.float32)
+    pts = a[:, None, None, :] + _ALONG_REFINE[None, :, None, None] * d[:, None, None, :]
+    pts = pts + steps[None, None, :, None] * normal[:, None, None, :]  # side x point x offset x (x, y)
+    h, w = gray.shape
+    inside = (pts[..., 0] >= 0) & (pts[..., 1] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] <= h - 1)
+    shape = (-1, len(steps))
+    line = cv2.remap(gray, pts[..., 0].reshape(shape), pts[..., 1].reshape(shape), cv2.INTER_LINEAR)
+    step = np.abs(np.diff(line.reshape(4, len(_ALONG_REFINE), -1).astype(np.float32), axis=2))
+    step[~(inside[..., 1:] & inside[..., :-1])] = 0
+    # Candidate lines run from any offset at the first point to any at the last; a line's score
+    # is the step summed along it (4 sides x first x last).
+    n = step.shape[2]
+    first, last = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    at = np.round(first[..., None] + (last - first)[..., None] * _ALONG_UNIT).astype(np.intp)
+    score = step[:, np.arange(len(_ALONG_REFINE)), at].sum(axis=-1)
+    best = score.reshape(4, -1).max(axis=1)
+    if best.min() < 4 * len(_ALONG_REFINE):
+        return quad  # a side with no clear edge near it
+    outer = np.where(score >= 0.7 * best[:, None, None], first + last, -1).reshape(4, -1).argmax(axis=1)
+    o1, o2 = np.unravel_index(outer, (n, n))
+    # Each point's own peak near the chosen line, to a fraction of a pixel (a parabola through
+    # the step and its neighbours), then the straight line through them by least squares.
+    sides = np.arange(4)[:, None]
+    centre = np.clip(at[o1, o2], 1, n - 2)  # 4 x points
+    points = np.arange(len(_ALONG_REFINE))[None, :]
+    window = np.stack([step[sides, points, centre + k] for k in (-1, 0, 1)], axis=-1)
+    peak = np.clip(centre + window.argmax(axis=-1) - 1, 1, n - 2)
+    lo, mid, hi = (step[sides, points, peak + k] for k in (-1, 0, 1))
+    curve = lo - 2 * mid + hi
+    sub = np.where(curve < 0, 0.5 * (lo - hi) / np.where(curve < 0, curve, -1), 0.0)
+    offset = peak + np.clip(sub, -0.5, 0.5) - r + 0.5  # 4 x points, along the outward normal
+    t = _ALONG_REFINE - _ALONG_REFINE.mean()
+    slope = (offset * t).sum(axis=1) / (t * t).sum()
+    mean = offset.mean(axis=1)
+    start = a + _ALONG_REFINE[0] * d + (mean + slope * t[0])[:, None] * normal
+    end = a + _ALONG_REFINE[-1] * d + (mean + slope * t[-1])[:, None] * normal
+    u = end - start
+    # Corner k is where side k - 1 meets side k: start[k-1] + s u[k-1] = start[k] + t u[k].
+    p, v = np.roll(start, 1, axis=0), np.roll(u, 1, axis=0)
+    det = v[:, 0] * -u[:, 1] + u[:, 0] * v[:, 1]
+    if np.abs(det).min() < 1e-3:
+        return quad
+    q = start - p
+    k = (q[:, 0] * -u[:, 1] + u[:, 0] * q[:, 1]) / det
+    out = (p + k[:, None] * v).astype(np.float32)
+    sides = np.linalg.norm(np.roll(out, -1, axis=0) - out, axis=1)
+    # A card seen from above stays nearly a rectangle: a side pulled onto a shadow's edge or a
+    # neighbour's makes opposite sides differ, and the warp would distort the index.
+    skewed = max(abs(sides[0] / sides[2] - 1), abs(sides[1] / sides[3] - 1)) > 0.1 if sides.min() > 0 else True
+    if skewed or np.abs(out - a).max() > 2 * reach or not cv2.isContourConvex(out.reshape(-1, 1, 2)):
+        return quad
+    return CardQuad(out, quad.fill)
+
+
+_ALONG_REFINE = np.linspace(0.12, 0.88, 16, dtype=np.float32)
+_ALONG_UNIT = (_ALONG_REFINE - _ALONG_REFINE[0]) / (_ALONG_REFINE[-1] - _ALONG_REFINE[0])
+
+
+def find_cards(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[CardQuad]:
+    """Every card-shaped region in a BGR frame, corners in the frame's pixels. The segmenter is
+    the built-in one unless another is given."""
     if image.size == 0:
         return []
     if image.ndim == 2:
@@ -268,6 +400,7 @@ def find_cards(image: np.ndarray) -> list[CardQuad]:
     if scale < 1:
         small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     frame_area = float(small.shape[0] * small.shape[1])
+    face = _face_map(segmenter or builtin_segmenter(), small)
     candidates: list[CardQuad] = []
     merged: list[np.ndarray] = []
     for mask in [*_paper_masks(small), _edge_mask(small)]:
@@ -275,11 +408,18 @@ def find_cards(image: np.ndarray) -> list[CardQuad]:
         candidates += clean
         merged += several
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    reach = STRIDE * max(small.shape[:2]) / INPUT_LONG  # one map cell, in working pixels
+    candidates += _face_quads(face, frame_area)
     # A region much bigger than every card already found is table showing through, not a pile.
     largest = max((q.area for q in candidates), default=MAX_AREA * frame_area)
     for contour in merged:
-        if cv2.contourArea(contour) < 4 * largest and not _explained(contour, candidates):
+        if (
+            cv2.contourArea(contour) < 4 * largest
+            and not _explained(contour, candidates)
+            and _region_support(face, contour) >= FACE_SUPPORT
+        ):
             candidates += _split_region(contour, gray)
+    candidates = [q for q in candidates if face_support(face, q) >= FACE_SUPPORT]
     found: list[CardQuad] = []
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
@@ -291,7 +431,7 @@ def find_cards(image: np.ndarray) -> list[CardQuad]:
             continue
         if not any(_part_of(quad, ordered[k]) for k in kept):
             kept.append(i)
-    found = [ordered[i] for i in kept]
+    found = [refine_quad(gray, ordered[i], reach) for i in kept]
     return [CardQuad(q.corners / scale, q.fill) for q in found]
 
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
@@ -16,10 +17,20 @@ from test_calibration import MARKER_MM, TABLE_H, TABLE_W, camera_view, flat_tabl
 from sim.render import CardPlacement, SceneSpec, render_scene
 from vision.calibration import calibrate_from_markers, draw_overlay
 from vision.identify import draw, identify
+from vision.segment import builtin_segmenter
 from vision.zones import default_zones
 
 HERE = Path(__file__).resolve().parent
 REAL = Path("/work/shared/data/real_cards_dev/IMG_2451.JPG")
+ON_FLOOR = Path("/work/shared/data/real_cards_dev/IMG_2572.JPG")  # three cards on a pale tiled floor
+
+
+def segmenter_picture(photo: np.ndarray) -> np.ndarray:
+    """The photo with what was read, beside the segmenter's map (white: a card's face)."""
+    face, cell = builtin_segmenter().face_map(photo)
+    big = cv2.resize(face, None, fx=cell, fy=cell, interpolation=cv2.INTER_NEAREST)[: photo.shape[0], : photo.shape[1]]
+    grey = cv2.cvtColor((big * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    return np.hstack([draw(photo, identify(photo)), grey])
 
 
 def main() -> None:
@@ -37,6 +48,9 @@ def main() -> None:
     if REAL.is_file():
         photo = cv2.imread(str(REAL))
         cv2.imwrite(str(HERE / "identify-photo.jpg"), draw(photo, identify(photo)), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if ON_FLOOR.is_file():
+        picture = segmenter_picture(cv2.imread(str(ON_FLOOR)))
+        cv2.imwrite(str(HERE / "segmenter.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
     view = camera_view(flat_table())
     calibration = calibrate_from_markers(view, MARKER_MM)
     overlay = draw_overlay(view, calibration, default_zones(4, TABLE_W, TABLE_H))

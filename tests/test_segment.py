@@ -1,0 +1,105 @@
+"""The card segmenter and outline refinement, on rendered scenes whose answer is known."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
+from vision.corner_net import ModelError
+from vision.detect import CardQuad, face_support, find_cards, portrait_corners, refine_quad
+from vision.segment import STRIDE, CardSegmenter, builtin_segmenter, input_size, net_input
+
+
+def _face(image: np.ndarray) -> np.ndarray:
+    """The segmenter's map stretched over the whole frame."""
+    face, cell = builtin_segmenter().face_map(image)
+    big = cv2.resize(face, None, fx=cell, fy=cell, interpolation=cv2.INTER_LINEAR)
+    return big[: image.shape[0], : image.shape[1]]
+
+
+def test_input_keeps_the_aspect_and_pads_to_whole_cells() -> None:
+    assert input_size(800, 600) == (192, 144)
+    assert input_size(504, 378) == (192, 144)
+    assert input_size(540, 960) == (112, 192)
+    x, scale = net_input(np.zeros((540, 960, 3), np.uint8))
+    assert x.shape == (1, 3, 112, 192) and scale == pytest.approx(0.2)
+    assert x.dtype == np.float32 and x.min() == pytest.approx(-0.5)
+
+
+def test_the_map_is_high_on_card_faces_and_low_on_paper_and_table() -> None:
+    """Cards on a cluttered table: printed paper, objects, covers and cables under them."""
+    rng = random.Random(11)
+    inside, outside = [], []
+    for _ in range(6):
+        spec = replace(random_scene(rng, 800, 600, cards=3), clutter=1.0)
+        image, truth = render_scene(spec)
+        face = _face(image)
+        cards = np.zeros(face.shape, np.uint8)
+        for card in truth:
+            cv2.fillPoly(cards, [np.round(card.corners).astype(np.int32)], 1)
+        core = cv2.erode(cards, np.ones((25, 25), np.uint8))
+        away = cv2.dilate(cards, np.ones((25, 25), np.uint8)) == 0
+        inside.append(float(face[core > 0].mean()))
+        outside.append(float((face[away] > 0.5).mean()))
+    assert min(inside) > 0.7, inside
+    assert max(outside) < 0.05, outside
+
+
+def test_a_card_on_white_printed_paper_is_found() -> None:
+    """What outline cues cannot do: a white card on a white printed sheet, no table showing."""
+    found = 0
+    for seed in range(8):
+        card = CardPlacement("9H", 400 + seed * 5, 300, 20 * seed, 230)
+        spec = SceneSpec(table="paper", cards=(card,), clutter=0.0, seed=seed, light=0.3)
+        image, truth = render_scene(spec)
+        quads = find_cards(image)
+        want = truth[0].corners
+        found += any(np.abs(portrait_corners(q.corners).mean(0) - want.mean(0)).max() < 10 for q in quads)
+    assert found >= 7
+
+
+def test_face_support_tells_a_card_from_a_patch_of_table() -> None:
+    image, truth = render_scene(SceneSpec(table="wood", cards=(CardPlacement("KS", 300, 300, 15, 220),), seed=3))
+    face = _face(image)
+    card = CardQuad(truth[0].corners, 1.0)
+    empty = CardQuad(truth[0].corners + np.float32([330, 0]), 1.0)
+    assert face_support(face, card) > 0.8
+    assert face_support(face, empty) < 0.1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_refinement_moves_a_rough_outline_onto_the_cards_edges(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    spec = SceneSpec(table="felt", cards=(CardPlacement("QD", 400, 300, float(rng.uniform(0, 90)), 240),), seed=seed)
+    image, truth = render_scene(spec)
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    want = truth[0].corners
+    rough = want + rng.uniform(-6, 6, want.shape).astype(np.float32)
+    refined = refine_quad(gray, CardQuad(rough, 1.0), reach=10).corners
+    assert np.abs(refined - want).max() < 2.0 < np.abs(rough - want).max()
+
+
+def test_refinement_keeps_an_outline_with_no_edges_near_it() -> None:
+    gray = np.full((300, 300), 128, np.uint8)
+    quad = CardQuad(np.float32([[100, 80], [200, 80], [200, 220], [100, 220]]), 1.0)
+    assert refine_quad(gray, quad, reach=8) is quad
+
+
+def test_a_missing_or_damaged_segmenter_is_named(tmp_path) -> None:
+    with pytest.raises(ModelError, match="card segmenter"):
+        CardSegmenter(tmp_path / "nothing.onnx")
+    (tmp_path / "bad.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="retrain"):
+        CardSegmenter(tmp_path / "bad.onnx")
+
+
+def test_the_shipped_segmenter_maps_every_cell_of_a_frame() -> None:
+    face, cell = builtin_segmenter().face_map(np.zeros((600, 800, 3), np.uint8))
+    assert face.shape == (144 // STRIDE, 192 // STRIDE)
+    assert cell == pytest.approx(800 / 192 * STRIDE)
+    assert 0.0 <= face.min() <= face.max() <= 1.0
