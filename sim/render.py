@@ -17,6 +17,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import NormalDist
 
 import cv2
@@ -92,6 +93,7 @@ class SceneSpec:
     seed: int = 0
     jpeg_quality: int | None = None  # compress and decompress like a JPEG camera stream
     clutter: float = 0.0  # things lying on the table under the cards: 0 none, 1 a busy desk
+    pictures: str | None = None  # a folder of photos for the clutter's book covers and magazines
 
 
 # ---------------------------------------------------------------- tables
@@ -184,14 +186,55 @@ def _table(kind: str, width: int, height: int, rng: random.Random) -> np.ndarray
     return cv2.merge([lum * base[c] + grain for c in range(3)])
 
 
-def _clutter(canvas: np.ndarray, amount: float, short: int, rng: random.Random) -> None:
+@functools.lru_cache(maxsize=4)
+def _pictures(folder: str) -> tuple[np.ndarray, ...]:
+    """Every image in a folder, as float32 BGR: what book covers and magazines show."""
+    out = []
+    for path in sorted(Path(folder).iterdir()):
+        image = cv2.imread(str(path)) if path.is_file() else None
+        if image is None or min(image.shape[:2]) < 32:
+            continue
+        scale = min(1.0, 1024 / max(image.shape[:2]))  # a cover is a small part of a frame
+        if scale < 1:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        out.append(image.astype(np.float32))
+    return tuple(out)
+
+
+def _cover(
+    canvas: np.ndarray, box: np.ndarray, g: np.random.Generator, rng: random.Random, pictures: tuple[np.ndarray, ...]
+) -> None:
+    """A book cover or a magazine: a piece of a picture when there are pictures, else colour noise."""
+    ch, cw = canvas.shape[:2]
+    mask = np.zeros((ch, cw), np.uint8)
+    cv2.fillPoly(mask, [box], 1)
+    if pictures:
+        pic = rng.choice(pictures)
+        ph, pw = pic.shape[:2]
+        w, h = rng.uniform(0.3, 1.0) * pw, rng.uniform(0.3, 1.0) * ph
+        x, y = rng.uniform(0, pw - w), rng.uniform(0, ph - h)
+        src = np.float32([[x, y + h], [x, y], [x + w, y]])  # boxPoints' order: bottom-left first
+        m = cv2.getAffineTransform(src, box[:3].astype(np.float32))
+        picture = cv2.warpAffine(pic, m, (cw, ch), flags=cv2.INTER_LINEAR)
+    else:
+        x0, y0, bw, bh = cv2.boundingRect(box)
+        picture = np.zeros((ch, cw, 3), np.float32)
+        patch = np.stack([_smooth(g, bh, bw, rng.uniform(8, 60)) for _ in range(3)], -1)
+        patch = 128 + 110 * patch * np.float32([rng.uniform(0.3, 1) for _ in range(3)])
+        ys, xs = slice(max(y0, 0), min(y0 + bh, ch)), slice(max(x0, 0), min(x0 + bw, cw))
+        picture[ys, xs] = patch[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
+    canvas[mask > 0] = picture[mask > 0]
+
+
+def _clutter(canvas: np.ndarray, amount: float, short: int, rng: random.Random, pictures: str | None = None) -> None:
     """Things a real table has under and around the cards: printed paper (white, straight-edged,
-    card-sized or bigger, the hardest neighbour for a card), coloured objects, book covers and
-    cables. ``amount`` 1 lays about eight of them."""
+    card-sized or bigger, the hardest neighbour for a card), coloured objects, book covers (cut
+    from the pictures in a folder, if given) and cables. ``amount`` 1 lays about eight of them."""
+    covers = _pictures(pictures) if pictures else ()
     g = np.random.default_rng(rng.getrandbits(64))
     ch, cw = canvas.shape[:2]
     for _ in range(round(amount * rng.uniform(3, 8))):
-        kind = rng.choice(("paper", "paper", "object", "cover", "cable"))
+        kind = rng.choice(("paper", "paper", "object", "cover", "cable") + (("cover",) if covers else ()))
         centre = (rng.uniform(0, cw), rng.uniform(0, ch))
         size = (short * rng.uniform(0.15, 0.9), short * rng.uniform(0.15, 0.9))
         box = cv2.boxPoints((centre, size, rng.uniform(0, 180))).astype(np.int32)
@@ -220,16 +263,7 @@ def _clutter(canvas: np.ndarray, amount: float, short: int, rng: random.Random) 
             else:
                 cv2.fillPoly(canvas, [box // 2 + np.int32(centre) // 2], colour)
         elif kind == "cover":
-            x0, y0, bw, bh = cv2.boundingRect(box)
-            if bw > 2 and bh > 2:
-                picture = np.zeros((ch, cw, 3), np.float32)
-                patch = np.stack([_smooth(g, bh, bw, rng.uniform(8, 60)) for _ in range(3)], -1)
-                patch = 128 + 110 * patch * np.float32([rng.uniform(0.3, 1) for _ in range(3)])
-                ys, xs = slice(max(y0, 0), min(y0 + bh, ch)), slice(max(x0, 0), min(x0 + bw, cw))
-                picture[ys, xs] = patch[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
-                mask = np.zeros((ch, cw), np.uint8)
-                cv2.fillPoly(mask, [box], 1)
-                canvas[mask > 0] = picture[mask > 0]
+            _cover(canvas, box, g, rng, covers)
         else:
             pts = [np.float32(centre)]
             heading = rng.uniform(0, 2 * math.pi)
@@ -418,7 +452,7 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
     canvas = _table(spec.table, int(hi[0] - lo[0]), int(hi[1] - lo[1]), rng)
     if spec.clutter > 0:
         # Its own generator, so that adding clutter leaves the cards, light and camera as they were.
-        _clutter(canvas, spec.clutter, min(w, h), random.Random(f"clutter {spec.seed}"))
+        _clutter(canvas, spec.clutter, min(w, h), random.Random(f"clutter {spec.seed}"), spec.pictures)
     cover = np.zeros(canvas.shape[:2], np.float32)
 
     # One light for the whole room: shadows fall the same way for every card.

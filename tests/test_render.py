@@ -362,3 +362,17 @@ def test_clutter_lies_under_the_cards_and_leaves_them_untouched() -> None:
     changed = cv2.absdiff(bare, busy).max(axis=2) > 10
     assert not changed[face].any()
     assert changed[~face].mean() > 0.05
+
+
+def test_clutter_prints_covers_from_a_folder_of_pictures(tmp_path) -> None:
+    """Book covers show pieces of the pictures given, so a detector learns real printed matter."""
+    magenta = np.zeros((64, 64, 3), np.uint8)
+    magenta[:] = (255, 0, 255)
+    cv2.imwrite(str(tmp_path / "cover.png"), magenta)
+    (tmp_path / "notes.txt").write_text("not a picture")  # skipped, not an error
+    shown = 0
+    for seed in range(6):
+        image, _ = render_scene(SceneSpec(seed=seed, clutter=1.0, pictures=str(tmp_path), **QUIET))
+        b, g, r = (image[..., k].astype(int) for k in range(3))
+        shown += int(((b > 200) & (r > 200) & (g < 60)).sum() > 500)
+    assert shown >= 2

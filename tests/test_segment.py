@@ -50,8 +50,8 @@ def test_the_map_is_high_on_card_faces_and_low_on_paper_and_table() -> None:
     assert max(outside) < 0.05, outside
 
 
-def test_a_card_on_white_printed_paper_is_found() -> None:
-    """What outline cues cannot do: a white card on a white printed sheet, no table showing."""
+def test_a_white_card_on_a_white_table_is_found() -> None:
+    """White on white, under a light gradient: the segmenter's outline, refitted, is the card's."""
     found = 0
     for seed in range(8):
         card = CardPlacement("9H", 400 + seed * 5, 300, 20 * seed, 230)
@@ -103,3 +103,15 @@ def test_the_shipped_segmenter_maps_every_cell_of_a_frame() -> None:
     assert face.shape == (144 // STRIDE, 192 // STRIDE)
     assert cell == pytest.approx(800 / 192 * STRIDE)
     assert 0.0 <= face.min() <= face.max() <= 1.0
+
+
+def test_refinement_refuses_to_bend_an_outline_onto_a_slanted_edge() -> None:
+    """A cable or a shadow's edge crossing near one side must not turn the card into a trapezoid
+    (the warp would distort its index): the outline is kept as it was."""
+    gray = np.full((400, 400), 40, np.uint8)
+    cv2.rectangle(gray, (120, 100), (220, 240), 230, -1)
+    cv2.line(gray, (222, 95), (235, 245), 255, 3)  # just outside the right side, leaning
+    quad = CardQuad(np.float32([[121, 101], [219, 101], [219, 239], [121, 239]]), 1.0)
+    assert refine_quad(gray, quad, reach=14) is quad
+    cv2.line(gray, (222, 95), (235, 245), 40, 3)  # without it, the same outline is refined
+    assert refine_quad(gray, quad, reach=14) is not quad
