@@ -24,7 +24,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from sim.render import CARD_H, CARD_W, CardPlacement, random_scene, render_scene
+from sim.render import CARD_H, CARD_W, CardPlacement, _pictures, random_scene, render_scene
 from vision.segment import DECODER, ENCODER, MARGIN, SKIPS, STRIDE, WEIGHTS, CardSegmenter
 
 SCENE_W, SCENE_H = 480, 360  # rendered size; the network sees it at 192 x 144
@@ -54,7 +54,7 @@ def _placements(rng: random.Random, width: int, height: int) -> tuple[CardPlacem
     return tuple(out)
 
 
-def scene(rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+def scene(rng: random.Random, pictures: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One training pair: the network's input image (uint8 BGR, NET_H x NET_W) and its target
     (float32, one cell per STRIDE pixels)."""
     w, h = SCENE_W + 2 * PAD, SCENE_H + 2 * PAD
@@ -72,7 +72,7 @@ def scene(rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
         spec = replace(spec, cards=_placements(rng, w, h))
     if rng.random() < 0.1:
         spec = replace(spec, cards=())  # tables with nothing on them teach what is not a card
-    spec = replace(spec, clutter=0.0 if rng.random() < 0.3 else rng.uniform(0.3, 1.2))
+    spec = replace(spec, clutter=0.0 if rng.random() < 0.3 else rng.uniform(0.3, 1.2), pictures=pictures)
     if rng.random() < 0.2:
         spec = replace(spec, table="paper")  # white on white: the hardest table for finding cards
     image, truth = render_scene(spec)
@@ -114,15 +114,15 @@ def face_target(polys: list[np.ndarray], width: int, height: int) -> np.ndarray:
     return cv2.resize(inside.astype(np.float32), (width // STRIDE, height // STRIDE), interpolation=cv2.INTER_AREA)
 
 
-def _chunk(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    count, seed = args
+def _chunk(args: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray]:
+    count, seed, pictures = args
     rng = random.Random(seed)
-    pairs = [scene(rng) for _ in range(count)]
+    pairs = [scene(rng, pictures) for _ in range(count)]
     return np.stack([p[0] for p in pairs]), np.stack([p[1] for p in pairs])
 
 
-def make_data(count: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    chunks = [(count // workers + (i < count % workers), seed * 1000 + i) for i in range(workers)]
+def make_data(count: int, seed: int, workers: int, pictures: str | None) -> tuple[np.ndarray, np.ndarray]:
+    chunks = [(count // workers + (i < count % workers), seed * 1000 + i, pictures) for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         parts = list(pool.map(_chunk, chunks))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -203,8 +203,8 @@ def train(args: argparse.Namespace) -> None:
     import optax
 
     t0 = time.time()
-    x, y = make_data(args.scenes, args.seed, args.workers)
-    xv, yv = make_data(max(64, args.scenes // 20), args.seed + 1, args.workers)
+    x, y = make_data(args.scenes, args.seed, args.workers, args.pictures)
+    xv, yv = make_data(max(64, args.scenes // 20), args.seed + 1, args.workers, args.pictures)
     print(f"rendered {len(x)} + {len(xv)} scenes in {time.time() - t0:.0f} s", flush=True)
 
     def conv(p, name, h, stride=1):
@@ -264,7 +264,13 @@ def train(args: argparse.Namespace) -> None:
         print(f"epoch {epoch + 1}: loss {np.mean(losses):.4f}  held-out IoU {iou:.3f}  ({took:.0f} s)", flush=True)
 
     weights = {k: np.asarray(v, np.float32) for k, v in params.items()}
-    meta = {"scenes": args.scenes, "epochs": args.epochs, "seed": args.seed, "held_out_iou": round(iou, 4)}
+    meta = {
+        "scenes": args.scenes,
+        "epochs": args.epochs,
+        "seed": args.seed,
+        "pictures": len(_pictures(args.pictures)) if args.pictures else 0,
+        "held_out_iou": round(iou, 4),
+    }
     model = to_onnx(weights, {"training": json.dumps(meta)})
     sample = xv[:1].astype(np.float32) * np.float32(1 / 255) - np.float32(0.5)
     check = CardSegmenter(model).forward(np.ascontiguousarray(sample.transpose(0, 3, 1, 2)))
@@ -284,6 +290,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(WEIGHTS))
+    parser.add_argument("--pictures", help="a folder of photos to print on the clutter's book covers (README)")
     train(parser.parse_args())
 
 
