@@ -1,0 +1,19 @@
+"""Training the vision networks (needs the ``train`` extra): ``python -m vision.train`` for the
+corner reader, ``python -m vision.train.segment`` for the card segmenter."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def training_parser(prog: str, description: str, epochs: int, batch: int, out: Path) -> argparse.ArgumentParser:
+    """The options every trainer shares: epochs, batch, learning rate, seed, workers and output."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--batch", type=int, default=batch)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=str(out))
+    return parser

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, WEIGHTS, CornerNet
+from vision.train import training_parser
 from vision.train.export import to_onnx
 from vision.train.synth import dataset, font_files
 
@@ -135,14 +136,8 @@ def train(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
+    parser = training_parser("python -m vision.train", __doc__.splitlines()[0], epochs=10, batch=256, out=WEIGHTS)
     parser.add_argument("--samples", type=int, default=120_000)
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", default=str(WEIGHTS))
     train(parser.parse_args())
 
 

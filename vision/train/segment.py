@@ -26,6 +26,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from sim.render import CARD_H, CARD_W, CardPlacement, _pictures, random_scene, render_scene
 from vision.segment import DECODER, ENCODER, MARGIN, SKIPS, STRIDE, WEIGHTS, CardSegmenter
+from vision.train import training_parser
 
 SCENE_W, SCENE_H = 480, 360  # rendered size; the network sees it at 192 x 144
 NET_W, NET_H = 192, 144
@@ -282,14 +283,8 @@ def train(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m vision.train.segment", description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=16_000)
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", default=str(WEIGHTS))
+    parser = training_parser("python -m vision.train.segment", __doc__.splitlines()[0], epochs=8, batch=32, out=WEIGHTS)
+    parser.add_argument("--scenes", type=int, default=20_000)
     parser.add_argument("--pictures", help="a folder of photos to print on the clutter's book covers (README)")
     train(parser.parse_args())
 
