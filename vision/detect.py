@@ -276,30 +276,26 @@ def _face_map(segmenter: CardSegmenter, small: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _region_support(face: np.ndarray, contour: np.ndarray) -> float:
-    """The segmenter's mean belief over a region: whether it is worth cutting into cards."""
-    x, y, w, h = cv2.boundingRect(contour)
-    mask = np.zeros((h, w), np.uint8)
-    cv2.drawContours(mask, [contour - [x, y]], -1, 1, thickness=cv2.FILLED)
-    return float(cv2.mean(face[y : y + h, x : x + w], mask)[0])
+def _mean_inside(face: np.ndarray, polygon: np.ndarray) -> float:
+    """The segmenter's mean belief over a polygon (image pixels; the part outside the map is
+    ignored, and a polygon wholly outside it has no support)."""
+    pts = np.round(np.asarray(polygon, np.float32).reshape(-1, 2)).astype(np.int32)
+    x0, y0 = np.maximum(pts.min(axis=0), 0)
+    x1, y1 = np.minimum(pts.max(axis=0) + 1, (face.shape[1], face.shape[0]))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [pts - [x0, y0]], 1)
+    if not mask.any():
+        return 0.0
+    return float(cv2.mean(face[y0:y1, x0:x1], mask)[0])
 
 
 def face_support(face: np.ndarray, quad: CardQuad) -> float:
     """The segmenter's mean belief over the middle of an outline (half its size): near 1 on a
     card, near 0 on paper, a box or a patch of table that only looked card-shaped."""
     centre = quad.corners.mean(axis=0)
-    inner = (centre + (quad.corners - centre) * 0.5).astype(np.float32)
-    x0, y0 = np.floor(inner.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(inner.max(axis=0)).astype(int) + 1
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, face.shape[1]), min(y1, face.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round(inner - [x0, y0]).astype(np.int32)], 1)
-    if not mask.any():
-        return 0.0
-    return float(cv2.mean(face[y0:y1, x0:x1], mask)[0])
+    return _mean_inside(face, centre + (quad.corners - centre) * 0.5)
 
 
 def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
@@ -399,7 +395,7 @@ def find_cards(image: np.ndarray, segmenter: CardSegmenter | None = None) -> lis
         if (
             cv2.contourArea(contour) < 4 * largest
             and not _explained(contour, candidates)
-            and _region_support(face, contour) >= FACE_SUPPORT
+            and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
             candidates += _split_region(contour, gray)
     candidates = [q for q in candidates if face_support(face, q) >= FACE_SUPPORT]
