@@ -156,7 +156,7 @@ def _enrolled(style: str, folder: Path) -> Deck:
 
 
 def bench_rendered() -> None:
-    from sim.render import DECK_STYLES
+    from sim.render import DECK_STYLES, random_scene, render_scene
 
     print("Rendered scenes (tables, light, glare, blur, noise, perspective vary), 800x600, 1-4 cards:")
     for style in DECK_STYLES:
@@ -167,6 +167,18 @@ def bench_rendered() -> None:
             deck = _enrolled(style, Path(tmp))
         tally, times = _score_scenes(scenes, deck)
         _report(f"{style:8} enrolled", tally, times)
+    print("Rendered piles (2-5 cards stacked with offsets, like a played pile): the top card only:")
+    for style in DECK_STYLES:
+        rng = random.Random(zlib.crc32(style.encode()) + 2)
+        tally, times = Counter(), []
+        for _ in range(16):
+            image, truth = render_scene(random_scene(rng, cards=rng.randint(2, 5), pile=True, style=style))
+            start = time.perf_counter()
+            found = identify(image)
+            times.append(time.perf_counter() - start)
+            c = truth[-1].corners.mean(axis=0)
+            tally[_verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)] += 1
+        _report(f"{style:8} built-in", tally, times)
     print("Rendered scenes on a busy desk (printed paper, objects, covers, cables under the cards):")
     for style in DECK_STYLES:
         scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 1, cards=3, clutter=1.0)
