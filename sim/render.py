@@ -45,6 +45,7 @@ __all__ = [
     "PlacedCard",
     "SceneSpec",
     "card_corners",
+    "load_pictures",
     "random_scene",
     "render_card",
     "render_scene",
@@ -187,7 +188,7 @@ def _table(kind: str, width: int, height: int, rng: random.Random) -> np.ndarray
 
 
 @functools.lru_cache(maxsize=4)
-def _pictures(folder: str) -> tuple[np.ndarray, ...]:
+def load_pictures(folder: str) -> tuple[np.ndarray, ...]:
     """Every image in a folder, as float32 BGR: what book covers and magazines show."""
     out = []
     for path in sorted(Path(folder).iterdir()):
@@ -230,7 +231,7 @@ def _clutter(canvas: np.ndarray, amount: float, short: int, rng: random.Random, 
     """Things a real table has under and around the cards: printed paper (white, straight-edged,
     card-sized or bigger, the hardest neighbour for a card), coloured objects, book covers (cut
     from the pictures in a folder, if given) and cables. ``amount`` 1 lays about eight of them."""
-    covers = _pictures(pictures) if pictures else ()
+    covers = load_pictures(pictures) if pictures else ()
     g = np.random.default_rng(rng.getrandbits(64))
     ch, cw = canvas.shape[:2]
     for _ in range(round(amount * rng.uniform(3, 8))):

@@ -192,18 +192,24 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
 _ALONG = np.linspace(0.15, 0.85, 12)[None, :, None]
 
 
+def _sides(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each side of a quadrilateral as a vector from its corner to the next, and its unit normal
+    pointing out of the quadrilateral (whichever way round the corners run)."""
+    d = np.roll(corners, -1, axis=0) - corners
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
+    normal *= -np.sign(np.sum((corners.mean(axis=0) - corners) * normal, axis=1, keepdims=True))
+    return d, normal
+
+
 def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
     """How much of a quadrilateral's outline is an edge in the picture: for each side, the share
     of points where the two sides of the line differ clearly; the weakest side counts (a side
     running out of the frame gives no evidence either way)."""
     h, w = gray.shape
     a = quad.astype(np.float32)
-    b = np.roll(a, -1, axis=0)
-    d = b - a
-    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
-    inward = np.sign(np.sum((a.mean(axis=0) - a) * normal, axis=1, keepdims=True))
+    d, outward = _sides(a)
     pts = a[:, None, :] + _ALONG * d[:, None, :]  # 4 sides x 12 points
-    offset = (normal * inward)[:, None, :] * 3
+    offset = -outward[:, None, :] * 3
     inner, outer = pts + offset, pts - offset
     ok = (np.minimum(inner, outer).min(axis=2) >= 0) & (inner[..., 0] < w) & (outer[..., 0] < w)
     ok &= (inner[..., 1] < h) & (outer[..., 1] < h)
@@ -304,9 +310,7 @@ def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
     strong, the outermost (the card's own edge, not the frame of a court card or an index
     just inside it). The corners are where the new sides meet. Kept as it was if that fails."""
     a = quad.corners.astype(np.float32)
-    d = np.roll(a, -1, axis=0) - a
-    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
-    normal *= -np.sign(np.sum((a.mean(axis=0) - a) * normal, axis=1, keepdims=True))  # outward
+    d, normal = _sides(a)
     r = max(2, round(reach))
     steps = np.arange(-r, r + 1, dtype=np.float32)
     pts = a[:, None, None, :] + _ALONG_REFINE[None, :, None, None] * d[:, None, None, :]

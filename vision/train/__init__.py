@@ -17,3 +17,12 @@ def training_parser(prog: str, description: str, epochs: int, batch: int, out: P
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(out))
     return parser
+
+
+def write_checked(model: bytes, out: str, meta: dict[str, object], matches: bool) -> None:
+    """Write an exported model, only if OpenCV's run of it gave the training graph's answers."""
+    if not matches:
+        raise SystemExit("OpenCV's run of the exported model does not match the training graph")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_bytes(model)
+    print(f"wrote {out}: {meta}")

@@ -11,12 +11,11 @@ import argparse
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, WEIGHTS, CornerNet
-from vision.train import training_parser
+from vision.train import training_parser, write_checked
 from vision.train.export import to_onnx
 from vision.train.synth import dataset, font_files
 
@@ -128,11 +127,7 @@ def train(args: argparse.Namespace) -> None:
     model = to_onnx(weights, {"training": json.dumps(meta)})
     check = CornerNet(model).forward(xv[:256])
     lr_, _ = predict(params, xv[:256])
-    if not np.allclose(check.rank, np.asarray(jax.nn.softmax(lr_)), atol=1e-4):
-        raise SystemExit("OpenCV's run of the exported model does not match the training graph")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_bytes(model)
-    print(f"wrote {args.out}: {meta}")
+    write_checked(model, args.out, meta, np.allclose(check.rank, np.asarray(jax.nn.softmax(lr_)), atol=1e-4))
 
 
 def main() -> None:

@@ -17,16 +17,15 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from sim.render import CARD_H, CARD_W, CardPlacement, _pictures, random_scene, render_scene
+from sim.render import CARD_H, CARD_W, CardPlacement, load_pictures, random_scene, render_scene
 from vision.segment import DECODER, ENCODER, MARGIN, SKIPS, STRIDE, WEIGHTS, CardSegmenter
-from vision.train import training_parser
+from vision.train import training_parser, write_checked
 
 SCENE_W, SCENE_H = 480, 360  # rendered size; the network sees it at 192 x 144
 NET_W, NET_H = 192, 144
@@ -269,17 +268,13 @@ def train(args: argparse.Namespace) -> None:
         "scenes": args.scenes,
         "epochs": args.epochs,
         "seed": args.seed,
-        "pictures": len(_pictures(args.pictures)) if args.pictures else 0,
+        "pictures": len(load_pictures(args.pictures)) if args.pictures else 0,
         "held_out_iou": round(iou, 4),
     }
     model = to_onnx(weights, {"training": json.dumps(meta)})
     sample = xv[:1].astype(np.float32) * np.float32(1 / 255) - np.float32(0.5)
     check = CardSegmenter(model).forward(np.ascontiguousarray(sample.transpose(0, 3, 1, 2)))
-    if not np.allclose(check[0, 0], pv[0], atol=1e-3):
-        raise SystemExit("OpenCV's run of the exported model does not match the training graph")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_bytes(model)
-    print(f"wrote {args.out}: {meta}")
+    write_checked(model, args.out, meta, np.allclose(check[0, 0], pv[0], atol=1e-3))
 
 
 def main() -> None:
