@@ -376,3 +376,24 @@ def test_clutter_prints_covers_from_a_folder_of_pictures(tmp_path) -> None:
         b, g, r = (image[..., k].astype(int) for k in range(3))
         shown += int(((b > 200) & (r > 200) & (g < 60)).sum() > 500)
     assert shown >= 2
+
+
+def test_hard_shadows_darken_table_and_card_with_a_sharp_edge() -> None:
+    """Sun through a window cuts a card's face into a lit and a shaded part: the shadow falls on
+    table and card alike, has a sharp edge, and leaves the ground truth as it was."""
+    card = CardPlacement("7S", 400, 300, 25, 300)
+    darker = 0
+    for seed in range(3, 9):  # shadows fall at random: most scenes shade part of a big card
+        lit, truth = render_scene(SceneSpec(cards=(card,), seed=seed, **QUIET))
+        shaded, shaded_truth = render_scene(SceneSpec(cards=(card,), seed=seed, shade=1.0, **QUIET))
+        assert np.array_equal(truth[0].corners, shaded_truth[0].corners)
+        assert (shaded.astype(int) <= lit.astype(int) + 3).all()  # shadows only take light away
+        face = np.zeros(lit.shape[:2], np.uint8)
+        cv2.fillPoly(face, [np.round(truth[0].corners).astype(np.int32)], 1)
+        ratio = shaded.mean(axis=2) / np.maximum(lit.mean(axis=2), 1)
+        on_face = ratio[cv2.erode(face, np.ones((15, 15), np.uint8)) > 0]
+        # Part of the face is in full light and part in deep shade, with little in between.
+        if (on_face > 0.97).mean() > 0.1 and (on_face < 0.8).mean() > 0.1:
+            darker += 1
+            assert ((on_face > 0.8) & (on_face < 0.95)).mean() < 0.15
+    assert darker >= 2
