@@ -143,3 +143,46 @@ def test_a_jokers_colour_is_decided_once_for_the_card() -> None:
     reading = read_card(face)
     codes = {c.rank for c in reading.corners if c is not None}
     assert codes <= {"RJ"} and reading.code in ("RJ", None)
+
+
+def test_an_outline_that_cannot_be_read_gets_a_second_look_through_its_rivals(monkeypatch) -> None:
+    """A shadow or a neighbour can make the best-looking outline cut a card wrongly, so that no
+    index shows: the card is then read through a rival outline of it, and only one read for sure
+    replaces it."""
+    import vision.identify as identify_module
+    from vision.detect import CardQuad, FoundCard, find_card_outlines
+
+    image = on_table("7H", "classic", angle=30)
+    (true,) = [f.quad for f in find_card_outlines(image)]
+    along = true.corners[3] - true.corners[0]  # down the card's long side
+    slid = CardQuad(true.corners + 0.45 * along, 0.85)  # half off the card: no index in either corner
+    blank = CardQuad(true.corners - 0.8 * along, 0.85)  # the table beside it
+
+    def found(rivals: tuple[CardQuad, ...]):
+        return lambda image, segmenter=None: [FoundCard(slid, rivals)]
+
+    monkeypatch.setattr(identify_module, "find_card_outlines", found(()))
+    assert identify(image) == []  # no index, no back: not a card
+    monkeypatch.setattr(identify_module, "find_card_outlines", found((blank, true)))
+    (card,) = identify(image)
+    assert card.code == "7H"
+    assert np.abs(card.corners - true.corners).max() < 1e-3
+    monkeypatch.setattr(identify_module, "find_card_outlines", found((blank,)))
+    assert [c.code for c in identify(image)] in ([], [None])
+
+
+def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
+    from sim.render import CardPlacement, SceneSpec, render_scene
+    from vision.detect import SAME_OUTLINE, _boxes, _iou, find_card_outlines
+
+    cards = (CardPlacement("QS", 250, 300, 20, 260), CardPlacement("4D", 560, 300, -35, 260))
+    rivals = 0
+    for seed in range(4):
+        image, _ = render_scene(SceneSpec(cards=cards, seed=seed, shade=1.0, table="wood"))
+        for f in find_card_outlines(image):
+            assert len(f.rivals) <= 3
+            if f.rivals:
+                overlap = _iou(_boxes([f.quad])[0], _boxes(list(f.rivals)))
+                assert ((overlap >= 0.3) & (overlap < SAME_OUTLINE + 0.05)).all(), overlap
+                rivals += len(f.rivals)
+    assert rivals > 0

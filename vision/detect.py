@@ -27,6 +27,7 @@ MIN_AREA = 0.002  # a card covers at least this fraction of the frame
 MAX_AREA = 0.6
 INFERRED_FILL = 0.85  # the fill given to an outline inferred inside a pile (clean outlines above 0.9 win)
 FILL_SPLIT = 0.55  # regions filling this much of their rectangle may be several cards: split them
+FACE_LEVELS = (0.5, 0.75, 0.9)
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
 
 
@@ -253,8 +254,10 @@ def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 def _face_quads(face: np.ndarray, frame_area: float) -> list[CardQuad]:
     """Cards from the segmenter's map (already at the working size): each blob is a card's face
     shrunk by the segmenter's margin, so its rectangle is grown back by that much."""
-    mask = (face > 0.5).astype(np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = []
+    for level in FACE_LEVELS:
+        found, _ = cv2.findContours((face > level).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours += found
     out = []
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -373,6 +376,24 @@ _ALONG_UNIT = (_ALONG_REFINE - _ALONG_REFINE[0]) / (_ALONG_REFINE[-1] - _ALONG_R
 def find_cards(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[CardQuad]:
     """Every card-shaped region in a BGR frame, corners in the frame's pixels. The segmenter is
     the built-in one unless another is given."""
+    return [found.quad for found in find_card_outlines(image, segmenter)]
+
+
+@dataclass(frozen=True)
+class FoundCard:
+    """A card's outline, and the rival outlines of the same card that it won over, best first:
+    the reader may try those when this one cannot be read (a shadow or a neighbour cut it wrongly)."""
+
+    quad: CardQuad
+    rivals: tuple[CardQuad, ...] = ()
+
+
+MAX_RIVALS = 3
+SAME_OUTLINE = 0.85  # a rival overlapping the winner this much is the same outline again
+
+
+def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:
+    """``find_cards``, with each card's rival outlines (see ``FoundCard``)."""
     if image.size == 0:
         return []
     if image.ndim == 2:
@@ -403,19 +424,31 @@ def find_cards(image: np.ndarray, segmenter: CardSegmenter | None = None) -> lis
         ):
             candidates += _split_region(contour, gray)
     candidates = [q for q in candidates if face_support(face, q) >= FACE_SUPPORT]
-    found: list[CardQuad] = []
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
     ordered = sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True)
     boxes = _boxes(ordered)
     kept: list[int] = []
+    rivals: dict[int, list[int]] = {}
     for i, quad in enumerate(ordered):
-        if kept and (_iou(boxes[i], boxes[kept]) >= 0.4).any():
-            continue
+        if kept:
+            overlap = _iou(boxes[i], boxes[kept])
+            if (overlap >= 0.4).any():
+                k = int(np.argmax(overlap))
+                if overlap[k] < SAME_OUTLINE and len(rivals.setdefault(kept[k], [])) < MAX_RIVALS:
+                    rivals[kept[k]].append(i)
+                continue
         if not any(_part_of(quad, ordered[k]) for k in kept):
             kept.append(i)
-    found = [refine_quad(gray, ordered[i], reach) for i in kept]
-    return [CardQuad(q.corners / scale, q.fill) for q in found]
+
+    def back(quad: CardQuad) -> CardQuad:
+        return CardQuad(quad.corners / scale, quad.fill)
+
+    # Rivals are rarely needed, so they are not refitted to the edges (it costs a millisecond each).
+    return [
+        FoundCard(back(refine_quad(gray, ordered[i], reach)), tuple(back(ordered[j]) for j in rivals.get(i, ())))
+        for i in kept
+    ]
 
 
 def _part_of(small: CardQuad, big: CardQuad) -> bool:

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from vision.deck import Deck, builtin_deck
-from vision.detect import CardQuad, find_cards, warp_card
-from vision.reader import BACK, UNSURE, read_cards
+from vision.detect import CardQuad, FoundCard, find_card_outlines, warp_card
+from vision.reader import BACK, UNSURE, Reading, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 
@@ -59,8 +59,10 @@ def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
 
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back")."""
-    quads = [q for q in find_cards(image) if q.short_side >= MIN_SHORT_SIDE]
+    found = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
+    quads = [f.quad for f in found]
     readings = read_cards([warp_card(image, quad) for quad in quads], deck, threshold)
+    _second_looks(image, found, quads, readings, deck, threshold)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -74,6 +76,33 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
             continue
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
     return out
+
+
+def _second_looks(
+    image: np.ndarray,
+    found: list[FoundCard],
+    quads: list[CardQuad],
+    readings: list[Reading],
+    deck: Deck | None,
+    threshold: float,
+) -> None:
+    """A card that could not be read is tried again through its rival outlines (one batch for the
+    frame); the first rival read for sure replaces the outline and the reading, in place."""
+    tries = [
+        (n, rival)
+        for n, (f, r) in enumerate(zip(found, readings, strict=True))
+        if r.code is None
+        for rival in f.rivals
+        if rival.short_side >= MIN_SHORT_SIDE
+    ]
+    if not tries:
+        return
+    second = read_cards([warp_card(image, rival) for _, rival in tries], deck, threshold)
+    done: set[int] = set()
+    for (n, rival), reading in zip(tries, second, strict=True):
+        if n not in done and reading.code not in (None, BACK):
+            quads[n], readings[n] = rival, reading
+            done.add(n)
 
 
 def draw(image: np.ndarray, cards: list[SeenCard]) -> np.ndarray:
