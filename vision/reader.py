@@ -233,13 +233,18 @@ def read_cards(cards: list[np.ndarray], deck: Deck | None = None, threshold: flo
     rank_p, suit_p = deck.posteriors(deck.net.read(corners))
     readings = []
     for n, card in enumerate(cards):
+        ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
         middle = centre_count(card)
         suit = centre_suit(card) if middle not in (None, "court") else None
-        red = _card_is_red(rank_p[2 * n : 2 * n + 2], corners[2 * n : 2 * n + 2])
-        found = tuple(
-            _checked(_corner_reading(rank_p[2 * n + i], suit_p[2 * n + i], red), middle, suit) for i in (0, 1)
-        )
-        readings.append(_vote(card, found, middle, threshold))  # type: ignore[arg-type]
+        red = _card_is_red(ranks, corners[2 * n : 2 * n + 2])
+        found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
+        if found == (None, None):
+            back = middle is None and is_back(card)  # a back shows no pips to count
+            readings.append(Reading(BACK, 0.9, found) if back else Reading(None, 0.0, found))
+            continue
+        shows = [i for i in (0, 1) if found[i] is not None]
+        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red)
+        readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
 
 
@@ -255,55 +260,66 @@ def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray]) -> bool:
     return bool(jokers) and float(np.mean([ink_redness(c) for c in jokers])) > RED_INK
 
 
-def _vote(
-    card: np.ndarray,
-    found: tuple[CornerReading | None, CornerReading | None],
-    middle: str | None,
-    threshold: float,
-) -> Reading:
-    """The card's code from its two corners' readings."""
-    codes = [None if c is None else _code(c) for c in found]
-    if codes[0] is None and codes[1] is None:
-        if middle is None and is_back(card):  # a back shows no pips to count
-            return Reading(BACK, 0.9, found)
-        return Reading(None, 0.0, found)
-    if codes[0] == codes[1]:
-        a, b = found
-        assert a is not None and b is not None
-        confidence = max(a.confidence, b.confidence)  # the corners share a font: not independent witnesses
-        code = codes[0]
-    else:
-        best = max((c for c in found if c is not None), key=lambda c: c.confidence)
-        other = [c for c in found if c is not None and c is not best]
-        # Corners that disagree: two readings of one card should not differ at all, so the
-        # card is unsure at the default threshold whatever the corners' confidences (at most
-        # 0.6); only a caller with a lower threshold hears the clearer corner. One corner alone
-        # (the other covered) is one witness, not two: it must be surer to count.
-        confidence = best.confidence * (1 - other[0].confidence) * 0.6 if other else best.confidence**2
-        code = _code(best)
-    return Reading(code if confidence >= threshold else None, confidence, found)
+MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
+DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
+_PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
+_PICTURE_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K", "joker")]
 
 
-def _checked(corner: CornerReading | None, middle: str | None, suit: str | None = None) -> CornerReading | None:
-    """A corner's reading weighed against the middle of the card: the pip count is a second,
-    font-free witness of the rank, and the big pips' shape of the suit. Agreement makes the rank
-    sure; disagreement makes the reading unsure."""
-    if corner is not None and suit is not None and corner.suit and corner.suit != suit:
-        corner = CornerReading(corner.rank, corner.suit, corner.rank_confidence, corner.suit_confidence * 0.3)
-    if corner is None or middle is None:
-        return corner
-    if corner.rank in ("RJ", "BJ"):  # a joker's middle is a figure, never a count of pips
-        if middle == "court" or middle is None:
-            return corner
-        return CornerReading(corner.rank, corner.suit, 0.0, corner.suit_confidence)
-    court = corner.rank in ("J", "Q", "K")
-    if corner.rank == middle:
-        return CornerReading(corner.rank, corner.suit, max(corner.rank_confidence, 0.95), corner.suit_confidence)
-    if court and middle == "court":
-        return CornerReading(corner.rank, corner.suit, max(corner.rank_confidence, 0.5), corner.suit_confidence)
-    # The witnesses disagree (a misread index, or a pip miscounted): ask to see the card again.
-    return CornerReading(corner.rank, corner.suit, corner.rank_confidence * 0.3, corner.suit_confidence)
+def _weigh(
+    rank_p: np.ndarray, suit_p: np.ndarray, middle: str | None, middle_suit: str | None, red: bool
+) -> tuple[str, float]:
+    """The card's code and confidence from its witnesses: the corners that show an index (the
+    network's probabilities) and the middle of the card (the pip count or a picture, and the big
+    pips' suit), which does not depend on the deck's font.
+
+    The corners share a font, so they are not independent: their probabilities are combined by a
+    geometric mean. The middle weighs each class it contradicts by ``MIDDLE_DOUBT``, so a corner
+    torn between 3 and 5 is settled by three pips, and a confident index against the count leaves
+    the card unsure. Corners whose best answers differ (an outline spanning two cards, a misread
+    index) score at most ``DISAGREE`` unless the middle names the winner itself. So does one
+    corner alone that the middle does not confirm: the lower card of a pile shows one index, and
+    an outline drawn round it reaches under the top card."""
+    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle))
+    if rank == JOKER:
+        return ("RJ" if red else "BJ"), rank_sure
+    suit_like = np.full(len(SUIT_CLASSES), 1.0 if middle_suit is None else MIDDLE_DOUBT)
+    suit_like[-1] = 1.0  # the middle says nothing about whether an index shows its suit
+    if middle_suit is not None:
+        suit_like[SUIT_CLASSES.index(middle_suit)] = 1.0
+    suit, suit_sure = _witnesses(suit_p, suit_like)
+    return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 
-def _code(corner: CornerReading) -> str:
-    return corner.rank if corner.rank in ("RJ", "BJ") else corner.rank + corner.suit
+def _rank_likelihood(middle: str | None) -> np.ndarray:
+    """How likely the middle looks as it does for each rank class (A-K, joker; "no index" is
+    left alone: the middle says nothing about a corner)."""
+    like = np.ones(len(RANK_CLASSES))
+    if middle == "court":
+        like[_PIP_CLASSES] = MIDDLE_DOUBT
+    elif middle is not None:
+        like[:] = MIDDLE_DOUBT
+        like[RANK_CLASSES.index(middle)] = 1.0
+    return like
+
+
+def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray) -> tuple[int, float]:
+    """The best index class and its probability: the corners' probabilities (one row each; the
+    last class is "no index", which keeps its share) combined by a geometric mean, times the
+    middle's likelihood, normalised. Capped at ``DISAGREE`` when the middle contradicts the
+    answer, or when the corners disagree and the middle does not name the answer itself (a pip
+    count names a rank; a picture only rules the pip ranks out), or when one corner stands alone
+    and the middle does not name its answer too."""
+    fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
+    fused /= fused.sum()
+    index, like = fused[:-1], likelihood[:-1]
+    best = int(np.argmax(index))
+    sure = float(index[best])
+    named = like[best] == like.max() and np.count_nonzero(like == like.max()) == 1
+    if like[best] < like.max():
+        sure = min(sure, DISAGREE)  # the middle contradicts the answer
+    elif len({int(k) for k in np.argmax(probabilities[:, :-1], axis=1)}) > 1 and not named:
+        sure = min(sure, DISAGREE)  # the corners disagree and the middle does not settle it
+    elif len(probabilities) == 1 and (like.min() == like.max() or int(np.argmax(probabilities[0, :-1])) != best):
+        sure = min(sure, DISAGREE)  # one corner alone, unconfirmed: an outline reaching under another card
+    return best, sure

@@ -1,0 +1,85 @@
+"""How the reader weighs its witnesses: two index corners (the network's probabilities) and the
+middle of the card (the pip count or a picture, and the big pips' suit)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
+from vision.reader import UNSURE, _weigh
+
+
+def ranks(**p: float) -> np.ndarray:
+    """A corner's rank probabilities: the named classes (``r10`` for 10), the rest spread evenly."""
+    out = np.zeros(len(RANK_CLASSES))
+    for name, value in p.items():
+        out[RANK_CLASSES.index(name.removeprefix("r"))] = value
+    rest = [i for i in range(len(out)) if out[i] == 0]
+    out[rest] = (1 - out.sum()) / len(rest)
+    return out
+
+
+def suits(**p: float) -> np.ndarray:
+    out = np.zeros(len(SUIT_CLASSES))
+    for name, value in p.items():
+        out[SUIT_CLASSES.index(name)] = value
+    rest = [i for i in range(len(out)) if out[i] == 0]
+    out[rest] = (1 - out.sum()) / len(rest)
+    return out
+
+
+def weigh(corners: list[tuple[np.ndarray, np.ndarray]], middle: str | None, middle_suit: str | None = None):
+    return _weigh(np.stack([r for r, _ in corners]), np.stack([s for _, s in corners]), middle, middle_suit, False)
+
+
+SPADE = suits(S=0.97)
+
+
+def test_agreeing_corners_read_the_card() -> None:
+    code, sure = weigh([(ranks(Q=0.97), SPADE), (ranks(Q=0.9), SPADE)], "court")
+    assert code == "QS" and sure >= UNSURE
+
+
+def test_the_pip_count_settles_a_corner_torn_between_two_ranks() -> None:
+    """A small index whose 3 looks like a 5 to the network, on a card with three pips."""
+    torn = ranks(r5=0.4, r3=0.3)
+    code, sure = weigh([(torn, SPADE), (torn, SPADE)], "3", "S")
+    assert code == "3S" and sure >= UNSURE
+
+
+def test_a_confident_index_against_the_middle_is_unsure() -> None:
+    code, sure = weigh([(ranks(r6=0.96), SPADE), (ranks(r6=0.6), SPADE)], "court")
+    assert sure < UNSURE, code
+    code, sure = weigh([(ranks(r4=0.95), suits(H=0.99)), (ranks(r4=0.95), suits(H=0.99))], "4", "D")
+    assert sure < UNSURE, code
+
+
+@pytest.mark.parametrize(("middle", "settled"), [("court", False), (None, False), ("2", True)])
+def test_corners_that_disagree_are_unsure_unless_the_count_names_one(middle: str | None, settled: bool) -> None:
+    """A picture rules out the pip ranks but does not say which picture; a count names a rank."""
+    a, b = (ranks(J=0.9) if middle != "2" else ranks(r2=0.9)), ranks(r3=0.8)
+    code, sure = weigh([(a, SPADE), (b, SPADE)], middle, "S" if middle == "2" else None)
+    assert (sure >= UNSURE) == settled, (code, sure)
+    if settled:
+        assert code == "2S"
+
+
+def test_one_corner_alone_needs_the_middle_to_agree() -> None:
+    """A lower card of a pile shows one index, and its outline reaches under the top card. Alone,
+    even a certain corner is unsure; with the pip count and the big pips' suit behind it, it is
+    read. A picture card has no pips to name its suit, so one corner of it stays unsure."""
+    alone = [(ranks(r5=0.99), SPADE)]
+    assert weigh(alone, None)[1] < UNSURE
+    assert weigh(alone, "7", "S")[1] < UNSURE
+    assert weigh(alone, "5", "H")[1] < UNSURE
+    code, sure = weigh(alone, "5", "S")
+    assert code == "5S" and sure >= UNSURE
+    assert weigh([(ranks(K=0.98), SPADE)], "court")[1] < UNSURE
+
+
+def test_a_corner_that_barely_shows_a_suit_is_not_made_sure_of_it() -> None:
+    """The network's "no suit here" keeps its share: a 0.06 club is not a sure club."""
+    faint = suits(C=0.06, none=0.9)
+    code, sure = weigh([(ranks(Q=0.96), faint), (ranks(Q=0.96), faint)], "court")
+    assert sure < UNSURE, code
