@@ -32,6 +32,8 @@ if not REAL.is_dir():
     REAL = Path("/work/shared/data/real_cards_dev")
 BOX = ("xmin", "ymin", "xmax", "ymax")
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+# Labels that are plainly wrong, checked by eye (photo, box's top-left corner): the right name.
+RELABELLED = {("IMG_2396.JPG", 126, 172): "ten"}  # a ten of diamonds, labelled nine
 
 
 def _inside(card: SeenCard, point: tuple[float, float]) -> bool:
@@ -116,6 +118,8 @@ def bench_real_photos() -> None:
             ([int(obj.findtext(f"bndbox/{k}", "0")) for k in BOX], obj.findtext("name", ""))
             for obj in root.findall("object")
         ]
+        name = root.findtext("filename", "")
+        labelled = [(box, RELABELLED.get((name, box[0], box[1]), label)) for box, label in labelled]
         for i, (box, name) in enumerate(labelled):
             verdict = _box_verdict(found, box, RANKS[name])
             others = [b for j, (b, _) in enumerate(labelled) if j != i]
