@@ -182,7 +182,8 @@ def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
         for f in find_card_outlines(image):
             assert len(f.rivals) <= 3
             if f.rivals:
+                # Measured against the winner as found (SAME_OUTLINE), before it was refitted to the edges.
                 overlap = _iou(_boxes([f.quad])[0], _boxes(list(f.rivals)))
-                assert ((overlap >= 0.3) & (overlap < SAME_OUTLINE + 0.05)).all(), overlap
+                assert ((overlap >= 0.3) & (overlap < SAME_OUTLINE + 0.1)).all(), overlap
                 rivals += len(f.rivals)
     assert rivals > 0
