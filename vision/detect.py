@@ -163,7 +163,7 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
     x0, y0, bw, bh = cv2.boundingRect(contour)
     region = np.zeros((bh + 2, bw + 2), np.uint8)
     cv2.drawContours(region, [contour - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
-    inside_region: list[tuple[float, float, np.ndarray]] = []
+    tried: list[tuple[float, np.ndarray]] = []
     for i in range(n):
         a, b = poly[i], poly[(i + 1) % n]
         side = b - a
@@ -177,10 +177,9 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
             normal = -normal
             inside = -inside
         for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
-            quad = np.array([a, b, b + normal * depth, a + normal * depth], dtype=np.float32)
-            covered = _inside_fraction(region, quad - [x0 - 1, y0 - 1])
-            if covered > 0.93:
-                inside_region.append((length * depth, covered, quad))
+            tried.append((length * depth, np.array([a, b, b + normal * depth, a + normal * depth], dtype=np.float32)))
+    covered = _inside_fractions(region, np.array([q for _, q in tried]) - [x0 - 1, y0 - 1]) if tried else []
+    inside_region = [(area, c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
     # The picture is asked about the largest few only: a top card is never much smaller than them.
     for area, covered, quad in sorted(inside_region, key=lambda c: c[0], reverse=True)[:4]:
         score = area * (1.0 if gray is None else edge_support(gray, quad) ** 2)
@@ -225,13 +224,14 @@ def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
 
 
-def _inside_fraction(region: np.ndarray, quad: np.ndarray) -> float:
-    """How much of ``quad`` lies inside the region mask (sampled on a 7 x 7 grid)."""
-    a, b, _, d = quad
-    pts = a + np.outer(_GRID[:, 0], b - a) + np.outer(_GRID[:, 1], d - a)
-    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+def _inside_fractions(region: np.ndarray, quads: np.ndarray) -> list[float]:
+    """How much of each quadrilateral (N x 4 x 2) lies inside the region mask, sampled on a 7 x 7 grid."""
+    a, b, d = quads[:, 0], quads[:, 1], quads[:, 3]
+    pts = a[:, None] + _GRID[None, :, :1] * (b - a)[:, None] + _GRID[None, :, 1:] * (d - a)[:, None]
+    xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     ok = (xs >= 0) & (ys >= 0) & (xs < region.shape[1]) & (ys < region.shape[0])
-    return float(region[ys[ok], xs[ok]].sum()) / len(pts)
+    hits = np.where(ok, region[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0)
+    return [float(v) for v in hits.sum(axis=1) / len(_GRID)]
 
 
 def _boxes(quads: list[CardQuad]) -> np.ndarray:
