@@ -130,13 +130,14 @@ def bench_real_photos() -> None:
         _report(f"rank, {kind:16}", tallies.get(kind, Counter()), times)
 
 
-def _scenes(style: str, count: int, seed: int, clutter: float = 0.0, **kw: object) -> list:
+def _scenes(style: str, count: int, seed: int, clutter: float = 0.0, shade: float = 0.0, **kw: object) -> list:
     from dataclasses import replace
 
     from sim.render import random_scene, render_scene
 
     rng = random.Random(seed)
-    return [render_scene(replace(random_scene(rng, style=style, **kw), clutter=clutter)) for _ in range(count)]
+    specs = [replace(random_scene(rng, style=style, **kw), clutter=clutter, shade=shade) for _ in range(count)]
+    return [render_scene(spec) for spec in specs]
 
 
 def _score_scenes(scenes: list, deck: Deck) -> tuple[Counter[str], list[float]]:
@@ -196,6 +197,11 @@ def bench_rendered() -> None:
     print("Rendered scenes on a busy desk (printed paper, objects, covers, cables under the cards):")
     for style in DECK_STYLES:
         scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 1, cards=3, clutter=1.0)
+        tally, times = _score_scenes(scenes, builtin_deck())
+        _report(f"{style:8} built-in", tally, times)
+    print("Rendered scenes in sunlight through a window (hard shadows across table and cards):")
+    for style in DECK_STYLES:
+        scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 3, cards=3, shade=1.0)
         tally, times = _score_scenes(scenes, builtin_deck())
         _report(f"{style:8} built-in", tally, times)
 

@@ -1,11 +1,12 @@
 """Train the card segmenter: ``python -m vision.train.segment [--scenes N] [--epochs E] [--out PATH]``.
 
 Scenes come from the simulator's renderer (``sim.render``): every table, deck style and camera
-fault it has, clutter on the table (printed paper, objects, covers, cables), cards spread apart,
-in piles, fanned, big and cut by the frame's edge. The target of each scene is where the face of
-the card on top lies, kept ``segment.MARGIN`` of a card inside its edges. The network of
-``vision.segment`` is fitted with JAX and Adam; OpenCV's run of the exported model is checked
-against the training graph before it is written. Needs the ``train`` extra.
+fault it has, clutter on the table (printed paper, objects, covers, cables), optionally hard
+shadows of a window or an object, cards spread apart, in piles, fanned, big and cut by the
+frame's edge. The target of each scene is where the face of the card on top lies, kept
+``segment.MARGIN`` of a card inside its edges. The network of ``vision.segment`` is fitted with
+JAX and Adam; OpenCV's run of the exported model is checked against the training graph before it
+is written. Needs the ``train`` extra.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -54,7 +55,15 @@ def _placements(rng: random.Random, width: int, height: int) -> tuple[CardPlacem
     return tuple(out)
 
 
-def scene(rng: random.Random, pictures: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class SceneOptions:
+    """What a run adds to the renderer's scenes beyond the shipped recipe (both off by default)."""
+
+    pictures: str | None = None  # a folder of photos for the clutter's book covers
+    shadows: float = 0.0  # the share of scenes with hard shadows of a window's bars or an object
+
+
+def scene(rng: random.Random, options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, np.ndarray]:
     """One training pair: the network's input image (uint8 BGR, NET_H x NET_W) and its target
     (float32, one cell per STRIDE pixels)."""
     w, h = SCENE_W + 2 * PAD, SCENE_H + 2 * PAD
@@ -72,7 +81,9 @@ def scene(rng: random.Random, pictures: str | None = None) -> tuple[np.ndarray, 
         spec = replace(spec, cards=_placements(rng, w, h))
     if rng.random() < 0.1:
         spec = replace(spec, cards=())  # tables with nothing on them teach what is not a card
-    spec = replace(spec, clutter=0.0 if rng.random() < 0.3 else rng.uniform(0.3, 1.2), pictures=pictures)
+    spec = replace(spec, clutter=0.0 if rng.random() < 0.3 else rng.uniform(0.3, 1.2), pictures=options.pictures)
+    if options.shadows and rng.random() < options.shadows:  # no draw when off: the shipped recipe's scenes
+        spec = replace(spec, shade=rng.uniform(0.4, 1.0))
     if rng.random() < 0.2:
         spec = replace(spec, table="paper")  # white on white: the hardest table for finding cards
     image, truth = render_scene(spec)
@@ -114,15 +125,15 @@ def face_target(polys: list[np.ndarray], width: int, height: int) -> np.ndarray:
     return cv2.resize(inside.astype(np.float32), (width // STRIDE, height // STRIDE), interpolation=cv2.INTER_AREA)
 
 
-def _chunk(args: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray]:
-    count, seed, pictures = args
+def _chunk(args: tuple[int, int, SceneOptions]) -> tuple[np.ndarray, np.ndarray]:
+    count, seed, options = args
     rng = random.Random(seed)
-    pairs = [scene(rng, pictures) for _ in range(count)]
+    pairs = [scene(rng, options) for _ in range(count)]
     return np.stack([p[0] for p in pairs]), np.stack([p[1] for p in pairs])
 
 
-def make_data(count: int, seed: int, workers: int, pictures: str | None) -> tuple[np.ndarray, np.ndarray]:
-    chunks = [(count // workers + (i < count % workers), seed * 1000 + i, pictures) for i in range(workers)]
+def make_data(count: int, seed: int, workers: int, options: SceneOptions) -> tuple[np.ndarray, np.ndarray]:
+    chunks = [(count // workers + (i < count % workers), seed * 1000 + i, options) for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         parts = list(pool.map(_chunk, chunks))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -203,8 +214,9 @@ def train(args: argparse.Namespace) -> None:
     import optax
 
     t0 = time.time()
-    x, y = make_data(args.scenes, args.seed, args.workers, args.pictures)
-    xv, yv = make_data(max(64, args.scenes // 20), args.seed + 1, args.workers, args.pictures)
+    options = SceneOptions(args.pictures, args.shadows)
+    x, y = make_data(args.scenes, args.seed, args.workers, options)
+    xv, yv = make_data(max(64, args.scenes // 20), args.seed + 1, args.workers, options)
     print(f"rendered {len(x)} + {len(xv)} scenes in {time.time() - t0:.0f} s", flush=True)
 
     def conv(p, name, h, stride=1):
@@ -269,6 +281,7 @@ def train(args: argparse.Namespace) -> None:
         "epochs": args.epochs,
         "seed": args.seed,
         "pictures": len(load_pictures(args.pictures)) if args.pictures else 0,
+        "shadows": args.shadows,
         "held_out_iou": round(iou, 4),
     }
     model = to_onnx(weights, {"training": json.dumps(meta)})
@@ -281,6 +294,7 @@ def main() -> None:
     parser = training_parser("python -m vision.train.segment", __doc__.splitlines()[0], epochs=8, batch=32, out=WEIGHTS)
     parser.add_argument("--scenes", type=int, default=20_000)
     parser.add_argument("--pictures", help="a folder of photos to print on the clutter's book covers (README)")
+    parser.add_argument("--shadows", type=float, default=0.0, help="share of scenes with hard shadows (README)")
     train(parser.parse_args())
 
 
