@@ -49,8 +49,15 @@ class Reading:
 
 def min_channel(image: np.ndarray) -> np.ndarray:
     """The darkest of B, G, R at each pixel: ink of any colour is dark here, paper stays bright."""
-    b, g, r = cv2.split(image)
+    b, g, r = cv2.split(np.ascontiguousarray(image))  # OpenCV splits a cut-out view several times slower
     return cv2.min(cv2.min(b, g), r)
+
+
+def _components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Connected blobs of a mask (8-connected): their count, label image and stats (Grana's
+    algorithm: the same blobs, in a third of the default's time on a card)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return count, labels, stats
 
 
 def corner_image(card: np.ndarray, which: int) -> np.ndarray:
@@ -73,7 +80,7 @@ def ink_redness(corner: np.ndarray) -> float:
     the corner and may be any colour."""
     darkness = 255 - min_channel(corner)
     _, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    count, labels, stats = _components(ink)
     h, w = ink.shape
     marks = [
         i
@@ -109,7 +116,7 @@ def is_back(card: np.ndarray) -> bool:
     where a court card's picture has several (yellow, red, blue, black) and a pip card is white."""
     h, w = card.shape[:2]
     inner = card[h // 8 : -h // 8, w // 8 : -w // 8]
-    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2HSV)
     inked = hsv[:, :, 1] > 70
     if inked.mean() < 0.45:
         return False
@@ -134,7 +141,7 @@ PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
 
 def _inks(image: np.ndarray) -> int:
     """How many distinct coloured inks cover a real share of the image (black and white not counted)."""
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGR2HSV)
     inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
     hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=12).astype(np.float64)
     hist[0] += hist[11]  # red sits at both ends of the hue circle
@@ -153,7 +160,7 @@ def centre_count(card: np.ndarray) -> str | None:
     if level < 40:
         return None
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    count, _, stats = _components(ink)
     area = middle.shape[0] * middle.shape[1]
     x0, y0 = round(w * 0.19), round(h * 0.06)
     blobs = []
@@ -193,7 +200,7 @@ def centre_suit(card: np.ndarray) -> str | None:
     level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if level < 40 or _inks(middle) >= 3:
         return None
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    count, labels, stats = _components(ink)
     mh, mw = ink.shape
     blobs = [i for i in range(1, count) if stats[i, 4] > 0.01 * mh * mw]
     if not blobs:
