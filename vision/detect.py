@@ -77,7 +77,7 @@ def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
     """
     b, g, r = cv2.split(small)
     white = cv2.medianBlur(cv2.min(cv2.min(b, g), r), 5)
-    levels = sorted({int(v) for v in np.percentile(white[::4, ::4], (70, 87, 94))})
+    levels = sorted({int(v) for v in np.percentile(white[::4, ::4], (87, 94))})
     kernel = np.ones((3, 3), np.uint8)
     masks = []
     for k, level in enumerate(levels):

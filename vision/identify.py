@@ -86,14 +86,13 @@ def _second_looks(
     deck: Deck | None,
     threshold: float,
 ) -> None:
-    """A card that could not be read because a corner showed no index (its outline cut it
-    wrongly) is tried again through its rival outlines, in one batch for the frame; the first
-    rival read for sure replaces the outline and the reading, in place. A card whose corners
-    both showed an index has a good outline: another would not read better."""
+    """A card that could not be read is tried again through its rival outlines (one batch for the
+    frame); the first rival read for sure replaces the outline and the reading, in place. Even
+    with both corners showing an index, an outline a few pixels off can make one misread."""
     tries = [
         (n, rival)
         for n, (f, r) in enumerate(zip(found, readings, strict=True))
-        if r.code is None and None in r.corners
+        if r.code is None
         for rival in f.rivals
         if rival.short_side >= MIN_SHORT_SIDE
     ]
