@@ -83,3 +83,17 @@ def test_a_corner_that_barely_shows_a_suit_is_not_made_sure_of_it() -> None:
     faint = suits(C=0.06, none=0.9)
     code, sure = weigh([(ranks(Q=0.96), faint), (ranks(Q=0.96), faint)], "court")
     assert sure < UNSURE, code
+
+
+def test_a_picture_does_not_push_torn_corners_to_a_rank_neither_said() -> None:
+    """Corners leaning to 8, a middle taken for a picture (a shadow across the pips): the court
+    rank the corners rate second is no answer."""
+    torn = ranks(r8=0.6, Q=0.15)
+    code, sure = weigh([(torn, SPADE), (torn, SPADE)], "court")
+    assert sure < UNSURE, code
+
+
+def test_one_corner_read_as_a_joker_needs_more_than_a_picture() -> None:
+    joker = ranks(joker=0.95)
+    code, sure = weigh([(joker, suits(none=0.9))], "court")
+    assert sure < UNSURE, code

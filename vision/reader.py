@@ -313,20 +313,23 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
 def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray) -> tuple[int, float]:
     """The best index class and its probability: the corners' probabilities (one row each; the
     last class is "no index", which keeps its share) combined by a geometric mean, times the
-    middle's likelihood, normalised. Capped at ``DISAGREE`` when the middle contradicts the
-    answer, or when the corners disagree and the middle does not name the answer itself (a pip
-    count names a rank; a picture only rules the pip ranks out), or when one corner stands alone
-    and the middle does not name its answer too."""
+    middle's likelihood, normalised.
+
+    Capped at ``DISAGREE`` when the middle contradicts the answer; when the corners disagree, or
+    the answer is none of theirs (a picture pushing a torn corner to a court rank), and the
+    middle does not name the answer itself (a pip count names a rank; a picture only rules the
+    pip ranks out); and when one corner stands alone and the middle does not name its answer."""
     fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
     fused /= fused.sum()
     index, like = fused[:-1], likelihood[:-1]
     best = int(np.argmax(index))
     sure = float(index[best])
     named = like[best] == like.max() and np.count_nonzero(like == like.max()) == 1
+    said = {int(k) for k in np.argmax(probabilities[:, :-1], axis=1)}  # each corner's own answer
     if like[best] < like.max():
         sure = min(sure, DISAGREE)  # the middle contradicts the answer
-    elif len({int(k) for k in np.argmax(probabilities[:, :-1], axis=1)}) > 1 and not named:
-        sure = min(sure, DISAGREE)  # the corners disagree and the middle does not settle it
-    elif len(probabilities) == 1 and (like.min() == like.max() or int(np.argmax(probabilities[0, :-1])) != best):
+    elif (len(said) > 1 or best not in said) and not named:
+        sure = min(sure, DISAGREE)  # the corners disagree, or the middle picked what no corner said
+    elif len(probabilities) == 1 and (not named or best not in said):
         sure = min(sure, DISAGREE)  # one corner alone, unconfirmed: an outline reaching under another card
     return best, sure
