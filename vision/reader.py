@@ -137,6 +137,7 @@ def is_back(card: np.ndarray) -> bool:
 
 
 PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
+PICTURE_INKS = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
 
 
 def _inks(image: np.ndarray) -> int:
@@ -153,7 +154,7 @@ def centre_count(card: np.ndarray) -> str | None:
     A to 10, "court" for a picture, or None when it cannot tell (covered, blurred, a back)."""
     h, w = card.shape[:2]
     middle = card[round(h * 0.06) : round(h * 0.94), round(w * 0.19) : round(w * 0.81)]
-    if _inks(middle) >= 3:
+    if _inks(middle) >= PICTURE_INKS:
         return "court"  # a picture: pips are printed in one ink, court figures in several
     darkness = 255 - min_channel(middle)
     level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -198,7 +199,7 @@ def centre_suit(card: np.ndarray) -> str | None:
     middle = card[top : round(h * 0.66), round(w * 0.1) : round(w * 0.9)]  # down to an ace's pip
     darkness = 255 - min_channel(middle)
     level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    if level < 40 or _inks(middle) >= 3:
+    if level < 40 or _inks(middle) >= PICTURE_INKS:
         return None
     count, labels, stats = _components(ink)
     mh, mw = ink.shape
