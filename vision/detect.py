@@ -303,8 +303,24 @@ def _mean_inside(face: np.ndarray, polygon: np.ndarray) -> float:
 def face_support(face: np.ndarray, quad: CardQuad) -> float:
     """The segmenter's mean belief over the middle of an outline (half its size): near 1 on a
     card, near 0 on paper, a box or a patch of table that only looked card-shaped."""
-    centre = quad.corners.mean(axis=0)
-    return _mean_inside(face, centre + (quad.corners - centre) * 0.5)
+    return face_supports(face, [quad])[0]
+
+
+def face_supports(face: np.ndarray, quads: list[CardQuad]) -> list[float]:
+    """``face_support`` of many outlines at once: the map sampled on a 7 x 7 grid over the
+    middle half of each (the part of the map it lies on; none where it lies off the map)."""
+    if not quads:
+        return []
+    corners = np.stack([q.corners for q in quads]).astype(np.float32)
+    centre = corners.mean(axis=1, keepdims=True)
+    inner = centre + (corners - centre) * 0.5
+    a, b, d = inner[:, 0], inner[:, 1], inner[:, 3]
+    pts = a[:, None] + _GRID[None, :, :1] * (b - a)[:, None] + _GRID[None, :, 1:] * (d - a)[:, None]
+    xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    ok = (xs >= 0) & (ys >= 0) & (xs < face.shape[1]) & (ys < face.shape[0])
+    values = np.where(ok, face[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0.0)
+    counted = ok.sum(axis=1)
+    return [float(v) for v in np.where(counted > 0, values.sum(axis=1) / np.maximum(counted, 1), 0.0)]
 
 
 def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
@@ -421,7 +437,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
             candidates += _split_region(contour, gray)
-    candidates = [q for q in candidates if face_support(face, q) >= FACE_SUPPORT]
+    candidates = [q for q, f in zip(candidates, face_supports(face, candidates), strict=True) if f >= FACE_SUPPORT]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
     ordered = sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True)
