@@ -537,7 +537,7 @@ def _light(
 def _shadows(canvas: np.ndarray, amount: float, short: int, rng: random.Random) -> None:
     """Hard shadows, as the sun through a window or a lamp past a bottle casts them: sharp-edged,
     darkening table and cards alike, so a card's white face is cut into a lit and a shaded part.
-    ``amount`` 1 takes away up to two thirds of the light."""
+    ``amount`` 1 takes away a third to two thirds of the light."""
     ch, cw = canvas.shape[:2]
     mask = np.zeros((ch, cw), np.float32)
     for _ in range(rng.randint(1, 3)):
@@ -562,7 +562,7 @@ def _shadows(canvas: np.ndarray, amount: float, short: int, rng: random.Random) 
             cv2.fillPoly(mask, [cv2.convexHull(pts.astype(np.int32))], 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, short * rng.uniform(0.002, 0.012)))  # the penumbra
     dark = amount * rng.uniform(0.35, 0.65)
-    sky = [1.0 + rng.uniform(0, 0.08), 1.0, 1.0 - rng.uniform(0, 0.08)]  # shade is lit by the bluer sky
+    sky = [1.0 - rng.uniform(0, 0.08), 1.0, 1.0 + rng.uniform(0, 0.08)]  # B, G, R: shade, lit by the sky, is bluer
     cv2.multiply(canvas, cv2.merge([1 - dark * mask * np.float32(c) for c in sky]), dst=canvas)
 
 

@@ -78,6 +78,13 @@ def test_one_corner_alone_needs_the_middle_to_agree() -> None:
     assert weigh([(ranks(K=0.98), SPADE)], "court")[1] < UNSURE
 
 
+def test_a_corner_that_barely_shows_an_index_is_not_made_sure_by_the_count() -> None:
+    """The network's "no index here" keeps its share against the pip count: a corner half
+    believed to be a 5 on a five of spades is not a sure five."""
+    code, sure = weigh([(ranks(r5=0.5, none=0.45), SPADE), (ranks(r5=0.5, none=0.45), SPADE)], "5", "S")
+    assert sure < UNSURE, code
+
+
 def test_a_corner_that_barely_shows_a_suit_is_not_made_sure_of_it() -> None:
     """The network's "no suit here" keeps its share: a 0.06 club is not a sure club."""
     faint = suits(C=0.06, none=0.9)

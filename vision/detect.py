@@ -80,11 +80,11 @@ def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
     levels = sorted({int(v) for v in np.percentile(white[::4, ::4], (87, 94))})
     kernel = np.ones((3, 3), np.uint8)
     masks = []
-    for k, level in enumerate(levels):
+    for level in levels:
         _, mask = cv2.threshold(white, level, 255, cv2.THRESH_BINARY)
         masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
-        if k >= len(levels) - 2:  # at the strictest levels a picture or a big pip can cut a face in two
-            masks.append(cv2.morphologyEx(masks[-1], cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
+        # Closed too: at a strict level a picture or a big pip can cut a face in two.
+        masks.append(cv2.morphologyEx(masks[-1], cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
     # Brighter than its own neighbourhood: a card in sunlight on a pale carpet, or in shade.
     k = max(15, (min(small.shape[:2]) // 5) | 1)
     local = cv2.blur(white, (k, k))
@@ -224,13 +224,19 @@ def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
 
 
-def _inside_fractions(region: np.ndarray, quads: np.ndarray) -> list[float]:
-    """How much of each quadrilateral (N x 4 x 2) lies inside the region mask, sampled on a 7 x 7 grid."""
+def _grid_samples(image: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An image sampled on a 7 x 7 grid over each quadrilateral (N x 4 x 2, corners in order):
+    the values (N x 49, zero off the image) and which samples lie on it."""
     a, b, d = quads[:, 0], quads[:, 1], quads[:, 3]
     pts = a[:, None] + _GRID[None, :, :1] * (b - a)[:, None] + _GRID[None, :, 1:] * (d - a)[:, None]
     xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
-    ok = (xs >= 0) & (ys >= 0) & (xs < region.shape[1]) & (ys < region.shape[0])
-    hits = np.where(ok, region[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0)
+    ok = (xs >= 0) & (ys >= 0) & (xs < image.shape[1]) & (ys < image.shape[0])
+    return np.where(ok, image[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0), ok
+
+
+def _inside_fractions(region: np.ndarray, quads: np.ndarray) -> list[float]:
+    """How much of each quadrilateral (N x 4 x 2) lies inside the region mask, sampled on a 7 x 7 grid."""
+    hits, _ = _grid_samples(region, quads)
     return [float(v) for v in hits.sum(axis=1) / len(_GRID)]
 
 
@@ -313,12 +319,7 @@ def face_supports(face: np.ndarray, quads: list[CardQuad]) -> list[float]:
         return []
     corners = np.stack([q.corners for q in quads]).astype(np.float32)
     centre = corners.mean(axis=1, keepdims=True)
-    inner = centre + (corners - centre) * 0.5
-    a, b, d = inner[:, 0], inner[:, 1], inner[:, 3]
-    pts = a[:, None] + _GRID[None, :, :1] * (b - a)[:, None] + _GRID[None, :, 1:] * (d - a)[:, None]
-    xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
-    ok = (xs >= 0) & (ys >= 0) & (xs < face.shape[1]) & (ys < face.shape[0])
-    values = np.where(ok, face[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0.0)
+    values, ok = _grid_samples(face, centre + (corners - centre) * 0.5)
     counted = ok.sum(axis=1)
     return [float(v) for v in np.where(counted > 0, values.sum(axis=1) / np.maximum(counted, 1), 0.0)]
 
@@ -466,14 +467,20 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
 
 
 def shrink(image: np.ndarray, width: int, height: int) -> np.ndarray:
-    """The image at a smaller size, averaged rather than sampled (so a carpet's or a cloth's fine
-    pattern does not alias into blotches): halved by an image pyramid while it is over twice the
-    size, then interpolated. A fraction of the time of an area resize at an odd ratio."""
+    """The image at a smaller size: halved by an image pyramid (which averages, so a carpet's or a
+    cloth's fine pattern does not alias into blotches) while it is over twice the size, then
+    interpolated the rest of the way, which samples. A fraction of the time of an area resize at an
+    odd ratio; the benchmark's rendered tables read within a card or two of what they did."""
     while image.shape[1] >= 2 * width and image.shape[0] >= 2 * height:
         image = cv2.pyrDown(image)
     if image.shape[1] == width and image.shape[0] == height:
         return image
     return cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def overlaps(quad: CardQuad, others: list[CardQuad], limit: float = 0.4) -> bool:
+    """Whether an outline's box overlaps any of the others' by ``limit`` (overlap over union) or more."""
+    return bool(others) and bool((_iou(_boxes([quad])[0], _boxes(others)) >= limit).any())
 
 
 def _part_of(small: CardQuad, big: CardQuad) -> bool:

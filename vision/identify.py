@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.deck import Deck, builtin_deck
-from vision.detect import CardQuad, FoundCard, find_card_outlines, warp_card
+from vision.detect import CardQuad, FoundCard, find_card_outlines, overlaps, warp_card
 from vision.reader import BACK, UNSURE, Reading, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
@@ -94,7 +94,8 @@ def _second_looks(
         for n, (f, r) in enumerate(zip(found, readings, strict=True))
         if r.code is None
         for rival in f.rivals
-        if rival.short_side >= MIN_SHORT_SIDE
+        # A rival lying over a neighbour could read that card a second time.
+        if rival.short_side >= MIN_SHORT_SIDE and not overlaps(rival, quads[:n] + quads[n + 1 :])
     ]
     if not tries:
         return

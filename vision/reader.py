@@ -2,10 +2,11 @@
 
 A warped card (``detect.warp_card``) has its index in the top-left corner and, turned round, in
 the bottom-right one. The corner network (``vision.corner_net``) reads each corner on its own:
-a rank (or a joker, or "no index here") and a suit, each with a probability. The corners then
-vote, so a thumb or an overlapping card on one corner does not blind the reader, and the middle
-of the card is a second, font-free witness: the number of pips, or a picture. Below the
-threshold the answer is ``None``: the referee asks for the card again rather than hear a guess.
+a rank (or a joker, or "no index here") and a suit, each with a probability. The corners are
+then weighed together (``_weigh``), so a thumb or an overlapping card on one corner does not
+blind the reader, with the middle of the card as a font-free witness: the number of pips and the
+big pips' suit, or a picture. Below the threshold the answer is ``None``: the referee asks for
+the card again rather than hear a guess.
 """
 
 from __future__ import annotations
@@ -32,10 +33,6 @@ class CornerReading:
     suit: str
     rank_confidence: float
     suit_confidence: float
-
-    @property
-    def confidence(self) -> float:
-        return min(self.rank_confidence, self.suit_confidence)
 
 
 @dataclass(frozen=True)
@@ -247,7 +244,7 @@ def read_cards(cards: list[np.ndarray], deck: Deck | None = None, threshold: flo
         red = _card_is_red(ranks, corners[2 * n : 2 * n + 2])
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
-            back = middle is None and is_back(card)  # a back shows no pips to count
+            back = middle in (None, "court") and is_back(card)  # a back has no pips; its pattern may look a picture
             readings.append(Reading(BACK, 0.9, found) if back else Reading(None, 0.0, found))
             continue
         shows = [i for i in (0, 1) if found[i] is not None]
@@ -271,7 +268,6 @@ def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray]) -> bool:
 MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
 DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
 _PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
-_PICTURE_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K", "joker")]
 
 
 def _weigh(
@@ -287,7 +283,9 @@ def _weigh(
     the card unsure. Corners whose best answers differ (an outline spanning two cards, a misread
     index) score at most ``DISAGREE`` unless the middle names the winner itself. So does one
     corner alone that the middle does not confirm: the lower card of a pile shows one index, and
-    an outline drawn round it reaches under the top card."""
+    an outline drawn round it reaches under the top card. A pip count that names the rank vouches
+    for the outline, so one corner's suit then counts once (squared) when the pips' shape is
+    undecided."""
     rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle))
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
@@ -295,7 +293,7 @@ def _weigh(
     suit_like[-1] = 1.0  # the middle says nothing about whether an index shows its suit
     if middle_suit is not None:
         suit_like[SUIT_CLASSES.index(middle_suit)] = 1.0
-    suit, suit_sure = _witnesses(suit_p, suit_like)
+    suit, suit_sure = _witnesses(suit_p, suit_like, vouched=middle == RANK_CLASSES[rank])
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 
@@ -306,12 +304,12 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     if middle == "court":
         like[_PIP_CLASSES] = MIDDLE_DOUBT
     elif middle is not None:
-        like[:] = MIDDLE_DOUBT
+        like[:-1] = MIDDLE_DOUBT
         like[RANK_CLASSES.index(middle)] = 1.0
     return like
 
 
-def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray) -> tuple[int, float]:
+def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: bool = False) -> tuple[int, float]:
     """The best index class and its probability: the corners' probabilities (one row each; the
     last class is "no index", which keeps its share) combined by a geometric mean, times the
     middle's likelihood, normalised.
@@ -319,7 +317,8 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray) -> tuple[int, 
     Capped at ``DISAGREE`` when the middle contradicts the answer; when the corners disagree, or
     the answer is none of theirs (a picture pushing a torn corner to a court rank), and the
     middle does not name the answer itself (a pip count names a rank; a picture only rules the
-    pip ranks out); and when one corner stands alone and the middle does not name its answer."""
+    pip ranks out); and when one corner stands alone and the middle does not name its answer
+    (squared instead when the caller says the middle ``vouched`` for the outline)."""
     fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
     fused /= fused.sum()
     index, like = fused[:-1], likelihood[:-1]
@@ -332,5 +331,8 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray) -> tuple[int, 
     elif (len(said) > 1 or best not in said) and not named:
         sure = min(sure, DISAGREE)  # the corners disagree, or the middle picked what no corner said
     elif len(probabilities) == 1 and (not named or best not in said):
-        sure = min(sure, DISAGREE)  # one corner alone, unconfirmed: an outline reaching under another card
+        # One corner alone, unconfirmed: an outline reaching under another card, unless the
+        # middle vouched for the outline otherwise and is silent here.
+        silent = like.min() == like.max()
+        sure = sure**2 if vouched and silent and best in said else min(sure, DISAGREE)
     return best, sure
