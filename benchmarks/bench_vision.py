@@ -118,10 +118,10 @@ def bench_real_photos() -> None:
             ([int(obj.findtext(f"bndbox/{k}", "0")) for k in BOX], obj.findtext("name", ""))
             for obj in root.findall("object")
         ]
-        name = root.findtext("filename", "")
-        labelled = [(box, RELABELLED.get((name, box[0], box[1]), label)) for box, label in labelled]
-        for i, (box, name) in enumerate(labelled):
-            verdict = _box_verdict(found, box, RANKS[name])
+        photo = root.findtext("filename", "")
+        labelled = [(box, RELABELLED.get((photo, box[0], box[1]), label)) for box, label in labelled]
+        for i, (box, label) in enumerate(labelled):
+            verdict = _box_verdict(found, box, RANKS[label])
             others = [b for j, (b, _) in enumerate(labelled) if j != i]
             tallies["all"][verdict] += 1
             tallies.setdefault(_kind(box, others, (image.shape[1], image.shape[0])), Counter())[verdict] += 1
