@@ -57,7 +57,9 @@ def net_input(image: np.ndarray) -> tuple[np.ndarray, float]:
     h, w = image.shape[:2]
     scale = INPUT_LONG / max(w, h)
     sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    while image.shape[1] >= 2 * sw and image.shape[0] >= 2 * sh:
+        image = cv2.pyrDown(image)  # averages as an area resize does, in a quarter of the time
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR)
     pw, ph = input_size(w, h)
     small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
     x = small.astype(np.float32) * np.float32(1 / 255) - np.float32(0.5)
