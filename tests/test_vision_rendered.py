@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from sim.render_cards import DECK_STYLES, render_card
+from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
 from vision.identify import identify
 from vision.profile import EnrolError, enrol, load_deck
-from vision.reader import centre_suit, corner_image, ink_is_red, read_card
+from vision.reader import centre_suit, corner_image, ink_is_red, is_back, read_card
 
 CODES = ["AS", "7H", "10D", "QC", "KS", "2H", "9C", "JD", "RJ", "BJ"]
 
@@ -76,11 +76,15 @@ def test_a_card_back_is_reported_as_back() -> None:
     assert [c.code for c in cards] == ["back"]
 
 
-@pytest.mark.parametrize("style", ["classic", "modern"])
-def test_a_back_in_two_inks_is_a_back_not_a_picture(style: str) -> None:
-    """The modern design's back has two inks, which the middle of a card takes for a picture."""
-    face = cv2.resize(render_card("back", DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
-    assert read_card(face).code == "back"
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_every_designs_back_is_a_back_and_no_face_is(style: str) -> None:
+    """Lattices, dots, pale stripes and a solid colour are backs (the modern one has two inks,
+    which the middle of a card takes for a picture); no face of the design, court cards and
+    jokers included, is taken for one."""
+    back = cv2.resize(render_card("back", DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
+    assert read_card(back).code == "back"
+    faces = [cv2.resize(render_card(code, DECK_STYLES[style])[:, :, :3].copy(), (250, 350)) for code in ALL_CODES]
+    assert [code for code, face in zip(ALL_CODES, faces, strict=True) if is_back(face)] == []
 
 
 def test_an_empty_table_has_no_cards() -> None:

@@ -109,28 +109,37 @@ def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> Corner
 
 
 def is_back(card: np.ndarray) -> bool:
-    """A card back: one or two inks all over the middle of the card (a lattice, a solid colour),
-    where a court card's picture has several (yellow, red, blue, black) and a pip card is white."""
+    """A card back: one or two inks all over the middle of the card (a lattice, stripes, a solid
+    colour), where a court card's picture has several (yellow, red, blue, black) and leaves white
+    paper round it, and a pip card is mostly white."""
     h, w = card.shape[:2]
     inner = card[h // 8 : -h // 8, w // 8 : -w // 8]
     hsv = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2HSV)
     inked = hsv[:, :, 1] > 70
-    if inked.mean() < 0.45:
-        return False
+    if inked.mean() < BACK_INKED:
+        return False  # grey, black or white: a patch of table, a phone, a blank card
     hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=12).astype(np.float64)
     hist[0] += hist[11]  # red sits at both ends of the hue circle
     hues = int(np.sum(hist[:11] > 0.08 * hist.sum()))
     if hues > 2:
         return False
+    low = min_channel(card)
+    paper = np.percentile(low, 99)
+    inner_low = low[h // 8 : -h // 8, w // 8 : -w // 8]
+    outlines = float(np.mean(inner.max(axis=2) < 80))  # black line work: a court figure is drawn in it
+    if float(np.mean(inner_low > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:
+        return True  # hardly any paper inside the border: a printed back (every face leaves half white)
     # A court card in a dim photo can look like one ink too; a back is also a pattern (many
     # small repeats) or has no white paper even in its corners.
-    low = min_channel(card)
-    paper = np.percentile(low, 99) * 0.8
     corners = (low[: h // 6, : w // 6], low[-h // 6 :, -w // 6 :])
-    if all(float(np.mean(c > paper)) < 0.4 for c in corners):
+    if all(float(np.mean(c > 0.8 * paper)) < 0.4 for c in corners):
         return True
     count, _ = cv2.connectedComponents(inked.astype(np.uint8))
     return count > 40
+
+
+BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
+BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
 
 
 PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
