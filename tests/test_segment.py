@@ -115,3 +115,13 @@ def test_refinement_refuses_to_bend_an_outline_onto_a_slanted_edge() -> None:
     assert refine_quad(gray, quad, reach=14) is quad
     cv2.line(gray, (222, 95), (235, 245), 40, 3)  # without it, the same outline is refined
     assert refine_quad(gray, quad, reach=14) is not quad
+
+
+def test_shrinking_averages_a_fine_pattern_and_gives_the_size_asked() -> None:
+    """A carpet's or a cloth's pattern finer than the new pixels turns grey, not into blotches."""
+    from vision.segment import shrink
+
+    checks = (np.indices((720, 1280)).sum(axis=0) % 2 * 255).astype(np.uint8)
+    small = shrink(cv2.merge([checks] * 3), 480, 270)
+    assert small.shape == (270, 480, 3)
+    assert abs(float(small.mean()) - 127.5) < 3 and float(small.std()) < 12

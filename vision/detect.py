@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.segment import INPUT_LONG, MARGIN, STRIDE, CardSegmenter, builtin_segmenter
+from vision.segment import INPUT_LONG, MARGIN, STRIDE, CardSegmenter, builtin_segmenter, shrink
 
 CARD_W, CARD_H = 250, 350  # canonical portrait size of a warped card (poker ratio 63 x 88)
 WORK_WIDTH = 480  # frames are searched at this width at most; corners are scaled back
@@ -464,18 +464,6 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
         FoundCard(back(refine_quad(gray, ordered[i], reach)), tuple(back(ordered[j]) for j in rivals.get(i, ())))
         for i in kept
     ]
-
-
-def shrink(image: np.ndarray, width: int, height: int) -> np.ndarray:
-    """The image at a smaller size: halved by an image pyramid (which averages, so a carpet's or a
-    cloth's fine pattern does not alias into blotches) while it is over twice the size, then
-    interpolated the rest of the way, which samples. A fraction of the time of an area resize at an
-    odd ratio; the benchmark's rendered tables read within a card or two of what they did."""
-    while image.shape[1] >= 2 * width and image.shape[0] >= 2 * height:
-        image = cv2.pyrDown(image)
-    if image.shape[1] == width and image.shape[0] == height:
-        return image
-    return cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
 def overlaps(quad: CardQuad, others: list[CardQuad], limit: float = 0.4) -> bool:
