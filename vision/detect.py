@@ -406,6 +406,7 @@ class FoundCard:
 
 
 MAX_RIVALS = 3
+SAME_CARD = 0.4  # outlines whose boxes overlap this much (over their union) are of one card
 SAME_OUTLINE = 0.85  # a rival overlapping the winner this much is the same outline again
 
 
@@ -448,7 +449,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     for i, quad in enumerate(ordered):
         if kept:
             overlap = _iou(boxes[i], boxes[kept])
-            if (overlap >= 0.4).any():
+            if (overlap >= SAME_CARD).any():
                 k = int(np.argmax(overlap))
                 if overlap[k] < SAME_OUTLINE and len(rivals.setdefault(kept[k], [])) < MAX_RIVALS:
                     rivals[kept[k]].append(i)
@@ -466,9 +467,9 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     ]
 
 
-def overlaps(quad: CardQuad, others: list[CardQuad], limit: float = 0.4) -> bool:
-    """Whether an outline's box overlaps any of the others' by ``limit`` (overlap over union) or more."""
-    return bool(others) and bool((_iou(_boxes([quad])[0], _boxes(others)) >= limit).any())
+def overlaps(quad: CardQuad, others: list[CardQuad]) -> bool:
+    """Whether an outline's box overlaps any of the others' as much as two outlines of one card do."""
+    return bool(others) and bool((_iou(_boxes([quad])[0], _boxes(others)) >= SAME_CARD).any())
 
 
 def _part_of(small: CardQuad, big: CardQuad) -> bool:

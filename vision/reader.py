@@ -118,9 +118,8 @@ def is_back(card: np.ndarray) -> bool:
     inked = hsv[:, :, 1] > 70
     if inked.mean() < BACK_INKED:
         return False  # grey, black or white: a patch of table, a phone, a blank card
-    hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=12).astype(np.float64)
-    hist[0] += hist[11]  # red sits at both ends of the hue circle
-    hues = int(np.sum(hist[:11] > 0.08 * hist.sum()))
+    hist = _hue_histogram(hsv, inked)
+    hues = int(np.sum(hist > 0.08 * hist.sum()))
     if hues > 2:
         return False
     low = min_channel(card)
@@ -150,9 +149,15 @@ def _inks(image: np.ndarray) -> int:
     """How many distinct coloured inks cover a real share of the image (black and white not counted)."""
     hsv = cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGR2HSV)
     inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
+    return int(np.sum(_hue_histogram(hsv, inked) > 0.02 * inked.size))
+
+
+def _hue_histogram(hsv: np.ndarray, inked: np.ndarray) -> np.ndarray:
+    """How many inked pixels fall in each of 11 hue bins (OpenCV's 0-180 hue in steps of 15, the
+    last bin folded into the first: red sits at both ends of the hue circle)."""
     hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=12).astype(np.float64)
-    hist[0] += hist[11]  # red sits at both ends of the hue circle
-    return int(np.sum(hist[:11] > 0.02 * inked.size))
+    hist[0] += hist[11]
+    return hist[:11]
 
 
 def centre_count(card: np.ndarray) -> str | None:
@@ -298,11 +303,7 @@ def _weigh(
     rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle))
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
-    suit_like = np.full(len(SUIT_CLASSES), 1.0 if middle_suit is None else MIDDLE_DOUBT)
-    suit_like[-1] = 1.0  # the middle says nothing about whether an index shows its suit
-    if middle_suit is not None:
-        suit_like[SUIT_CLASSES.index(middle_suit)] = 1.0
-    suit, suit_sure = _witnesses(suit_p, suit_like, vouched=middle == RANK_CLASSES[rank])
+    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), vouched=middle == RANK_CLASSES[rank])
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 
@@ -315,6 +316,16 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     elif middle is not None:
         like[:-1] = MIDDLE_DOUBT
         like[RANK_CLASSES.index(middle)] = 1.0
+    return like
+
+
+def _suit_likelihood(middle_suit: str | None) -> np.ndarray:
+    """How likely the big pips look as they do for each suit class ("no suit" is left alone: the
+    middle says nothing about whether an index shows its suit)."""
+    like = np.ones(len(SUIT_CLASSES))
+    if middle_suit is not None:
+        like[:-1] = MIDDLE_DOUBT
+        like[SUIT_CLASSES.index(middle_suit)] = 1.0
     return like
 
 
