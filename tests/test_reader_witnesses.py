@@ -29,8 +29,14 @@ def suits(**p: float) -> np.ndarray:
     return out
 
 
-def weigh(corners: list[tuple[np.ndarray, np.ndarray]], middle: str | None, middle_suit: str | None = None):
-    return _weigh(np.stack([r for r, _ in corners]), np.stack([s for _, s in corners]), middle, middle_suit, False)
+def weigh(
+    corners: list[tuple[np.ndarray, np.ndarray]],
+    middle: str | None,
+    middle_suit: str | None = None,
+    whole: bool = False,
+):
+    rank_p, suit_p = np.stack([r for r, _ in corners]), np.stack([s for _, s in corners])
+    return _weigh(rank_p, suit_p, middle, middle_suit, False, whole)
 
 
 SPADE = suits(S=0.97)
@@ -104,3 +110,30 @@ def test_one_corner_read_as_a_joker_needs_more_than_a_picture() -> None:
     joker = ranks(joker=0.95)
     code, sure = weigh([(joker, suits(none=0.9))], "court")
     assert sure < UNSURE, code
+
+
+def test_one_corner_of_a_whole_picture_card_is_read() -> None:
+    """An outline whose every side is an edge in the picture is a card lying whole, not one
+    reaching under another: one court index with a picture in the middle then reads (the other
+    corner under glare or a thumb), at the corner's own confidence squared."""
+    alone = [(ranks(K=0.98), SPADE)]
+    code, sure = weigh(alone, "court", whole=True)
+    assert code == "KS" and UNSURE <= sure <= 0.98**2 + 1e-9
+    assert weigh(alone, "court", whole=False)[1] < UNSURE
+
+
+def test_a_whole_outline_does_not_speak_for_a_silent_middle() -> None:
+    """A blurred 7 whose index the network takes for a J, with no pips counted: nothing but the
+    one corner says J."""
+    assert weigh([(ranks(J=0.92), SPADE)], None, whole=True)[1] < UNSURE
+
+
+def test_a_corner_the_picture_rules_out_leaves_the_other_alone() -> None:
+    """A blurred court index misread as a number is ruled out by the picture; the other corner
+    is then one corner alone: read on a whole outline, at its own confidence, not the fused one."""
+    pair = [(ranks(Q=0.98), SPADE), (ranks(r4=0.69), SPADE)]
+    code, sure = weigh(pair, "court", whole=True)
+    assert code == "QS" and sure >= UNSURE
+    assert weigh(pair, "court", whole=False)[1] < UNSURE
+    weak = [(ranks(Q=0.51), SPADE), (ranks(r8=0.65), SPADE)]  # the picture may be a shadow on an 8
+    assert weigh(weak, "court", whole=True)[1] < UNSURE

@@ -214,3 +214,20 @@ def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
                 assert ((overlap >= 0.3) & (overlap < SAME_OUTLINE + 0.1)).all(), overlap
                 rivals += len(f.rivals)
     assert rivals > 0
+
+
+def test_a_card_lying_apart_is_whole_and_the_lower_card_of_a_pile_is_not() -> None:
+    """What lets the reader trust one index corner: the outline of a card lying on its own is an
+    edge in the picture on every side; the outline of a lower card of a pile crosses the top card."""
+    from sim.render import CardPlacement, SceneSpec, render_scene
+    from vision.detect import edge_support, find_card_outlines
+    from vision.identify import WHOLE, whole
+
+    lone = (CardPlacement("KS", 400, 300, 25, 260),)
+    pile = (CardPlacement("9D", 380, 300, 0, 260), CardPlacement("QS", 410, 310, 20, 260))
+    for seed in range(3):
+        image, _ = render_scene(SceneSpec(cards=lone, seed=seed, table="wood"))
+        assert [whole(f.quad) for f in find_card_outlines(image)] == [True]
+        image, truth = render_scene(SceneSpec(cards=pile, seed=seed, table="felt"))
+        gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        assert edge_support(gray, truth[0].corners.astype(np.float32)) < WHOLE

@@ -42,6 +42,7 @@ class CardQuad:
 
     corners: np.ndarray  # 4 x 2 float32
     fill: float  # how much of its rectangle the region fills (1.0: a clean card outline)
+    edges: float = 0.0  # how much of the outline is an edge in the picture (``edge_support``; 0: not measured)
 
     @property
     def area(self) -> float:
@@ -458,7 +459,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             kept.append(i)
 
     def back(quad: CardQuad) -> CardQuad:
-        return CardQuad(quad.corners / scale, quad.fill)
+        return CardQuad(quad.corners / scale, quad.fill, edge_support(gray, quad.corners))
 
     # Rivals are rarely needed, so they are not refitted to the edges (it costs a millisecond each).
     return [

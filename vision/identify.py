@@ -57,11 +57,21 @@ def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
     return float(np.linalg.norm(a - b))
 
 
+WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
+
+
+def whole(quad: CardQuad) -> bool:
+    """Whether the picture shows every side of an outline as an edge: a card lying whole, not an
+    outline reaching under another card. The reader then trusts one index corner with a picture
+    in the middle (the other under glare, a thumb, a blur)."""
+    return quad.edges >= WHOLE
+
+
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back")."""
     found = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
     quads = [f.quad for f in found]
-    readings = read_cards([warp_card(image, quad) for quad in quads], deck, threshold)
+    readings = read_cards([warp_card(image, quad) for quad in quads], deck, threshold, [whole(q) for q in quads])
     _second_looks(image, found, quads, readings, deck, threshold)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
@@ -99,7 +109,7 @@ def _second_looks(
     ]
     if not tries:
         return
-    second = read_cards([warp_card(image, rival) for _, rival in tries], deck, threshold)
+    second = read_cards([warp_card(image, rival) for _, rival in tries], deck, threshold, [whole(r) for _, r in tries])
     done: set[int] = set()
     for (n, rival), reading in zip(tries, second, strict=True):
         if n not in done and reading.code not in (None, BACK):

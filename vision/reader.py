@@ -241,9 +241,12 @@ def centre_suit(card: np.ndarray) -> str | None:
     return "S" if ratio < 0.28 else "C" if ratio > 0.34 else None
 
 
-def read_cards(cards: list[np.ndarray], deck: Deck | None = None, threshold: float = UNSURE) -> list[Reading]:
+def read_cards(
+    cards: list[np.ndarray], deck: Deck | None = None, threshold: float = UNSURE, whole: list[bool] | None = None
+) -> list[Reading]:
     """Read warped cards from both index corners (one network pass for all); below ``threshold``
-    a card's code is None."""
+    a card's code is None. ``whole`` says of each card whether its outline is a card lying whole
+    (see ``_weigh``); unknown, none is."""
     deck = deck or builtin_deck()
     cards = [cv2.cvtColor(c, cv2.COLOR_GRAY2BGR) if c.ndim == 2 else c for c in cards]
     if any(min(c.shape[:2]) < 8 for c in cards):
@@ -262,7 +265,7 @@ def read_cards(cards: list[np.ndarray], deck: Deck | None = None, threshold: flo
             readings.append(Reading(BACK, 0.9, found) if back else Reading(None, 0.0, found))
             continue
         shows = [i for i in (0, 1) if found[i] is not None]
-        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red)
+        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, bool(whole and whole[n]))
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
 
@@ -285,7 +288,7 @@ _PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
 
 
 def _weigh(
-    rank_p: np.ndarray, suit_p: np.ndarray, middle: str | None, middle_suit: str | None, red: bool
+    rank_p: np.ndarray, suit_p: np.ndarray, middle: str | None, middle_suit: str | None, red: bool, whole: bool = False
 ) -> tuple[str, float]:
     """The card's code and confidence from its witnesses: the corners that show an index (the
     network's probabilities) and the middle of the card (the pip count or a picture, and the big
@@ -297,13 +300,15 @@ def _weigh(
     the card unsure. Corners whose best answers differ (an outline spanning two cards, a misread
     index) score at most ``DISAGREE`` unless the middle names the winner itself. So does one
     corner alone that the middle does not confirm: the lower card of a pile shows one index, and
-    an outline drawn round it reaches under the top card. A pip count that names the rank vouches
-    for the outline, so one corner's suit then counts once (squared) when the pips' shape is
-    undecided."""
-    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle))
+    an outline drawn round it reaches under the top card. A corner the middle rules out (a blurred
+    court index read as a number, beside a picture) leaves the other alone. An outline that is
+    ``whole`` (every side an edge in the picture) vouches for one corner with a picture in the
+    middle, and for one corner's suit; so does a pip count that names the rank, for the suit.
+    Vouched, the lone corner counts once (its own confidence, squared)."""
+    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched=whole and middle == "court")
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
-    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), vouched=middle == RANK_CLASSES[rank])
+    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), vouched=whole or middle == RANK_CLASSES[rank])
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 
@@ -337,22 +342,25 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: bool 
     Capped at ``DISAGREE`` when the middle contradicts the answer; when the corners disagree, or
     the answer is none of theirs (a picture pushing a torn corner to a court rank), and the
     middle does not name the answer itself (a pip count names a rank; a picture only rules the
-    pip ranks out); and when one corner stands alone and the middle does not name its answer
-    (squared instead when the caller says the middle ``vouched`` for the outline)."""
+    pip ranks out); and when one corner stands alone (or beside one the middle contradicts) and
+    the middle does not name its answer (its own confidence squared instead when the caller
+    ``vouched`` for the outline)."""
     fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
     fused /= fused.sum()
     index, like = fused[:-1], likelihood[:-1]
     best = int(np.argmax(index))
     sure = float(index[best])
     named = like[best] == like.max() and np.count_nonzero(like == like.max()) == 1
-    said = {int(k) for k in np.argmax(probabilities[:, :-1], axis=1)}  # each corner's own answer
+    kept = [i for i, k in enumerate(np.argmax(probabilities[:, :-1], axis=1)) if like[k] == like.max()]
+    answers = [int(np.argmax(probabilities[i, :-1])) for i in kept]
+    said = set(answers)  # each corner's own answer, unless the middle rules it out (a misread corner)
     if like[best] < like.max():
         sure = min(sure, DISAGREE)  # the middle contradicts the answer
     elif (len(said) > 1 or best not in said) and not named:
         sure = min(sure, DISAGREE)  # the corners disagree, or the middle picked what no corner said
-    elif len(probabilities) == 1 and (not named or best not in said):
-        # One corner alone, unconfirmed: an outline reaching under another card, unless the
-        # middle vouched for the outline otherwise and is silent here.
-        silent = like.min() == like.max()
-        sure = sure**2 if vouched and silent and best in said else min(sure, DISAGREE)
+    elif (len(answers) == 1 and not named) or (len(probabilities) == 1 and best not in said):
+        # One corner alone (or beside one the middle rules out), unconfirmed: an outline reaching
+        # under another card, unless the outline was vouched for otherwise.
+        alone = float(probabilities[kept, best].max()) if kept else 0.0  # that corner's own belief
+        sure = min(sure, alone) ** 2 if vouched and best in said else min(sure, DISAGREE)
     return best, sure
