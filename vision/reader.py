@@ -186,10 +186,17 @@ def centre_count(card: np.ndarray) -> str | None:
         return None
     if any(b[2] > middle.shape[1] * 0.8 and b[3] > middle.shape[0] * 0.6 for b in blobs):
         return "court"  # a framed picture fills the middle
-    # Pips lie well inside the middle; what runs off its top or bottom is the table past a loose outline.
-    blobs = [b for b in blobs if b[1] > 0 and b[1] + b[3] < middle.shape[0]]
-    if not blobs:
+    # Pips lie well inside the middle; what runs off its top or bottom is the table or another
+    # card past a loose outline, unless it is a pip a tight outline cut: the size and width of
+    # the pips inside, with a pip where it would be turned half round (pips are laid out so).
+    cut = [b[1] == 0 or b[1] + b[3] >= middle.shape[0] for b in blobs]
+    inside = [b for b, c in zip(blobs, cut, strict=True) if not c]
+    if not inside:
         return None
+    size, width = np.median([b[4] for b in inside]), np.median([b[2] for b in inside])
+    shape = middle.shape[:2]
+    pips = inside + [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]
+    blobs = inside + [b for b in pips[len(inside) :] if _mirrored(b, pips, shape)]
     biggest = max(b[4] for b in blobs)
     if biggest > area * 0.12 and len(blobs) == 1:
         return "A"  # one large pip (an ace's, however decorated)
@@ -197,6 +204,17 @@ def centre_count(card: np.ndarray) -> str | None:
     if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
         return None  # pieces of different sizes: something else is in the way
     return PIP_RANKS[len(pips)]
+
+
+def _like_pip(blob: np.ndarray, size: float, width: float) -> bool:
+    """Whether a blob has about the pixels and the width of the typical pip."""
+    return 0.5 * size <= blob[4] <= 1.6 * size and 0.6 * width <= blob[2] <= 1.5 * width
+
+
+def _mirrored(blob: np.ndarray, others: list[np.ndarray], shape: tuple[int, int]) -> bool:
+    """Whether one of ``others`` covers the place where a blob would be turned half round the middle."""
+    x, y = shape[1] - (blob[0] + blob[2] / 2), shape[0] - (blob[1] + blob[3] / 2)
+    return any(o[0] <= x <= o[0] + o[2] and o[1] <= y <= o[1] + o[3] for o in others)
 
 
 def centre_suit(card: np.ndarray) -> str | None:

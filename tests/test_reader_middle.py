@@ -1,0 +1,39 @@
+"""The middle of the card as a witness: the pip count when an outline is a little off."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from sim.render_cards import DECK_STYLES, render_card
+from vision.detect import CARD_H, CARD_W
+from vision.reader import centre_count
+
+
+def tight(code: str, style: str, cut: float, top_only: bool = False) -> np.ndarray:
+    """A card warped through an outline drawn ``cut`` of its height inside its edges (only at
+    the top when ``top_only``): the top row of pips, or both, run off the middle."""
+    face = render_card(code, DECK_STYLES[style])[:, :, :3]
+    h, w = face.shape[:2]
+    dy, dx = round(h * cut), round(w * cut / 2)
+    inner = face[dy : h - (0 if top_only else dy), dx : w - dx]
+    return cv2.resize(inner, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize("code", ["9S", "10H", "8C", "3D"])
+@pytest.mark.parametrize(("cut", "top_only"), [(0.1, False), (0.12, False), (0.07, True)])
+def test_pips_a_tight_outline_cuts_are_still_counted(style: str, code: str, cut: float, top_only: bool) -> None:
+    assert centre_count(tight(code, style, cut, top_only)) == code[:-1]
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_a_pip_of_another_card_at_the_edge_is_not_counted(style: str) -> None:
+    """A loose outline round a pile reaches over a lower card: a pip cut by the middle's edge
+    with no pip where it would be turned half round is not one of this card's."""
+    card = tight("5C", style, 0.0)
+    other = tight("5C", style, 0.0)
+    # The lower card's top-left pip, pasted where it would show past the top of a loose outline.
+    card[0:60, 70:130] = other[65:125, 40:100]
+    assert centre_count(card) in ("5", None)
