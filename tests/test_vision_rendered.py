@@ -198,6 +198,28 @@ def test_a_rival_lying_over_a_neighbour_is_not_read(monkeypatch) -> None:
     assert [c.code for c in identify(image)].count("QS") == 1
 
 
+def test_a_sure_card_whose_displaced_rival_reads_another_card_is_unsure(monkeypatch) -> None:
+    """In a pile, the outline that won may reach under the top card and read a lower card's index;
+    a rival displaced from it that reads another card leaves the card unsure instead of called.
+    A rival in the same place that agrees changes nothing."""
+    import vision.identify as identify_module
+    from sim.render import CardPlacement, SceneSpec, render_scene
+    from vision.detect import CardQuad, FoundCard
+
+    pile = (CardPlacement("KH", 380, 300, 0, 260), CardPlacement("QS", 380, 300, 90, 260))  # a cross
+    image, truth = render_scene(SceneSpec(cards=pile, seed=1, table="felt"))
+    lower, top = (CardQuad(t.corners, 0.95) for t in truth)
+    nudged = CardQuad(top.corners + 2.0, 0.9)
+
+    def codes(*outlines: FoundCard) -> list[str | None]:
+        monkeypatch.setattr(identify_module, "find_card_outlines", lambda image, segmenter=None: list(outlines))
+        return [c.code for c in identify(image)]
+
+    assert codes(FoundCard(lower)) == ["KH"]  # alone, the lower card's outline reads it
+    assert codes(FoundCard(lower, (top,))) == [None]
+    assert codes(FoundCard(top, (nudged,))) == ["QS"]
+
+
 def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
     from sim.render import CardPlacement, SceneSpec, render_scene
     from vision.detect import MAX_RIVALS, SAME_OUTLINE, _boxes, _iou, find_card_outlines

@@ -468,6 +468,11 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     ]
 
 
+def box_overlap(a: CardQuad, b: CardQuad) -> float:
+    """How much two outlines' boxes overlap, over their union."""
+    return float(_iou(_boxes([a])[0], _boxes([b]))[0])
+
+
 def overlaps(quad: CardQuad, others: list[CardQuad]) -> bool:
     """Whether an outline's box overlaps any of the others' as much as two outlines of one card do."""
     return bool(others) and bool((_iou(_boxes([quad])[0], _boxes(others)) >= SAME_CARD).any())

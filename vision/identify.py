@@ -9,10 +9,11 @@ import cv2
 import numpy as np
 
 from vision.deck import Deck, builtin_deck
-from vision.detect import CardQuad, FoundCard, find_card_outlines, overlaps, warp_card
+from vision.detect import CardQuad, FoundCard, box_overlap, find_card_outlines, overlaps, warp_card
 from vision.reader import BACK, UNSURE, Reading, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
+SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
 
@@ -96,25 +97,43 @@ def _second_looks(
     deck: Deck | None,
     threshold: float,
 ) -> None:
-    """A card that could not be read is tried again through its rival outlines (one batch for the
-    frame); the first rival read for sure replaces the outline and the reading, in place. Even
-    with both corners showing an index, an outline a few pixels off can make one misread."""
+    """Rival outlines are read (one batch for the frame) for two reasons.
+
+    An unsure card takes the first rival of its place read for sure: even with both corners
+    showing an index, an outline a few pixels off can make one misread. (Any rival will do when
+    the outline showed no index at all: it was not of a card.)
+
+    A card read for sure whose rival lies displaced from it may be one of two cards of a pile:
+    the top card, and an outline reaching under it that shows a lower card's index. Should the
+    rival read as another card, the card is left unsure: the referee asks to see it again rather
+    than risk calling the lower card."""
     tries = [
         (n, rival)
         for n, (f, r) in enumerate(zip(found, readings, strict=True))
-        if r.code is None
+        if r.code != BACK
         for rival in f.rivals
+        if (r.code is None or box_overlap(quads[n], rival) < SAME_PLACE)
         # A rival lying over a neighbour could read that card a second time.
-        if rival.short_side >= MIN_SHORT_SIDE and not overlaps(rival, quads[:n] + quads[n + 1 :])
+        and rival.short_side >= MIN_SHORT_SIDE
+        and not overlaps(rival, quads[:n] + quads[n + 1 :])
     ]
     if not tries:
         return
     second = read_cards([warp_card(image, rival) for _, rival in tries], deck, threshold, [whole(r) for _, r in tries])
-    done: set[int] = set()
+    sure: dict[int, list[tuple[CardQuad, Reading]]] = {}
     for (n, rival), reading in zip(tries, second, strict=True):
-        if n not in done and reading.code not in (None, BACK):
-            quads[n], readings[n] = rival, reading
-            done.add(n)
+        if reading.code not in (None, BACK):
+            sure.setdefault(n, []).append((rival, reading))
+    for n, others in sure.items():
+        first = readings[n]
+        if first.code is not None:
+            if any(reading.code != first.code for _, reading in others):
+                readings[n] = Reading(None, min(first.confidence, UNSURE / 2), first.corners)
+            continue
+        blind = first.corners == (None, None)
+        close = [(r, reading) for r, reading in others if blind or box_overlap(quads[n], r) >= SAME_PLACE]
+        if close:
+            quads[n], readings[n] = close[0]
 
 
 def draw(image: np.ndarray, cards: list[SeenCard]) -> np.ndarray:
