@@ -182,23 +182,28 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
     covered = _inside_fractions(region, np.array([q for _, q in tried]) - [x0 - 1, y0 - 1]) if tried else []
     inside_region = [(area, c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
     # The picture is asked about the largest few only: a top card is never much smaller than them.
-    for area, covered, quad in sorted(inside_region, key=lambda c: c[0], reverse=True)[:4]:
-        score = area * (1.0 if gray is None else edge_support(gray, quad) ** 2)
+    largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[:4]
+    if not largest:
+        return []
+    edges = np.ones(len(largest)) if gray is None else edge_supports(gray, np.stack([q for _, _, q in largest]))
+    for (area, covered, quad), edge in zip(largest, edges, strict=True):
+        score = area * edge**2
         if score > best_score:
             # Inferred from a pile, not drawn by the region itself: ranks below any clean outline.
             best, best_score = CardQuad(portrait_corners(quad), min(covered, INFERRED_FILL)), score
     return [best] if best is not None else []
 
 
-_ALONG = np.linspace(0.15, 0.85, 12)[None, :, None]
+_ALONG = np.linspace(0.15, 0.85, 12, dtype=np.float32)[:, None]
 
 
 def _sides(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each side of a quadrilateral as a vector from its corner to the next, and its unit normal
-    pointing out of the quadrilateral (whichever way round the corners run)."""
-    d = np.roll(corners, -1, axis=0) - corners
-    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
-    normal *= -np.sign(np.sum((corners.mean(axis=0) - corners) * normal, axis=1, keepdims=True))
+    """Each side of a quadrilateral (..., 4, 2) as a vector from its corner to the next, and its
+    unit normal pointing out of the quadrilateral (whichever way round the corners run)."""
+    d = np.roll(corners, -1, axis=-2) - corners
+    normal = np.stack([-d[..., 1], d[..., 0]], axis=-1) / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
+    inward = corners.mean(axis=-2, keepdims=True) - corners
+    normal *= -np.sign(np.sum(inward * normal, axis=-1, keepdims=True))
     return d, normal
 
 
@@ -206,20 +211,25 @@ def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
     """How much of a quadrilateral's outline is an edge in the picture: for each side, the share
     of points where the two sides of the line differ clearly; the weakest side counts (a side
     running out of the frame gives no evidence either way)."""
+    return float(edge_supports(gray, np.asarray(quad)[None])[0])
+
+
+def edge_supports(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """``edge_support`` of N quadrilaterals (N x 4 x 2) at once."""
     h, w = gray.shape
-    a = quad.astype(np.float32)
+    a = quads.astype(np.float32)
     d, outward = _sides(a)
-    pts = a[:, None, :] + _ALONG * d[:, None, :]  # 4 sides x 12 points
-    offset = -outward[:, None, :] * 3
+    pts = a[:, :, None, :] + _ALONG * d[:, :, None, :]  # N x 4 sides x 12 points x (x, y)
+    offset = -outward[:, :, None, :] * 3
     inner, outer = pts + offset, pts - offset
-    ok = (np.minimum(inner, outer).min(axis=2) >= 0) & (inner[..., 0] < w) & (outer[..., 0] < w)
+    ok = (np.minimum(inner, outer).min(axis=-1) >= 0) & (inner[..., 0] < w) & (outer[..., 0] < w)
     ok &= (inner[..., 1] < h) & (outer[..., 1] < h)
     i = gray[np.where(ok, inner[..., 1], 0).astype(int), np.where(ok, inner[..., 0], 0).astype(int)].astype(np.int16)
     o = gray[np.where(ok, outer[..., 1], 0).astype(int), np.where(ok, outer[..., 0], 0).astype(int)].astype(np.int16)
     strong = (np.abs(i - o) > 18) & ok
-    counted = ok.sum(axis=1)
-    shares = np.where(counted > 0, strong.sum(axis=1) / np.maximum(counted, 1), 1.0)
-    return float(shares.min())
+    counted = ok.sum(axis=-1)
+    shares = np.where(counted > 0, strong.sum(axis=-1) / np.maximum(counted, 1), 1.0)
+    return shares.min(axis=-1)
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
@@ -458,14 +468,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
         if not any(_part_of(quad, ordered[k]) for k in kept):
             kept.append(i)
 
-    def back(quad: CardQuad) -> CardQuad:
-        return CardQuad(quad.corners / scale, quad.fill, edge_support(gray, quad.corners))
-
     # Rivals are rarely needed, so they are not refitted to the edges (it costs a millisecond each).
-    return [
-        FoundCard(back(refine_quad(gray, ordered[i], reach)), tuple(back(ordered[j]) for j in rivals.get(i, ())))
-        for i in kept
-    ]
+    cards = [[refine_quad(gray, ordered[i], reach)] + [ordered[j] for j in rivals.get(i, ())] for i in kept]
+    every = [quad for outlines in cards for quad in outlines]
+    edges = iter(edge_supports(gray, np.stack([q.corners for q in every])) if every else ())
+    scaled = [[CardQuad(q.corners / scale, q.fill, float(next(edges))) for q in outlines] for outlines in cards]
+    return [FoundCard(outlines[0], tuple(outlines[1:])) for outlines in scaled]
 
 
 def box_overlap(a: CardQuad, b: CardQuad) -> float:
