@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +15,7 @@ from vision.corner_net import (
     CornerOutput,
     builtin_net,
     corner_input,
+    corner_inputs,
 )
 from vision.deck import Deck, Prototypes, net_id
 
@@ -28,6 +30,27 @@ def test_input_is_the_same_in_dim_and_bright_light() -> None:
     assert a.shape == (INPUT_H, INPUT_W, 2)
     assert np.abs(a - b).mean() < 0.05
     assert a[..., 1].max() > 1.0 and a[..., 1][:5].max() < 0.1  # red where the mark is only
+
+
+def test_a_batch_of_corners_is_normalised_each_on_its_own() -> None:
+    """One pass over a frame's corners gives each the input it would get alone: its own paper
+    and ink levels, whatever the others' light and size."""
+    rng = np.random.default_rng(5)
+    corners = [
+        (rng.random((126, 62, 3)) * 255).astype(np.uint8),
+        np.full((90, 45, 3), 40, np.uint8),
+        (rng.random((200, 100, 3)) * 120 + 120).astype(np.uint8),
+    ]
+    batch = corner_inputs(corners)
+    assert batch.shape == (3, INPUT_H, INPUT_W, 2)
+    for one, corner in zip(batch, corners, strict=True):
+        np.testing.assert_allclose(one, corner_inputs([corner])[0], atol=1e-5)
+        # The normalisation written out for one corner.
+        small = cv2.resize(corner, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA).astype(np.float32)
+        dark = 255 - small.min(axis=2)
+        paper, ink = np.percentile(dark, (50, 98))
+        expected = np.clip((dark - paper) / max(ink - paper, 25.0), -1.0, 3.0)
+        np.testing.assert_allclose(one[..., 0], expected, atol=1e-4)
 
 
 def test_the_shipped_network_gives_probabilities_and_unit_embeddings() -> None:

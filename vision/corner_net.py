@@ -31,17 +31,22 @@ class ModelError(RuntimeError):
 
 def corner_input(corner: np.ndarray) -> np.ndarray:
     """A BGR corner as the network's input: darkness and redness, normalised for the light.
-
     Darkness (255 minus the darkest channel) makes ink of any colour dark on any paper; it is
     measured against the paper (the median) and scaled by the ink's contrast, so a dim photo and
     a bright one look alike. Redness (red over the other two) tells hearts and diamonds.
     """
-    small = cv2.resize(corner, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return corner_inputs([corner])[0]
+
+
+def corner_inputs(corners: list[np.ndarray]) -> np.ndarray:
+    """``corner_input`` of many corners, N x INPUT_H x INPUT_W x 2, in one pass over the batch."""
+    small = np.stack([cv2.resize(c, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA) for c in corners])
+    small = small.astype(np.float32)
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
     dark = 255 - np.minimum(np.minimum(b, g), r)
-    paper, ink = (float(v) for v in np.percentile(dark, (50, 98)))
-    dark = np.clip((dark - paper) / max(ink - paper, 25.0), -1.0, 3.0)
-    brightness = max(255 - paper, 40.0)
+    paper, ink = np.percentile(dark.reshape(len(corners), -1), (50, 98), axis=1)[:, :, None, None]
+    dark = np.clip((dark - paper) / np.maximum(ink - paper, 25.0), -1.0, 3.0)
+    brightness = np.maximum(255 - paper, 40.0)
     red = np.clip((r - np.maximum(b, g)) / brightness * 2, 0.0, 2.0)
     return np.stack([dark, red], axis=-1).astype(np.float32)
 
@@ -83,7 +88,7 @@ class CornerNet:
         if not corners:
             empty = np.zeros((0, 1), np.float32)
             return CornerOutput(empty, empty, empty)
-        return self.forward(np.stack([corner_input(c) for c in corners]))
+        return self.forward(corner_inputs(corners))
 
 
 @lru_cache(maxsize=1)
