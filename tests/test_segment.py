@@ -125,3 +125,42 @@ def test_shrinking_averages_a_fine_pattern_and_gives_the_size_asked() -> None:
     small = shrink(cv2.merge([checks] * 3), 480, 270)
     assert small.shape == (270, 480, 3)
     assert abs(float(small.mean()) - 127.5) < 3 and float(small.std()) < 12
+
+
+class _MapOnly:
+    """A stand-in segmenter that answers one fixed face map (cells of 4 pixels)."""
+
+    def __init__(self, face: np.ndarray) -> None:
+        self.face = face
+
+    def face_map(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        return self.face, 4.0
+
+
+def _ragged_blob(shape: tuple[int, int], x: int, y: int) -> np.ndarray:
+    """A card-sized blob (30 x 45 cells) with a corner bitten off: it fills 0.7 of its rectangle."""
+    face = np.zeros(shape, np.float32)
+    face[y : y + 45, x : x + 30] = 1.0
+    bite = np.array([[x + 30, y + 45], [x + 2, y + 45], [x + 30, y + 17]], np.int32)
+    cv2.fillPoly(face, [bite], 0.0)
+    return face
+
+
+def test_a_ragged_blob_is_a_card_only_where_nothing_else_was_found() -> None:
+    """On a pale, busy table the map bleeds and a card's blob fills its rectangle poorly: it is
+    taken as a card where no other outline lies, and never over one."""
+    from vision.detect import find_card_outlines, ragged
+
+    table = np.full((360, 480, 3), 90, np.uint8)
+    alone = find_card_outlines(table, _MapOnly(_ragged_blob((90, 120), 20, 20)))
+    assert len(alone) == 1 and ragged(alone[0].quad)
+    # A white card on the table, the segmenter marking it cleanly, with the ragged blob beside it.
+    card = table.copy()
+    cv2.rectangle(card, (250, 80), (370, 250), (245, 245, 245), -1)
+    both = _ragged_blob((90, 120), 20, 20)
+    both[22:61, 64:91] = 1.0
+    beside = find_card_outlines(card, _MapOnly(both))
+    assert sorted(ragged(f.quad) for f in beside) == [False, True]
+    # The ragged blob lying on the white card: the card's own outline wins, nothing is added.
+    over = find_card_outlines(card, _MapOnly(_ragged_blob((90, 120), 62, 20)))
+    assert [ragged(f.quad) for f in over] == [False]

@@ -76,6 +76,20 @@ def test_a_card_back_is_reported_as_back() -> None:
     assert [c.code for c in cards] == ["back"]
 
 
+def test_a_ragged_outline_showing_no_index_is_not_called_a_back(monkeypatch) -> None:
+    """A ragged blob's outline may sit askew on a face, showing pattern and no index: that is no
+    evidence of a back, so it is not reported (a clean outline of the same back is)."""
+    import vision.identify as identify_module
+    from vision.detect import CardQuad, FoundCard, find_card_outlines
+
+    image = on_table("back", "classic", angle=20)
+    (clean,) = [f.quad for f in find_card_outlines(image)]
+    for fill, expected in ((clean.fill, ["back"]), (0.7, [])):
+        outline = FoundCard(CardQuad(clean.corners, fill, clean.edges))
+        monkeypatch.setattr(identify_module, "find_card_outlines", lambda image, segmenter=None, o=outline: [o])
+        assert [c.code for c in identify(image)] == expected
+
+
 @pytest.mark.parametrize("style", list(DECK_STYLES))
 def test_every_designs_back_is_a_back_and_no_face_is(style: str) -> None:
     """Lattices, dots, pale stripes and a solid colour are backs (the modern one has two inks,

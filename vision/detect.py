@@ -28,6 +28,9 @@ MAX_AREA = 0.6
 INFERRED_FILL = 0.85  # the fill given to an outline inferred inside a pile (clean outlines above 0.9 win)
 FILL_SPLIT = 0.55  # regions filling this much of their rectangle may be several cards: split them
 FACE_LEVELS = (0.5, 0.75, 0.9)
+RAGGED_FILL = 0.6  # a segmenter blob filling this much of its rectangle may be a card, if nothing else is there
+RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills more)
+ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
 
 
@@ -268,14 +271,16 @@ def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
 
 
-def _face_quads(face: np.ndarray, frame_area: float) -> list[CardQuad]:
+def _face_quads(face: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[CardQuad]]:
     """Cards from the segmenter's map (already at the working size): each blob is a card's face
-    shrunk by the segmenter's margin, so its rectangle is grown back by that much."""
+    shrunk by the segmenter's margin, so its rectangle is grown back by that much. Blobs that
+    fill their rectangle less (ragged: a pale, busy table bleeds into the map) come second."""
     contours = []
     for level in FACE_LEVELS:
         found, _ = cv2.findContours((face > level).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours += found
-    out = []
+    out: list[CardQuad] = []
+    rough: list[CardQuad] = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < 0.5 * MIN_AREA * frame_area:
@@ -286,10 +291,10 @@ def _face_quads(face: np.ndarray, frame_area: float) -> list[CardQuad]:
         grow = 2 * MARGIN * min(w, h) / (1 - 2 * MARGIN)
         fill = area / (w * h)
         w, h = w + grow, h + grow
-        if ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1] and fill > 0.8:
+        if ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1] and fill > RAGGED_FILL:
             box = cv2.boxPoints(((cx, cy), (w, h), angle))
-            out.append(CardQuad(portrait_corners(box), min(float(fill), INFERRED_FILL)))
-    return out
+            (out if fill > RAGGED else rough).append(CardQuad(portrait_corners(box), min(float(fill), INFERRED_FILL)))
+    return out, rough
 
 
 def _face_map(segmenter: CardSegmenter, small: np.ndarray) -> np.ndarray:
@@ -440,7 +445,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
         merged += several
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     reach = STRIDE * max(small.shape[:2]) / INPUT_LONG  # one map cell, in working pixels
-    candidates += _face_quads(face, frame_area)
+    blobs, rough = _face_quads(face, frame_area)
+    candidates += blobs
     # A region much bigger than every card already found is table showing through, not a pile.
     largest = max((q.area for q in candidates), default=MAX_AREA * frame_area)
     for contour in merged:
@@ -467,6 +473,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
                 continue
         if not any(_part_of(quad, ordered[k]) for k in kept):
             kept.append(i)
+    # A ragged blob is a card only where nothing else was found: elsewhere a tighter outline wins.
+    rough = [q for q, f in zip(rough, face_supports(face, rough), strict=True) if f >= FACE_SUPPORT]
+    for quad in sorted(rough, key=lambda q: q.area, reverse=True):
+        if not kept or not (_iou(_boxes([quad])[0], _boxes([ordered[k] for k in kept])) > ALONE).any():
+            ordered.append(quad)
+            kept.append(len(ordered) - 1)
 
     # Rivals are rarely needed, so they are not refitted to the edges (it costs a millisecond each).
     cards = [[refine_quad(gray, ordered[i], reach)] + [ordered[j] for j in rivals.get(i, ())] for i in kept]
@@ -479,6 +491,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
 def box_overlap(a: CardQuad, b: CardQuad) -> float:
     """How much two outlines' boxes overlap, over their union."""
     return float(_iou(_boxes([a])[0], _boxes([b]))[0])
+
+
+def ragged(quad: CardQuad) -> bool:
+    """Whether an outline came from a ragged blob of the segmenter's (a rough outline: what it
+    shows without an index is no evidence of a card's back)."""
+    return quad.fill <= RAGGED
 
 
 def overlaps(quad: CardQuad, others: list[CardQuad]) -> bool:

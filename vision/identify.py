@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.deck import Deck, builtin_deck
-from vision.detect import CardQuad, FoundCard, box_overlap, find_card_outlines, overlaps, warp_card
+from vision.detect import CardQuad, FoundCard, box_overlap, find_card_outlines, overlaps, ragged, warp_card
 from vision.reader import BACK, UNSURE, Reading, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
@@ -81,7 +81,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     out = []
     for quad, reading in zip(quads, readings, strict=True):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
-        if unreadable and (reading.code != BACK or border_contrast(image, quad) < 30):
+        if unreadable and (reading.code != BACK or ragged(quad) or border_contrast(image, quad) < 30):
             continue
         if quad.area < smallest:
             continue
