@@ -31,6 +31,7 @@ class ModelError(RuntimeError):
 
 def corner_input(corner: np.ndarray) -> np.ndarray:
     """A BGR corner as the network's input: darkness and redness, normalised for the light.
+
     Darkness (255 minus the darkest channel) makes ink of any colour dark on any paper; it is
     measured against the paper (the median) and scaled by the ink's contrast, so a dim photo and
     a bright one look alike. Redness (red over the other two) tells hearts and diamonds.

@@ -14,6 +14,7 @@ from vision.reader import BACK, UNSURE, Reading, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
+WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
 
@@ -56,9 +57,6 @@ def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
     a = lab[band_in > 0].mean(axis=0)
     b = lab[band_out > 0].mean(axis=0)
     return float(np.linalg.norm(a - b))
-
-
-WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
 
 
 def whole(quad: CardQuad) -> bool:

@@ -195,8 +195,8 @@ def centre_count(card: np.ndarray) -> str | None:
         return None
     size, width = np.median([b[4] for b in inside]), np.median([b[2] for b in inside])
     shape = middle.shape[:2]
-    pips = inside + [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]
-    blobs = inside + [b for b in pips[len(inside) :] if _mirrored(b, pips, shape)]
+    cut_pips = [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]
+    blobs = inside + [b for b in cut_pips if _mirrored(b, inside + cut_pips, shape)]
     biggest = max(b[4] for b in blobs)
     if biggest > area * 0.12 and len(blobs) == 1:
         return "A"  # one large pip (an ace's, however decorated)
