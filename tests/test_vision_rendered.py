@@ -234,6 +234,42 @@ def test_a_sure_card_whose_displaced_rival_reads_another_card_is_unsure(monkeypa
     assert codes(FoundCard(top, (nudged,))) == ["QS"]
 
 
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_no_clean_face_of_any_design_counts_as_crossed(style: str) -> None:
+    """Court frames, borders and big pips run along a card's sides: none is taken for another
+    card's edge lying across it."""
+    from vision.identify import _crossed
+
+    assert not [code for code in ALL_CODES if _crossed(render_card(code, DECK_STYLES[style])[:, :, :3])]
+
+
+def test_a_card_crossed_aslant_by_another_is_unsure() -> None:
+    """A pile whose top card (7H) the finder misses (a scene of the development piles): the
+    outline left round the lower cards reads a 5D from its corners, but the top card's edges
+    cross that face aslant, so it is unsure."""
+    from sim.render import CardPlacement, SceneSpec, render_scene
+
+    size = 156.31664563719625
+    cards = (
+        CardPlacement("9D", 410.0824303109308, 306.90982567892513, 136.70840900067685, size),
+        CardPlacement("5D", 412.8301641890962, 291.4392906994762, 158.49371245976795, size),
+        CardPlacement("3D", 393.33860885401833, 302.2044972544374, 154.7628364884223, size),
+        CardPlacement("7H", 401.2053317041489, 299.1242906233507, 109.71155082773056, size),
+    )
+    spec = SceneSpec(
+        table="grey",
+        cards=cards,
+        style="casino",
+        light=0.31206132625210664,
+        blur=0.5394788974987157,
+        noise=1.7414050616695307,
+        perspective=0.05109503751221394,
+        seed=971062375,
+    )
+    image, _ = render_scene(spec)
+    assert [c.code for c in identify(image)] in ([None], [], ["7H"])
+
+
 def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
     from sim.render import CardPlacement, SceneSpec, render_scene
     from vision.detect import MAX_RIVALS, SAME_OUTLINE, _boxes, _iou, find_card_outlines

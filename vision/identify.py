@@ -72,6 +72,9 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     quads = [f.quad for f in found]
     readings = read_cards([warp_card(image, quad) for quad in quads], deck, threshold, [whole(q) for q in quads])
     _second_looks(image, found, quads, readings, deck, threshold)
+    for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
+        if reading.code not in (None, BACK) and not whole(quad) and _crossed(warp_card(image, quad)):
+            readings[n] = Reading(None, min(reading.confidence, UNSURE / 2), reading.corners)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -85,6 +88,19 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
             continue
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
     return out
+
+
+def _crossed(card: np.ndarray) -> bool:
+    """Whether long straight edges cross a warped card's face aslant: another card lying on it
+    (a card's own print runs along its sides)."""
+    edges = cv2.Canny(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), 60, 150)
+    w = card.shape[1]
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, 60, minLineLength=w // 2, maxLineGap=5)
+    if lines is None:
+        return False
+    x1, y1, x2, y2 = lines.reshape(-1, 4).T
+    slant = np.degrees(np.arctan2(np.abs(y2 - y1), np.abs(x2 - x1)))
+    return int(np.sum((slant > 12) & (slant < 78))) >= 3
 
 
 def _second_looks(
