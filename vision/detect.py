@@ -476,7 +476,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     # A ragged blob is a card only where nothing else was found: elsewhere a tighter outline wins.
     rough = [q for q, f in zip(rough, face_supports(face, rough), strict=True) if f >= FACE_SUPPORT]
     for quad in sorted(rough, key=lambda q: q.area, reverse=True):
-        if not kept or not (_iou(_boxes([quad])[0], _boxes([ordered[k] for k in kept])) > ALONE).any():
+        if not kept or not (_iou(_boxes([quad])[0], boxes[kept]) > ALONE).any():
+            boxes = np.vstack([boxes, _boxes([quad])])
             ordered.append(quad)
             kept.append(len(ordered) - 1)
 

@@ -70,11 +70,12 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     """Every card in a BGR frame: read, unsure (code None), or face down ("back")."""
     found = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
     quads = [f.quad for f in found]
-    readings = read_cards([warp_card(image, quad) for quad in quads], deck, threshold, [whole(q) for q in quads])
-    _second_looks(image, found, quads, readings, deck, threshold)
-    for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
-        if reading.code not in (None, BACK) and not whole(quad) and _crossed(warp_card(image, quad)):
-            readings[n] = Reading(None, min(reading.confidence, UNSURE / 2), reading.corners)
+    cards = [warp_card(image, quad) for quad in quads]
+    readings = read_cards(cards, deck, threshold, [whole(q) for q in quads])
+    _second_looks(image, found, quads, cards, readings, deck, threshold)
+    for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
+        if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
+            readings[n] = _doubted(reading)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -107,6 +108,7 @@ def _second_looks(
     image: np.ndarray,
     found: list[FoundCard],
     quads: list[CardQuad],
+    cards: list[np.ndarray],
     readings: list[Reading],
     deck: Deck | None,
     threshold: float,
@@ -120,7 +122,8 @@ def _second_looks(
     A card read for sure whose rival lies displaced from it may be one of two cards of a pile:
     the top card, and an outline reaching under it that shows a lower card's index. Should the
     rival read as another card, the card is left unsure: the referee asks to see it again rather
-    than risk calling the lower card."""
+    than risk calling the lower card. ``quads``, ``cards`` (the warps) and ``readings`` are
+    updated in place."""
     tries = [
         (n, rival)
         for n, (f, r) in enumerate(zip(found, readings, strict=True))
@@ -133,21 +136,27 @@ def _second_looks(
     ]
     if not tries:
         return
-    second = read_cards([warp_card(image, rival) for _, rival in tries], deck, threshold, [whole(r) for _, r in tries])
-    sure: dict[int, list[tuple[CardQuad, Reading]]] = {}
-    for (n, rival), reading in zip(tries, second, strict=True):
+    warps = [warp_card(image, rival) for _, rival in tries]
+    second = read_cards(warps, deck, threshold, [whole(r) for _, r in tries])
+    sure: dict[int, list[tuple[CardQuad, np.ndarray, Reading]]] = {}
+    for (n, rival), warp, reading in zip(tries, warps, second, strict=True):
         if reading.code not in (None, BACK):
-            sure.setdefault(n, []).append((rival, reading))
+            sure.setdefault(n, []).append((rival, warp, reading))
     for n, others in sure.items():
         first = readings[n]
         if first.code is not None:
-            if any(reading.code != first.code for _, reading in others):
-                readings[n] = Reading(None, min(first.confidence, UNSURE / 2), first.corners)
+            if any(reading.code != first.code for _, _, reading in others):
+                readings[n] = _doubted(first)
             continue
         blind = first.corners == (None, None)
-        close = [(r, reading) for r, reading in others if blind or box_overlap(quads[n], r) >= SAME_PLACE]
+        close = [other for other in others if blind or box_overlap(quads[n], other[0]) >= SAME_PLACE]
         if close:
-            quads[n], readings[n] = close[0]
+            quads[n], cards[n], readings[n] = close[0]
+
+
+def _doubted(reading: Reading) -> Reading:
+    """A reading called into doubt by other evidence: unsure, whatever its corners said."""
+    return Reading(None, min(reading.confidence, UNSURE / 2), reading.corners)
 
 
 def draw(image: np.ndarray, cards: list[SeenCard]) -> np.ndarray:
