@@ -8,7 +8,7 @@ import pytest
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.reader import centre_count
+from vision.reader import centre_count, corner_image, foreign_middle
 
 
 def tight(code: str, style: str, cut: float, top_only: bool = False) -> np.ndarray:
@@ -37,3 +37,34 @@ def test_a_pip_of_another_card_at_the_edge_is_not_counted(style: str) -> None:
     # The lower card's top-left pip, pasted where it would show past the top of a loose outline.
     card[0:60, 70:130] = other[65:125, 40:100]
     assert centre_count(card) in ("5", None)
+
+
+def _corners(card: np.ndarray) -> list[np.ndarray]:
+    return [corner_image(card, 0), corner_image(card, 1)]
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize("code", ["7H", "AD", "9S", "4C"])
+def test_a_card_s_own_middle_is_never_foreign(style: str, code: str) -> None:
+    card = tight(code, style, 0.0)
+    assert not foreign_middle(card, _corners(card))
+
+
+# Designs whose black ink is surely black (redness under BLACK_INK); casino's and vintage's
+# blacks are neutral or brownish and are left alone, as a faded red index on a webcam is.
+SURELY_BLACK = ["classic", "modern", "jumbo"]
+
+
+@pytest.mark.parametrize("style", SURELY_BLACK)
+@pytest.mark.parametrize(("lower", "top"), [("7H", "9S"), ("8C", "6D")])
+def test_another_colour_s_pips_over_the_middle_are_foreign(style: str, lower: str, top: str) -> None:
+    """An outline reaching under a pile's top card: the lower card's two indices, and the top
+    card's pips in the middle, printed in the other ink."""
+    card = tight(lower, style, 0.0)
+    over = tight(top, style, 0.0)
+    h, w = card.shape[:2]
+    card[round(h * 0.22) : round(h * 0.78), round(w * 0.25) : round(w * 0.75)] = over[
+        round(h * 0.22) : round(h * 0.78), round(w * 0.25) : round(w * 0.75)
+    ]
+    assert foreign_middle(card, _corners(card))
+    assert not foreign_middle(over, _corners(over))

@@ -26,6 +26,7 @@ ASPECT = (1.15, 1.85)  # long side over short side: poker 1.40, bridge 1.56, wit
 MIN_AREA = 0.002  # a card covers at least this fraction of the frame
 MAX_AREA = 0.6
 INFERRED_FILL = 0.85  # the fill given to an outline inferred inside a pile (clean outlines above 0.9 win)
+LOOSE = 0.9  # a card-shaped region filling less of its rectangle may be a tight pile: its top card is sought too
 FILL_SPLIT = 0.55  # regions filling this much of their rectangle may be several cards: split them
 FACE_LEVELS = (0.5, 0.75, 0.9)
 RAGGED_FILL = 0.6  # a segmenter blob filling this much of its rectangle may be a card, if nothing else is there
@@ -97,10 +98,11 @@ def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[np.ndarray]]:
-    """Card-shaped regions of a mask as outlines, and the regions that may be several cards."""
+def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[np.ndarray], list[np.ndarray]]:
+    """Card-shaped regions of a mask as outlines, the regions that may be several cards, and
+    the card-shaped regions that fill their rectangle loosely (a tight pile looks like that)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out, merged = [], []
+    out, merged, loose = [], [], []
     for contour in contours:
         area = cv2.contourArea(contour)
         if not MIN_AREA * frame_area <= area <= MAX_AREA * frame_area:
@@ -113,9 +115,11 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad
         fill = area / (w * h)
         if ASPECT[0] <= aspect <= ASPECT[1] and fill > 0.82:
             out.append(CardQuad(portrait_corners(cv2.boxPoints(rect)), float(fill)))
+            if fill < LOOSE:
+                loose.append(contour)
         elif fill > FILL_SPLIT and aspect <= 3.5:
             merged.append(contour)
-    return out, merged
+    return out, merged, loose
 
 
 def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
@@ -133,7 +137,7 @@ def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
     cv2.drawContours(region, [contour - shift], -1, 255, thickness=cv2.FILLED)
     found: list[CardQuad] = []
     while len(found) < 3:
-        quads = split_pile(contour, gray)
+        quads = split_pile(contour, gray, inner_edges=not found)
         if not quads:
             break
         found += quads
@@ -149,27 +153,32 @@ def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
     return found
 
 
-def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[CardQuad]:
+def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges: bool = False) -> list[CardQuad]:
     """The top card of a region of overlapping cards.
 
     Its sides are long straight runs of the region's outline, so card-shaped rectangles are
     tried on each side of the outline's polygon. Of those that lie inside the region, the top
     card is the one whose whole outline is an edge in the picture (a rectangle spanning two cards
-    crosses their faces); with no picture to ask, the largest.
+    crosses their faces); with no picture to ask, the largest. With ``inner_edges``, straight
+    edges inside the region are tried as sides too: in a tight pile the lower cards stick out all
+    round, and the top card's sides are none of the outline's.
     """
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
     if not 4 <= len(poly) <= 12:
         return []
-    best: CardQuad | None = None
-    best_score = 0.0
     n = len(poly)
     x0, y0, bw, bh = cv2.boundingRect(contour)
     region = np.zeros((bh + 2, bw + 2), np.uint8)
     cv2.drawContours(region, [contour - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
+    # Each side with the direction the card lies in: an outline's side, into the region; an
+    # edge inside the region, either way.
+    sides = [(poly[i], poly[(i + 1) % n], False) for i in range(n)]
+    if inner_edges and gray is not None:
+        shortest = 0.35 * min(cv2.minAreaRect(contour)[1])
+        sides += [(a, b, True) for a, b in _straight_edges(gray, region, (x0 - 1, y0 - 1), shortest)]
     tried: list[tuple[float, np.ndarray]] = []
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
+    for a, b, both_ways in sides:
         side = b - a
         length = float(np.linalg.norm(side))
         if length < 10:
@@ -177,24 +186,46 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None) -> list[Card
         u = side / length
         normal = np.array([-u[1], u[0]], dtype=np.float32)
         inside = (poly - a) @ normal
-        if abs(inside.min()) > abs(inside.max()):
-            normal = -normal
-            inside = -inside
-        for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
-            tried.append((length * depth, np.array([a, b, b + normal * depth, a + normal * depth], dtype=np.float32)))
+        signs = (1.0, -1.0) if both_ways else (-1.0,) if abs(inside.min()) > abs(inside.max()) else (1.0,)
+        for sign in signs:
+            for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
+                far = normal * depth * sign
+                tried.append((length * depth, np.array([a, b, b + far, a + far], dtype=np.float32)))
     covered = _inside_fractions(region, np.array([q for _, q in tried]) - [x0 - 1, y0 - 1]) if tried else []
     inside_region = [(area, c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
     # The picture is asked about the largest few only: a top card is never much smaller than them.
-    largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[:4]
+    largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[: 12 if inner_edges else 4]
     if not largest:
         return []
     edges = np.ones(len(largest)) if gray is None else edge_supports(gray, np.stack([q for _, _, q in largest]))
+    best: CardQuad | None = None
+    best_score = 0.0
     for (area, covered, quad), edge in zip(largest, edges, strict=True):
         score = area * edge**2
         if score > best_score:
             # Inferred from a pile, not drawn by the region itself: ranks below any clean outline.
             best, best_score = CardQuad(portrait_corners(quad), min(covered, INFERRED_FILL)), score
     return [best] if best is not None else []
+
+
+def _straight_edges(
+    gray: np.ndarray, region: np.ndarray, origin: tuple[int, int], shortest: float
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Long straight edges inside a region (its mask, placed at ``origin`` in ``gray``), as
+    pairs of end points in ``gray``'s pixels."""
+    x0, y0 = origin
+    h, w = region.shape
+    # The region's box clipped to the frame (a region touching the frame starts a pixel off it).
+    gx, gy = max(0, x0), max(0, y0)
+    patch = gray[gy : y0 + h, gx : x0 + w]
+    inside = region[gy - y0 :, gx - x0 :][: patch.shape[0], : patch.shape[1]]
+    # Eroded: the region's own outline is tried as sides already.
+    edges = cv2.Canny(patch, 30, 90) & (cv2.erode(inside, np.ones((5, 5), np.uint8)) * 255)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, 30, minLineLength=int(shortest), maxLineGap=4)
+    if lines is None:
+        return []
+    shift = np.array([gx, gy], np.float32)
+    return [(np.float32(line[:2]) + shift, np.float32(line[2:]) + shift) for line in lines.reshape(-1, 4)[:24]]
 
 
 _ALONG = np.linspace(0.15, 0.85, 12, dtype=np.float32)[:, None]
@@ -439,10 +470,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     face = _face_map(segmenter or builtin_segmenter(), small)
     candidates: list[CardQuad] = []
     merged: list[np.ndarray] = []
+    loose: list[np.ndarray] = []
     for mask in _paper_masks(small):
-        clean, several = _quads_from_mask(mask, frame_area)
+        clean, several, tight_piles = _quads_from_mask(mask, frame_area)
         candidates += clean
         merged += several
+        loose += tight_piles
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     reach = STRIDE * max(small.shape[:2]) / INPUT_LONG  # one map cell, in working pixels
     blobs, rough = _face_quads(face, frame_area)
@@ -456,6 +489,9 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
             candidates += _split_region(contour, gray)
+    for contour in loose:
+        if _mean_inside(face, contour) >= FACE_SUPPORT:
+            candidates += split_pile(contour, gray, inner_edges=True)
     candidates = [q for q, f in zip(candidates, face_supports(face, candidates), strict=True) if f >= FACE_SUPPORT]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.

@@ -259,6 +259,34 @@ def centre_suit(card: np.ndarray) -> str | None:
     return "S" if ratio < 0.28 else "C" if ratio > 0.34 else None
 
 
+BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
+
+
+def centre_redness(card: np.ndarray) -> float | None:
+    """The median redness (red over the other two channels) of the ink in the middle of a card,
+    or None when the middle holds little ink."""
+    h, w = card.shape[:2]
+    middle = card[round(h * 0.2) : round(h * 0.8), round(w * 0.19) : round(w * 0.81)]
+    darkness = 255 - min_channel(middle)
+    level, ink = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if level < 40 or np.count_nonzero(ink) < 0.02 * ink.size:
+        return None
+    pixels = middle[ink > 0].astype(np.int16)
+    return float(np.median(pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])))
+
+
+def foreign_middle(card: np.ndarray, corners: list[np.ndarray]) -> bool:
+    """Whether the pips in the middle are printed in another ink than the index: red pips beside
+    a black index, or black beside red. A card's index and pips share one ink (in any deck, four
+    colours too), so the middle is another card's, lying on this one: the outline reaches under
+    the top card of a pile. Only inks clearly red or black are compared; pictures are not asked."""
+    middle = centre_redness(card)
+    if middle is None or not corners:
+        return False
+    index = float(np.mean([ink_redness(c) for c in corners]))
+    return (index > RED_INK and middle < BLACK_INK) or (index < BLACK_INK and middle > RED_INK)
+
+
 def read_cards(
     cards: list[np.ndarray], deck: Deck | None = None, threshold: float = UNSURE, whole: list[bool] | None = None
 ) -> list[Reading]:
@@ -284,6 +312,9 @@ def read_cards(
             continue
         shows = [i for i in (0, 1) if found[i] is not None]
         code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, bool(whole and whole[n]))
+        pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
+        if not pictured and foreign_middle(card, [corners[2 * n + i] for i in shows]):
+            confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
 
