@@ -272,7 +272,9 @@ def test_a_card_crossed_aslant_by_another_is_unsure() -> None:
 
 def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
     from sim.render import CardPlacement, SceneSpec, render_scene
-    from vision.detect import MAX_RIVALS, SAME_OUTLINE, _boxes, _iou, find_card_outlines
+    from vision.detect import MAX_RIVALS, SAME_OUTLINE, find_card_outlines
+    from vision.quads import boxes as _boxes
+    from vision.quads import iou as _iou
 
     cards = (CardPlacement("QS", 250, 300, 20, 260), CardPlacement("4D", 560, 300, -35, 260))
     rivals = 0
@@ -292,8 +294,9 @@ def test_a_card_lying_apart_is_whole_and_the_lower_card_of_a_pile_is_not() -> No
     """What lets the reader trust one index corner: the outline of a card lying on its own is an
     edge in the picture on every side; the outline of a lower card of a pile crosses the top card."""
     from sim.render import CardPlacement, SceneSpec, render_scene
-    from vision.detect import edge_support, find_card_outlines
+    from vision.detect import find_card_outlines
     from vision.identify import WHOLE, whole
+    from vision.quads import edge_support
 
     lone = (CardPlacement("KS", 400, 300, 25, 260),)
     pile = (CardPlacement("9D", 380, 300, 0, 260), CardPlacement("QS", 410, 310, 20, 260))

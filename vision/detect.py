@@ -18,6 +18,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.quads import (
+    CardQuad,
+    boxes,
+    edge_supports,
+    grid_samples,
+    inside_fractions,
+    iou,
+    portrait_corners,
+    side_vectors,
+)
 from vision.segment import INPUT_LONG, MARGIN, STRIDE, CardSegmenter, builtin_segmenter, shrink
 
 CARD_W, CARD_H = 250, 350  # canonical portrait size of a warped card (poker ratio 63 x 88)
@@ -33,44 +43,6 @@ RAGGED_FILL = 0.6  # a segmenter blob filling this much of its rectangle may be 
 RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills more)
 ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
-
-
-@dataclass(frozen=True)
-class CardQuad:
-    """A card's outline: corners in image pixels, clockwise from the top-left of the upright card.
-
-    Upright here means portrait: the first edge (top-left to top-right) is a short side. Which
-    short side is "top" is unknown (a card reads the same both ways up), and the reader looks at
-    both index corners.
-    """
-
-    corners: np.ndarray  # 4 x 2 float32
-    fill: float  # how much of its rectangle the region fills (1.0: a clean card outline)
-    edges: float = 0.0  # how much of the outline is an edge in the picture (``edge_support``; 0: not measured)
-
-    @property
-    def area(self) -> float:
-        return float(cv2.contourArea(self.corners.astype(np.float32)))
-
-    @property
-    def short_side(self) -> float:
-        return float(np.linalg.norm(self.corners[1] - self.corners[0]))
-
-    @property
-    def center(self) -> tuple[float, float]:
-        c = self.corners.mean(axis=0)
-        return float(c[0]), float(c[1])
-
-
-def portrait_corners(box: np.ndarray) -> np.ndarray:
-    """Order four rectangle corners clockwise so that the first side is a short one."""
-    pts = np.asarray(box, dtype=np.float32).reshape(4, 2)
-    center = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - center[1], pts[:, 0] - center[0])
-    pts = pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
-    if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
-        pts = np.roll(pts, -1, axis=0)
-    return pts
 
 
 def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
@@ -125,7 +97,7 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad
 def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
     """Whether clean card outlines already account for most of a region (found at another level)."""
     x, y, w, h = cv2.boundingRect(contour)
-    return bool(quads) and bool((_iou(np.array([x, y, x + w, y + h], np.float32), _boxes(quads)) > 0.6).any())
+    return bool(quads) and bool((iou(np.array([x, y, x + w, y + h], np.float32), boxes(quads)) > 0.6).any())
 
 
 def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
@@ -191,7 +163,7 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
             for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
                 far = normal * depth * sign
                 tried.append((length * depth, np.array([a, b, b + far, a + far], dtype=np.float32)))
-    covered = _inside_fractions(region, np.array([q for _, q in tried]) - [x0 - 1, y0 - 1]) if tried else []
+    covered = inside_fractions(region, np.array([q for _, q in tried]) - [x0 - 1, y0 - 1]) if tried else []
     inside_region = [(area, c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
     # The picture is asked about the largest few only: a top card is never much smaller than them.
     largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[: 12 if inner_edges else 4]
@@ -226,80 +198,6 @@ def _straight_edges(
         return []
     shift = np.array([gx, gy], np.float32)
     return [(np.float32(line[:2]) + shift, np.float32(line[2:]) + shift) for line in lines.reshape(-1, 4)[:24]]
-
-
-_ALONG = np.linspace(0.15, 0.85, 12, dtype=np.float32)[:, None]
-
-
-def _sides(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each side of a quadrilateral (..., 4, 2) as a vector from its corner to the next, and its
-    unit normal pointing out of the quadrilateral (whichever way round the corners run)."""
-    d = np.roll(corners, -1, axis=-2) - corners
-    normal = np.stack([-d[..., 1], d[..., 0]], axis=-1) / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
-    inward = corners.mean(axis=-2, keepdims=True) - corners
-    normal *= -np.sign(np.sum(inward * normal, axis=-1, keepdims=True))
-    return d, normal
-
-
-def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
-    """How much of a quadrilateral's outline is an edge in the picture: for each side, the share
-    of points where the two sides of the line differ clearly; the weakest side counts (a side
-    running out of the frame gives no evidence either way)."""
-    return float(edge_supports(gray, np.asarray(quad)[None])[0])
-
-
-def edge_supports(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """``edge_support`` of N quadrilaterals (N x 4 x 2) at once."""
-    h, w = gray.shape
-    a = quads.astype(np.float32)
-    d, outward = _sides(a)
-    pts = a[:, :, None, :] + _ALONG * d[:, :, None, :]  # N x 4 sides x 12 points x (x, y)
-    offset = -outward[:, :, None, :] * 3
-    inner, outer = pts + offset, pts - offset
-    ok = (np.minimum(inner, outer).min(axis=-1) >= 0) & (inner[..., 0] < w) & (outer[..., 0] < w)
-    ok &= (inner[..., 1] < h) & (outer[..., 1] < h)
-    i = gray[np.where(ok, inner[..., 1], 0).astype(int), np.where(ok, inner[..., 0], 0).astype(int)].astype(np.int16)
-    o = gray[np.where(ok, outer[..., 1], 0).astype(int), np.where(ok, outer[..., 0], 0).astype(int)].astype(np.int16)
-    strong = (np.abs(i - o) > 18) & ok
-    counted = ok.sum(axis=-1)
-    shares = np.where(counted > 0, strong.sum(axis=-1) / np.maximum(counted, 1), 1.0)
-    return shares.min(axis=-1)
-
-
-_GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
-
-
-def _grid_samples(image: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """An image sampled on a 7 x 7 grid over each quadrilateral (N x 4 x 2, corners in order):
-    the values (N x 49, zero off the image) and which samples lie on it."""
-    a, b, d = quads[:, 0], quads[:, 1], quads[:, 3]
-    pts = a[:, None] + _GRID[None, :, :1] * (b - a)[:, None] + _GRID[None, :, 1:] * (d - a)[:, None]
-    xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
-    ok = (xs >= 0) & (ys >= 0) & (xs < image.shape[1]) & (ys < image.shape[0])
-    return np.where(ok, image[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0), ok
-
-
-def _inside_fractions(region: np.ndarray, quads: np.ndarray) -> list[float]:
-    """How much of each quadrilateral (N x 4 x 2) lies inside the region mask, sampled on a 7 x 7 grid."""
-    hits, _ = _grid_samples(region, quads)
-    return [float(v) for v in hits.sum(axis=1) / len(_GRID)]
-
-
-def _boxes(quads: list[CardQuad]) -> np.ndarray:
-    """Axis-aligned boxes (x0, y0, x1, y1) of outlines, one row each."""
-    if not quads:
-        return np.zeros((0, 4), np.float32)
-    corners = np.stack([q.corners for q in quads])
-    return np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-
-
-def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """Overlap over union of one box with each of several."""
-    iw = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
-    ih = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
-    inter = iw * ih
-    union = (box[2] - box[0]) * (box[3] - box[1]) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
-    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
 
 
 def _face_quads(face: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[CardQuad]]:
@@ -366,7 +264,7 @@ def face_supports(face: np.ndarray, quads: list[CardQuad]) -> list[float]:
         return []
     corners = np.stack([q.corners for q in quads]).astype(np.float32)
     centre = corners.mean(axis=1, keepdims=True)
-    values, ok = _grid_samples(face, centre + (corners - centre) * 0.5)
+    values, ok = grid_samples(face, centre + (corners - centre) * 0.5)
     counted = ok.sum(axis=1)
     return [float(v) for v in np.where(counted > 0, values.sum(axis=1) / np.maximum(counted, 1), 0.0)]
 
@@ -377,7 +275,7 @@ def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
     strong, the outermost (the card's own edge, not the frame of a court card or an index
     just inside it). The corners are where the new sides meet. Kept as it was if that fails."""
     a = quad.corners.astype(np.float32)
-    d, normal = _sides(a)
+    d, normal = side_vectors(a)
     r = max(2, round(reach))
     steps = np.arange(-r, r + 1, dtype=np.float32)
     pts = a[:, None, None, :] + _ALONG_REFINE[None, :, None, None] * d[:, None, None, :]
@@ -496,12 +394,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
     ordered = sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True)
-    boxes = _boxes(ordered)
+    kept_boxes = boxes(ordered)
     kept: list[int] = []
     rivals: dict[int, list[int]] = {}
     for i, quad in enumerate(ordered):
         if kept:
-            overlap = _iou(boxes[i], boxes[kept])
+            overlap = iou(kept_boxes[i], kept_boxes[kept])
             if (overlap >= SAME_CARD).any():
                 k = int(np.argmax(overlap))
                 if overlap[k] < SAME_OUTLINE and len(rivals.setdefault(kept[k], [])) < MAX_RIVALS:
@@ -512,8 +410,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     # A ragged blob is a card only where nothing else was found: elsewhere a tighter outline wins.
     rough = [q for q, f in zip(rough, face_supports(face, rough), strict=True) if f >= FACE_SUPPORT]
     for quad in sorted(rough, key=lambda q: q.area, reverse=True):
-        if not kept or not (_iou(_boxes([quad])[0], boxes[kept]) > ALONE).any():
-            boxes = np.vstack([boxes, _boxes([quad])])
+        if not kept or not (iou(boxes([quad])[0], kept_boxes[kept]) > ALONE).any():
+            kept_boxes = np.vstack([kept_boxes, boxes([quad])])
             ordered.append(quad)
             kept.append(len(ordered) - 1)
 
@@ -527,7 +425,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
 
 def box_overlap(a: CardQuad, b: CardQuad) -> float:
     """How much two outlines' boxes overlap, over their union."""
-    return float(_iou(_boxes([a])[0], _boxes([b]))[0])
+    return float(iou(boxes([a])[0], boxes([b]))[0])
 
 
 def ragged(quad: CardQuad) -> bool:
@@ -538,7 +436,7 @@ def ragged(quad: CardQuad) -> bool:
 
 def overlaps(quad: CardQuad, others: list[CardQuad]) -> bool:
     """Whether an outline's box overlaps any of the others' as much as two outlines of one card do."""
-    return bool(others) and bool((_iou(_boxes([quad])[0], _boxes(others)) >= SAME_CARD).any())
+    return bool(others) and bool((iou(boxes([quad])[0], boxes(others)) >= SAME_CARD).any())
 
 
 def _part_of(small: CardQuad, big: CardQuad) -> bool:

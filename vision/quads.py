@@ -1,0 +1,122 @@
+"""Card outlines as quadrilaterals, and the geometry every finder shares: how much of an
+outline is an edge in the picture, how much of it lies inside a region, how two outlines'
+boxes overlap."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """A card's outline: corners in image pixels, clockwise from the top-left of the upright card.
+
+    Upright here means portrait: the first edge (top-left to top-right) is a short side. Which
+    short side is "top" is unknown (a card reads the same both ways up), and the reader looks at
+    both index corners.
+    """
+
+    corners: np.ndarray  # 4 x 2 float32
+    fill: float  # how much of its rectangle the region fills (1.0: a clean card outline)
+    edges: float = 0.0  # how much of the outline is an edge in the picture (``edge_support``; 0: not measured)
+
+    @property
+    def area(self) -> float:
+        return float(cv2.contourArea(self.corners.astype(np.float32)))
+
+    @property
+    def short_side(self) -> float:
+        return float(np.linalg.norm(self.corners[1] - self.corners[0]))
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+def portrait_corners(box: np.ndarray) -> np.ndarray:
+    """Order four rectangle corners clockwise so that the first side is a short one."""
+    pts = np.asarray(box, dtype=np.float32).reshape(4, 2)
+    center = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - center[1], pts[:, 0] - center[0])
+    pts = pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
+    if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+_ALONG = np.linspace(0.15, 0.85, 12, dtype=np.float32)[:, None]
+
+
+def side_vectors(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each side of a quadrilateral (..., 4, 2) as a vector from its corner to the next, and its
+    unit normal pointing out of the quadrilateral (whichever way round the corners run)."""
+    d = np.roll(corners, -1, axis=-2) - corners
+    normal = np.stack([-d[..., 1], d[..., 0]], axis=-1) / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
+    inward = corners.mean(axis=-2, keepdims=True) - corners
+    normal *= -np.sign(np.sum(inward * normal, axis=-1, keepdims=True))
+    return d, normal
+
+
+def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
+    """How much of a quadrilateral's outline is an edge in the picture: for each side, the share
+    of points where the two sides of the line differ clearly; the weakest side counts (a side
+    running out of the frame gives no evidence either way)."""
+    return float(edge_supports(gray, np.asarray(quad)[None])[0])
+
+
+def edge_supports(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """``edge_support`` of N quadrilaterals (N x 4 x 2) at once."""
+    h, w = gray.shape
+    a = quads.astype(np.float32)
+    d, outward = side_vectors(a)
+    pts = a[:, :, None, :] + _ALONG * d[:, :, None, :]  # N x 4 sides x 12 points x (x, y)
+    offset = -outward[:, :, None, :] * 3
+    inner, outer = pts + offset, pts - offset
+    ok = (np.minimum(inner, outer).min(axis=-1) >= 0) & (inner[..., 0] < w) & (outer[..., 0] < w)
+    ok &= (inner[..., 1] < h) & (outer[..., 1] < h)
+    i = gray[np.where(ok, inner[..., 1], 0).astype(int), np.where(ok, inner[..., 0], 0).astype(int)].astype(np.int16)
+    o = gray[np.where(ok, outer[..., 1], 0).astype(int), np.where(ok, outer[..., 0], 0).astype(int)].astype(np.int16)
+    strong = (np.abs(i - o) > 18) & ok
+    counted = ok.sum(axis=-1)
+    shares = np.where(counted > 0, strong.sum(axis=-1) / np.maximum(counted, 1), 1.0)
+    return shares.min(axis=-1)
+
+
+GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
+
+
+def grid_samples(image: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An image sampled on a 7 x 7 grid over each quadrilateral (N x 4 x 2, corners in order):
+    the values (N x 49, zero off the image) and which samples lie on it."""
+    a, b, d = quads[:, 0], quads[:, 1], quads[:, 3]
+    pts = a[:, None] + GRID[None, :, :1] * (b - a)[:, None] + GRID[None, :, 1:] * (d - a)[:, None]
+    xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    ok = (xs >= 0) & (ys >= 0) & (xs < image.shape[1]) & (ys < image.shape[0])
+    return np.where(ok, image[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0), ok
+
+
+def inside_fractions(region: np.ndarray, quads: np.ndarray) -> list[float]:
+    """How much of each quadrilateral (N x 4 x 2) lies inside the region mask, sampled on a 7 x 7 grid."""
+    hits, _ = grid_samples(region, quads)
+    return [float(v) for v in hits.sum(axis=1) / len(GRID)]
+
+
+def boxes(quads: list[CardQuad]) -> np.ndarray:
+    """Axis-aligned boxes (x0, y0, x1, y1) of outlines, one row each."""
+    if not quads:
+        return np.zeros((0, 4), np.float32)
+    corners = np.stack([q.corners for q in quads])
+    return np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+
+
+def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Overlap over union of one box with each of several."""
+    iw = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    ih = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    inter = iw * ih
+    union = (box[2] - box[0]) * (box[3] - box[1]) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
+    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
