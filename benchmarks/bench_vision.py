@@ -41,7 +41,8 @@ def _inside(card: SeenCard, point: tuple[float, float]) -> bool:
 
 
 def _verdict(found: list[SeenCard], center: tuple[float, float], want: str, rank_only: bool) -> str:
-    hits = [c for c in found if _inside(c, center)]
+    # A card lying partly under others may reach under this one: it is not what shows here.
+    hits = [c for c in found if not c.covered and _inside(c, center)]
     if not hits:
         return "not found"
     code = max(hits, key=lambda c: c.confidence).code
@@ -51,14 +52,15 @@ def _verdict(found: list[SeenCard], center: tuple[float, float], want: str, rank
     return "right" if got == want else "wrong"
 
 
-def _box_verdict(found: list[SeenCard], box: list[int], want: str) -> str:
-    """A labelled whole-card box against the outline that overlaps it best (IoU 0.5 or more).
+def _box_verdict(found: list[SeenCard], box: list[int], want: str, image_size: tuple[int, int]) -> str:
+    """A labelled box (of the part of a card that shows) against the outline that overlaps it
+    best (IoU 0.5 or more); of a card partly under others, the part of its outline that shows.
     In a pile the top card's outline covers the middle of the card under it: matching by the
     box's centre would count the top card's reading against the lower card's label."""
     best, best_iou = None, 0.5
+    on_top = [c for c in found if not c.covered]
     for card in found:
-        x0, y0 = card.corners.min(axis=0)
-        x1, y1 = card.corners.max(axis=0)
+        x0, y0, x1, y1 = _shown_box(card, on_top, image_size)
         iw = max(0.0, min(box[2], x1) - max(box[0], x0))
         ih = max(0.0, min(box[3], y1) - max(box[1], y0))
         union = (box[2] - box[0]) * (box[3] - box[1]) + (x1 - x0) * (y1 - y0) - iw * ih
@@ -70,6 +72,22 @@ def _box_verdict(found: list[SeenCard], box: list[int], want: str) -> str:
         return "unsure"
     got = best.code if best.code in ("RJ", "BJ", "back") else best.code[:-1]
     return "right" if got == want else "wrong"
+
+
+def _shown_box(card: SeenCard, on_top: list[SeenCard], size: tuple[int, int]) -> tuple[float, ...]:
+    """The box of the part of a card's outline that shows: all of it, unless the card is covered,
+    less what the cards on top cover (and the slivers their outlines leave along its sides)."""
+    if not card.covered:
+        return (*card.corners.min(axis=0), *card.corners.max(axis=0))
+    shown = np.zeros(size[::-1], np.uint8)
+    cv2.fillPoly(shown, [np.round(card.corners).astype(np.int32)], 1)
+    for top in on_top:
+        cv2.fillPoly(shown, [np.round(top.corners).astype(np.int32)], 0)
+    k = max(3, round(0.1 * float(np.linalg.norm(card.corners[1] - card.corners[0]))))
+    ys, xs = np.nonzero(cv2.morphologyEx(shown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)))
+    if not len(xs):
+        return (0.0, 0.0, 0.0, 0.0)
+    return (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
 
 
 def _report(title: str, tally: Counter[str], times: list[float]) -> None:
@@ -121,7 +139,7 @@ def bench_real_photos() -> None:
         photo = root.findtext("filename", "")
         labelled = [(box, RELABELLED.get((photo, box[0], box[1]), label)) for box, label in labelled]
         for i, (box, label) in enumerate(labelled):
-            verdict = _box_verdict(found, box, RANKS[label])
+            verdict = _box_verdict(found, box, RANKS[label], (image.shape[1], image.shape[0]))
             others = [b for j, (b, _) in enumerate(labelled) if j != i]
             tallies["all"][verdict] += 1
             tallies.setdefault(_kind(box, others, (image.shape[1], image.shape[0])), Counter())[verdict] += 1
@@ -197,6 +215,7 @@ def bench_rendered() -> None:
             c = truth[-1].corners.mean(axis=0)
             tally[_verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)] += 1
         _report(f"{style:8} built-in", tally, times)
+    bench_fans()
     print("Rendered scenes on a busy desk (printed paper, objects, covers, cables under the cards):")
     for style in DECK_STYLES:
         scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 1, cards=3, clutter=1.0)
@@ -207,6 +226,44 @@ def bench_rendered() -> None:
         scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 3, cards=3, shade=1.0)
         tally, times = _score_scenes(scenes, builtin_deck())
         _report(f"{style:8} built-in", tally, times)
+
+
+FANS = 30  # rendered fans per design
+
+
+def bench_fans() -> None:
+    """Cards side by side, each over the last (a trick laid down, a hand spread): the top card,
+    and the cards under it whose index shows (matched to the covered card laid nearest them)."""
+    from sim.render import DECK_STYLES, random_scene, render_scene
+
+    print("Rendered fans (2-4 cards side by side, each over the last by 40-75% of its width):")
+    for style in DECK_STYLES:
+        rng = random.Random(zlib.crc32(style.encode()) + 4)
+        tops, under, times = Counter(), Counter(), []
+        for _ in range(FANS):
+            image, truth = render_scene(random_scene(rng, cards=rng.randint(2, 4), fan=True, style=style))
+            start = time.perf_counter()
+            found = identify(image)
+            times.append(time.perf_counter() - start)
+            c = truth[-1].corners.mean(axis=0)
+            tops[_verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)] += 1
+            for card in truth[:-1]:
+                if max(card.index_visible) >= 0.9:
+                    under[_covered_verdict(found, card.corners, card.code)] += 1
+        _report(f"{style:8} top card ", tops, times)
+        _report(f"{style:8} under it ", under, times)
+
+
+def _covered_verdict(found: list[SeenCard], corners: np.ndarray, want: str) -> str:
+    """A card lying under others against the covered card laid nearest it (its centre within a
+    fifth of the card's height)."""
+    centre = corners.mean(axis=0)
+    reach = 0.2 * float(np.linalg.norm(corners[3] - corners[0]))
+    near = [c for c in found if c.covered and np.linalg.norm(c.corners.mean(axis=0) - centre) < reach]
+    if not near:
+        return "not found"
+    best = min(near, key=lambda c: float(np.linalg.norm(c.corners.mean(axis=0) - centre)))
+    return "unsure" if best.code is None else "right" if best.code == want else "wrong"
 
 
 def bench_speed() -> None:

@@ -576,11 +576,14 @@ def random_scene(
     hard: bool = False,
     pile: bool = False,
     codes: Sequence[str] | None = None,
+    fan: bool = False,
     backs: float = 0.0,
 ) -> SceneSpec:
     """A random but sensible scene: cards that fit in the frame, not overlapping unless pile=True
     (then the cards are stacked at the centre with small random offsets and rotations, like a
-    played pile, the last one on top and fully visible); hard=True adds more light gradient,
+    played pile, the last one on top and fully visible) or fan=True (side by side, each card
+    over the last by 40-75% of its width: a trick laid down, a hand spread on the table);
+    hard=True adds more light gradient,
     glare, blur, noise and perspective.
 
     codes picks the cards (default: distinct random cards, jokers rare); backs is the chance that
@@ -607,6 +610,8 @@ def random_scene(
             x = min(max(cx + rng.gauss(0, spread), half_diag + 2), width - half_diag - 2)
             y = min(max(cy + rng.gauss(0, spread), half_diag + 2), height - half_diag - 2)
             placements.append(CardPlacement(code, x, y, base + rng.gauss(0, 18), card_h))
+    elif fan:
+        placements = _fan(rng, chosen, width, height)
     else:
         placements = _spread(rng, chosen, width, height)
     if hard:
@@ -630,6 +635,25 @@ def random_scene(
     return SceneSpec(
         width=width, height=height, table=table, cards=tuple(placements), style=style, seed=rng.randrange(2**31), **fx
     )
+
+
+def _fan(rng: random.Random, codes: list[str], width: int, height: int) -> list[CardPlacement]:
+    """Cards side by side, each shifted across the last by 25-60% of a card's width and turned
+    a little, the whole row inside the frame."""
+    short = min(width, height)
+    base = rng.uniform(0, 360)
+    step = rng.uniform(0.25, 0.6)  # of a card's width
+    ratio = CARD_W / CARD_H
+    span = (len(codes) - 1) * step * ratio + math.hypot(1, ratio)  # the row's length over a card's height
+    card_h = min(rng.uniform(0.28, 0.42) * short, 0.9 * short / span)
+    a = math.radians(base)
+    across = np.array([math.cos(a), -math.sin(a)]) * step * ratio * card_h
+    centre = np.array([width * (0.5 + rng.uniform(-0.03, 0.03)), height * (0.5 + rng.uniform(-0.03, 0.03))])
+    first = centre - across * (len(codes) - 1) / 2
+    return [
+        CardPlacement(code, *(first + across * i), base + rng.gauss(0, 5), card_h)  # type: ignore[misc]
+        for i, code in enumerate(codes)
+    ]
 
 
 def _spread(rng: random.Random, codes: list[str], width: int, height: int) -> list[CardPlacement]:

@@ -34,9 +34,11 @@ def weigh(
     middle: str | None,
     middle_suit: str | None = None,
     whole: bool = False,
+    covered: bool = False,
 ):
     rank_p, suit_p = np.stack([r for r, _ in corners]), np.stack([s for _, s in corners])
-    return _weigh(rank_p, suit_p, middle, middle_suit, False, whole)
+    outline = "covered" if covered else "whole" if whole else None
+    return _weigh(rank_p, suit_p, middle, middle_suit, False, outline)
 
 
 SPADE = suits(S=0.97)
@@ -82,6 +84,15 @@ def test_one_corner_alone_needs_the_middle_to_agree() -> None:
     code, sure = weigh(alone, "5", "S")
     assert code == "5S" and sure >= UNSURE
     assert weigh([(ranks(K=0.98), SPADE)], "court")[1] < UNSURE
+
+
+def test_a_covered_card_is_read_from_its_one_corner_at_that_corners_confidence_squared() -> None:
+    """A card partly under others is known to be a lower card (its hidden part painted out), so
+    its one corner is read; squared, a corner that is only fairly sure stays unsure."""
+    code, sure = weigh([(ranks(r5=0.99), SPADE)], None, covered=True)
+    assert code == "5S" and sure == pytest.approx(min(0.99, 0.97) ** 2, abs=0.02)
+    assert weigh([(ranks(r5=0.8), SPADE)], None, covered=True)[1] < UNSURE
+    assert weigh([(ranks(r5=0.99), suits(S=0.8))], None, covered=True)[1] < UNSURE
 
 
 def test_a_corner_that_barely_shows_an_index_is_not_made_sure_by_the_count() -> None:

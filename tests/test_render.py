@@ -325,6 +325,20 @@ def test_random_scenes_keep_their_cards_in_the_frame_and_apart() -> None:
             assert all(110 <= c.height <= 250 for c in spec.cards)
 
 
+def test_a_random_fan_lays_each_card_partly_over_the_last() -> None:
+    """A trick laid down or a hand spread: one size of card, every lower card showing a strip
+    (each next card shifted by 25-60% of a width), the last one whole, all inside the frame."""
+    rng = random.Random(3)
+    for _ in range(8):
+        spec = random_scene(rng, cards=rng.randint(2, 4), fan=True)
+        assert len({c.height for c in spec.cards}) == 1
+        _, truth = render_scene(spec)
+        assert truth[-1].visible == 1.0
+        assert all(0.2 <= c.visible <= 0.65 for c in truth[:-1]), [c.visible for c in truth]
+        for card in truth:
+            assert (card.corners >= -0.5).all() and (card.corners <= [800, 600]).all()
+
+
 def test_a_random_pile_is_stacked_with_the_last_card_on_top() -> None:
     rng = random.Random(2)
     for _ in range(6):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.covered import covered_cards
 from vision.quads import (
     CardQuad,
     boxes,
@@ -336,9 +337,9 @@ _ALONG_UNIT = (_ALONG_REFINE - _ALONG_REFINE[0]) / (_ALONG_REFINE[-1] - _ALONG_R
 
 
 def find_cards(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[CardQuad]:
-    """Every card-shaped region in a BGR frame, corners in the frame's pixels. The segmenter is
-    the built-in one unless another is given."""
-    return [found.quad for found in find_card_outlines(image, segmenter)]
+    """Every card-shaped region in a BGR frame (cards partly under others left out), corners in
+    the frame's pixels. The segmenter is the built-in one unless another is given."""
+    return [found.quad for found in find_card_outlines(image, segmenter) if not found.over]
 
 
 @dataclass(frozen=True)
@@ -348,6 +349,7 @@ class FoundCard:
 
     quad: CardQuad
     rivals: tuple[CardQuad, ...] = ()
+    over: tuple[CardQuad, ...] = ()  # outlines lying over this card: it shows only beside them (``vision.covered``)
 
 
 MAX_RIVALS = 3
@@ -356,7 +358,8 @@ SAME_OUTLINE = 0.85  # a rival overlapping the winner this much is the same outl
 
 
 def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:
-    """``find_cards``, with each card's rival outlines (see ``FoundCard``)."""
+    """``find_cards``, with each card's rival outlines (see ``FoundCard``), and then the cards
+    showing beside others that lie over them (``FoundCard.over``)."""
     if image.size == 0:
         return []
     if image.ndim == 2:
@@ -420,7 +423,27 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     every = [quad for outlines in cards for quad in outlines]
     edges = iter(edge_supports(gray, np.stack([q.corners for q in every])) if every else ())
     scaled = [[CardQuad(q.corners / scale, q.fill, float(next(edges))) for q in outlines] for outlines in cards]
-    return [FoundCard(outlines[0], tuple(outlines[1:])) for outlines in scaled]
+    found = [FoundCard(outlines[0], tuple(outlines[1:])) for outlines in scaled]
+    return found + _covered(merged + loose, [ordered[i] for i in kept], [f.quad for f in found], face, scale)
+
+
+def _covered(
+    regions: list[np.ndarray], tops: list[CardQuad], found: list[CardQuad], face: np.ndarray, scale: float
+) -> list[FoundCard]:
+    """The cards showing beside the cards on top in regions of several cards (``vision.covered``),
+    in the frame's pixels: those the segmenter believes in, and not already found themselves.
+    ``tops`` are the outlines found, as first found; ``found`` the same refitted to the edges."""
+    out = []
+    for card in covered_cards(regions, tops):
+        over = tuple(found[i] for i in card.over)
+        m = cv2.moments(card.strip)
+        centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
+        if _mean_inside(face, card.strip) < FACE_SUPPORT or any(
+            cv2.pointPolygonTest(t.corners.astype(np.float32), centre, False) >= 0 for t in tops
+        ):
+            continue
+        out.append(FoundCard(CardQuad(card.quad.corners / scale, card.quad.fill), over=over))
+    return out
 
 
 def box_overlap(a: CardQuad, b: CardQuad) -> float:

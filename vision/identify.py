@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.covered import hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import CardQuad, FoundCard, box_overlap, find_card_outlines, overlaps, ragged, warp_card
 from vision.reader import BACK, UNSURE, Reading, read_cards
@@ -24,6 +25,7 @@ class SeenCard:
     code: str | None  # a card code, "back", or None when unsure
     confidence: float
     corners: np.ndarray  # 4 x 2 image pixels, clockwise, first side short
+    covered: bool = False  # partly under other cards: never a pile's top card (its hidden part inferred)
 
     @property
     def center(self) -> tuple[float, float]:
@@ -35,6 +37,7 @@ class SeenCard:
             "code": self.code,
             "confidence": round(self.confidence, 3),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "covered": self.covered,
         }
 
 
@@ -67,8 +70,10 @@ def whole(quad: CardQuad) -> bool:
 
 
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
-    """Every card in a BGR frame: read, unsure (code None), or face down ("back")."""
-    found = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
+    """Every card in a BGR frame: read, unsure (code None), or face down ("back"); then the
+    cards showing beside others that lie over them (``covered``), read from their one index."""
+    outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
+    found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
     cards = [warp_card(image, quad) for quad in quads]
     readings = read_cards(cards, deck, threshold, [whole(q) for q in quads])
@@ -80,7 +85,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
     smallest = 0.3 * max(sure, default=0.0)
-    out = []
+    out, shown = [], []
     for quad, reading in zip(quads, readings, strict=True):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
         if unreadable and (reading.code != BACK or ragged(quad) or border_contrast(image, quad) < 30):
@@ -88,7 +93,25 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
         if quad.area < smallest:
             continue
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
-    return out
+        if reading.code is not None:
+            shown.append(quad)
+    # A card is seen under others only when those were read: an outline that was no card, or
+    # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
+    covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
+    return out + _read_covered(image, covered, deck, threshold)
+
+
+def _read_covered(image: np.ndarray, found: list[FoundCard], deck: Deck | None, threshold: float) -> list[SeenCard]:
+    """Cards partly under others, read with what lies under the cards on top painted out; those
+    showing no index are left out (nothing to tell of them)."""
+    shown = [(f.quad, hide(warp_card(image, f.quad), f.quad, f.over)) for f in found]
+    shown = [(quad, card) for quad, card in shown if card is not None]
+    readings = read_cards([card for _, card in shown], deck, threshold, covered=True) if shown else []
+    return [
+        SeenCard(r.code, r.confidence, quad.corners, covered=True)
+        for (quad, _), r in zip(shown, readings, strict=True)
+        if r.corners != (None, None)
+    ]
 
 
 def _crossed(card: np.ndarray) -> bool:

@@ -296,11 +296,16 @@ def foreign_middle(card: np.ndarray, corners: list[np.ndarray]) -> bool:
 
 
 def read_cards(
-    cards: list[np.ndarray], deck: Deck | None = None, threshold: float = UNSURE, whole: list[bool] | None = None
+    cards: list[np.ndarray],
+    deck: Deck | None = None,
+    threshold: float = UNSURE,
+    whole: list[bool] | None = None,
+    covered: bool = False,
 ) -> list[Reading]:
     """Read warped cards from both index corners (one network pass for all); below ``threshold``
     a card's code is None. ``whole`` says of each card whether its outline is a card lying whole
-    (see ``_weigh``); unknown, none is."""
+    (see ``_weigh``); unknown, none is. ``covered`` cards lie partly under others, painted out
+    (``vision.covered``): their middle is not asked, and the one corner that shows is read."""
     deck = deck or builtin_deck()
     cards = [cv2.cvtColor(c, cv2.COLOR_GRAY2BGR) if c.ndim == 2 else c for c in cards]
     if any(min(c.shape[:2]) < 8 for c in cards):
@@ -310,18 +315,19 @@ def read_cards(
     readings = []
     for n, card in enumerate(cards):
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
-        middle = centre_count(card)
+        middle = None if covered else centre_count(card)
         suit = centre_suit(card) if middle not in (None, "court") else None
         red = _card_is_red(ranks, corners[2 * n : 2 * n + 2])
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
-            back = middle in (None, "court") and is_back(card)  # a back has no pips; its pattern may look a picture
+            back = not covered and middle in (None, "court") and is_back(card)  # a back's pattern may look a picture
             readings.append(Reading(BACK, 0.9, found) if back else Reading(None, 0.0, found))
             continue
         shows = [i for i in (0, 1) if found[i] is not None]
-        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, bool(whole and whole[n]))
+        vouched = "covered" if covered else "whole" if whole and whole[n] else None
+        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched)
         pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
-        if not pictured and foreign_middle(card, [corners[2 * n + i] for i in shows]):
+        if not covered and not pictured and foreign_middle(card, [corners[2 * n + i] for i in shows]):
             confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
@@ -345,7 +351,12 @@ _PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
 
 
 def _weigh(
-    rank_p: np.ndarray, suit_p: np.ndarray, middle: str | None, middle_suit: str | None, red: bool, whole: bool = False
+    rank_p: np.ndarray,
+    suit_p: np.ndarray,
+    middle: str | None,
+    middle_suit: str | None,
+    red: bool,
+    outline: str | None = None,
 ) -> tuple[str, float]:
     """The card's code and confidence from its witnesses: the corners that show an index (the
     network's probabilities) and the middle of the card (the pip count or a picture, and the big
@@ -361,11 +372,16 @@ def _weigh(
     court index read as a number, beside a picture) leaves the other alone. An outline that is
     ``whole`` (every side an edge in the picture) vouches for one corner with a picture in the
     middle, and for one corner's suit; so does a pip count that names the rank, for the suit.
-    Vouched, the lone corner counts once (its own confidence, squared)."""
-    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched=whole and middle == "court")
+    The ``outline`` of a card lying partly under others ("covered", see ``vision.covered``; its
+    middle hidden) vouches for its one corner: it is known to be a lower card, and what lies
+    under the cards on top was painted out. Vouched, the lone corner counts once (its own
+    confidence, squared)."""
+    whole, covered = outline == "whole", outline == "covered"
+    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched=covered or (whole and middle == "court"))
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
-    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), vouched=whole or middle == RANK_CLASSES[rank])
+    vouch_suit = whole or covered or middle == RANK_CLASSES[rank]
+    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), vouched=vouch_suit)
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 

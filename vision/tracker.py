@@ -58,6 +58,8 @@ class CardTracker:
             if zone is None:
                 continue
             present.add(zone)
+            if card.covered:
+                continue  # a card under others (a trick, a fan) is never what a zone shows on top
             readable = card.code is not None and (card.code == BACK or card.confidence >= self.config.min_confidence)
             if readable and (zone not in top or card.confidence > top[zone].confidence):
                 top[zone] = card
