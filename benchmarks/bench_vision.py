@@ -18,6 +18,7 @@ import time
 import xml.etree.ElementTree as ET
 import zlib
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -192,7 +193,7 @@ PILES = 40  # rendered piles per design: a wrong top card is what a slap is judg
 
 
 def bench_rendered() -> None:
-    from sim.render import DECK_STYLES, random_scene, render_scene
+    from sim.render import DECK_STYLES
 
     print("Rendered scenes (tables, light, glare, blur, noise, perspective vary), 800x600, 1-4 cards:")
     for style in DECK_STYLES:
@@ -205,15 +206,10 @@ def bench_rendered() -> None:
         _report(f"{style:8} enrolled", tally, times)
     print("Rendered piles (2-5 cards stacked with offsets, like a played pile): the top card only:")
     for style in DECK_STYLES:
-        rng = random.Random(zlib.crc32(style.encode()) + 2)
         tally, times = Counter(), []
-        for _ in range(PILES):
-            image, truth = render_scene(random_scene(rng, cards=rng.randint(2, 5), pile=True, style=style))
-            start = time.perf_counter()
-            found = identify(image)
-            times.append(time.perf_counter() - start)
-            c = truth[-1].corners.mean(axis=0)
-            tally[_verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)] += 1
+        for found, truth, elapsed in _read_together(style, zlib.crc32(style.encode()) + 2, PILES, 5, pile=True):
+            times.append(elapsed)
+            tally[_top_verdict(found, truth)] += 1
         _report(f"{style:8} built-in", tally, times)
     bench_fans()
     print("Rendered scenes on a busy desk (printed paper, objects, covers, cables under the cards):")
@@ -234,24 +230,38 @@ FANS = 30  # rendered fans per design
 def bench_fans() -> None:
     """Cards side by side, each over the last (a trick laid down, a hand spread): the top card,
     and the cards under it whose index shows (matched to the covered card laid nearest them)."""
-    from sim.render import DECK_STYLES, random_scene, render_scene
+    from sim.render import DECK_STYLES
 
     print("Rendered fans (2-4 cards side by side, each over the last by 40-75% of its width):")
     for style in DECK_STYLES:
-        rng = random.Random(zlib.crc32(style.encode()) + 4)
         tops, under, times = Counter(), Counter(), []
-        for _ in range(FANS):
-            image, truth = render_scene(random_scene(rng, cards=rng.randint(2, 4), fan=True, style=style))
-            start = time.perf_counter()
-            found = identify(image)
-            times.append(time.perf_counter() - start)
-            c = truth[-1].corners.mean(axis=0)
-            tops[_verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)] += 1
+        for found, truth, elapsed in _read_together(style, zlib.crc32(style.encode()) + 4, FANS, 4, fan=True):
+            times.append(elapsed)
+            tops[_top_verdict(found, truth)] += 1
             for card in truth[:-1]:
                 if max(card.index_visible) >= 0.9:
                     under[_covered_verdict(found, card.corners, card.code)] += 1
         _report(f"{style:8} top card ", tops, times)
         _report(f"{style:8} under it ", under, times)
+
+
+def _read_together(style: str, seed: int, count: int, most: int, **layout: bool) -> Iterator[tuple]:
+    """Rendered scenes of 2 to ``most`` cards lying together (``pile=True`` or ``fan=True``),
+    each read: what was found, the ground truth, and the time it took."""
+    from sim.render import random_scene, render_scene
+
+    rng = random.Random(seed)
+    for _ in range(count):
+        image, truth = render_scene(random_scene(rng, cards=rng.randint(2, most), style=style, **layout))
+        start = time.perf_counter()
+        found = identify(image)
+        yield found, truth, time.perf_counter() - start
+
+
+def _top_verdict(found: list[SeenCard], truth: list) -> str:
+    """The last card drawn (the one on top) against the outline on its centre."""
+    c = truth[-1].corners.mean(axis=0)
+    return _verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)
 
 
 def _covered_verdict(found: list[SeenCard], corners: np.ndarray, want: str) -> str:
