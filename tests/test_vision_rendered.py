@@ -234,6 +234,36 @@ def test_a_sure_card_whose_displaced_rival_reads_another_card_is_unsure(monkeypa
     assert codes(FoundCard(top, (nudged,))) == ["QS"]
 
 
+def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(monkeypatch) -> None:
+    """An outline drawn round a fan (two cards, one over the other) is unsure; the top card's own
+    outline, lying inside it, is read instead (the lower card's, reaching under it, reads unsure).
+    Two outlines inside that read two cards for sure leave it unsure: which one it is is not known."""
+    import vision.identify as identify_module
+    from sim.render import CardPlacement, SceneSpec, render_scene
+    from vision.detect import CardQuad, FoundCard
+
+    def codes(image: np.ndarray, *outlines: FoundCard) -> list[str | None]:
+        monkeypatch.setattr(identify_module, "find_card_outlines", lambda image, segmenter=None: list(outlines))
+        return [c.code for c in identify(image)]
+
+    def around(*quads: CardQuad) -> CardQuad:
+        corners = np.concatenate([q.corners for q in quads])
+        (x0, y0), (x1, y1) = corners.min(axis=0) - 2, corners.max(axis=0) + 2
+        return CardQuad(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), 0.85)
+
+    fan = (CardPlacement("KH", 330, 300, 0, 260), CardPlacement("QS", 430, 300, 0, 260))
+    image, truth = render_scene(SceneSpec(cards=fan, seed=1, table="felt"))
+    lower, top = (CardQuad(t.corners, 0.95) for t in truth)
+    union = around(lower, top)
+    assert codes(image, FoundCard(union)) == [None]  # round both cards: the corners disagree
+    assert codes(image, FoundCard(union, (top,))) == ["QS"]
+    assert codes(image, FoundCard(union, (top, lower))) == ["QS"]
+    apart = (CardPlacement("KH", 280, 300, 0, 200), CardPlacement("QS", 440, 300, 0, 200))
+    image, truth = render_scene(SceneSpec(cards=apart, seed=1, table="felt"))
+    left, right = (CardQuad(t.corners, 0.95) for t in truth)
+    assert codes(image, FoundCard(around(left, right), (left, right))) == [None]
+
+
 @pytest.mark.parametrize("style", list(DECK_STYLES))
 def test_no_clean_face_of_any_design_counts_as_crossed(style: str) -> None:
     """Court frames, borders and big pips run along a card's sides: none is taken for another

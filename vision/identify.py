@@ -11,6 +11,7 @@ import numpy as np
 from vision.covered import hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import CardQuad, FoundCard, box_overlap, find_card_outlines, overlaps, ragged, warp_card
+from vision.quads import boxes
 from vision.reader import BACK, UNSURE, Reading, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
@@ -142,6 +143,9 @@ def _second_looks(
     showing an index, an outline a few pixels off can make one misread. (Any rival will do when
     the outline showed no index at all: it was not of a card.)
 
+    An unsure outline drawn round several cards lying together (a fan, a pile) takes the rivals
+    lying inside it when they all read the same card: the top card's own outline.
+
     A card read for sure whose rival lies displaced from it may be one of two cards of a pile:
     the top card, and an outline reaching under it that shows a lower card's index. Should the
     rival read as another card, the card is left unsure: the referee asks to see it again rather
@@ -173,8 +177,26 @@ def _second_looks(
             continue
         blind = first.corners == (None, None)
         close = [other for other in others if blind or box_overlap(quads[n], other[0]) >= SAME_PLACE]
+        if not close:
+            # An outline drawn round several cards lying together (a fan) is unsure, and the top
+            # card's own outline lies inside it: taken when every such outline reads the same.
+            inside = [other for other in others if _within(other[0], quads[n])]
+            if len({reading.code for _, _, reading in inside}) == 1:
+                close = inside
         if close:
             quads[n], cards[n], readings[n] = close[0]
+
+
+WITHIN_SIZE = 0.85  # an outline this much smaller than another, or less, is not of the same card(s)
+
+
+def _within(small: CardQuad, big: CardQuad) -> bool:
+    """Whether an outline lies inside a bigger one (its box, 90%): one card's inside the outline
+    of several lying together."""
+    sb, bb = boxes([small])[0], boxes([big])[0]
+    iw = max(0.0, min(sb[2], bb[2]) - max(sb[0], bb[0]))
+    ih = max(0.0, min(sb[3], bb[3]) - max(sb[1], bb[1]))
+    return small.area <= WITHIN_SIZE * big.area and iw * ih >= 0.9 * (sb[2] - sb[0]) * (sb[3] - sb[1])
 
 
 def _doubted(reading: Reading) -> Reading:
