@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import cv2
@@ -262,6 +263,27 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     image, truth = render_scene(SceneSpec(cards=apart, seed=1, table="felt"))
     left, right = (CardQuad(t.corners, 0.95) for t in truth)
     assert codes(image, FoundCard(around(left, right), (left, right))) == [None]
+
+
+def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(monkeypatch) -> None:
+    """Three cards fanned on a dark table look like one big card to the finder: the top card's own
+    outline, lying inside, is kept as that outline's rival (not thrown away as a pip) and read."""
+    import vision.detect as detect_module
+    from sim.render import random_scene, render_scene
+
+    image, truth = render_scene(random_scene(random.Random(20), cards=3, fan=True, style="classic"))
+    centre = truth[-1].corners.mean(axis=0)
+
+    def top() -> list[str | None]:
+        return [c.code for c in identify(image) if not c.covered and _holds(c, centre)]
+
+    assert top() == [truth[-1].code]
+    monkeypatch.setattr(detect_module, "ONE_OF_SEVERAL", 1.01)  # such outlines thrown away as pips
+    assert top() != [truth[-1].code]
+
+
+def _holds(card, point: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(card.corners.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))

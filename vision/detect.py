@@ -355,6 +355,7 @@ class FoundCard:
 MAX_RIVALS = 3
 SAME_CARD = 0.4  # outlines whose boxes overlap this much (over their union) are of one card
 SAME_OUTLINE = 0.85  # a rival overlapping the winner this much is the same outline again
+ONE_OF_SEVERAL = 0.3  # an outline inside another, under half its size but this big, may be one card of a fan
 
 
 def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:
@@ -395,7 +396,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             candidates += split_pile(contour, gray, inner_edges=True)
     candidates = [q for q, f in zip(candidates, face_supports(face, candidates), strict=True) if f >= FACE_SUPPORT]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
-    # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it.
+    # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it,
+    # or, inside an outline drawn round several cards, one of them: that one is kept as a rival.
     ordered = sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True)
     kept_boxes = boxes(ordered)
     kept: list[int] = []
@@ -408,8 +410,13 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
                 if overlap[k] < SAME_OUTLINE and len(rivals.setdefault(kept[k], [])) < MAX_RIVALS:
                     rivals[kept[k]].append(i)
                 continue
-        if not any(_part_of(quad, ordered[k]) for k in kept):
+        inside = [k for k in kept if _part_of(quad, ordered[k])]
+        if not inside:
             kept.append(i)
+            continue
+        k = inside[0]
+        if quad.area >= ONE_OF_SEVERAL * ordered[k].area and len(rivals.setdefault(k, [])) < MAX_RIVALS:
+            rivals[k].append(i)
     # A ragged blob is a card only where nothing else was found: elsewhere a tighter outline wins.
     rough = [q for q, f in zip(rough, face_supports(face, rough), strict=True) if f >= FACE_SUPPORT]
     for quad in sorted(rough, key=lambda q: q.area, reverse=True):
