@@ -76,7 +76,8 @@ def covered_cards(regions: list[np.ndarray], tops: list[CardQuad]) -> list[Cover
             corners = lay_card(strip, region, short, long)
             if corners is None:
                 continue
-            quad = CardQuad(portrait_corners(corners + origin), HOLDS)
+            shows = min(1.0, cv2.contourArea(strip) / (short * long))  # its fill: the share of it that shows
+            quad = CardQuad(portrait_corners(corners + origin), shows)
             box = boxes([quad])[0]
             if found and (iou(box, boxes([c.quad for c in found])) > SAME_STRIP).any():
                 continue
