@@ -94,7 +94,7 @@ def test_a_missing_or_damaged_model_is_named(tmp_path) -> None:
         CornerNet.load(tmp_path / "nowhere.onnx")
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"\x08\x07not a model")
-    with pytest.raises(ModelError, match=r"broken\.onnx: not a corner model OpenCV can run"):
+    with pytest.raises(ModelError, match=r"broken\.onnx: not a corner model ONNX Runtime can run"):
         CornerNet.load(broken)
 
 

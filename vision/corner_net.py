@@ -4,8 +4,7 @@ Trained once (``python -m vision.train``) on synthetic corners drawn in many fon
 shapes, layouts and camera faults (``vision.train.synth``), so it reads decks it has never seen.
 Three 3x3 convolutions with max pooling, one dense layer (the *embedding*, which deck enrolment
 also uses) and two softmax heads: one for the rank (or joker, or no index), one for the suit.
-It ships as a small ONNX file run by OpenCV's own ``dnn`` module, so the table needs nothing
-beyond OpenCV to read cards.
+It ships as a small ONNX file run by ONNX Runtime (``vision.runtime``).
 """
 
 from __future__ import annotations
@@ -17,16 +16,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.runtime import ModelError, OnnxNet
+
 CORNER_PX = (62, 126)  # what reader.corner_image cuts from a 250 x 350 warped card (w, h)
 INPUT_W, INPUT_H = 32, 64
 RANK_CLASSES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "joker", "none")
 SUIT_CLASSES = ("C", "D", "H", "S", "none")
 WEIGHTS = Path(__file__).with_name("models") / "corner_net.onnx"
 OUTPUTS = ("rank", "suit", "embedding")  # the model's output names
-
-
-class ModelError(RuntimeError):
-    """The corner model is missing or damaged: says which file and what to do."""
 
 
 def corner_input(corner: np.ndarray) -> np.ndarray:
@@ -60,14 +57,14 @@ class CornerOutput:
 
 
 class CornerNet:
-    """The network, loaded into OpenCV's dnn module, and its forward pass."""
+    """The network, loaded, and its forward pass."""
 
     def __init__(self, model: bytes) -> None:
         self.model = model
         try:
-            self._net = cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8))
-        except cv2.error as exc:
-            raise ModelError(f"not a corner model OpenCV can run ({str(exc).strip().splitlines()[-1]})") from None
+            self._net = OnnxNet(model)
+        except ValueError as exc:
+            raise ModelError(f"not a corner model ONNX Runtime can run ({exc})") from None
 
     @classmethod
     def load(cls, path: str | Path = WEIGHTS) -> CornerNet:
@@ -80,8 +77,7 @@ class CornerNet:
 
     def forward(self, inputs: np.ndarray) -> CornerOutput:
         """Inputs are N x INPUT_H x INPUT_W x 2 (``corner_input``); one call for all corners of a frame."""
-        self._net.setInput(np.ascontiguousarray(inputs.transpose(0, 3, 1, 2)))
-        rank, suit, hidden = self._net.forward(list(OUTPUTS))
+        rank, suit, hidden = self._net.run(inputs.transpose(0, 3, 1, 2), OUTPUTS)
         norm = np.linalg.norm(hidden, axis=1, keepdims=True)
         return CornerOutput(rank, suit, hidden / np.maximum(norm, 1e-6))
 

@@ -479,7 +479,16 @@ def _part_of(small: CardQuad, big: CardQuad) -> bool:
 
 
 def warp_card(image: np.ndarray, quad: CardQuad) -> np.ndarray:
-    """The card seen straight on, CARD_W x CARD_H, portrait."""
+    """The card seen straight on, CARD_W x CARD_H, portrait (BGR from a ``warp_source``)."""
     dst = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), dst)
-    return cv2.warpPerspective(image, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR)
+    card = cv2.warpPerspective(image, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR)
+    return cv2.cvtColor(card, cv2.COLOR_BGRA2BGR) if card.ndim == 3 and card.shape[2] == 4 else card
+
+
+def warp_source(image: np.ndarray) -> np.ndarray:
+    """A frame (BGR, BGRA or grey) as BGRA, to warp cards from: OpenCV warps four channels in
+    half the time of three (a vectorised path), and one conversion a frame costs a tenth of a warp."""
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGRA)
+    return image if image.shape[2] == 4 else cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)

@@ -10,7 +10,16 @@ import numpy as np
 
 from vision.covered import hide
 from vision.deck import Deck, builtin_deck
-from vision.detect import CardQuad, FoundCard, box_overlap, find_card_outlines, overlaps, ragged, warp_card
+from vision.detect import (
+    CardQuad,
+    FoundCard,
+    box_overlap,
+    find_card_outlines,
+    overlaps,
+    ragged,
+    warp_card,
+    warp_source,
+)
 from vision.quads import boxes
 from vision.reader import BACK, UNSURE, Reading, read_cards
 
@@ -76,9 +85,10 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
     found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
-    cards = [warp_card(image, quad) for quad in quads]
+    source = warp_source(image)
+    cards = [warp_card(source, quad) for quad in quads]
     readings = read_cards(cards, deck, threshold, [whole(q) for q in quads])
-    _second_looks(image, found, quads, cards, readings, deck, threshold)
+    _second_looks(source, found, quads, cards, readings, deck, threshold)
     for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
@@ -99,13 +109,13 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
-    return out + _read_covered(image, covered, deck, threshold)
+    return out + _read_covered(source, covered, deck, threshold)
 
 
-def _read_covered(image: np.ndarray, found: list[FoundCard], deck: Deck | None, threshold: float) -> list[SeenCard]:
-    """Cards partly under others, read with what lies under the cards on top painted out; those
-    showing no index are left out (nothing to tell of them)."""
-    shown = [(f.quad, hide(warp_card(image, f.quad), f.quad, f.over)) for f in found]
+def _read_covered(source: np.ndarray, found: list[FoundCard], deck: Deck | None, threshold: float) -> list[SeenCard]:
+    """Cards partly under others (warped from ``source``, see ``detect.warp_source``), read with
+    what lies under the cards on top painted out; those showing no index are left out."""
+    shown = [(f.quad, hide(warp_card(source, f.quad), f.quad, f.over)) for f in found]
     shown = [(quad, card) for quad, card in shown if card is not None]
     readings = read_cards([card for _, card in shown], deck, threshold, covered=True) if shown else []
     return [
@@ -129,7 +139,7 @@ def _crossed(card: np.ndarray) -> bool:
 
 
 def _second_looks(
-    image: np.ndarray,
+    source: np.ndarray,
     found: list[FoundCard],
     quads: list[CardQuad],
     cards: list[np.ndarray],
@@ -163,7 +173,7 @@ def _second_looks(
     ]
     if not tries:
         return
-    warps = [warp_card(image, rival) for _, rival in tries]
+    warps = [warp_card(source, rival) for _, rival in tries]
     second = read_cards(warps, deck, threshold, [whole(r) for _, r in tries])
     sure: dict[int, list[tuple[CardQuad, np.ndarray, Reading]]] = {}
     for (n, rival), warp, reading in zip(tries, warps, second, strict=True):

@@ -7,7 +7,7 @@ rounded rectangle with an index and pips. It gives, for every 4 x 4 block of a f
 ``INPUT_LONG`` pixels, the chance that the block lies inside the face of the card on top there,
 kept a little away from the card's edges so that cards touching or overlapping stay apart.
 ``detect.find_cards`` turns its map into one more mask of candidate cards, and uses it to throw
-out card-shaped things that are not cards. It ships as ONNX and runs in OpenCV's ``dnn``.
+out card-shaped things that are not cards. It ships as ONNX, run by ONNX Runtime (``vision.runtime``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.corner_net import ModelError
+from vision.runtime import ModelError, OnnxNet
 
 INPUT_LONG = 192  # the frame's long side as the network sees it
 STRIDE = 4  # one output cell per 4 x 4 input pixels
@@ -77,13 +77,13 @@ def net_input(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 class CardSegmenter:
-    """Runs the segmenter model (ONNX bytes or a file) with OpenCV's dnn module."""
+    """Runs the segmenter model (ONNX bytes or a file)."""
 
     def __init__(self, model: bytes | Path = WEIGHTS) -> None:
         try:
             data = model if isinstance(model, bytes) else Path(model).read_bytes()
-            self._net = cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
-        except (OSError, cv2.error) as exc:
+            self._net = OnnxNet(data)
+        except (OSError, ValueError) as exc:
             raise ModelError(
                 f"cannot load the card segmenter {model if isinstance(model, Path) else '(bytes)'}: {exc}; "
                 "reinstall cardtable or retrain it with `python -m vision.train.segment`"
@@ -91,8 +91,7 @@ class CardSegmenter:
 
     def forward(self, batch: np.ndarray) -> np.ndarray:
         """N x 1 x H/4 x W/4 card-face probabilities for an N x 3 x H x W input."""
-        self._net.setInput(batch)
-        return self._net.forward()
+        return self._net.run(batch)[0]
 
     def face_map(self, image: np.ndarray) -> tuple[np.ndarray, float]:
         """The probability map of a BGR frame, and the frame pixels per map cell."""

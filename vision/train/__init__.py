@@ -6,6 +6,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+OPSET = 13
+IR_VERSION = 8  # the model format version: ONNX Runtime 1.16 and later read it (opset 13 needs 7)
+
 
 def training_parser(prog: str, description: str, epochs: int, batch: int, out: Path) -> argparse.ArgumentParser:
     """The options every trainer shares: epochs, batch, learning rate, seed, workers and output."""
@@ -20,9 +23,9 @@ def training_parser(prog: str, description: str, epochs: int, batch: int, out: P
 
 
 def write_checked(model: bytes, out: str, meta: dict[str, object], matches: bool) -> None:
-    """Write an exported model, only if OpenCV's run of it gave the training graph's answers."""
+    """Write an exported model, only if ONNX Runtime's run of it gave the training graph's answers."""
     if not matches:
-        raise SystemExit("OpenCV's run of the exported model does not match the training graph")
+        raise SystemExit("ONNX Runtime's run of the exported model does not match the training graph")
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_bytes(model)
     print(f"wrote {out}: {meta}")

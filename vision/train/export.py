@@ -7,6 +7,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from vision.corner_net import INPUT_H, INPUT_W, OUTPUTS, RANK_CLASSES, SUIT_CLASSES
+from vision.train import IR_VERSION, OPSET
 
 
 def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
@@ -50,7 +51,9 @@ def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
     ]
     inputs = [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 2, INPUT_H, INPUT_W])]
     graph = helper.make_graph(nodes, "cardtable_corner_reader", inputs, outputs, weights)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="cardtable")
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="cardtable", ir_version=IR_VERSION
+    )
     for key, value in meta.items():
         model.metadata_props.append(onnx.StringStringEntryProto(key=key, value=value))
     onnx.checker.check_model(model)

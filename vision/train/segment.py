@@ -5,7 +5,7 @@ fault it has, clutter on the table (printed paper, objects, covers, cables), opt
 shadows of a window or an object, cards spread apart, in piles, fanned, big and cut by the
 frame's edge. The target of each scene is where the face of the card on top lies, kept
 ``segment.MARGIN`` of a card inside its edges. The network of ``vision.segment`` is fitted with
-JAX and Adam; OpenCV's run of the exported model is checked against the training graph before it
+JAX and Adam; ONNX Runtime's run of the exported model is checked against the training graph before it
 is written. Needs the ``train`` extra.
 """
 
@@ -26,7 +26,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from sim.render import CARD_H, CARD_W, CardPlacement, load_pictures, random_scene, render_scene
 from vision.segment import DECODER, ENCODER, MARGIN, SKIPS, STRIDE, WEIGHTS, CardSegmenter
-from vision.train import training_parser, write_checked
+from vision.train import IR_VERSION, OPSET, training_parser, write_checked
 
 SCENE_W, SCENE_H = 480, 360  # rendered size; the network sees it at 192 x 144
 NET_W, NET_H = 192, 144
@@ -160,7 +160,7 @@ def init_params(seed: int) -> dict[str, np.ndarray]:
 
 
 def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
-    """The network as an ONNX graph (NCHW / OIHW, as OpenCV runs it)."""
+    """The network as an ONNX graph (NCHW / OIHW, as ONNX Runtime runs it)."""
     nodes, weights = [], []
 
     def conv(name: str, x: str, stride: int = 1, relu: bool = True) -> str:
@@ -201,7 +201,9 @@ def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
         [helper.make_tensor_value_info("face", TensorProto.FLOAT, [1, 1, "h", "w"])],
         weights,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="cardtable")
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="cardtable", ir_version=IR_VERSION
+    )
     for key, value in meta.items():
         model.metadata_props.append(onnx.StringStringEntryProto(key=key, value=value))
     onnx.checker.check_model(model)
