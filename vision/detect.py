@@ -14,6 +14,7 @@ which then found nothing more: measured on the photographs and on rendered table
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -290,9 +291,8 @@ def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
     # Candidate lines run from any offset at the first point to any at the last; a line's score
     # is the step summed along it (4 sides x first x last).
     n = step.shape[2]
-    first, last = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    at = np.round(first[..., None] + (last - first)[..., None] * _ALONG_UNIT).astype(np.intp)
-    score = step[:, np.arange(len(_ALONG_REFINE)), at].sum(axis=-1)
+    first, last, at, summing = _candidate_lines(n)
+    score = (step.reshape(4, -1) @ summing).reshape(4, n, n)
     best = score.reshape(4, -1).max(axis=1)
     if best.min() < 4 * len(_ALONG_REFINE):
         return quad  # a side with no clear edge near it
@@ -334,6 +334,21 @@ def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
 
 _ALONG_REFINE = np.linspace(0.12, 0.88, 16, dtype=np.float32)
 _ALONG_UNIT = (_ALONG_REFINE - _ALONG_REFINE[0]) / (_ALONG_REFINE[-1] - _ALONG_REFINE[0])
+
+
+@lru_cache(maxsize=8)
+def _candidate_lines(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The lines ``refine_quad`` tries across ``n`` offsets: each one's first and last offset
+    (n x n), the offset it passes at each point (n x n x points), and the 0/1 matrix that sums
+    a side's steps (points x n, flattened) along every line at once (one product a side: the
+    frame's reach is fixed, so this is built once)."""
+    first, last = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    at = np.round(first[..., None] + (last - first)[..., None] * _ALONG_UNIT).astype(np.intp)
+    summing = np.zeros((len(_ALONG_REFINE) * n, n * n), np.float32)
+    points = np.arange(len(_ALONG_REFINE))
+    for line, offsets in enumerate(at.reshape(n * n, -1)):
+        summing[points * n + offsets, line] = 1.0
+    return first, last, at, summing
 
 
 def find_cards(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[CardQuad]:
