@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ET
 import zlib
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -286,6 +287,35 @@ def bench_speed() -> None:
         print(f"  {title}: median {_median_ms(identify, frames):5.1f} ms a frame")
 
 
+def bench_networks() -> None:
+    """The two networks as the table runs them (ONNX Runtime, ``vision.runtime``) against OpenCV's
+    dnn module, which ran them before, alternating call by call in this run."""
+    from vision.corner_net import INPUT_H, INPUT_W
+    from vision.corner_net import WEIGHTS as CORNER
+    from vision.runtime import OnnxNet
+    from vision.segment import WEIGHTS as SEGMENTER
+    from vision.segment import input_size
+
+    rng = np.random.default_rng(0)
+    w, h = input_size(800, 600)
+    cases = (
+        ("corner network, 16 corners", CORNER, rng.random((16, 2, INPUT_H, INPUT_W), np.float32)),
+        ("card segmenter, an 800x600 frame", SEGMENTER, rng.random((1, 3, h, w), np.float32)),
+    )
+    for title, path, batch in cases:
+        runtime, dnn = OnnxNet(path.read_bytes()), cv2.dnn.readNetFromONNX(str(path))
+        dnn.setInput(batch)
+        runs = (("runtime", partial(runtime.run, batch)), ("dnn", dnn.forward))
+        times: dict[str, list[float]] = {"runtime": [], "dnn": []}
+        for _ in range(60):
+            for name, run in runs:
+                start = time.perf_counter()
+                run()
+                times[name].append(time.perf_counter() - start)
+        ms = {name: statistics.median(t[10:]) * 1e3 for name, t in times.items()}
+        print(f"  {title}: ONNX Runtime {ms['runtime']:4.1f} ms, OpenCV dnn {ms['dnn']:4.1f} ms (medians)")
+
+
 def bench_render() -> None:
     """The renderer itself, so a simulation that draws its frames knows what they cost."""
     from sim.render import random_scene, render_scene
@@ -334,6 +364,7 @@ def main() -> None:
     print()
     print("Time per frame (identify: find, warp, read), one core:")
     bench_speed()
+    bench_networks()
     bench_placement()
     bench_render()
 
