@@ -87,8 +87,21 @@ def test_a_network_fingerprint_changes_with_its_model() -> None:
     assert net_id(net) != net_id(CornerNet(net.model.replace(b"cardtable", b"cardtab1e", 1)))
 
 
+def test_the_runtime_gives_the_outputs_asked_for_by_name_and_names_a_bad_model() -> None:
+    from vision.corner_net import INPUT_H, INPUT_W, SUIT_CLASSES, WEIGHTS
+    from vision.runtime import OnnxNet
+
+    net = OnnxNet(WEIGHTS.read_bytes())
+    batch = np.zeros((3, 2, INPUT_H, INPUT_W), np.float32)
+    (suit,) = net.run(batch, ("suit",))
+    assert suit.shape == (3, len(SUIT_CLASSES)) and np.allclose(suit.sum(axis=1), 1.0, atol=1e-5)
+    assert len(net.run(batch)) == 3  # rank, suit and the embedding
+    with pytest.raises(ValueError, match="protobuf"):
+        OnnxNet(b"\x08\x07not a model")
+
+
 def test_a_missing_or_damaged_model_is_named(tmp_path) -> None:
-    from vision.corner_net import ModelError
+    from vision.runtime import ModelError
 
     with pytest.raises(ModelError, match=r"nowhere\.onnx: cannot read the corner model"):
         CornerNet.load(tmp_path / "nowhere.onnx")

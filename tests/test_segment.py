@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
-from vision.corner_net import ModelError
-from vision.detect import CardQuad, face_support, find_cards, portrait_corners, refine_quad
+from vision.detect import CardQuad, face_support, find_cards, portrait_corners, refine_quad, warp_card, warp_source
+from vision.runtime import ModelError
 from vision.segment import STRIDE, CardSegmenter, builtin_segmenter, input_size, net_input
 
 
@@ -88,6 +88,22 @@ def test_refinement_keeps_an_outline_with_no_edges_near_it() -> None:
     gray = np.full((300, 300), 128, np.uint8)
     quad = CardQuad(np.float32([[100, 80], [200, 80], [200, 220], [100, 220]]), 1.0)
     assert refine_quad(gray, quad, reach=8) is quad
+
+
+def test_a_card_warped_from_the_four_channel_copy_is_the_card_warped_from_the_frame() -> None:
+    spec = SceneSpec(table="wood", cards=(CardPlacement("7H", 400, 300, 33.0, 220),), seed=4)
+    image, truth = render_scene(spec)
+    quad = CardQuad(truth[0].corners, 1.0)
+    direct, fast = warp_card(image, quad), warp_card(warp_source(image), quad)
+    assert fast.shape == direct.shape == (350, 250, 3)
+    assert int(np.abs(fast.astype(int) - direct).max()) <= 1
+    assert float(fast[..., 2].mean()) > float(fast[..., 0].mean())  # the red pips stay red: BGR kept
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    from_gray = warp_card(warp_source(gray), quad)
+    assert (
+        from_gray.shape == (350, 250, 3)
+        and int(np.abs(from_gray[..., 0].astype(int) - warp_card(gray, quad)).max()) <= 1
+    )
 
 
 def test_a_missing_or_damaged_segmenter_is_named(tmp_path) -> None:
