@@ -18,10 +18,10 @@ from vision.calibration import (
     default_marker_mm,
     draw_overlay,
 )
-from vision.corner_net import ModelError
 from vision.frames import FrameSourceError, open_source
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import UNSURE
+from vision.runtime import ModelError
 from vision.zones import default_zones, load_zones
 
 USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError, ModelError)
