@@ -494,7 +494,8 @@ def _part_of(small: CardQuad, big: CardQuad) -> bool:
 
 
 def warp_card(image: np.ndarray, quad: CardQuad) -> np.ndarray:
-    """The card seen straight on, CARD_W x CARD_H, portrait (BGR from a ``warp_source``)."""
+    """The card seen straight on, CARD_W x CARD_H, portrait, in BGR (grey from a grey frame).
+    Warping from the frame's ``warp_source`` copy is faster."""
     dst = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), dst)
     card = cv2.warpPerspective(image, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR)

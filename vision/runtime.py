@@ -1,8 +1,8 @@
 """Running the shipped networks (the corner reader and the card segmenter) with ONNX Runtime.
 
 ONNX Runtime runs these small convolutional networks two to four times faster than OpenCV's
-``dnn`` module on one core, with the same answers (measured: ``python -m benchmarks vision``,
-README "Speed"), and it has wheels for the Raspberry Pi's 64-bit OS. Each network runs on one
+``dnn`` module on one core, with the same answers (``python -m benchmarks vision`` times both),
+and it has wheels for the Raspberry Pi's 64-bit OS. Each network runs on one
 thread: the table's loop has the camera, the buttons and the broker to serve besides, and a
 frame's time stays the same whatever else the Pi is doing.
 """

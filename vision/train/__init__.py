@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 OPSET = 13
-IR_VERSION = 8  # the model format version: ONNX Runtime 1.16 and later read it (opset 13 needs 7)
+IR_VERSION = 8  # the model format's version: every ONNX Runtime pyproject.toml admits reads it
 
 
 def training_parser(prog: str, description: str, epochs: int, batch: int, out: Path) -> argparse.ArgumentParser:
