@@ -8,7 +8,8 @@ import pytest
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.reader import centre_count, corner_image, foreign_middle
+from vision.middle import centre_count, foreign_middle
+from vision.reader import corner_image
 
 
 def tight(code: str, style: str, cut: float, top_only: bool = False) -> np.ndarray:

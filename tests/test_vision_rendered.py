@@ -12,8 +12,10 @@ import pytest
 from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
 from vision.identify import identify
+from vision.ink import ink_is_red
+from vision.middle import centre_suit, is_back
 from vision.profile import EnrolError, enrol, load_deck
-from vision.reader import centre_suit, corner_image, ink_is_red, is_back, read_card
+from vision.reader import corner_image, read_card
 
 CODES = ["AS", "7H", "10D", "QC", "KS", "2H", "9C", "JD", "RJ", "BJ"]
 

@@ -18,11 +18,11 @@ import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import Deck, builtin_deck
+from vision.ink import RED_INK, Planes, ink_redness
+from vision.middle import CORNER_H, CORNER_W, PIP_RANKS, centre_count, centre_suit, foreign_middle, is_back
 
-CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
-RED_INK = 25  # median redness (red over the other two channels, grey levels) of a red index
 NO_INDEX = RANK_CLASSES.index("none")
 JOKER = RANK_CLASSES.index("joker")
 
@@ -44,66 +44,24 @@ class Reading:
     corners: tuple[CornerReading | None, CornerReading | None] = (None, None)
 
 
-def min_channel(image: np.ndarray) -> np.ndarray:
-    """The darkest of B, G, R at each pixel: ink of any colour is dark here, paper stays bright."""
-    b, g, r = cv2.split(np.ascontiguousarray(image))  # OpenCV splits a cut-out view several times slower
-    return cv2.min(cv2.min(b, g), r)
-
-
-def _ink_mask(image: np.ndarray) -> tuple[float, np.ndarray]:
-    """Where the ink is (Otsu's threshold on the darkest channel), and that threshold: a low one
-    means there is little contrast, so little ink, to speak of."""
-    level, ink = cv2.threshold(255 - min_channel(image), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return level, ink
-
-
-def _median_redness(pixels: np.ndarray) -> float:
-    """The median of red over the other two channels, of BGR pixels (N x 3, signed)."""
-    return float(np.median(pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])))
-
-
-def _components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    """Connected blobs of a mask (8-connected): their count, label image and stats (Grana's
-    algorithm: the same blobs, in a third of the default's time on a card)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    return count, labels, stats
+def _corner_box(h: int, w: int, which: int) -> tuple[int, int, int, int]:
+    """Rows and columns (top, bottom, left, right) of a card's top-left index region (which=0)
+    or of its bottom-right one (which=1)."""
+    ch, cw = round(h * CORNER_H), round(w * CORNER_W)
+    return (0, ch, 0, cw) if which == 0 else (h - ch, h, w - cw, w)
 
 
 def corner_image(card: np.ndarray, which: int) -> np.ndarray:
     """The top-left index region (which=0) or the bottom-right one turned upright (which=1)."""
-    h, w = card.shape[:2]
-    if which == 1:
-        card = cv2.rotate(card, cv2.ROTATE_180)
-    return card[: round(h * CORNER_H), : round(w * CORNER_W)]
+    top, bottom, left, right = _corner_box(*card.shape[:2], which)
+    corner = card[top:bottom, left:right]
+    return corner if which == 0 else cv2.flip(corner, -1)
 
 
-def ink_is_red(corner: np.ndarray) -> bool:
-    return ink_redness(corner) > RED_INK
-
-
-def ink_redness(corner: np.ndarray) -> float:
-    """Whether a corner's index (its topmost mark clear of the crop's edges: a joker's J) is red:
-    its median redness (red over the other two channels) above ``RED_INK``.
-
-    Only that mark is asked: a printed border line, a court frame or the joker's picture share
-    the corner and may be any colour."""
-    _, ink = _ink_mask(corner)
-    count, labels, stats = _components(ink)
-    h, w = ink.shape
-    marks = [
-        i
-        for i in range(1, count)
-        if stats[i, 0] > 0
-        and stats[i, 1] > 0
-        and stats[i, 0] + stats[i, 2] < w
-        and stats[i, 1] + stats[i, 3] < h
-        and stats[i, 3] >= 0.05 * h
-    ]
-    if not marks:
-        return 0.0
-    top = min(marks, key=lambda i: stats[i, 1])
-    pixels = corner[labels == top].astype(np.int16)
-    return _median_redness(pixels)
+def _corner_planes(card: Planes, which: int) -> Planes:
+    """``corner_image``'s region of a card's planes."""
+    corner = card.cut(*_corner_box(*card.shape, which))
+    return corner if which == 0 else corner.turned()
 
 
 def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> CornerReading | None:
@@ -117,182 +75,6 @@ def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> Corner
         return CornerReading(joker, "", float(rank_p[rank]), float(rank_p[rank]))
     suit = int(np.argmax(suit_p[:-1]))  # an index always has a suit; "none" only lowers its probability
     return CornerReading(RANK_CLASSES[rank], SUIT_CLASSES[suit], float(rank_p[rank]), float(suit_p[suit]))
-
-
-def is_back(card: np.ndarray) -> bool:
-    """A card back: one or two inks all over the middle of the card (a lattice, stripes, a solid
-    colour), where a court card's picture has several (yellow, red, blue, black) and leaves white
-    paper round it, and a pip card is mostly white."""
-    h, w = card.shape[:2]
-    inner = card[h // 8 : -h // 8, w // 8 : -w // 8]
-    hsv = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2HSV)
-    inked = hsv[:, :, 1] > 70
-    if inked.mean() < BACK_INKED:
-        return False  # grey, black or white: a patch of table, a phone, a blank card
-    hist = _hue_histogram(hsv, inked)
-    hues = int(np.sum(hist > 0.08 * hist.sum()))
-    if hues > 2:
-        return False
-    low = min_channel(card)
-    paper = np.percentile(low, 99)
-    inner_low = low[h // 8 : -h // 8, w // 8 : -w // 8]
-    outlines = float(np.mean(inner.max(axis=2) < 80))  # black line work: a court figure is drawn in it
-    if float(np.mean(inner_low > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:
-        return True  # hardly any paper inside the border: a printed back (every face leaves half white)
-    # A court card in a dim photo can look like one ink too; a back is also a pattern (many
-    # small repeats) or has no white paper even in its corners.
-    corners = (low[: h // 6, : w // 6], low[-h // 6 :, -w // 6 :])
-    if all(float(np.mean(c > 0.8 * paper)) < 0.4 for c in corners):
-        return True
-    count, _ = cv2.connectedComponents(inked.astype(np.uint8))
-    return count > 40
-
-
-BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
-BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
-
-
-PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
-PICTURE_INKS = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
-
-
-def _inks(image: np.ndarray) -> int:
-    """How many distinct coloured inks cover a real share of the image (black and white not counted)."""
-    hsv = cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGR2HSV)
-    inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
-    return int(np.sum(_hue_histogram(hsv, inked) > 0.02 * inked.size))
-
-
-def _hue_histogram(hsv: np.ndarray, inked: np.ndarray) -> np.ndarray:
-    """How many inked pixels fall in each of 11 hue bins (OpenCV's 0-180 hue in steps of 15, the
-    last bin folded into the first: red sits at both ends of the hue circle)."""
-    hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=12).astype(np.float64)
-    hist[0] += hist[11]
-    return hist[:11]
-
-
-def centre_count(card: np.ndarray) -> str | None:
-    """The rank the middle of the card shows, whatever the deck's font: the number of pips for
-    A to 10, "court" for a picture, or None when it cannot tell (covered, blurred, a back)."""
-    h, w = card.shape[:2]
-    middle = card[round(h * 0.06) : round(h * 0.94), round(w * 0.19) : round(w * 0.81)]
-    if _inks(middle) >= PICTURE_INKS:
-        return "court"  # a picture: pips are printed in one ink, court figures in several
-    level, ink = _ink_mask(middle)
-    if level < 40:
-        return None
-    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    count, _, stats = _components(ink)
-    area = middle.shape[0] * middle.shape[1]
-    x0, y0 = round(w * 0.19), round(h * 0.06)
-    blobs = []
-    for i in range(1, count):
-        bx, by, bw, bh, size = stats[i]
-        left, right, top, bottom = (bx + x0) / w, (bx + bw + x0) / w, (by + y0) / h, (by + bh + y0) / h
-        in_index = (right < CORNER_W or left > 1 - CORNER_W) and (bottom < CORNER_H or top > 1 - CORNER_H)
-        if size > area * 0.004 and not in_index:  # a big index reaching into the middle is no pip
-            blobs.append(stats[i])
-    if not blobs:
-        return None
-    if any(b[2] > middle.shape[1] * 0.8 and b[3] > middle.shape[0] * 0.6 for b in blobs):
-        return "court"  # a framed picture fills the middle
-    # Pips lie well inside the middle; what runs off its top or bottom is the table or another
-    # card past a loose outline, unless it is a pip a tight outline cut: the size and width of
-    # the pips inside, with a pip where it would be turned half round (pips are laid out so).
-    cut = [b[1] == 0 or b[1] + b[3] >= middle.shape[0] for b in blobs]
-    inside = [b for b, c in zip(blobs, cut, strict=True) if not c]
-    if not inside:
-        return None
-    size, width = np.median([b[4] for b in inside]), np.median([b[2] for b in inside])
-    shape = middle.shape[:2]
-    cut_pips = [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]
-    blobs = inside + [b for b in cut_pips if _mirrored(b, inside + cut_pips, shape)]
-    biggest = max(b[4] for b in blobs)
-    if biggest > area * 0.12 and len(blobs) == 1:
-        return "A"  # one large pip (an ace's, however decorated)
-    pips = [b for b in blobs if b[4] > biggest * 0.45]
-    if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
-        return None  # pieces of different sizes: something else is in the way
-    return PIP_RANKS[len(pips)]
-
-
-def _like_pip(blob: np.ndarray, size: float, width: float) -> bool:
-    """Whether a blob has about the pixels and the width of the typical pip."""
-    return 0.5 * size <= blob[4] <= 1.6 * size and 0.6 * width <= blob[2] <= 1.5 * width
-
-
-def _mirrored(blob: np.ndarray, others: list[np.ndarray], shape: tuple[int, int]) -> bool:
-    """Whether one of ``others`` covers the place where a blob would be turned half round the middle."""
-    x, y = shape[1] - (blob[0] + blob[2] / 2), shape[0] - (blob[1] + blob[3] / 2)
-    return any(o[0] <= x <= o[0] + o[2] and o[1] <= y <= o[1] + o[3] for o in others)
-
-
-def centre_suit(card: np.ndarray) -> str | None:
-    """The suit the middle's upright pips show, or None when it cannot tell (a picture, a blur).
-
-    Big pips tell the suits of one colour apart by their tops: a club's round leaf and a heart's
-    two lobes are wide a tenth of the way down, a spade and a diamond come to a point there. The
-    index's own pip is small enough for a camera to blur that difference away; these are not."""
-    h, w = card.shape[:2]
-    top = round(h * 0.06)
-    middle = card[top : round(h * 0.66), round(w * 0.1) : round(w * 0.9)]  # down to an ace's pip
-    level, ink = _ink_mask(middle)
-    if level < 40 or _inks(middle) >= PICTURE_INKS:
-        return None
-    count, labels, stats = _components(ink)
-    mh, mw = ink.shape
-    blobs = [i for i in range(1, count) if stats[i, 4] > 0.01 * mh * mw]
-    if not blobs:
-        return None
-    biggest = max(stats[i, 4] for i in blobs)
-    big = [i for i in blobs if stats[i, 4] >= 0.6 * biggest]
-    x0, y0, x1, y1 = stats[:, 0], stats[:, 1], stats[:, 0] + stats[:, 2], stats[:, 1] + stats[:, 3]
-    whole = [i for i in big if x0[i] > 0 and y0[i] > 0 and x1[i] < mw and y1[i] < mh]
-    # One pip: an ace's, upright. Several: only those well above the middle are surely upright
-    # (some designs print the middle pip of a 9 upside down).
-    upright = whole if len(big) == 1 else [i for i in whole if top + (y0[i] + y1[i]) / 2 < 0.45 * h]
-    if not upright:
-        return None
-    pip = min(upright, key=lambda i: stats[i, 1])
-    x, y, pw, ph = stats[pip, :4]
-    mask = labels[y : y + ph, x : x + pw] == pip
-    rows = mask[round(ph * 0.05) : max(round(ph * 0.05) + 1, round(ph * 0.16))]
-    spans = [np.ptp(np.nonzero(r)[0]) + 1 if r.any() else 0 for r in rows]
-    ratio = float(np.mean(spans)) / pw
-    pixels = middle[y : y + ph, x : x + pw][mask].astype(np.int16)
-    red = _median_redness(pixels) > RED_INK
-    # Measured on pips of several designs a tenth of the way down: spade 0.2, club 0.4, diamond
-    # 0.15-0.25, heart 0.9. In between there is no verdict.
-    if red:
-        return "D" if ratio < 0.45 else "H" if ratio > 0.65 else None
-    return "S" if ratio < 0.28 else "C" if ratio > 0.34 else None
-
-
-BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
-
-
-def centre_redness(card: np.ndarray) -> float | None:
-    """The median redness (red over the other two channels) of the ink in the middle of a card,
-    or None when the middle holds little ink."""
-    h, w = card.shape[:2]
-    middle = card[round(h * 0.2) : round(h * 0.8), round(w * 0.19) : round(w * 0.81)]
-    level, ink = _ink_mask(middle)
-    if level < 40 or np.count_nonzero(ink) < 0.02 * ink.size:
-        return None
-    pixels = middle[ink > 0].astype(np.int16)
-    return _median_redness(pixels)
-
-
-def foreign_middle(card: np.ndarray, corners: list[np.ndarray]) -> bool:
-    """Whether the pips in the middle are printed in another ink than the index: red pips beside
-    a black index, or black beside red. A card's index and pips share one ink (in any deck, four
-    colours too), so the middle is another card's, lying on this one: the outline reaches under
-    the top card of a pile. Only inks clearly red or black are compared; pictures are not asked."""
-    middle = centre_redness(card)
-    if middle is None or not corners:
-        return False
-    index = float(np.mean([ink_redness(c) for c in corners]))
-    return (index > RED_INK and middle < BLACK_INK) or (index < BLACK_INK and middle > RED_INK)
 
 
 def read_cards(
@@ -315,19 +97,22 @@ def read_cards(
     readings = []
     for n, card in enumerate(cards):
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
-        middle = None if covered else centre_count(card)
-        suit = centre_suit(card) if middle not in (None, "court") else None
-        red = _card_is_red(ranks, corners[2 * n : 2 * n + 2])
+        face = None if covered else Planes.of(card)  # what every witness of the middle cuts its part from
+        index = corners[2 * n : 2 * n + 2] if face is None else [_corner_planes(face, i) for i in (0, 1)]
+        middle = None if face is None else centre_count(face)
+        suit = centre_suit(face) if face is not None and middle not in (None, "court") else None
+        red = _card_is_red(ranks, index)
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
-            back = not covered and middle in (None, "court") and is_back(card)  # a back's pattern may look a picture
+            # A back's pattern may look a picture.
+            back = face is not None and middle in (None, "court") and is_back(face)
             readings.append(Reading(BACK, 0.9, found) if back else Reading(None, 0.0, found))
             continue
         shows = [i for i in (0, 1) if found[i] is not None]
         vouched = "covered" if covered else "whole" if whole and whole[n] else None
         code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched)
         pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
-        if not covered and not pictured and foreign_middle(card, [corners[2 * n + i] for i in shows]):
+        if face is not None and not pictured and foreign_middle(face, [index[i] for i in shows]):
             confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
@@ -338,7 +123,7 @@ def read_card(card: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     return read_cards([card], deck, threshold)[0]
 
 
-def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray]) -> bool:
+def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes]) -> bool:
     """A joker's colour, asked once of the card: the redness of the corners that read as a joker,
     averaged, so glare or a thumb on one corner cannot make one card red and black at once."""
     jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) == JOKER]

@@ -1,0 +1,124 @@
+"""Ink on a warped card: where it is, how red it is, how many colours it comes in.
+
+Every witness of a card (its index's colour, its pips, a picture, a back's pattern) asks the
+same few questions of the same pixels, each of its own part of the card. ``Planes`` answers the
+per-pixel part once a card (the darkest channel, the redness, hue and saturation), and each
+witness cuts its part from those: a card is read in half the time it took when each witness
+converted its own crop, with the same results (every plane is computed pixel by pixel).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+RED_INK = 25  # median redness (red over the other two channels, grey levels) of a red index
+HUE_BINS = 11  # OpenCV's 0-180 hue in steps of 15, the last bin folded into the first
+
+
+@dataclass(frozen=True, eq=False)
+class Planes:
+    """A BGR picture (a warped card, or part of one) with its per-pixel planes: the darkest
+    channel (ink of any colour is dark in it, paper stays bright), the redness (red over the
+    other two channels, signed) and HSV."""
+
+    bgr: np.ndarray
+    low: np.ndarray
+    redness: np.ndarray
+    hsv: np.ndarray
+
+    @classmethod
+    def of(cls, image: np.ndarray) -> Planes:
+        image = np.ascontiguousarray(image)  # OpenCV splits a cut-out view several times slower
+        b, g, r = cv2.split(image)
+        return cls(
+            image,
+            cv2.min(cv2.min(b, g), r),
+            cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S),
+            cv2.cvtColor(image, cv2.COLOR_BGR2HSV),
+        )
+
+    def cut(self, top: int, bottom: int, left: int, right: int) -> Planes:
+        """The planes of a part of the picture (views, no copies): rows top:bottom, columns left:right."""
+        rows, cols = slice(top, bottom), slice(left, right)
+        return Planes(self.bgr[rows, cols], self.low[rows, cols], self.redness[rows, cols], self.hsv[rows, cols])
+
+    def turned(self) -> Planes:
+        """The planes turned half round (the bottom-right index, upright)."""
+        return Planes(*(cv2.flip(p, -1) for p in (self.bgr, self.low, self.redness, self.hsv)))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.low.shape[:2]
+
+
+def planes(image: np.ndarray | Planes) -> Planes:
+    """A picture's planes, computing them unless they are given."""
+    return image if isinstance(image, Planes) else Planes.of(image)
+
+
+def ink_mask(image: np.ndarray | Planes) -> tuple[float, np.ndarray]:
+    """Where the ink is (Otsu's threshold on the darkest channel), and that threshold: a low one
+    means there is little contrast, so little ink, to speak of."""
+    level, ink = cv2.threshold(255 - planes(image).low, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return level, ink
+
+
+def median_redness(redness: np.ndarray) -> float:
+    """The median of a set of pixels' redness (``Planes.redness`` cut by a mask)."""
+    return float(np.median(redness))
+
+
+def components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Connected blobs of a mask (8-connected): their count, label image and stats (Grana's
+    algorithm: the same blobs, in a third of the default's time on a card)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return count, labels, stats
+
+
+def hue_histogram(hsv: np.ndarray, inked: np.ndarray) -> np.ndarray:
+    """How many inked pixels fall in each of the hue bins (red sits at both ends of the hue
+    circle, so the last bin is folded into the first)."""
+    hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=HUE_BINS + 1).astype(np.float64)
+    hist[0] += hist[HUE_BINS]
+    return hist[:HUE_BINS]
+
+
+def inks(image: np.ndarray | Planes) -> int:
+    """How many distinct coloured inks cover a real share of the picture (black and white not counted)."""
+    hsv = planes(image).hsv
+    inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
+    return int(np.sum(hue_histogram(hsv, inked) > 0.02 * inked.size))
+
+
+def ink_redness(corner: np.ndarray | Planes) -> float:
+    """Whether a corner's index (its topmost mark clear of the crop's edges: a joker's J) is red:
+    its median redness (red over the other two channels) above ``RED_INK``.
+
+    Only that mark is asked: a printed border line, a court frame or the joker's picture share
+    the corner and may be any colour."""
+    corner = planes(corner)
+    _, ink = ink_mask(corner)
+    count, labels, stats = components(ink)
+    h, w = ink.shape
+    marks = [
+        i
+        for i in range(1, count)
+        if stats[i, 0] > 0
+        and stats[i, 1] > 0
+        and stats[i, 0] + stats[i, 2] < w
+        and stats[i, 1] + stats[i, 3] < h
+        and stats[i, 3] >= 0.05 * h
+    ]
+    if not marks:
+        return 0.0
+    top = min(marks, key=lambda i: stats[i, 1])
+    x, y, bw, bh = stats[top, :4]
+    box = (slice(y, y + bh), slice(x, x + bw))
+    return median_redness(corner.redness[box][labels[box] == top])
+
+
+def ink_is_red(corner: np.ndarray | Planes) -> bool:
+    return ink_redness(corner) > RED_INK

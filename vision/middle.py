@@ -1,0 +1,170 @@
+"""The middle of a warped card as a witness that does not depend on the deck's font: the number
+of pips (or a picture), the big pips' suit, the ink the pips are printed in, and a back's pattern.
+
+Every function takes a warped card (BGR) or its ``ink.Planes``; ``reader.read_cards`` computes
+the planes once a card and hands them to each witness.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.ink import RED_INK, Planes, components, hue_histogram, ink_mask, ink_redness, inks, median_redness, planes
+
+CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
+PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
+PICTURE_INKS = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
+BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
+BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
+BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
+
+
+def centre_count(card: np.ndarray | Planes) -> str | None:
+    """The rank the middle of the card shows, whatever the deck's font: the number of pips for
+    A to 10, "court" for a picture, or None when it cannot tell (covered, blurred, a back)."""
+    card = planes(card)
+    h, w = card.shape
+    x0, y0 = round(w * 0.19), round(h * 0.06)
+    middle = card.cut(y0, round(h * 0.94), x0, round(w * 0.81))
+    if inks(middle) >= PICTURE_INKS:
+        return "court"  # a picture: pips are printed in one ink, court figures in several
+    level, ink = ink_mask(middle)
+    if level < 40:
+        return None
+    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    count, _, stats = components(ink)
+    shape = middle.shape
+    area = shape[0] * shape[1]
+    blobs = []
+    for i in range(1, count):
+        bx, by, bw, bh, size = stats[i]
+        left, right, top, bottom = (bx + x0) / w, (bx + bw + x0) / w, (by + y0) / h, (by + bh + y0) / h
+        in_index = (right < CORNER_W or left > 1 - CORNER_W) and (bottom < CORNER_H or top > 1 - CORNER_H)
+        if size > area * 0.004 and not in_index:  # a big index reaching into the middle is no pip
+            blobs.append(stats[i])
+    if not blobs:
+        return None
+    if any(b[2] > shape[1] * 0.8 and b[3] > shape[0] * 0.6 for b in blobs):
+        return "court"  # a framed picture fills the middle
+    # Pips lie well inside the middle; what runs off its top or bottom is the table or another
+    # card past a loose outline, unless it is a pip a tight outline cut: the size and width of
+    # the pips inside, with a pip where it would be turned half round (pips are laid out so).
+    cut = [b[1] == 0 or b[1] + b[3] >= shape[0] for b in blobs]
+    inside = [b for b, c in zip(blobs, cut, strict=True) if not c]
+    if not inside:
+        return None
+    size, width = np.median([b[4] for b in inside]), np.median([b[2] for b in inside])
+    cut_pips = [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]
+    blobs = inside + [b for b in cut_pips if _mirrored(b, inside + cut_pips, shape)]
+    biggest = max(b[4] for b in blobs)
+    if biggest > area * 0.12 and len(blobs) == 1:
+        return "A"  # one large pip (an ace's, however decorated)
+    pips = [b for b in blobs if b[4] > biggest * 0.45]
+    if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
+        return None  # pieces of different sizes: something else is in the way
+    return PIP_RANKS[len(pips)]
+
+
+def _like_pip(blob: np.ndarray, size: float, width: float) -> bool:
+    """Whether a blob has about the pixels and the width of the typical pip."""
+    return 0.5 * size <= blob[4] <= 1.6 * size and 0.6 * width <= blob[2] <= 1.5 * width
+
+
+def _mirrored(blob: np.ndarray, others: list[np.ndarray], shape: tuple[int, int]) -> bool:
+    """Whether one of ``others`` covers the place where a blob would be turned half round the middle."""
+    x, y = shape[1] - (blob[0] + blob[2] / 2), shape[0] - (blob[1] + blob[3] / 2)
+    return any(o[0] <= x <= o[0] + o[2] and o[1] <= y <= o[1] + o[3] for o in others)
+
+
+def centre_suit(card: np.ndarray | Planes) -> str | None:
+    """The suit the middle's upright pips show, or None when it cannot tell (a picture, a blur).
+
+    Big pips tell the suits of one colour apart by their tops: a club's round leaf and a heart's
+    two lobes are wide a tenth of the way down, a spade and a diamond come to a point there. The
+    index's own pip is small enough for a camera to blur that difference away; these are not."""
+    card = planes(card)
+    h, w = card.shape
+    top = round(h * 0.06)
+    middle = card.cut(top, round(h * 0.66), round(w * 0.1), round(w * 0.9))  # down to an ace's pip
+    level, ink = ink_mask(middle)
+    if level < 40 or inks(middle) >= PICTURE_INKS:
+        return None
+    count, labels, stats = components(ink)
+    mh, mw = ink.shape
+    blobs = [i for i in range(1, count) if stats[i, 4] > 0.01 * mh * mw]
+    if not blobs:
+        return None
+    biggest = max(stats[i, 4] for i in blobs)
+    big = [i for i in blobs if stats[i, 4] >= 0.6 * biggest]
+    x0, y0, x1, y1 = stats[:, 0], stats[:, 1], stats[:, 0] + stats[:, 2], stats[:, 1] + stats[:, 3]
+    whole = [i for i in big if x0[i] > 0 and y0[i] > 0 and x1[i] < mw and y1[i] < mh]
+    # One pip: an ace's, upright. Several: only those well above the middle are surely upright
+    # (some designs print the middle pip of a 9 upside down).
+    upright = whole if len(big) == 1 else [i for i in whole if top + (y0[i] + y1[i]) / 2 < 0.45 * h]
+    if not upright:
+        return None
+    pip = min(upright, key=lambda i: stats[i, 1])
+    x, y, pw, ph = stats[pip, :4]
+    mask = labels[y : y + ph, x : x + pw] == pip
+    rows = mask[round(ph * 0.05) : max(round(ph * 0.05) + 1, round(ph * 0.16))]
+    spans = [np.ptp(np.nonzero(r)[0]) + 1 if r.any() else 0 for r in rows]
+    ratio = float(np.mean(spans)) / pw
+    red = median_redness(middle.redness[y : y + ph, x : x + pw][mask]) > RED_INK
+    # Measured on pips of several designs a tenth of the way down: spade 0.2, club 0.4, diamond
+    # 0.15-0.25, heart 0.9. In between there is no verdict.
+    if red:
+        return "D" if ratio < 0.45 else "H" if ratio > 0.65 else None
+    return "S" if ratio < 0.28 else "C" if ratio > 0.34 else None
+
+
+def centre_redness(card: np.ndarray | Planes) -> float | None:
+    """The median redness (red over the other two channels) of the ink in the middle of a card,
+    or None when the middle holds little ink."""
+    card = planes(card)
+    h, w = card.shape
+    middle = card.cut(round(h * 0.2), round(h * 0.8), round(w * 0.19), round(w * 0.81))
+    level, ink = ink_mask(middle)
+    if level < 40 or np.count_nonzero(ink) < 0.02 * ink.size:
+        return None
+    return median_redness(middle.redness[ink > 0])
+
+
+def foreign_middle(card: np.ndarray | Planes, corners: list[np.ndarray] | list[Planes]) -> bool:
+    """Whether the pips in the middle are printed in another ink than the index: red pips beside
+    a black index, or black beside red. A card's index and its pips share one ink (in any deck, four
+    colours too), so the middle is another card's, lying on this one: the outline reaches under
+    the top card of a pile. Only inks clearly red or black are compared; pictures are not asked."""
+    middle = centre_redness(card)
+    if middle is None or not corners:
+        return False
+    index = float(np.mean([ink_redness(c) for c in corners]))
+    return (index > RED_INK and middle < BLACK_INK) or (index < BLACK_INK and middle > RED_INK)
+
+
+def is_back(card: np.ndarray | Planes) -> bool:
+    """A card back: one or two inks all over the middle of the card (a lattice, stripes, a solid
+    colour), where a court card's picture has several (yellow, red, blue, black) and leaves white
+    paper round it, and a pip card is mostly white."""
+    card = planes(card)
+    h, w = card.shape
+    inner = card.cut(h // 8, h - h // 8, w // 8, w - w // 8)
+    inked = inner.hsv[:, :, 1] > 70
+    if inked.mean() < BACK_INKED:
+        return False  # grey, black or white: a patch of table, a phone, a blank card
+    hist = hue_histogram(inner.hsv, inked)
+    hues = int(np.sum(hist > 0.08 * hist.sum()))
+    if hues > 2:
+        return False
+    low = card.low
+    paper = np.percentile(low, 99)
+    outlines = float(np.mean(inner.bgr.max(axis=2) < 80))  # black line work: a court figure is drawn in it
+    if float(np.mean(inner.low > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:
+        return True  # hardly any paper inside the border: a printed back (every face leaves half white)
+    # A court card in a dim photo can look like one ink too; a back is also a pattern (many
+    # small repeats) or has no white paper even in its corners.
+    corners = (low[: h // 6, : w // 6], low[-h // 6 :, -w // 6 :])
+    if all(float(np.mean(c > 0.8 * paper)) < 0.4 for c in corners):
+        return True
+    count, _ = cv2.connectedComponents(inked.astype(np.uint8))
+    return count > 40
