@@ -218,7 +218,7 @@ def test_a_rival_lying_over_a_neighbour_is_not_read(monkeypatch) -> None:
 def test_a_sure_card_whose_displaced_rival_reads_another_card_is_unsure(monkeypatch) -> None:
     """In a pile, the outline that won may reach under the top card and read a lower card's index;
     a rival displaced from it that reads another card leaves the card unsure instead of called.
-    A rival in the same place that agrees changes nothing."""
+    A rival in the same place that agrees changes nothing, and a whole outline is not doubted."""
     import vision.identify as identify_module
     from sim.render import CardPlacement, SceneSpec, render_scene
     from vision.detect import CardQuad, FoundCard
@@ -235,6 +235,8 @@ def test_a_sure_card_whose_displaced_rival_reads_another_card_is_unsure(monkeypa
     assert codes(FoundCard(lower)) == ["KH"]  # alone, the lower card's outline reads it
     assert codes(FoundCard(lower, (top,))) == [None]
     assert codes(FoundCard(top, (nudged,))) == ["QS"]
+    # An outline whose every side is an edge in the picture reaches under no card: not doubted.
+    assert codes(FoundCard(CardQuad(lower.corners, 0.95, 1.0), (top,))) == ["KH"]
 
 
 def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(monkeypatch) -> None:

@@ -159,14 +159,17 @@ def _second_looks(
     A card read for sure whose rival lies displaced from it may be one of two cards of a pile:
     the top card, and an outline reaching under it that shows a lower card's index. Should the
     rival read as another card, the card is left unsure: the referee asks to see it again rather
-    than risk calling the lower card. ``quads``, ``cards`` (the warps) and ``readings`` are
-    updated in place."""
+    than risk calling the lower card. An outline that is ``whole`` is no outline reaching under
+    another card, so its rivals are not read (on rendered tables of eight cards, most of the
+    reads this saves: the piles, fans and photographs read as before).
+
+    ``quads``, ``cards`` (the warps) and ``readings`` are updated in place."""
     tries = [
         (n, rival)
         for n, (f, r) in enumerate(zip(found, readings, strict=True))
         if r.code != BACK
         for rival in f.rivals
-        if (r.code is None or box_overlap(quads[n], rival) < SAME_PLACE)
+        if (r.code is None or (box_overlap(quads[n], rival) < SAME_PLACE and not whole(quads[n])))
         # A rival lying over a neighbour could read that card a second time.
         and rival.short_side >= MIN_SHORT_SIDE
         and not overlaps(rival, quads[:n] + quads[n + 1 :])
