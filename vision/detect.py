@@ -45,6 +45,7 @@ RAGGED_FILL = 0.6  # a segmenter blob filling this much of its rectangle may be 
 RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills more)
 ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
+SEVERAL = 0.9  # a region of several cards is at least this much of a card found (the median)
 
 
 def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
@@ -399,9 +400,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     candidates += blobs
     # A region much bigger than every card already found is table showing through, not a pile.
     largest = max((q.area for q in candidates), default=MAX_AREA * frame_area)
+    believed = [q for q, f in zip(candidates, face_supports(face, candidates), strict=True) if f >= FACE_SUPPORT]
+    # ... and a region smaller than a card is a card cut by light or shadow, not several.
+    card = float(np.median([q.area for q in believed])) if believed else 0.0
     for contour in merged:
         if (
-            cv2.contourArea(contour) < 4 * largest
+            card * SEVERAL <= cv2.contourArea(contour) < 4 * largest
             and not _explained(contour, candidates)
             and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
