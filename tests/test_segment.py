@@ -10,7 +10,16 @@ import numpy as np
 import pytest
 
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
-from vision.detect import CardQuad, face_support, find_cards, portrait_corners, refine_quad, warp_card, warp_source
+from vision.detect import (
+    CardQuad,
+    face_support,
+    find_cards,
+    portrait_corners,
+    refine_quad,
+    refine_quads,
+    warp_card,
+    warp_source,
+)
 from vision.runtime import ModelError
 from vision.segment import STRIDE, CardSegmenter, builtin_segmenter, input_size, net_input
 
@@ -180,3 +189,19 @@ def test_a_ragged_blob_is_a_card_only_where_nothing_else_was_found() -> None:
     # The ragged blob lying on the white card: the card's own outline wins, nothing is added.
     over = find_card_outlines(card, _MapOnly(_ragged_blob((90, 120), 62, 20)))
     assert [ragged(f.quad) for f in over] == [False]
+
+
+def test_outlines_refined_together_are_each_refined_alone() -> None:
+    """A frame's outlines are refitted in one batch: the same corners, to the bit, as one by one,
+    and an outline kept as it was (no edge near it) does not disturb the others."""
+    rng = np.random.default_rng(3)
+    cards = tuple(CardPlacement(code, x, 300, float(rng.uniform(0, 90)), 200) for code, x in (("QD", 200), ("7S", 600)))
+    image, truth = render_scene(SceneSpec(table="felt", cards=cards, seed=3))
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    rough = [CardQuad(t.corners + rng.uniform(-6, 6, (4, 2)).astype(np.float32), 1.0) for t in truth]
+    nowhere = CardQuad(np.float32([[5, 5], [45, 5], [45, 60], [5, 60]]), 1.0)  # the table's corner: no edges
+    together = refine_quads(gray, [rough[0], nowhere, rough[1]], reach=10)
+    assert together[1] is nowhere
+    for quad, alone in zip((together[0], together[2]), rough, strict=True):
+        assert np.array_equal(quad.corners, refine_quad(gray, alone, reach=10).corners)
+        assert quad is not alone

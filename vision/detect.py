@@ -277,60 +277,78 @@ def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
     within ``reach`` pixels of it, along which the brightness steps most; of lines nearly as
     strong, the outermost (the card's own edge, not the frame of a court card or an index
     just inside it). The corners are where the new sides meet. Kept as it was if that fails."""
-    a = quad.corners.astype(np.float32)
+    return refine_quads(gray, [quad], reach)[0]
+
+
+def refine_quads(gray: np.ndarray, quads: list[CardQuad], reach: float) -> list[CardQuad]:
+    """``refine_quad`` of every outline of a frame at once (one matrix product for all sides:
+    the steps are whole grey levels, so the sums are exact whatever the order)."""
+    if not quads:
+        return []
+    a = np.stack([q.corners for q in quads]).astype(np.float32)  # N x 4 x 2
+    count = len(quads)
     d, normal = side_vectors(a)
     r = max(2, round(reach))
     steps = np.arange(-r, r + 1, dtype=np.float32)
-    pts = a[:, None, None, :] + _ALONG_REFINE[None, :, None, None] * d[:, None, None, :]
-    pts = pts + steps[None, None, :, None] * normal[:, None, None, :]  # side x point x offset x (x, y)
+    along = _ALONG_REFINE[:, None, None]
+    pts = a[:, :, None, None, :] + along * d[:, :, None, None, :]
+    pts = pts + steps[:, None] * normal[:, :, None, None, :]  # N x side x point x offset x (x, y)
     h, w = gray.shape
     inside = (pts[..., 0] >= 0) & (pts[..., 1] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] <= h - 1)
     shape = (-1, len(steps))
     line = cv2.remap(gray, pts[..., 0].reshape(shape), pts[..., 1].reshape(shape), cv2.INTER_LINEAR)
-    step = np.abs(np.diff(line.reshape(4, len(_ALONG_REFINE), -1).astype(np.float32), axis=2))
+    points = len(_ALONG_REFINE)
+    step = np.abs(np.diff(line.reshape(count * 4, points, -1).astype(np.float32), axis=2))
+    inside = inside.reshape(count * 4, points, -1)
     step[~(inside[..., 1:] & inside[..., :-1])] = 0
     # Candidate lines run from any offset at the first point to any at the last; a line's score
-    # is the step summed along it (4 sides x first x last).
+    # is the step summed along it (sides x first x last).
     n = step.shape[2]
     first, last, at, summing = _candidate_lines(n)
-    score = (step.reshape(4, -1) @ summing).reshape(4, n, n)
-    best = score.reshape(4, -1).max(axis=1)
-    if best.min() < 4 * len(_ALONG_REFINE):
-        return quad  # a side with no clear edge near it
-    outer = np.where(score >= 0.7 * best[:, None, None], first + last, -1).reshape(4, -1).argmax(axis=1)
+    score = (step.reshape(count * 4, -1) @ summing).reshape(-1, n, n)
+    best = score.reshape(count * 4, -1).max(axis=1)
+    outer = np.where(score >= 0.7 * best[:, None, None], first + last, -1).reshape(count * 4, -1).argmax(axis=1)
     o1, o2 = np.unravel_index(outer, (n, n))
     # Each point's own peak near the chosen line, to a fraction of a pixel (a parabola through
     # the step and its neighbours), then the straight line through them by least squares.
-    sides = np.arange(4)[:, None]
-    centre = np.clip(at[o1, o2], 1, n - 2)  # 4 x points
-    points = np.arange(len(_ALONG_REFINE))[None, :]
-    window = np.stack([step[sides, points, centre + k] for k in (-1, 0, 1)], axis=-1)
+    sides = np.arange(count * 4)[:, None]
+    centre = np.clip(at[o1, o2], 1, n - 2)  # sides x points
+    index = np.arange(points)[None, :]
+    window = np.stack([step[sides, index, centre + k] for k in (-1, 0, 1)], axis=-1)
     peak = np.clip(centre + window.argmax(axis=-1) - 1, 1, n - 2)
-    lo, mid, hi = (step[sides, points, peak + k] for k in (-1, 0, 1))
+    lo, mid, hi = (step[sides, index, peak + k] for k in (-1, 0, 1))
     curve = lo - 2 * mid + hi
     sub = np.where(curve < 0, 0.5 * (lo - hi) / np.where(curve < 0, curve, -1), 0.0)
-    offset = peak + np.clip(sub, -0.5, 0.5) - r + 0.5  # 4 x points, along the outward normal
+    offset = (peak + np.clip(sub, -0.5, 0.5) - r + 0.5).reshape(count, 4, points)  # along the outward normal
     t = _ALONG_REFINE - _ALONG_REFINE.mean()
-    slope = (offset * t).sum(axis=1) / (t * t).sum()
-    mean = offset.mean(axis=1)
-    start = a + _ALONG_REFINE[0] * d + (mean + slope * t[0])[:, None] * normal
-    end = a + _ALONG_REFINE[-1] * d + (mean + slope * t[-1])[:, None] * normal
+    slope = (offset * t).sum(axis=-1) / (t * t).sum()
+    mean = offset.mean(axis=-1)
+    start = a + _ALONG_REFINE[0] * d + (mean + slope * t[0])[..., None] * normal
+    end = a + _ALONG_REFINE[-1] * d + (mean + slope * t[-1])[..., None] * normal
     u = end - start
     # Corner k is where side k - 1 meets side k: start[k-1] + s u[k-1] = start[k] + t u[k].
-    p, v = np.roll(start, 1, axis=0), np.roll(u, 1, axis=0)
-    det = v[:, 0] * -u[:, 1] + u[:, 0] * v[:, 1]
-    if np.abs(det).min() < 1e-3:
-        return quad
+    p, v = np.roll(start, 1, axis=1), np.roll(u, 1, axis=1)
+    det = v[..., 0] * -u[..., 1] + u[..., 0] * v[..., 1]
     q = start - p
-    k = (q[:, 0] * -u[:, 1] + u[:, 0] * q[:, 1]) / det
-    out = (p + k[:, None] * v).astype(np.float32)
-    sides = np.linalg.norm(np.roll(out, -1, axis=0) - out, axis=1)
-    # A card seen from above stays nearly a rectangle: a side pulled onto a shadow's edge or a
-    # neighbour's makes opposite sides differ, and the warp would distort the index.
-    skewed = max(abs(sides[0] / sides[2] - 1), abs(sides[1] / sides[3] - 1)) > 0.1 if sides.min() > 0 else True
-    if skewed or np.abs(out - a).max() > 2 * reach or not cv2.isContourConvex(out.reshape(-1, 1, 2)):
-        return quad
-    return CardQuad(out, quad.fill)
+    k = (q[..., 0] * -u[..., 1] + u[..., 0] * q[..., 1]) / np.where(np.abs(det) < 1e-3, 1.0, det)
+    out = (p + k[..., None] * v).astype(np.float32)
+    lengths = np.linalg.norm(np.roll(out, -1, axis=1) - out, axis=-1)
+    refined = []
+    for i, quad in enumerate(quads):
+        if best[4 * i : 4 * i + 4].min() < 4 * points or np.abs(det[i]).min() < 1e-3:
+            refined.append(quad)  # a side with no clear edge near it, or sides that do not meet
+            continue
+        sides_i = lengths[i]
+        # A card seen from above stays nearly a rectangle: a side pulled onto a shadow's edge or
+        # a neighbour's makes opposite sides differ, and the warp would distort the index.
+        skewed = (
+            max(abs(sides_i[0] / sides_i[2] - 1), abs(sides_i[1] / sides_i[3] - 1)) > 0.1 if sides_i.min() > 0 else True
+        )
+        if skewed or np.abs(out[i] - a[i]).max() > 2 * reach or not cv2.isContourConvex(out[i].reshape(-1, 1, 2)):
+            refined.append(quad)
+        else:
+            refined.append(CardQuad(out[i], quad.fill))
+    return refined
 
 
 _ALONG_REFINE = np.linspace(0.12, 0.88, 16, dtype=np.float32)
@@ -445,7 +463,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             kept.append(len(ordered) - 1)
 
     # Rivals are rarely needed, so they are not refitted to the edges (it costs a millisecond each).
-    cards = [[refine_quad(gray, ordered[i], reach)] + [ordered[j] for j in rivals.get(i, ())] for i in kept]
+    refined = refine_quads(gray, [ordered[i] for i in kept], reach)
+    cards = [[quad] + [ordered[j] for j in rivals.get(i, ())] for i, quad in zip(kept, refined, strict=True)]
     every = [quad for outlines in cards for quad in outlines]
     edges = iter(edge_supports(gray, np.stack([q.corners for q in every])) if every else ())
     scaled = [[CardQuad(q.corners / scale, q.fill, float(next(edges))) for q in outlines] for outlines in cards]
