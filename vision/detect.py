@@ -418,7 +418,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     candidates += blobs
     # A region much bigger than every card already found is table showing through, not a pile.
     largest = max((q.area for q in candidates), default=MAX_AREA * frame_area)
-    believed = [q for q, f in zip(candidates, face_supports(face, candidates), strict=True) if f >= FACE_SUPPORT]
+    supports = face_supports(face, candidates)
+    believed = [q for q, f in zip(candidates, supports, strict=True) if f >= FACE_SUPPORT]
     # ... and a region smaller than a card is a card cut by light or shadow, not several.
     card = float(np.median([q.area for q in believed])) if believed else 0.0
     for contour in merged:
@@ -431,7 +432,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     for contour in loose:
         if _mean_inside(face, contour) >= FACE_SUPPORT:
             candidates += split_pile(contour, gray, inner_edges=True)
-    candidates = [q for q, f in zip(candidates, face_supports(face, candidates), strict=True) if f >= FACE_SUPPORT]
+    supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
+    candidates = [q for q, f in zip(candidates, supports, strict=True) if f >= FACE_SUPPORT]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it,
     # or, inside an outline drawn round several cards, one of them: that one is kept as a rival.

@@ -4,9 +4,9 @@ A warped card (``detect.warp_card``) has its index in the top-left corner and, t
 the bottom-right one. The corner network (``vision.corner_net``) reads each corner on its own:
 a rank (or a joker, or "no index here") and a suit, each with a probability. The corners are
 then weighed together (``_weigh``), so a thumb or an overlapping card on one corner does not
-blind the reader, with the middle of the card as a font-free witness: the number of pips and the
-big pips' suit, or a picture. Below the threshold the answer is ``None``: the referee asks for
-the card again rather than hear a guess.
+blind the reader, with the middle of the card as a font-free witness (``vision.middle``): the
+number of pips and the big pips' suit, or a picture. Below the threshold the answer is ``None``:
+the referee asks for the card again rather than hear a guess.
 """
 
 from __future__ import annotations
