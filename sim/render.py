@@ -52,9 +52,12 @@ __all__ = [
     "table_background",
 ]
 
-TABLES = ("felt", "wood", "carpet", "grey", "paper", "dark", "cloth")
+TABLES = ("felt", "wood", "carpet", "grey", "paper", "dark", "cloth", "limed")
+# ``random_scene`` draws from the first seven: a seed's scene stays what it was before "limed"
+# (whitewashed wood, grey-white with dark grain: as pale as a card) was added for the segmenter.
+_SCENE_TABLES = TABLES[:7]
 # How much a glare spot shows on each table compared with on a glossy card.
-_GLOSS = {"felt": 0.15, "wood": 0.6, "carpet": 0.1, "grey": 0.4, "paper": 0.3, "dark": 0.5, "cloth": 0.15}
+_GLOSS = {"felt": 0.15, "wood": 0.6, "carpet": 0.1, "grey": 0.4, "paper": 0.3, "dark": 0.5, "cloth": 0.15, "limed": 0.4}
 
 
 @dataclass(frozen=True)
@@ -143,10 +146,10 @@ def _table(kind: str, width: int, height: int, rng: random.Random) -> np.ndarray
         base = jitter((45, 105, 25), 10)
         lum = 1 + 0.06 * _smooth(g, h, w, 120) + 0.03 * _smooth(g, h, w, 12)
         grain = cv2.GaussianBlur(_gauss(g, (h, w), 5), (0, 0), 0.7)
-    elif kind == "wood":
+    elif kind in ("wood", "limed"):
         transpose = rng.random() < 0.5
         hh, ww = (w, h) if transpose else (h, w)
-        base = jitter((55, 100, 150), 15)
+        base = jitter((55, 100, 150), 15) if kind == "wood" else jitter((200, 205, 208), 20)
         # Streaks vary fast across the grain and slowly along it; rings wander; planks have seams.
         streak = cv2.resize(_gauss(g, (hh // 2, max(2, ww // 80)), 1), (ww, hh), interpolation=cv2.INTER_CUBIC)
         cols = max(2, ww // 8)
@@ -155,7 +158,11 @@ def _table(kind: str, width: int, height: int, rng: random.Random) -> np.ndarray
         rings = cv2.resize(np.sin((y + warp) * np.float32(2 * math.pi / rng.uniform(18, 35))), (ww, hh))
         plank = rng.uniform(110, 220)
         seam = (np.abs(((y + rng.uniform(0, plank)) % plank) - plank / 2) > plank / 2 - 1.5).astype(np.float32)
-        lum = 1 + 0.07 * streak + 0.06 * rings + 0.08 * _smooth(g, hh, ww, 150) - 0.35 * seam
+        if kind == "wood":
+            lum = 1 + 0.07 * streak + 0.06 * rings + 0.08 * _smooth(g, hh, ww, 150) - 0.35 * seam
+        else:  # the lime fills the open grain white; the dense late wood stays dark, in thin lines
+            lines = np.maximum(rings, 0) ** rng.uniform(3, 8) * rng.uniform(0.3, 0.6)
+            lum = 1 + 0.1 * streak - lines + 0.06 * _smooth(g, hh, ww, 150) - 0.35 * seam
         lum = np.ascontiguousarray(lum.T) if transpose else lum
         grain = _gauss(g, (h, w), 3)
     elif kind == "carpet":
@@ -590,7 +597,7 @@ def random_scene(
     a card lies face down.
     """
     style = style or rng.choice(sorted(DECK_STYLES))
-    table = table or rng.choice(TABLES)
+    table = table or rng.choice(_SCENE_TABLES)
     if codes is None:
         pool = list(ALL_CODES[:52]) + (["RJ", "BJ"] if rng.random() < 0.2 else [])
         chosen = rng.sample(pool, cards) if cards <= len(pool) else [rng.choice(pool) for _ in range(cards)]

@@ -183,6 +183,9 @@ def test_tables_look_like_their_kind_and_are_reproducible() -> None:
     assert means["cloth"][0] > means["cloth"][2] + 50
     assert means["wood"][2] > means["wood"][0] + 40 and means["carpet"][2] > means["carpet"][0]
     assert abs(means["grey"][0] - means["grey"][2]) < 15
+    # Whitewashed wood is as pale as a card, with grain lines far darker than the wood between.
+    limed = cv2.cvtColor(table_background("limed", 320, 240, random.Random(3)), cv2.COLOR_BGR2GRAY)
+    assert means["limed"].min() > 150 and np.percentile(limed, 2) < 0.75 * np.median(limed)
 
 
 def test_an_unknown_table_is_refused_by_name() -> None:

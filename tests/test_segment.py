@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import tempfile
 from dataclasses import replace
 
 import cv2
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
+from vision.corner_net import WEIGHTS as CORNER_WEIGHTS
 from vision.detect import (
     CardQuad,
     face_support,
@@ -205,3 +207,22 @@ def test_outlines_refined_together_are_each_refined_alone() -> None:
     for quad, alone in zip((together[0], together[2]), rough, strict=True):
         assert np.array_equal(quad.corners, refine_quad(gray, alone, reach=10).corners)
         assert quad is not alone
+
+
+def test_a_trained_segmenter_is_read_back_to_train_on() -> None:
+    """``--init``: the weights read back from a written model are the same network."""
+    from vision.train.segment import init_params, to_onnx, weights_of
+
+    params = init_params(7)
+    model = to_onnx(params, {"training": "{}"})
+    x = np.random.default_rng(0).uniform(-0.5, 0.5, (1, 3, 64, 96)).astype(np.float32)
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/seg.onnx"
+        with open(path, "wb") as out:
+            out.write(model)
+        back = weights_of(path)
+        assert back.keys() == params.keys()
+        assert all(np.array_equal(back[k], params[k]) for k in params)
+        assert np.array_equal(CardSegmenter(to_onnx(back, {})).forward(x), CardSegmenter(model).forward(x))
+    with pytest.raises(SystemExit, match="not a segmenter of this shape"):
+        weights_of(str(CORNER_WEIGHTS))  # another network's weights

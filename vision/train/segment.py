@@ -57,10 +57,11 @@ def _placements(rng: random.Random, width: int, height: int) -> tuple[CardPlacem
 
 @dataclass(frozen=True)
 class SceneOptions:
-    """What a run adds to the renderer's scenes beyond the shipped recipe (both off by default)."""
+    """What a run adds to the renderer's scenes beyond the first recipe (all off by default)."""
 
     pictures: str | None = None  # a folder of photos for the clutter's book covers
     shadows: float = 0.0  # the share of scenes with hard shadows of a window's bars or an object
+    limed: float = 0.0  # the share of scenes on whitewashed wood, grey-white with dark grain
 
 
 def scene(rng: random.Random, options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, np.ndarray]:
@@ -86,6 +87,8 @@ def scene(rng: random.Random, options: SceneOptions = SceneOptions()) -> tuple[n
         spec = replace(spec, shade=rng.uniform(0.4, 1.0))
     if rng.random() < 0.2:
         spec = replace(spec, table="paper")  # white on white: the hardest table for finding cards
+    elif options.limed and rng.random() < options.limed:  # no draw when off, as for the shadows
+        spec = replace(spec, table="limed")
     image, truth = render_scene(spec)
     ox, oy = rng.randint(0, 2 * PAD), rng.randint(0, 2 * PAD)
     crop = image[oy : oy + SCENE_H, ox : ox + SCENE_W]
@@ -159,6 +162,23 @@ def init_params(seed: int) -> dict[str, np.ndarray]:
     return params
 
 
+def weights_of(path: str) -> dict[str, np.ndarray]:
+    """The weights of a segmenter written by ``to_onnx`` (HWIO again), to train on from them."""
+    params = {}
+    for tensor in onnx.load(path).graph.initializer:
+        value = numpy_helper.to_array(tensor)
+        params[tensor.name] = value.transpose(2, 3, 1, 0).copy() if value.ndim == 4 else value
+    shapes = {name: value.shape for name, value in init_params(0).items()}
+    if {name: params[name].shape for name in shapes if name in params} != shapes:
+        raise SystemExit(f"{path} is not a segmenter of this shape ({ENCODER}, {DECODER})")
+    return {name: params[name] for name in shapes}
+
+
+def onnx_meta(path: str) -> str:
+    """The training record a segmenter's file carries (``to_onnx``'s metadata)."""
+    return next((p.value for p in onnx.load(path).metadata_props if p.key == "training"), "null")
+
+
 def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
     """The network as an ONNX graph (NCHW / OIHW, as ONNX Runtime runs it)."""
     nodes, weights = [], []
@@ -216,7 +236,7 @@ def train(args: argparse.Namespace) -> None:
     import optax
 
     t0 = time.time()
-    options = SceneOptions(args.pictures, args.shadows)
+    options = SceneOptions(args.pictures, args.shadows, args.limed)
     x, y = make_data(args.scenes, args.seed, args.workers, options)
     xv, yv = make_data(max(64, args.scenes // 20), args.seed + 1, args.workers, options)
     print(f"rendered {len(x)} + {len(xv)} scenes in {time.time() - t0:.0f} s", flush=True)
@@ -254,7 +274,8 @@ def train(args: argparse.Namespace) -> None:
 
     steps = args.epochs * (len(x) // args.batch)
     opt = optax.adamw(optax.cosine_decay_schedule(args.lr, steps), weight_decay=1e-4)
-    params = {k: jnp.asarray(v) for k, v in init_params(args.seed).items()}
+    start = weights_of(args.init) if args.init else init_params(args.seed)
+    params = {k: jnp.asarray(v) for k, v in start.items()}
     state = opt.init(params)
 
     @jax.jit
@@ -284,6 +305,8 @@ def train(args: argparse.Namespace) -> None:
         "seed": args.seed,
         "pictures": len(load_pictures(args.pictures)) if args.pictures else 0,
         "shadows": args.shadows,
+        "limed": args.limed,
+        "init": json.loads(onnx_meta(args.init)) if args.init else None,
         "held_out_iou": round(iou, 4),
     }
     model = to_onnx(weights, {"training": json.dumps(meta)})
@@ -297,6 +320,8 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=20_000)
     parser.add_argument("--pictures", help="a folder of photos to print on the clutter's book covers (README)")
     parser.add_argument("--shadows", type=float, default=0.0, help="share of scenes with hard shadows (README)")
+    parser.add_argument("--limed", type=float, default=0.0, help="share of scenes on whitewashed wood (README)")
+    parser.add_argument("--init", help="a segmenter's ONNX file to go on training from (its recipe is recorded)")
     train(parser.parse_args())
 
 
