@@ -223,6 +223,11 @@ def bench_rendered() -> None:
         scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 3, cards=3, shade=1.0)
         tally, times = _score_scenes(scenes, builtin_deck())
         _report(f"{style:8} built-in", tally, times)
+    print("Rendered scenes on limed wood (whitewashed: as pale as a card, with dark grain):")
+    for style in DECK_STYLES:
+        scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 4, cards=3, table="limed")
+        tally, times = _score_scenes(scenes, builtin_deck())
+        _report(f"{style:8} built-in", tally, times)
 
 
 FANS = 30  # rendered fans per design
