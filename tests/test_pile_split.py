@@ -5,7 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import _straight_edges, split_pile
+from vision.detect import _edge_lines, _straight_edges, split_pile
+from vision.quads import edge_support, edge_supports
 
 CARD = (100, 140)  # short and long side, working pixels
 
@@ -42,7 +43,7 @@ def test_the_top_card_s_four_sides_are_found_as_straight_edges_inside_a_tight_pi
     x0, y0, w, h = cv2.boundingRect(outline)
     region = np.zeros((h + 2, w + 2), np.uint8)
     cv2.drawContours(region, [outline - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
-    found = _straight_edges(gray, region, (x0 - 1, y0 - 1), 35)
+    found = _straight_edges(_edge_lines(gray, (x0 - 1, y0 - 1), region.shape), region, (x0 - 1, y0 - 1), 35)
     for i in range(4):
         a, b = top[i], top[(i + 1) % 4]
         # Some edge runs along this side (within 4 pixels) over at least 80% of its length.
@@ -63,3 +64,18 @@ def test_the_outline_alone_does_not_show_a_tight_pile_s_top_card() -> None:
     """Why the edges inside are asked: every side of the outline belongs to a lower card."""
     gray, outline, top = _tight_pile()
     assert all(_distance(q.corners, top) > 15 for q in split_pile(outline, gray))
+
+
+def test_a_card_s_side_over_another_card_counts_as_an_edge_where_a_line_runs_along_it() -> None:
+    """White on white, the step across a top card's side is faint; the thin line a card's edge
+    casts is what shows it, and ``split_pile`` counts the lines it finds as edges."""
+    gray = np.full((200, 200), 40, np.uint8)
+    cv2.rectangle(gray, (20, 20), (180, 180), 230, -1)  # the card underneath
+    quad = np.float32([[60, 40], [140, 40], [140, 160], [60, 160]])  # the top card, white on it
+    cv2.polylines(gray, [quad.astype(np.int32)], True, 200, 1)  # its edge: a faint line
+    assert edge_support(gray, quad) == 0.0
+    lines = cv2.dilate(cv2.Canny(gray, 30, 90), np.ones((3, 3), np.uint8))
+    assert edge_supports(gray, quad[None], lines)[0] == 1.0
+    # A rectangle where no line runs is no better for them.
+    elsewhere = quad + np.float32([15, 0])
+    assert edge_supports(gray, elsewhere[None], lines)[0] < 0.2

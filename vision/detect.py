@@ -149,9 +149,10 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     # Each side with the direction the card lies in: an outline's side, into the region; an
     # edge inside the region, either way.
     sides = [(poly[i], poly[(i + 1) % n], False) for i in range(n)]
-    if inner_edges and gray is not None:
+    lines = None if gray is None else _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
+    if inner_edges and lines is not None:
         shortest = 0.35 * min(cv2.minAreaRect(contour)[1])
-        sides += [(a, b, True) for a, b in _straight_edges(gray, region, (x0 - 1, y0 - 1), shortest)]
+        sides += [(a, b, True) for a, b in _straight_edges(lines, region, (x0 - 1, y0 - 1), shortest)]
     tried: list[tuple[float, np.ndarray]] = []
     for a, b, both_ways in sides:
         side = b - a
@@ -172,7 +173,11 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[: 12 if inner_edges else 4]
     if not largest:
         return []
-    edges = np.ones(len(largest)) if gray is None else edge_supports(gray, np.stack([q for _, _, q in largest]))
+    if gray is None or lines is None:
+        edges = np.ones(len(largest))
+    else:  # the top card's side over the card under it is a thin line: the lines count as edges
+        thick = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+        edges = edge_supports(gray, np.stack([q for _, _, q in largest]), thick)
     best: CardQuad | None = None
     best_score = 0.0
     for (area, covered, quad), edge in zip(largest, edges, strict=True):
@@ -183,24 +188,39 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     return [best] if best is not None else []
 
 
+def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
+    """Canny's edges of a region's box (placed at ``origin``, ``shape`` rows and columns, clipped
+    to the frame, with a few pixels round it), in a map the size of ``gray``."""
+    x0, y0 = origin
+    h, w = shape
+    gx, gy = max(0, x0 - EDGE_MARGIN), max(0, y0 - EDGE_MARGIN)
+    gx1, gy1 = min(gray.shape[1], x0 + w + EDGE_MARGIN), min(gray.shape[0], y0 + h + EDGE_MARGIN)
+    lines = np.zeros_like(gray)
+    lines[gy:gy1, gx:gx1] = cv2.Canny(gray[gy:gy1, gx:gx1], 30, 90)
+    return lines
+
+
+EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
+
+
 def _straight_edges(
-    gray: np.ndarray, region: np.ndarray, origin: tuple[int, int], shortest: float
+    lines: np.ndarray, region: np.ndarray, origin: tuple[int, int], shortest: float
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Long straight edges inside a region (its mask, placed at ``origin`` in ``gray``), as
-    pairs of end points in ``gray``'s pixels."""
+    """Long straight edges inside a region (its mask, placed at ``origin`` in ``lines``, the
+    frame's map of edges: ``_edge_lines``), as pairs of end points in the frame's pixels."""
     x0, y0 = origin
     h, w = region.shape
     # The region's box clipped to the frame (a region touching the frame starts a pixel off it).
     gx, gy = max(0, x0), max(0, y0)
-    patch = gray[gy : y0 + h, gx : x0 + w]
+    patch = lines[gy : y0 + h, gx : x0 + w]
     inside = region[gy - y0 :, gx - x0 :][: patch.shape[0], : patch.shape[1]]
     # Eroded: the region's own outline is tried as sides already.
-    edges = cv2.Canny(patch, 30, 90) & (cv2.erode(inside, np.ones((5, 5), np.uint8)) * 255)
-    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, 30, minLineLength=int(shortest), maxLineGap=4)
-    if lines is None:
+    edges = patch & (cv2.erode(inside, np.ones((5, 5), np.uint8)) * 255)
+    found = cv2.HoughLinesP(edges, 1, np.pi / 180, 30, minLineLength=int(shortest), maxLineGap=4)
+    if found is None:
         return []
     shift = np.array([gx, gy], np.float32)
-    return [(np.float32(line[:2]) + shift, np.float32(line[2:]) + shift) for line in lines.reshape(-1, 4)[:24]]
+    return [(np.float32(line[:2]) + shift, np.float32(line[2:]) + shift) for line in found.reshape(-1, 4)[:24]]
 
 
 def _face_quads(face: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[CardQuad]]:

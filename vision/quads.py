@@ -68,8 +68,10 @@ def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
     return float(edge_supports(gray, np.asarray(quad)[None])[0])
 
 
-def edge_supports(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """``edge_support`` of N quadrilaterals (N x 4 x 2) at once."""
+def edge_supports(gray: np.ndarray, quads: np.ndarray, lines: np.ndarray | None = None) -> np.ndarray:
+    """``edge_support`` of N quadrilaterals (N x 4 x 2) at once. Where ``lines`` (a map of edge
+    pixels the size of ``gray``) is given, a point lying on one counts as an edge too, however
+    faint the step: a card lying on another shows its side as a thin line, white on white."""
     h, w = gray.shape
     a = quads.astype(np.float32)
     d, outward = side_vectors(a)
@@ -80,7 +82,11 @@ def edge_supports(gray: np.ndarray, quads: np.ndarray) -> np.ndarray:
     ok &= (inner[..., 1] < h) & (outer[..., 1] < h)
     i = gray[np.where(ok, inner[..., 1], 0).astype(int), np.where(ok, inner[..., 0], 0).astype(int)].astype(np.int16)
     o = gray[np.where(ok, outer[..., 1], 0).astype(int), np.where(ok, outer[..., 0], 0).astype(int)].astype(np.int16)
-    strong = (np.abs(i - o) > 18) & ok
+    strong = np.abs(i - o) > 18
+    if lines is not None:
+        xs, ys = np.where(ok, pts[..., 0], 0).astype(int), np.where(ok, pts[..., 1], 0).astype(int)
+        strong |= lines[ys, xs] > 0  # inside the frame wherever ``ok``: the point lies between the two
+    strong &= ok
     counted = ok.sum(axis=-1)
     shares = np.where(counted > 0, strong.sum(axis=-1) / np.maximum(counted, 1), 1.0)
     return shares.min(axis=-1)
