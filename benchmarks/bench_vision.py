@@ -213,21 +213,17 @@ def bench_rendered() -> None:
             tally[_top_verdict(found, truth)] += 1
         _report(f"{style:8} built-in", tally, times)
     bench_fans()
-    print("Rendered scenes on a busy desk (printed paper, objects, covers, cables under the cards):")
-    for style in DECK_STYLES:
-        scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 1, cards=3, clutter=1.0)
-        tally, times = _score_scenes(scenes, builtin_deck())
-        _report(f"{style:8} built-in", tally, times)
-    print("Rendered scenes in sunlight through a window (hard shadows across table and cards):")
-    for style in DECK_STYLES:
-        scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 3, cards=3, shade=1.0)
-        tally, times = _score_scenes(scenes, builtin_deck())
-        _report(f"{style:8} built-in", tally, times)
-    print("Rendered scenes on limed wood (whitewashed: as pale as a card, with dark grain):")
-    for style in DECK_STYLES:
-        scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + 4, cards=3, table="limed")
-        tally, times = _score_scenes(scenes, builtin_deck())
-        _report(f"{style:8} built-in", tally, times)
+    tables = (
+        ("on a busy desk (printed paper, objects, covers, cables under the cards)", 1, {"clutter": 1.0}),
+        ("in sunlight through a window (hard shadows across table and cards)", 3, {"shade": 1.0}),
+        ("on limed wood (whitewashed: as pale as a card, with dark grain)", 4, {"table": "limed"}),
+    )
+    for title, offset, scene in tables:
+        print(f"Rendered scenes {title}:")
+        for style in DECK_STYLES:
+            scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + offset, cards=3, **scene)
+            tally, times = _score_scenes(scenes, builtin_deck())
+            _report(f"{style:8} built-in", tally, times)
 
 
 FANS = 30  # rendered fans per design

@@ -46,6 +46,7 @@ RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills 
 ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
 SEVERAL = 0.9  # a region of several cards is at least this much of a card found (the median)
+EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
 
 
 def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
@@ -198,9 +199,6 @@ def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int
     lines = np.zeros_like(gray)
     lines[gy:gy1, gx:gx1] = cv2.Canny(gray[gy:gy1, gx:gx1], 30, 90)
     return lines
-
-
-EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
 
 
 def _straight_edges(
