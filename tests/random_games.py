@@ -55,10 +55,10 @@ def play_random_game(seed: int, players: int, preset: str, steps: int, check=Non
             event: Event = CardSeen(t, "camera", top, "pile")
         else:
             event = ButtonPressed(t, "gpio", rng.randrange(players))
-            if roll > 0.95:  # an exact tie with another seat
-                game.events.append(event)
-                game.decisions += ref.handle(event)
-                event = ButtonPressed(t, "gpio", rng.randrange(players))
+            if roll > 0.95:  # an exact tie with another seat, handed over in the sequencer's order
+                first, event = sorted([event, ButtonPressed(t, "gpio", rng.randrange(players))], key=Event.sort_key)
+                game.events.append(first)
+                game.decisions += ref.handle(first)
         game.events.append(event)
         game.decisions += ref.handle(event)
         if check is not None:

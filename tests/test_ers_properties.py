@@ -6,7 +6,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from random_games import deck_counter, play_random_game
 
@@ -41,6 +41,7 @@ def test_cards_are_conserved_in_every_reachable_state(seed: int, players: int, p
 
 @cheap
 @games
+@example(seed=8954888, players=6, preset="standard")  # two presses at one instant, after the game is over
 def test_replaying_the_journal_reproduces_the_game(seed: int, players: int, preset: str) -> None:
     game = play_random_game(seed, players, preset, steps=400)
     with tempfile.TemporaryDirectory() as tmp:
