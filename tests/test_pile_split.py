@@ -43,7 +43,8 @@ def test_the_top_card_s_four_sides_are_found_as_straight_edges_inside_a_tight_pi
     x0, y0, w, h = cv2.boundingRect(outline)
     region = np.zeros((h + 2, w + 2), np.uint8)
     cv2.drawContours(region, [outline - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
-    found = _straight_edges(_edge_lines(gray, (x0 - 1, y0 - 1), region.shape), region, (x0 - 1, y0 - 1), 35)
+    lines, _ = _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
+    found = _straight_edges(lines, region, (x0 - 1, y0 - 1), 35)
     for i in range(4):
         a, b = top[i], top[(i + 1) % 4]
         # Some edge runs along this side (within 4 pixels) over at least 80% of its length.

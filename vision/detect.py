@@ -150,7 +150,7 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     # Each side with the direction the card lies in: an outline's side, into the region; an
     # edge inside the region, either way.
     sides = [(poly[i], poly[(i + 1) % n], False) for i in range(n)]
-    lines = None if gray is None else _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
+    lines, thick = (None, None) if gray is None else _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
     if inner_edges and lines is not None:
         shortest = 0.35 * min(cv2.minAreaRect(contour)[1])
         sides += [(a, b, True) for a, b in _straight_edges(lines, region, (x0 - 1, y0 - 1), shortest)]
@@ -174,10 +174,9 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[: 12 if inner_edges else 4]
     if not largest:
         return []
-    if gray is None or lines is None:
+    if gray is None or thick is None:
         edges = np.ones(len(largest))
     else:  # the top card's side over the card under it is a thin line: the lines count as edges
-        thick = cv2.dilate(lines, np.ones((3, 3), np.uint8))
         edges = edge_supports(gray, np.stack([q for _, _, q in largest]), thick)
     best: CardQuad | None = None
     best_score = 0.0
@@ -189,16 +188,21 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     return [best] if best is not None else []
 
 
-def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
+def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Canny's edges of a region's box (placed at ``origin``, ``shape`` rows and columns, clipped
-    to the frame, with a few pixels round it), in a map the size of ``gray``."""
+    to the frame, with a few pixels round it), in a map the size of ``gray``; and the same map
+    with every line a pixel thicker (a side's points may fall beside the line they run along)."""
     x0, y0 = origin
     h, w = shape
     gx, gy = max(0, x0 - EDGE_MARGIN), max(0, y0 - EDGE_MARGIN)
     gx1, gy1 = min(gray.shape[1], x0 + w + EDGE_MARGIN), min(gray.shape[0], y0 + h + EDGE_MARGIN)
     lines = np.zeros_like(gray)
     lines[gy:gy1, gx:gx1] = cv2.Canny(gray[gy:gy1, gx:gx1], 30, 90)
-    return lines
+    # Thickened over the box and the one-pixel ring round it, where the lines can reach.
+    tx, ty, tx1, ty1 = max(0, gx - 1), max(0, gy - 1), min(gray.shape[1], gx1 + 1), min(gray.shape[0], gy1 + 1)
+    thick = np.zeros_like(gray)
+    thick[ty:ty1, tx:tx1] = cv2.dilate(lines[ty:ty1, tx:tx1], np.ones((3, 3), np.uint8))
+    return lines, thick
 
 
 def _straight_edges(

@@ -162,21 +162,33 @@ def init_params(seed: int) -> dict[str, np.ndarray]:
     return params
 
 
-def weights_of(path: str) -> dict[str, np.ndarray]:
+def read_model(path: str) -> onnx.ModelProto:
+    """A written model, or a clear exit naming the file and what is wrong with it."""
+    try:
+        return onnx.load(path)
+    except OSError as exc:
+        raise SystemExit(f"{path}: cannot read it ({exc.strerror})") from None
+    except Exception as exc:  # protobuf's DecodeError: not an ONNX file
+        raise SystemExit(f"{path}: not an ONNX model ({exc})") from None
+
+
+def weights_of(model: str | onnx.ModelProto) -> dict[str, np.ndarray]:
     """The weights of a segmenter written by ``to_onnx`` (HWIO again), to train on from them."""
+    proto = read_model(model) if isinstance(model, str) else model
     params = {}
-    for tensor in onnx.load(path).graph.initializer:
+    for tensor in proto.graph.initializer:
         value = numpy_helper.to_array(tensor)
         params[tensor.name] = value.transpose(2, 3, 1, 0).copy() if value.ndim == 4 else value
     shapes = {name: value.shape for name, value in init_params(0).items()}
     if {name: params[name].shape for name in shapes if name in params} != shapes:
-        raise SystemExit(f"{path} is not a segmenter of this shape ({ENCODER}, {DECODER})")
+        name = model if isinstance(model, str) else "the model"
+        raise SystemExit(f"{name} is not a segmenter of this shape ({ENCODER}, {DECODER})")
     return {name: params[name] for name in shapes}
 
 
-def onnx_meta(path: str) -> str:
-    """The training record a segmenter's file carries (``to_onnx``'s metadata)."""
-    return next((p.value for p in onnx.load(path).metadata_props if p.key == "training"), "null")
+def recipe_of(model: onnx.ModelProto) -> object:
+    """The training record a segmenter carries (``to_onnx``'s metadata), None if it has none."""
+    return json.loads(next((p.value for p in model.metadata_props if p.key == "training"), "null"))
 
 
 def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
@@ -274,7 +286,8 @@ def train(args: argparse.Namespace) -> None:
 
     steps = args.epochs * (len(x) // args.batch)
     opt = optax.adamw(optax.cosine_decay_schedule(args.lr, steps), weight_decay=1e-4)
-    start = weights_of(args.init) if args.init else init_params(args.seed)
+    parent = read_model(args.init) if args.init else None  # read once: its weights and its recipe
+    start = weights_of(parent) if parent is not None else init_params(args.seed)
     params = {k: jnp.asarray(v) for k, v in start.items()}
     state = opt.init(params)
 
@@ -306,7 +319,7 @@ def train(args: argparse.Namespace) -> None:
         "pictures": len(load_pictures(args.pictures)) if args.pictures else 0,
         "shadows": args.shadows,
         "limed": args.limed,
-        "init": json.loads(onnx_meta(args.init)) if args.init else None,
+        "init": recipe_of(parent) if parent is not None else None,
         "held_out_iou": round(iou, 4),
     }
     model = to_onnx(weights, {"training": json.dumps(meta)})
