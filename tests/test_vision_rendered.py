@@ -57,6 +57,18 @@ def test_the_middle_pips_tell_the_suit_and_never_the_wrong_one(style: str) -> No
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_an_ace_turned_round_tells_no_wrong_suit(style: str) -> None:
+    """A card reads the same both ways up, so a warp may show an ace's pip upside down: a
+    heart's point then looks like a diamond's, a club's foot like a spade's point."""
+    told = {}
+    for suit in "CDHS":
+        face = cv2.resize(render_card("A" + suit, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
+        told[suit] = {centre_suit(face), centre_suit(cv2.rotate(face, cv2.ROTATE_180))}
+    assert all(said <= {None, suit} for suit, said in told.items()), told
+    assert told["H"] == {"H"} and told["D"] == {"D"}, told  # red pips have no foot: both ways tell
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
 def test_a_jokers_colour_is_its_index_colour(style: str) -> None:
     for code, red in (("RJ", True), ("BJ", False)):
         face = cv2.resize(render_card(code, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
