@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
+import vision.detect
 from vision.detect import _edge_lines, _straight_edges, split_pile
-from vision.quads import edge_support, edge_supports
+from vision.quads import corner_rectangles, edge_support, edge_supports
 
 CARD = (100, 140)  # short and long side, working pixels
 
@@ -80,3 +82,54 @@ def test_a_card_s_side_over_another_card_counts_as_an_edge_where_a_line_runs_alo
     # A rectangle where no line runs is no better for them.
     elsewhere = quad + np.float32([15, 0])
     assert edge_supports(gray, elsewhere[None], lines)[0] < 0.2
+
+
+def _pile_turned_over_two() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A top card turned 35 degrees over two lower cards that stick out on several sides: one
+    of its corners makes the pile's outline, and no side of the outline is one of its sides
+    whole. Its sides over the lower cards are faint lines, white on white. Returns the picture,
+    the pile's outline and the top card's corners."""
+    gray = np.full((320, 320), 50, np.uint8)
+    for centre, angle in (((150, 150), 0), ((150, 175), -10)):
+        lower = np.round(_card(centre, angle)).astype(np.int32)
+        cv2.fillPoly(gray, [lower], 215)
+        cv2.polylines(gray, [lower], True, 175, 1)
+    top = _card((165, 160), 35)
+    cv2.fillPoly(gray, [np.round(top).astype(np.int32)], 225)
+    cv2.polylines(gray, [np.round(top).astype(np.int32)], True, 190, 1)
+    contours, _ = cv2.findContours((gray > 120).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.GaussianBlur(gray, (3, 3), 0), max(contours, key=cv2.contourArea), top
+
+
+def test_a_top_card_turned_over_the_pile_is_found_from_where_its_sides_meet(monkeypatch: pytest.MonkeyPatch) -> None:
+    gray, outline, top = _pile_turned_over_two()
+    found = split_pile(outline, gray, inner_edges=True)
+    assert len(found) == 1 and _distance(found[0].corners, top) < 3
+    # Without the rectangles drawn on its corners, the search settles on a lower card.
+    monkeypatch.setattr(vision.detect, "corner_rectangles", lambda segments, gap: np.zeros((0, 4, 2), np.float32))
+    assert all(_distance(q.corners, top) > 20 for q in split_pile(outline, gray, inner_edges=True))
+
+
+def test_rectangles_are_drawn_on_two_edges_meeting_at_a_right_angle() -> None:
+    """A card's corner at (10, 20): its whole short side along x, half its long side along y.
+    The rectangle reaching as far as the short side asks is the card; more come with the other
+    ratio and the other way round."""
+    short = np.float32([[12, 20], [110, 20]])  # ends a little before the corner: corners are round
+    long = np.float32([[10, 22], [10, 90]])
+    found = corner_rectangles(np.stack([short, long]), gap=10)
+    card = np.float32([[10, 20], [110, 20], [110, 160], [10, 160]])
+    assert len(found) == 4
+    assert min(_distance(q, card) for q in found) < 0.5
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        np.float32([[60, 0], [60, 80]]),  # crossing the first in its middle: no corner
+        np.float32([[12, 20], [110, 30]]),  # nearly parallel
+        np.float32([[10, 60], [10, 120]]),  # square to it, but starting far from where they would meet
+    ],
+)
+def test_edges_that_make_no_corner_draw_no_rectangle(second: np.ndarray) -> None:
+    first = np.float32([[12, 20], [110, 20]])
+    assert len(corner_rectangles(np.stack([first, second]), gap=10)) == 0

@@ -23,6 +23,7 @@ from vision.covered import covered_cards
 from vision.quads import (
     CardQuad,
     boxes,
+    corner_rectangles,
     edge_supports,
     grid_samples,
     inside_fractions,
@@ -47,6 +48,8 @@ ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over 
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
 SEVERAL = 0.9  # a region of several cards is at least this much of a card found (the median)
 EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
+CORNER_GAP = 0.15  # a corner's two edges end this near it at most (of the region's short side): corners are round
+CORNER_TRIES = 48  # the largest rectangles drawn on corners that are asked about the picture
 
 
 def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
@@ -151,9 +154,15 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     # edge inside the region, either way.
     sides = [(poly[i], poly[(i + 1) % n], False) for i in range(n)]
     lines, thick = (None, None) if gray is None else _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
+    corners = np.zeros((0, 4, 2), np.float32)
     if inner_edges and lines is not None:
-        shortest = 0.35 * min(cv2.minAreaRect(contour)[1])
-        sides += [(a, b, True) for a, b in _straight_edges(lines, region, (x0 - 1, y0 - 1), shortest)]
+        short = min(cv2.minAreaRect(contour)[1])
+        sides += [(a, b, True) for a, b in _straight_edges(lines, region, (x0 - 1, y0 - 1), 0.35 * short)]
+        # The top card's corners: where two straight edges meet at a right angle, on the outline
+        # or inside (its sides, short or faint, make no side of the region's own).
+        every = _straight_edges(lines, region, (x0 - 1, y0 - 1), 0.25 * short, outline=True)
+        segments = np.array([[a, b] for a, b, _ in sides] + [[a, b] for a, b in every], np.float32)
+        corners = corner_rectangles(segments, CORNER_GAP * short)
     tried: list[tuple[float, np.ndarray]] = []
     for a, b, both_ways in sides:
         side = b - a
@@ -172,6 +181,11 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     inside_region = [(area, c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
     # The picture is asked about the largest few only: a top card is never much smaller than them.
     largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[: 12 if inner_edges else 4]
+    if len(corners):
+        covered = inside_fractions(region, corners - [x0 - 1, y0 - 1])
+        areas = [float(cv2.contourArea(quad)) for quad in corners]
+        inside_region = [(area, c, quad) for area, c, quad in zip(areas, covered, corners, strict=True) if c > 0.93]
+        largest += sorted(inside_region, key=lambda c: c[0], reverse=True)[:CORNER_TRIES]
     if not largest:
         return []
     if gray is None or thick is None:
@@ -206,23 +220,26 @@ def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int
 
 
 def _straight_edges(
-    lines: np.ndarray, region: np.ndarray, origin: tuple[int, int], shortest: float
+    lines: np.ndarray, region: np.ndarray, origin: tuple[int, int], shortest: float, outline: bool = False
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Long straight edges inside a region (its mask, placed at ``origin`` in ``lines``, the
-    frame's map of edges: ``_edge_lines``), as pairs of end points in the frame's pixels."""
+    frame's map of edges: ``_edge_lines``), as pairs of end points in the frame's pixels; with
+    ``outline``, on the region's outline too, and fainter ones (more of them, shorter)."""
     x0, y0 = origin
     h, w = region.shape
     # The region's box clipped to the frame (a region touching the frame starts a pixel off it).
     gx, gy = max(0, x0), max(0, y0)
     patch = lines[gy : y0 + h, gx : x0 + w]
     inside = region[gy - y0 :, gx - x0 :][: patch.shape[0], : patch.shape[1]]
-    # Eroded: the region's own outline is tried as sides already.
-    edges = patch & (cv2.erode(inside, np.ones((5, 5), np.uint8)) * 255)
-    found = cv2.HoughLinesP(edges, 1, np.pi / 180, 30, minLineLength=int(shortest), maxLineGap=4)
+    # Eroded, unless asked: the region's own outline is tried as sides already.
+    mask = (cv2.dilate if outline else cv2.erode)(inside, np.ones((5, 5), np.uint8))
+    votes = 20 if outline else 30
+    found = cv2.HoughLinesP(patch & (mask * 255), 1, np.pi / 180, votes, minLineLength=int(shortest), maxLineGap=4)
     if found is None:
         return []
     shift = np.array([gx, gy], np.float32)
-    return [(np.float32(line[:2]) + shift, np.float32(line[2:]) + shift) for line in found.reshape(-1, 4)[:24]]
+    most = 40 if outline else 24
+    return [(np.float32(line[:2]) + shift, np.float32(line[2:]) + shift) for line in found.reshape(-1, 4)[:most]]
 
 
 def _face_quads(face: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[CardQuad]]:

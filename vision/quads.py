@@ -126,3 +126,46 @@ def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     inter = iw * ih
     union = (box[2] - box[0]) * (box[3] - box[1]) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
     return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+
+
+PERPENDICULAR = 0.09  # two sides meeting at a card's corner: the cosine of their angle, at most (5 degrees off)
+RATIOS = (1.40, 1.56)  # a card's long side over its short side: poker, bridge
+
+
+def corner_rectangles(segments: np.ndarray, gap: float) -> np.ndarray:
+    """Card-shaped rectangles (N x 4 x 2) with a corner where two straight edges (S x 2 x 2, end
+    points) meet at a right angle, each ending within ``gap`` of the corner and running away
+    from it. How long the sides are is not known: each rectangle reaches as far as the longer
+    edge asks (the other may be cut short by a card lying over it, or fade white on white), as a
+    poker or a bridge card, with either edge along a short side."""
+    seg = np.asarray(segments, np.float32).reshape(-1, 2, 2)
+    if len(seg) < 2:
+        return np.zeros((0, 4, 2), np.float32)
+    start = seg[:, 0]
+    u = seg[:, 1] - start
+    u /= np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-6)
+    i, j = np.triu_indices(len(seg), 1)
+    square = np.abs((u[i] * u[j]).sum(axis=1)) < PERPENDICULAR
+    i, j = i[square], j[square]
+    det = u[i, 0] * -u[j, 1] + u[j, 0] * u[i, 1]
+    q = start[j] - start[i]
+    corner = start[i] + ((q[:, 0] * -u[j, 1] + u[j, 0] * q[:, 1]) / det)[:, None] * u[i]
+    ok = np.ones(len(corner), bool)
+    away, reach = [], []
+    for k in (i, j):
+        # Where the edge's two ends lie along it, from the corner: both on one side, one near.
+        t = np.stack([((seg[k, e] - corner) * u[k]).sum(axis=1) for e in (0, 1)], axis=1)
+        far = t[np.arange(len(t)), np.abs(t).argmax(axis=1)]
+        ok &= (np.abs(t).min(axis=1) <= gap) & ((t.min(axis=1) > -gap) | (t.max(axis=1) < gap))
+        ok &= np.abs(far) > 2 * gap
+        away.append(u[k] * np.sign(far)[:, None])
+        reach.append(np.abs(far))
+    a, (di, dj), (ri, rj) = corner[ok], (away[0][ok], away[1][ok]), (reach[0][ok], reach[1][ok])
+    out = []
+    for ratio in RATIOS:
+        for long_i in (False, True):
+            short = np.maximum(ri / ratio, rj) if long_i else np.maximum(ri, rj / ratio)
+            li, lj = (short * ratio, short) if long_i else (short, short * ratio)
+            b = a + di * li[:, None]
+            out.append(np.stack([a, b, b + dj * lj[:, None], a + dj * lj[:, None]], axis=1))
+    return np.concatenate(out).astype(np.float32)
