@@ -50,6 +50,7 @@ SEVERAL = 0.9  # a region of several cards is at least this much of a card found
 EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
 CORNER_GAP = 0.15  # a corner's two edges end this near it at most (of the region's short side): corners are round
 CORNER_TRIES = 48  # the largest rectangles drawn on corners that are asked about the picture
+CORNER_EDGES = 0.5  # ... and how much of its outline one must show as edges to be a pile's top card
 
 
 def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
@@ -181,6 +182,7 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     inside_region = [(area, c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
     # The picture is asked about the largest few only: a top card is never much smaller than them.
     largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[: 12 if inner_edges else 4]
+    on_sides = len(largest)
     if len(corners):
         covered = inside_fractions(region, corners - [x0 - 1, y0 - 1])
         areas = [float(cv2.contourArea(quad)) for quad in corners]
@@ -194,9 +196,11 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
         edges = edge_supports(gray, np.stack([q for _, _, q in largest]), thick)
     best: CardQuad | None = None
     best_score = 0.0
-    for (area, covered, quad), edge in zip(largest, edges, strict=True):
+    for n, ((area, covered, quad), edge) in enumerate(zip(largest, edges, strict=True)):
         score = area * edge**2
-        if score > best_score:
+        # A rectangle on a corner may be a lower card's, its hidden side crossing the top card's
+        # pips: the top card's own shows most of its outline.
+        if score > best_score and (n < on_sides or edge >= CORNER_EDGES):
             # Inferred from a pile, not drawn by the region itself: ranks below any clean outline.
             best, best_score = CardQuad(portrait_corners(quad), min(covered, INFERRED_FILL)), score
     return [best] if best is not None else []
