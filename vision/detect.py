@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.covered import covered_cards
 from vision.quads import (
+    RATIOS,
     CardQuad,
     boxes,
     corner_rectangles,
@@ -175,19 +176,13 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
         inside = (poly - a) @ normal
         signs = (1.0, -1.0) if both_ways else (-1.0,) if abs(inside.min()) > abs(inside.max()) else (1.0,)
         for sign in signs:
-            for depth in (length * 1.40, length * 1.56, length / 1.40, length / 1.56):
+            for depth in [length * r for r in RATIOS] + [length / r for r in RATIOS]:
                 far = normal * depth * sign
                 tried.append((length * depth, np.array([a, b, b + far, a + far], dtype=np.float32)))
-    covered = inside_fractions(region, np.array([q for _, q in tried]) - [x0 - 1, y0 - 1]) if tried else []
-    inside_region = [(area, c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
     # The picture is asked about the largest few only: a top card is never much smaller than them.
-    largest = sorted(inside_region, key=lambda c: c[0], reverse=True)[: 12 if inner_edges else 4]
+    largest = _largest_inside(region, (x0 - 1, y0 - 1), tried, 12 if inner_edges else 4)
     on_sides = len(largest)
-    if len(corners):
-        covered = inside_fractions(region, corners - [x0 - 1, y0 - 1])
-        areas = [float(cv2.contourArea(quad)) for quad in corners]
-        inside_region = [(area, c, quad) for area, c, quad in zip(areas, covered, corners, strict=True) if c > 0.93]
-        largest += sorted(inside_region, key=lambda c: c[0], reverse=True)[:CORNER_TRIES]
+    largest += _largest_inside(region, (x0 - 1, y0 - 1), [(cv2.contourArea(q), q) for q in corners], CORNER_TRIES)
     if not largest:
         return []
     if gray is None or thick is None:
@@ -204,6 +199,18 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
             # Inferred from a pile, not drawn by the region itself: ranks below any clean outline.
             best, best_score = CardQuad(portrait_corners(quad), min(covered, INFERRED_FILL)), score
     return [best] if best is not None else []
+
+
+def _largest_inside(
+    region: np.ndarray, origin: tuple[int, int], tried: list[tuple[float, np.ndarray]], most: int
+) -> list[tuple[float, float, np.ndarray]]:
+    """The ``most`` largest of the rectangles tried (area, corners) lying inside a region (its
+    mask, placed at ``origin``), as (area, share inside, corners)."""
+    if not tried:
+        return []
+    covered = inside_fractions(region, np.array([q for _, q in tried]) - origin)
+    inside = [(float(area), c, quad) for (area, quad), c in zip(tried, covered, strict=True) if c > 0.93]
+    return sorted(inside, key=lambda c: c[0], reverse=True)[:most]
 
 
 def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
