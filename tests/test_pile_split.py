@@ -133,3 +133,12 @@ def test_rectangles_are_drawn_on_two_edges_meeting_at_a_right_angle() -> None:
 def test_edges_that_make_no_corner_draw_no_rectangle(second: np.ndarray) -> None:
     first = np.float32([[12, 20], [110, 20]])
     assert len(corner_rectangles(np.stack([first, second]), gap=10)) == 0
+
+
+def test_an_edge_of_no_length_is_no_side() -> None:
+    """A degenerate segment (both ends one point) is left out, not divided by."""
+    point = np.float32([[5, 5], [5, 5]])
+    short, long = np.float32([[12, 20], [110, 20]]), np.float32([[10, 22], [10, 90]])
+    with np.errstate(all="raise"):
+        found = corner_rectangles(np.stack([point, short, long]), gap=10)
+    assert len(found) == 4

@@ -139,11 +139,12 @@ def corner_rectangles(segments: np.ndarray, gap: float) -> np.ndarray:
     edge asks (the other may be cut short by a card lying over it, or fade white on white), as a
     poker or a bridge card, with either edge along a short side."""
     seg = np.asarray(segments, np.float32).reshape(-1, 2, 2)
+    seg = seg[np.linalg.norm(seg[:, 1] - seg[:, 0], axis=1) >= 1]  # a point has no direction
     if len(seg) < 2:
         return np.zeros((0, 4, 2), np.float32)
     start = seg[:, 0]
     u = seg[:, 1] - start
-    u /= np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-6)
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
     i, j = np.triu_indices(len(seg), 1)
     square = np.abs((u[i] * u[j]).sum(axis=1)) < PERPENDICULAR
     i, j = i[square], j[square]
