@@ -440,6 +440,11 @@ MAX_RIVALS = 3
 SAME_CARD = 0.4  # outlines whose boxes overlap this much (over their union) are of one card
 SAME_OUTLINE = 0.85  # a rival overlapping the winner this much is the same outline again
 ONE_OF_SEVERAL = 0.3  # an outline inside another, under half its size but this big, may be one card of a fan
+LOOSE_EDGES = 0.5  # an outline less an edge than this may lie loose round a card: one is sought inside it
+REFIT_GROW = 1.04  # ... within the loose outline grown this much (its sides may cut the card's corners)
+REFIT_EDGES = 0.6  # ... and taken when this much of its outline is an edge in the picture,
+REFIT_GAIN = 0.2  # ... this much more than the loose outline's (thin lines counted: a pile's top card),
+REFIT_SMALLEST = 0.2  # ... and it is at least this much of the loose outline's area
 
 
 def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:
@@ -517,11 +522,37 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     # Rivals are rarely needed, so they are not refitted to the edges (it costs a millisecond each).
     refined = refine_quads(gray, [ordered[i] for i in kept], reach)
     cards = [[quad] + [ordered[j] for j in rivals.get(i, ())] for i, quad in zip(kept, refined, strict=True)]
+    _refit_loose(gray, cards)
     every = [quad for outlines in cards for quad in outlines]
     edges = iter(edge_supports(gray, np.stack([q.corners for q in every])) if every else ())
     scaled = [[CardQuad(q.corners / scale, q.fill, float(next(edges))) for q in outlines] for outlines in cards]
     found = [FoundCard(outlines[0], tuple(outlines[1:])) for outlines in scaled]
     return found + _covered(merged + loose, [ordered[i] for i in kept], [f.quad for f in found], face, scale)
+
+
+def _refit_loose(gray: np.ndarray, cards: list[list[CardQuad]]) -> None:
+    """Outlines that lie off the picture's edges (a card on paper as pale as it, merged with it
+    into one region, or a segmenter blob round it) are searched for a card lying inside them:
+    its corners and straight sides, as in a pile (``split_pile``). One found whose outline is an
+    edge in the picture, clearly more than the loose outline's, takes its place; the loose one
+    becomes its first rival. ``cards`` (each card's outline, then its rivals) is updated in place."""
+    if not cards:
+        return
+    loose = edge_supports(gray, np.stack([outlines[0].corners for outlines in cards]))
+    for outlines, support in zip(cards, loose, strict=True):
+        if support >= LOOSE_EDGES:
+            continue
+        quad = outlines[0]
+        centre = quad.corners.mean(axis=0)
+        grown = np.round(centre + (quad.corners - centre) * REFIT_GROW).astype(np.int32).reshape(-1, 1, 2)
+        x0, y0, w, h = cv2.boundingRect(grown)
+        _, thick = _edge_lines(gray, (x0 - 1, y0 - 1), (h + 2, w + 2))
+        for inner in split_pile(grown, gray, inner_edges=True):
+            plain = edge_supports(gray, inner.corners[None])[0]
+            old, new = edge_supports(gray, np.stack([quad.corners, inner.corners]), thick)
+            if plain >= REFIT_EDGES and new >= old + REFIT_GAIN and inner.area >= REFIT_SMALLEST * quad.area:
+                outlines.insert(0, CardQuad(inner.corners, quad.fill))
+                del outlines[MAX_RIVALS + 1 :]
 
 
 def _covered(
