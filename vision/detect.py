@@ -134,7 +134,12 @@ def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
     return found
 
 
-def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges: bool = False) -> list[CardQuad]:
+def split_pile(
+    contour: np.ndarray,
+    gray: np.ndarray | None = None,
+    inner_edges: bool = False,
+    edge_maps: tuple[np.ndarray, np.ndarray] | None = None,
+) -> list[CardQuad]:
     """The top card of a region of overlapping cards.
 
     Its sides are long straight runs of the region's outline, so card-shaped rectangles are
@@ -142,7 +147,8 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     card is the one whose whole outline is an edge in the picture (a rectangle spanning two cards
     crosses their faces); with no picture to ask, the largest. With ``inner_edges``, straight
     edges inside the region are tried as sides too: in a tight pile the lower cards stick out all
-    round, and the top card's sides are none of the outline's.
+    round, and the top card's sides are none of the outline's. ``edge_maps``: the region's
+    ``_edge_lines``, when the caller has drawn them already.
     """
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
@@ -155,7 +161,10 @@ def split_pile(contour: np.ndarray, gray: np.ndarray | None = None, inner_edges:
     # Each side with the direction the card lies in: an outline's side, into the region; an
     # edge inside the region, either way.
     sides = [(poly[i], poly[(i + 1) % n], False) for i in range(n)]
-    lines, thick = (None, None) if gray is None else _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
+    if gray is None:
+        lines, thick = None, None
+    else:
+        lines, thick = edge_maps or _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
     corners = np.zeros((0, 4, 2), np.float32)
     if inner_edges and lines is not None:
         short = min(cv2.minAreaRect(contour)[1])
@@ -546,8 +555,9 @@ def _refit_loose(gray: np.ndarray, cards: list[list[CardQuad]]) -> None:
         centre = quad.corners.mean(axis=0)
         grown = np.round(centre + (quad.corners - centre) * REFIT_GROW).astype(np.int32).reshape(-1, 1, 2)
         x0, y0, w, h = cv2.boundingRect(grown)
-        _, thick = _edge_lines(gray, (x0 - 1, y0 - 1), (h + 2, w + 2))
-        for inner in split_pile(grown, gray, inner_edges=True):
+        maps = _edge_lines(gray, (x0 - 1, y0 - 1), (h + 2, w + 2))  # the ones split_pile draws for this box
+        thick = maps[1]
+        for inner in split_pile(grown, gray, inner_edges=True, edge_maps=maps):
             plain = edge_supports(gray, inner.corners[None])[0]
             old, new = edge_supports(gray, np.stack([quad.corners, inner.corners]), thick)
             if plain >= REFIT_EDGES and new >= old + REFIT_GAIN and inner.area >= REFIT_SMALLEST * quad.area:
