@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sim.render_cards import DECK_STYLES, render_card
+from sim.render_cards import DECK_STYLES, pip_mask, render_card
 from vision.detect import CARD_H, CARD_W
 from vision.middle import centre_count, foreign_middle
 from vision.reader import corner_image
@@ -69,3 +69,40 @@ def test_another_colour_s_pips_over_the_middle_are_foreign(style: str, lower: st
     ]
     assert foreign_middle(card, _corners(card))
     assert not foreign_middle(over, _corners(over))
+
+
+def lone_pip(style: str, suit: str, at: tuple[float, float] = (0.5, 0.5), shape: str = "pip") -> np.ndarray:
+    """A card of the design with nothing in its middle but one pip the size of a ten's (as most
+    decks print their aces, spades aside), centred on ``at`` (fractions of the card); ``shape``
+    "fleck" puts a triangle of that size there instead, something no suit is shaped like."""
+    card = tight("10" + suit, style, 0.0)
+    h, w = card.shape[:2]
+    paper = np.median(card[h // 2 - 5 : h // 2 + 5, 5:15].reshape(-1, 3), axis=0)
+    ink = np.median(card[card.min(axis=2) < 120].reshape(-1, 3), axis=0)
+    card[round(h * 0.05) : round(h * 0.95), round(w * 0.18) : round(w * 0.82)] = paper
+    size = round(h * 0.14)
+    if shape == "pip":
+        mask = pip_mask(suit, DECK_STYLES[style].pip, size)
+    else:
+        mask = np.zeros((size, size), np.float32)
+        cv2.fillPoly(mask, [np.int32([[size // 2, 0], [size - 1, size - 1], [0, size - 1]])], 1.0)
+    y, x = round(h * at[1] - size / 2), round(w * at[0] - size / 2)
+    region = card[y : y + size, x : x + size].astype(np.float32)
+    card[y : y + size, x : x + size] = (region * (1 - mask[..., None]) + ink * mask[..., None]).astype(np.uint8)
+    return card
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize("suit", ["H", "D"])
+def test_an_ace_with_a_pip_no_bigger_than_a_ten_s_counts_one(style: str, suit: str) -> None:
+    """The real deck's aces (but spades) print one pip the size of the other cards': counted as
+    an ace when it is alone in the very middle and shaped like a pip, not when it lies off the
+    middle (a card cut short by its outline)."""
+    assert centre_count(lone_pip(style, suit)) == "A"
+    assert centre_count(lone_pip(style, suit, at=(0.5, 0.3))) is None
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_a_lone_fleck_of_no_suit_s_shape_is_no_ace(style: str) -> None:
+    """Pointed at the top like a spade, flat at the foot like nothing: no pip, so no count."""
+    assert centre_count(lone_pip(style, "S", shape="fleck")) is None

@@ -17,6 +17,8 @@ PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
 PICTURE_INKS = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
 BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
 BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
+ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
+ACE_SPECKS = 0.2  # ... and nothing else inked there is this big beside it (a speck of the index or a fleck)
 BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
 
 
@@ -61,9 +63,20 @@ def centre_count(card: np.ndarray | Planes) -> str | None:
     if biggest > area * 0.12 and len(blobs) == 1:
         return "A"  # one large pip (an ace's, however decorated)
     pips = [b for b in blobs if b[4] > biggest * 0.45]
+    specks = all(b[4] < biggest * ACE_SPECKS for b in blobs if b is not pips[0])
+    if len(pips) == 1 and specks and _centred(pips[0], shape):
+        # One blob no bigger than a ten's pips, alone in the very middle: most decks' aces (but
+        # spades), when it has a pip's shape (a speck of dirt or a reflection has none).
+        return "A" if centre_suit(card) is not None else None
     if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
         return None  # pieces of different sizes: something else is in the way
     return PIP_RANKS[len(pips)]
+
+
+def _centred(blob: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether a blob's centre lies in the middle of the middle (``ACE_PLACE`` of its size each way)."""
+    x, y = (blob[0] + blob[2] / 2) / shape[1], (blob[1] + blob[3] / 2) / shape[0]
+    return abs(x - 0.5) <= ACE_PLACE and abs(y - 0.5) <= ACE_PLACE
 
 
 def _like_pip(blob: np.ndarray, size: float, width: float) -> bool:
