@@ -32,3 +32,19 @@ def test_labels_pair_up_as_cards_do() -> None:
 
 def test_fonts_without_the_index_characters_are_left_out() -> None:
     assert all(synth._has(path, "A234567890JQK") for path in FONTS[:5])
+
+
+@pytest.mark.parametrize("suit", ["S", "C", "H", "D"])
+def test_random_pips_vary_and_are_shaped_as_their_suit(suit: str) -> None:
+    """The drawn pips differ from one another, and each reads as its own suit to the middle's
+    pip reader (which was measured on printed designs): a spade pointed, a club's leaf round."""
+    from vision.middle import _pip_suit
+
+    rng = np.random.default_rng(0)
+    masks = [synth.random_pip(rng, suit, 64) > 127 for _ in range(60)]
+    assert len({m.tobytes() for m in masks}) == len(masks)
+    read = []
+    for m in masks:
+        ys, xs = np.nonzero(m)
+        read.append(_pip_suit(m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], suit in "HD"))
+    assert read.count(suit) >= 0.95 * len(read) and set(read) <= {suit, None}

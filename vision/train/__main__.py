@@ -1,8 +1,9 @@
-"""Train the corner reader: ``python -m vision.train [--samples N] [--epochs E] [--out PATH]``.
+"""Train the corner reader: ``python -m vision.train [--samples N] [--epochs E] [--varied] [--out PATH]``.
 
 Draws synthetic corners (``vision.train.synth``), fits the network of ``vision.corner_net`` with
 JAX and Adam, checks that the numpy forward pass gives the same answers as the training graph,
-and writes the weights. Deterministic for a seed. Needs the ``train`` extra and fonts (README).
+and writes the weights (``--varied``: the second network, on corners with pips of random
+shapes and hard shadows). Deterministic for a seed. Needs the ``train`` extra and fonts (README).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, WEIGHTS, CornerNet
+from vision.corner_net import RANK_CLASSES, SECOND_WEIGHTS, SUIT_CLASSES, WEIGHTS, CornerNet
 from vision.train import training_parser, write_checked
 from vision.train.export import to_onnx
 from vision.train.synth import dataset, font_files
@@ -23,14 +24,14 @@ CHANNELS = (16, 32, 64)
 HIDDEN = 128
 
 
-def _chunk(args: tuple[int, int, list[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    count, seed, fonts = args
-    return dataset(count, seed, fonts)
+def _chunk(args: tuple[int, int, list[str], bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    count, seed, fonts, varied = args
+    return dataset(count, seed, fonts, varied)
 
 
-def make_data(count: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def make_data(count: int, seed: int, workers: int, varied: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     fonts = font_files()
-    chunks = [(count // workers + (i < count % workers), seed * 1000 + i, fonts) for i in range(workers)]
+    chunks = [(count // workers + (i < count % workers), seed * 1000 + i, fonts, varied) for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         parts = list(pool.map(_chunk, chunks))
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
@@ -59,8 +60,8 @@ def train(args: argparse.Namespace) -> None:
     import optax
 
     t0 = time.time()
-    x, y_rank, y_suit = make_data(args.samples, args.seed, args.workers)
-    xv, yv_rank, yv_suit = make_data(args.samples // 20, args.seed + 1, args.workers)
+    x, y_rank, y_suit = make_data(args.samples, args.seed, args.workers, args.varied)
+    xv, yv_rank, yv_suit = make_data(args.samples // 20, args.seed + 1, args.workers, args.varied)
     print(f"drew {len(x)} + {len(xv)} corners in {time.time() - t0:.0f} s", flush=True)
 
     def logits(p, xb, train_key=None):
@@ -120,6 +121,7 @@ def train(args: argparse.Namespace) -> None:
         "samples": args.samples,
         "epochs": args.epochs,
         "seed": args.seed,
+        **({"varied": True} if args.varied else {}),
         "rank_accuracy": acc_r,
         "suit_accuracy": acc_s,
         "fonts": len(font_files()),
@@ -133,7 +135,11 @@ def train(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = training_parser("python -m vision.train", __doc__.splitlines()[0], epochs=10, batch=256, out=WEIGHTS)
     parser.add_argument("--samples", type=int, default=120_000)
-    train(parser.parse_args())
+    parser.add_argument("--varied", action="store_true", help=f"the second network (default --out {SECOND_WEIGHTS})")
+    args = parser.parse_args()
+    if args.varied and args.out == str(WEIGHTS):
+        args.out = str(SECOND_WEIGHTS)
+    train(args)
 
 
 if __name__ == "__main__":

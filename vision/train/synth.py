@@ -158,17 +158,83 @@ def _colours(rng: np.random.Generator, red: bool) -> tuple[np.ndarray, np.ndarra
     return np.clip(paper, 0, 255), np.clip(ink, 0, 255)
 
 
-def _pip(rng: np.random.Generator, suit: str, fonts: tuple[str, ...]) -> np.ndarray:
+def random_pip(rng: np.random.Generator, suit: str, size: int = 96) -> np.ndarray:
+    """A suit pip of random proportions (lobes, spread, stem and foot), as printers draw them.
+
+    The fonts' suit symbols are few designs; decks print slim, round, squat and ornate pips, and
+    at an index's size a slim club and a slim spade differ only in these proportions. Drawn at
+    four times the size and area-averaged, 0-255 coverage."""
+    k = 4 * size
+    img = np.zeros((k, k), np.uint8)
+    u = rng.uniform
+
+    def disc(x: float, y: float, r: float) -> None:
+        cv2.circle(img, (round(x * k), round(y * k)), max(1, round(r * k)), 255, -1, cv2.LINE_AA)
+
+    def poly(points: list[tuple[float, float]]) -> None:
+        cv2.fillPoly(img, [np.round(np.array(points) * k).astype(np.int32)], 255, cv2.LINE_AA)
+
+    def stem(top: float) -> None:
+        foot, waist, flare = u(0.06, 0.2), u(0.012, 0.04), u(0.8, 3.5)
+        t = np.linspace(0, 1, 12)
+        half = waist + (foot - waist) * t**flare
+        y = top + (0.98 - top) * t
+        poly([*zip(0.5 - half, y, strict=True), *zip((0.5 + half)[::-1], y[::-1], strict=True)])
+
+    if suit in "HS":  # a heart; a spade is one upside down on a stem
+        r = u(0.17, 0.28)
+        dx = u(0.16, min(0.26, 0.47 - r))
+        ly, tip = (u(0.25, 0.35), u(0.9, 0.98)) if suit == "H" else (u(0.5, 0.62), u(0.02, 0.1))
+        side = 1 if suit == "H" else -1
+        disc(0.5 - dx, ly, r)
+        disc(0.5 + dx, ly, r)
+        reach = u(0.75, 1.0)
+        poly([(0.5 - dx - r * reach, ly + side * r * 0.3), (0.5 + dx + r * reach, ly + side * r * 0.3), (0.5, tip)])
+        poly([(0.5 - dx, ly + side * r * 0.35), (0.5 + dx, ly + side * r * 0.35), (0.5, ly - side * r * u(0.3, 0.8))])
+        if suit == "S":
+            stem(ly + r * u(0.2, 0.8))
+    elif suit == "D":
+        w, bend = u(0.26, 0.44), u(-0.03, 0.06)
+        t = np.linspace(0, 1, 16, endpoint=False)
+        sag = bend * np.sin(np.pi * t)[:, None]
+        corners = [(0.5, 0.02), (0.5 + w, 0.5), (0.5, 0.98), (0.5 - w, 0.5)]
+        points = []
+        for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True):
+            inward = np.array([0.5 - (ax + bx) / 2, 0.5 - (ay + by) / 2])
+            inward /= np.hypot(*inward) + 1e-9
+            points += list(np.array([ax, ay]) + np.outer(t, [bx - ax, by - ay]) + sag * inward)
+        poly(points)
+    else:  # a club: three round leaves, their middle filled, on a stem
+        r = u(0.14, 0.24)
+        top = 0.03 + r
+        spread, drop = u(0.95, 1.3), u(1.3, 1.8)
+        left, right = (0.5 - spread * r, top + drop * r), (0.5 + spread * r, top + drop * r)
+        for x, y in ((0.5, top), left, right):
+            disc(x, y, r)
+        poly([(0.5, top), left, right])
+        stem(left[1] - r * u(0.1, 0.6))
+    return cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def _pip(rng: np.random.Generator, suit: str, fonts: tuple[str, ...], varied: bool = False) -> np.ndarray:
+    """A suit's pip: a font's symbol or a plain drawing; ``varied``, four in ten of random shape."""
+    if varied and suit in SUIT_CHARS:
+        pick = rng.random()
+        if fonts and pick < 0.45:
+            return glyph(str(rng.choice(fonts)), SUIT_CHARS[suit])
+        if pick < 0.6:
+            return (pip_mask(suit, int(rng.integers(0, 3)), 96) * 255).astype(np.uint8)
+        return random_pip(rng, suit)
     if suit in SUIT_CHARS and fonts and rng.random() < 0.7:
         return glyph(str(rng.choice(fonts)), SUIT_CHARS[suit])
     return (pip_mask(suit if suit in SUIT_CHARS else "O", int(rng.integers(0, 3)), 96) * 255).astype(np.uint8)
 
 
-def _distractors(rng: np.random.Generator, canvas: np.ndarray, ink: np.ndarray, suit: str, fonts) -> None:
+def _distractors(rng: np.random.Generator, canvas: np.ndarray, ink: np.ndarray, suit: str, fonts, varied: bool) -> None:
     """What else shows in a real corner: a centre pip cut by the crop, a court frame and picture."""
     h, w = canvas.shape[:2]
     if rng.random() < 0.5:  # a centre pip poking in from the right or the bottom
-        big = _scaled(_pip(rng, suit, fonts), h * rng.uniform(0.25, 0.45), rng.uniform(0.8, 1.1))
+        big = _scaled(_pip(rng, suit, fonts, varied), h * rng.uniform(0.25, 0.45), rng.uniform(0.8, 1.1))
         if rng.random() < 0.5:
             _paste(canvas, big, w * rng.uniform(0.75, 0.95), h * rng.uniform(0.1, 0.8), ink)
         else:
@@ -219,7 +285,9 @@ def _card_back(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return img
 
 
-def _index(rng: np.random.Generator, canvas: np.ndarray, rank: str, suit: str, ink, fonts, pip_fonts) -> tuple:
+def _index(
+    rng: np.random.Generator, canvas: np.ndarray, rank: str, suit: str, ink, fonts, pip_fonts, varied: bool
+) -> tuple:
     """Draw the rank and the pip under it in one column, the way printers lay out an index.
 
     Returns the box (x0, y0, x1, y1) the rank glyph was drawn in."""
@@ -257,7 +325,7 @@ def _index(rng: np.random.Generator, canvas: np.ndarray, rank: str, suit: str, i
     max_w = w * 0.7
     if mark.shape[1] > max_w:
         mark = _scaled(text, rank_h, condense * max_w / mark.shape[1])
-    pip = _scaled(_pip(rng, suit, pip_fonts), rank_h * rng.uniform(0.5, 0.95), rng.uniform(0.85, 1.15))
+    pip = _scaled(_pip(rng, suit, pip_fonts, varied), rank_h * rng.uniform(0.5, 0.95), rng.uniform(0.85, 1.15))
     x_c = w * rng.uniform(0.2, 0.55)
     x_c = min(max(x_c, mark.shape[1] / 2 + 3), w - mark.shape[1] / 2 - 3)
     y = h * rng.uniform(0.02, 0.15)
@@ -268,8 +336,9 @@ def _index(rng: np.random.Generator, canvas: np.ndarray, rank: str, suit: str, i
     return box
 
 
-def _camera(rng: np.random.Generator, big: np.ndarray, margin: int) -> np.ndarray:
-    """Crop as a slightly wrong warp would, then blur, shrink, light and compress like a camera."""
+def _camera(rng: np.random.Generator, big: np.ndarray, margin: int, varied: bool) -> np.ndarray:
+    """Crop as a slightly wrong warp would, then blur, shrink, light and compress like a camera;
+    ``varied``, one in five under a hard shadow's edge."""
     out_w, out_h = CORNER_PX
     h, w = out_h * SS, out_w * SS
     angle = rng.normal(0, 2.0)
@@ -284,6 +353,12 @@ def _camera(rng: np.random.Generator, big: np.ndarray, margin: int) -> np.ndarra
     img = cv2.resize(img, (out_w, out_h), interpolation=cv2.INTER_AREA)
     light = np.linspace(rng.uniform(0.55, 1.05), rng.uniform(0.55, 1.05), out_h, dtype=np.float32)
     img = img * light[:, None, None] * rng.uniform(0.88, 1.05, 3).astype(np.float32)
+    if varied and rng.random() < 0.2:  # a hard shadow across the corner (a hand, a lamp's arm, sunlight)
+        shade = np.ones((out_h, out_w), np.float32)
+        x0, x1 = rng.uniform(-0.2, 1.2, 2) * out_w
+        edge = np.int32([[x0, 0], [out_w * 3, 0], [out_w * 3, out_h], [x1, out_h]])
+        cv2.fillPoly(shade, [edge], rng.uniform(0.3, 0.8))
+        img = img * cv2.GaussianBlur(shade, (0, 0), rng.uniform(0.5, 4))[..., None]
     if rng.random() < 0.2:  # a patch of glare
         glare = np.zeros((out_h, out_w), np.float32)
         cv2.circle(glare, (int(rng.integers(0, out_w)), int(rng.integers(0, out_h))), int(rng.integers(5, 30)), 1.0, -1)
@@ -321,8 +396,9 @@ def _thumb(rng: np.random.Generator, canvas: np.ndarray, box: tuple) -> float:
     return float(np.mean(cover[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)] > 127))
 
 
-def sample(rng: np.random.Generator, fonts: list[str]) -> Sample:
-    """One random corner and its labels."""
+def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> Sample:
+    """One random corner and its labels; ``varied`` draws pips of random shapes (``random_pip``)
+    and hard shadows too (the second network's corners, see ``vision.corner_net``)."""
     out_w, out_h = CORNER_PX
     w, h = out_w * SS, out_h * SS
     margin = 64
@@ -339,14 +415,14 @@ def sample(rng: np.random.Generator, fonts: list[str]) -> Sample:
             canvas = np.empty((*big_shape, 3), np.float32)
             canvas[:] = _colours(rng, False)[0]
             if choice == 3:
-                _distractors(rng, canvas, np.array([20.0, 20, 20]), "S", ())
+                _distractors(rng, canvas, np.array([20.0, 20, 20]), "S", (), varied)
             if choice == 4:  # the middle of a pip card: big pips, no index
                 suit = str(rng.choice(list(SUIT_CHARS)))
                 ink = _colours(rng, suit in "DH")[1]
                 for _ in range(int(rng.integers(1, 4))):
-                    pip = _scaled(_pip(rng, suit, suit_fonts(tuple(fonts))), h * rng.uniform(0.15, 0.45), 1.0)
+                    pip = _scaled(_pip(rng, suit, suit_fonts(tuple(fonts)), varied), h * rng.uniform(0.15, 0.45), 1.0)
                     _paste(canvas, pip, rng.uniform(-0.3, 0.9) * w, rng.uniform(-0.2, 0.9) * h, ink)
-        return Sample(_camera(rng, canvas, margin), NONE_RANK, NONE_SUIT)
+        return Sample(_camera(rng, canvas, margin, varied), NONE_RANK, NONE_SUIT)
     pip_fonts = suit_fonts(tuple(fonts))
     if kind < 0.16:
         rank, suit = "joker", "none"
@@ -368,18 +444,20 @@ def sample(rng: np.random.Generator, fonts: list[str]) -> Sample:
         inset = round(w * rng.uniform(0.03, 0.1))
         colour = ink if rng.random() < 0.5 else rng.uniform(0, 160, 3)
         cv2.rectangle(card, (inset, inset), (w * 3, h * 3), colour.tolist(), int(rng.integers(1, 5)))
-    box = _index(rng, card, rank, suit, ink, fonts, pip_fonts)
-    _distractors(rng, card, ink, suit if suit in SUIT_CHARS else "S", pip_fonts)
+    box = _index(rng, card, rank, suit, ink, fonts, pip_fonts, varied)
+    _distractors(rng, card, ink, suit if suit in SUIT_CHARS else "S", pip_fonts, varied)
     inner = canvas[margin : margin + h, margin : margin + w]
     alpha = (shape.astype(np.float32) / 255)[..., None]
     inner[:] = inner * (1 - alpha) + card * alpha
     if rng.random() < 0.1 and _thumb(rng, canvas[margin : margin + h, margin : margin + w], box) > 0.2:
         rank, suit = "none", "none"  # a rank mostly hidden is no reading (a little hidden still is)
-    return Sample(_camera(rng, canvas, margin), RANK_CLASSES.index(rank), SUIT_CLASSES.index(suit))
+    return Sample(_camera(rng, canvas, margin, varied), RANK_CLASSES.index(rank), SUIT_CLASSES.index(suit))
 
 
-def dataset(count: int, seed: int, fonts: list[str] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``count`` corners as the reader's inputs, with rank and suit labels."""
+def dataset(
+    count: int, seed: int, fonts: list[str] | None = None, varied: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``count`` corners as the reader's inputs, with rank and suit labels (``sample``)."""
     from vision.corner_net import corner_input
 
     rng = np.random.default_rng(seed)
@@ -388,7 +466,7 @@ def dataset(count: int, seed: int, fonts: list[str] | None = None) -> tuple[np.n
         raise RuntimeError("no fonts found: install the packages the README lists for training")
     xs, ranks, suits = [], [], []
     for _ in range(count):
-        s = sample(rng, fonts)
+        s = sample(rng, fonts, varied)
         xs.append(corner_input(s.image))
         ranks.append(s.rank)
         suits.append(s.suit)
