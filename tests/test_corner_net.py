@@ -81,10 +81,29 @@ def test_prototypes_tip_an_open_question_but_never_overrule_no_index() -> None:
     np.testing.assert_allclose(r.sum(axis=1), 1, rtol=1e-5)
 
 
-def test_a_network_fingerprint_changes_with_its_model() -> None:
+def test_a_network_fingerprint_changes_with_either_model() -> None:
+    from vision.corner_net import SECOND_WEIGHTS, WEIGHTS
+
+    first, second = WEIGHTS.read_bytes(), SECOND_WEIGHTS.read_bytes()
     net = builtin_net()
-    assert net_id(net) == net_id(CornerNet(net.model))
-    assert net_id(net) != net_id(CornerNet(net.model.replace(b"cardtable", b"cardtab1e", 1)))
+    assert net_id(net) == net_id(CornerNet(first, second)) != net_id(CornerNet(first))
+    assert net_id(net) != net_id(CornerNet(first, second.replace(b"cardtable", b"cardtab1e", 1)))
+
+
+def test_two_networks_answer_as_the_geometric_mean_of_their_answers() -> None:
+    """The shipped pair: each network alone, then both; the pair's probabilities are the two
+    networks' geometric mean, normalised, and its embedding is the first's (enrolment's)."""
+    from vision.corner_net import SECOND_WEIGHTS, WEIGHTS
+    from vision.train import synth
+
+    corners = [synth.sample(np.random.default_rng(n), synth.font_files()).image for n in range(12)]
+    one, two = CornerNet.load(WEIGHTS).read(corners), CornerNet.load(SECOND_WEIGHTS).read(corners)
+    both = builtin_net().read(corners)
+    for k in ("rank", "suit"):
+        mean = np.sqrt(getattr(one, k) * getattr(two, k))
+        np.testing.assert_allclose(getattr(both, k), mean / mean.sum(axis=1, keepdims=True), atol=1e-5)
+    np.testing.assert_allclose(both.embedding, one.embedding, atol=1e-6)
+    assert not np.allclose(one.rank, two.rank, atol=1e-3)  # two networks, not one twice
 
 
 def test_the_runtime_gives_the_outputs_asked_for_by_name_and_names_a_bad_model() -> None:
@@ -101,6 +120,7 @@ def test_the_runtime_gives_the_outputs_asked_for_by_name_and_names_a_bad_model()
 
 
 def test_a_missing_or_damaged_model_is_named(tmp_path) -> None:
+    from vision.corner_net import WEIGHTS
     from vision.runtime import ModelError
 
     with pytest.raises(ModelError, match=r"nowhere\.onnx: cannot read the corner model"):
@@ -108,7 +128,7 @@ def test_a_missing_or_damaged_model_is_named(tmp_path) -> None:
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"\x08\x07not a model")
     with pytest.raises(ModelError, match=r"broken\.onnx: not a corner model ONNX Runtime can run"):
-        CornerNet.load(broken)
+        CornerNet.load(WEIGHTS, broken)  # the second of two named, not the first
 
 
 def test_a_class_the_deck_was_not_enrolled_with_is_not_ruled_out() -> None:

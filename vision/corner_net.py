@@ -4,7 +4,10 @@ Trained once (``python -m vision.train``) on synthetic corners drawn in many fon
 shapes, layouts and camera faults (``vision.train.synth``), so it reads decks it has never seen.
 Three 3x3 convolutions with max pooling, one dense layer (the *embedding*, which deck enrolment
 also uses) and two softmax heads: one for the rank (or joker, or no index), one for the suit.
-It ships as a small ONNX file run by ONNX Runtime (``vision.runtime``).
+It ships as a small ONNX file run by ONNX Runtime (``vision.runtime``), with a second network
+of the same shape trained on corners with pips of random shapes and hard shadows
+(``--varied``): their probabilities are averaged (a geometric mean), since two networks that
+learnt differently are rarely sure of the same wrong answer. Enrolment uses the first's embedding.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ INPUT_W, INPUT_H = 32, 64
 RANK_CLASSES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "joker", "none")
 SUIT_CLASSES = ("C", "D", "H", "S", "none")
 WEIGHTS = Path(__file__).with_name("models") / "corner_net.onnx"
+SECOND_WEIGHTS = WEIGHTS.with_name("corner_net_varied.onnx")
 OUTPUTS = ("rank", "suit", "embedding")  # the model's output names
 
 
@@ -57,27 +61,35 @@ class CornerOutput:
 
 
 class CornerNet:
-    """The network, loaded, and its forward pass."""
+    """The networks, loaded, and their forward pass: one network's answers, or several averaged."""
 
-    def __init__(self, model: bytes) -> None:
-        self.model = model
-        try:
-            self._net = OnnxNet(model)
-        except ValueError as exc:
-            raise ModelError(f"not a corner model ONNX Runtime can run ({exc})") from None
+    def __init__(self, model: bytes, *more: bytes) -> None:
+        models = (model, *more)
+        self._set(models, [_runnable(m) for m in models])
+
+    def _set(self, models: tuple[bytes, ...], nets: list[OnnxNet]) -> None:
+        self.model = b"".join(models)  # what a fingerprint (``deck.net_id``) is taken of
+        self._nets = nets
 
     @classmethod
-    def load(cls, path: str | Path = WEIGHTS) -> CornerNet:
-        try:
-            return cls(Path(path).read_bytes())
-        except OSError as exc:
-            raise ModelError(f"{path}: cannot read the corner model ({exc.strerror}); reinstall cardtable") from None
-        except ModelError as exc:
-            raise ModelError(f"{path}: {exc}; reinstall cardtable or retrain (README)") from None
+    def load(cls, *paths: str | Path) -> CornerNet:
+        """The networks in those files; by default the shipped two (``WEIGHTS``, ``SECOND_WEIGHTS``)."""
+        models, nets = [], []
+        for path in paths or (WEIGHTS, SECOND_WEIGHTS):
+            try:
+                models.append(_read(path))
+                nets.append(_runnable(models[-1]))
+            except ModelError as exc:
+                raise ModelError(f"{path}: {exc}; reinstall cardtable or retrain (README)") from None
+        net = cls.__new__(cls)
+        net._set(tuple(models), nets)
+        return net
 
     def forward(self, inputs: np.ndarray) -> CornerOutput:
         """Inputs are N x INPUT_H x INPUT_W x 2 (``corner_input``); one call for all corners of a frame."""
-        rank, suit, hidden = self._net.run(inputs.transpose(0, 3, 1, 2), OUTPUTS)
+        outs = [net.run(inputs.transpose(0, 3, 1, 2), OUTPUTS) for net in self._nets]
+        rank, suit = (_mean_probabilities([out[k] for out in outs]) for k in (0, 1))
+        hidden = outs[0][2]
         norm = np.linalg.norm(hidden, axis=1, keepdims=True)
         return CornerOutput(rank, suit, hidden / np.maximum(norm, 1e-6))
 
@@ -86,6 +98,28 @@ class CornerNet:
             empty = np.zeros((0, 1), np.float32)
             return CornerOutput(empty, empty, empty)
         return self.forward(corner_inputs(corners))
+
+
+def _read(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ModelError(f"cannot read the corner model ({exc.strerror})") from None
+
+
+def _runnable(model: bytes) -> OnnxNet:
+    try:
+        return OnnxNet(model)
+    except ValueError as exc:
+        raise ModelError(f"not a corner model ONNX Runtime can run ({exc})") from None
+
+
+def _mean_probabilities(rows: list[np.ndarray]) -> np.ndarray:
+    """Several networks' probabilities (N x classes each) as one: their geometric mean, normalised."""
+    if len(rows) == 1:
+        return rows[0]
+    mean = np.exp(np.mean([np.log(np.maximum(r, 1e-9)) for r in rows], axis=0))
+    return (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 @lru_cache(maxsize=1)
