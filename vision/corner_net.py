@@ -87,7 +87,8 @@ class CornerNet:
 
     def forward(self, inputs: np.ndarray) -> CornerOutput:
         """Inputs are N x INPUT_H x INPUT_W x 2 (``corner_input``); one call for all corners of a frame."""
-        outs = [net.run(inputs.transpose(0, 3, 1, 2), OUTPUTS) for net in self._nets]
+        planar = inputs.transpose(0, 3, 1, 2)
+        outs = [net.run(planar, OUTPUTS) for net in self._nets]
         rank, suit = (_mean_probabilities([out[k] for out in outs]) for k in (0, 1))
         hidden = outs[0][2]
         norm = np.linalg.norm(hidden, axis=1, keepdims=True)
