@@ -142,3 +142,28 @@ def test_an_edge_of_no_length_is_no_side() -> None:
     with np.errstate(all="raise"):
         found = corner_rectangles(np.stack([point, short, long]), gap=10)
     assert len(found) == 4
+
+
+def test_a_region_found_at_several_whiteness_levels_is_searched_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same region, point for point, in two paper masks: its search (milliseconds) runs once
+    and the outlines found are the same as from one mask."""
+    from sim.render import CardPlacement, SceneSpec, render_scene
+
+    pile = tuple(CardPlacement(code, 400 + 6 * n, 300 + 5 * n, 4 * n, 230) for n, code in enumerate(("7C", "9H", "KD")))
+    image, _truth = render_scene(SceneSpec(cards=pile, seed=3, table="felt"))
+    masks = vision.detect._paper_masks
+    calls: list[int] = []
+    search = vision.detect.split_pile
+    monkeypatch.setattr(vision.detect, "split_pile", lambda *a, **k: calls.append(1) or search(*a, **k))
+
+    def outlines() -> list[np.ndarray]:
+        return [f.quad.corners for f in vision.detect.find_card_outlines(image)]
+
+    once = outlines()
+    searched = len(calls)
+    monkeypatch.setattr(vision.detect, "_paper_masks", lambda small: masks(small) * 2)  # every region twice
+    twice = outlines()
+    assert searched > 0 and len(calls) == 2 * searched
+    assert len(once) == len(twice) and all(np.array_equal(a, b) for a, b in zip(once, twice, strict=True))
+    contour = np.array([[[0, 0]], [[5, 0]], [[5, 5]]], np.int32)
+    assert len(vision.detect._distinct([contour, contour.copy(), contour + 1])) == 2

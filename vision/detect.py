@@ -103,6 +103,16 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad
     return out, merged, loose
 
 
+def _distinct(contours: list[np.ndarray]) -> list[np.ndarray]:
+    """Each region once: one found at several whiteness levels, point for point the same, would be
+    searched for cards again to the same outlines (a pile search costs milliseconds)."""
+    out: list[np.ndarray] = []
+    for contour in contours:
+        if not any(contour.shape == seen.shape and np.array_equal(contour, seen) for seen in out):
+            out.append(contour)
+    return out
+
+
 def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
     """Whether clean card outlines already account for most of a region (found at another level)."""
     x, y, w, h = cv2.boundingRect(contour)
@@ -486,14 +496,14 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     believed = [q for q, f in zip(candidates, supports, strict=True) if f >= FACE_SUPPORT]
     # ... and a region smaller than a card is a card cut by light or shadow, not several.
     card = float(np.median([q.area for q in believed])) if believed else 0.0
-    for contour in merged:
+    for contour in _distinct(merged):
         if (
             card * SEVERAL <= cv2.contourArea(contour) < 4 * largest
             and not _explained(contour, candidates)
             and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
             candidates += _split_region(contour, gray)
-    for contour in loose:
+    for contour in _distinct(loose):
         if _mean_inside(face, contour) >= FACE_SUPPORT:
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
