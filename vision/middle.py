@@ -19,13 +19,30 @@ BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (
 BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
 ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
 ACE_SPECKS = 0.2  # ... and nothing else inked there is this big beside it (a speck of the index or a fleck)
+LONE_PIP = "lone pip"  # what ``_count`` says of one pip alone in the very middle: an ace, if pip-shaped
 BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
 
 
 def centre_count(card: np.ndarray | Planes) -> str | None:
     """The rank the middle of the card shows, whatever the deck's font: the number of pips for
     A to 10, "court" for a picture, or None when it cannot tell (covered, blurred, a back)."""
+    return centre_witnesses(card)[0]
+
+
+def centre_witnesses(card: np.ndarray | Planes) -> tuple[str | None, str | None]:
+    """``centre_count`` and, where it counts pips, their suit (``centre_suit``), each asked once.
+    One pip no bigger than a ten's, alone in the very middle, is most decks' ace (but spades)
+    when it has a pip's shape, its suit read (a speck of dirt or a reflection has none)."""
     card = planes(card)
+    count = _count(card)
+    suit = centre_suit(card) if count not in (None, "court") else None
+    if count == LONE_PIP:
+        count = "A" if suit is not None else None
+    return count, suit
+
+
+def _count(card: Planes) -> str | None:
+    """``centre_count``, but one pip alone in the very middle is ``LONE_PIP``, not yet an ace."""
     h, w = card.shape
     x0, y0 = round(w * 0.19), round(h * 0.06)
     middle = card.cut(y0, round(h * 0.94), x0, round(w * 0.81))
@@ -65,9 +82,7 @@ def centre_count(card: np.ndarray | Planes) -> str | None:
     pips = [b for b in blobs if b[4] > biggest * 0.45]
     specks = all(b[4] < biggest * ACE_SPECKS for b in blobs if b is not pips[0])
     if len(pips) == 1 and specks and _centred(pips[0], shape):
-        # One blob no bigger than a ten's pips, alone in the very middle: most decks' aces (but
-        # spades), when it has a pip's shape (a speck of dirt or a reflection has none).
-        return "A" if centre_suit(card) is not None else None
+        return LONE_PIP
     if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
         return None  # pieces of different sizes: something else is in the way
     return PIP_RANKS[len(pips)]

@@ -19,7 +19,7 @@ import numpy as np
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import Deck, builtin_deck
 from vision.ink import RED_INK, Planes, ink_redness
-from vision.middle import CORNER_H, CORNER_W, PIP_RANKS, centre_count, centre_suit, foreign_middle, is_back
+from vision.middle import CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, foreign_middle, is_back
 
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
@@ -99,8 +99,7 @@ def read_cards(
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
         face = None if covered else Planes.of(card)  # what every witness of the middle cuts its part from
         index = corners[2 * n : 2 * n + 2] if face is None else [_corner_planes(face, i) for i in (0, 1)]
-        middle = None if face is None else centre_count(face)
-        suit = centre_suit(face) if face is not None and middle not in (None, "court") else None
+        middle, suit = (None, None) if face is None else centre_witnesses(face)
         red = _card_is_red(ranks, index)
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
