@@ -272,7 +272,10 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     image, truth = render_scene(SceneSpec(cards=fan, seed=1, table="felt"))
     lower, top = (CardQuad(t.corners, 0.95) for t in truth)
     union = around(lower, top)
-    assert codes(image, FoundCard(union)) == [None]  # round both cards: the corners disagree
+    # Round both cards, the corners disagree: the row's own top card is sought (``vision.fans``).
+    assert codes(image, FoundCard(union)) == ["QS", "KH"]
+    monkeypatch.setattr(identify_module, "_rows", lambda *args: [])
+    assert codes(image, FoundCard(union)) == [None]
     assert codes(image, FoundCard(union, (top,))) == ["QS"]
     assert codes(image, FoundCard(union, (top, lower))) == ["QS"]
     apart = (CardPlacement("KH", 280, 300, 0, 200), CardPlacement("QS", 440, 300, 0, 200))
@@ -285,6 +288,7 @@ def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(monke
     """Three cards fanned on a dark table look like one big card to the finder: the top card's own
     outline, lying inside, is kept as that outline's rival (not thrown away as a pip) and read."""
     import vision.detect as detect_module
+    import vision.identify as identify_module
     from sim.render import random_scene, render_scene
 
     image, truth = render_scene(random_scene(random.Random(20), cards=3, fan=True, style="classic"))
@@ -295,6 +299,8 @@ def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(monke
 
     assert top() == [truth[-1].code]
     monkeypatch.setattr(detect_module, "ONE_OF_SEVERAL", 1.01)  # such outlines thrown away as pips
+    assert top() == [truth[-1].code]  # ... the top card is found at the row's end (``vision.fans``)
+    monkeypatch.setattr(identify_module, "_rows", lambda *args: [])
     assert top() != [truth[-1].code]
 
 

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.covered import hide
+from vision.covered import covered_cards, hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import (
+    WORK_WIDTH,
     CardQuad,
     FoundCard,
     box_overlap,
@@ -20,8 +21,10 @@ from vision.detect import (
     warp_card,
     warp_source,
 )
+from vision.fans import fan_tops, line_map
 from vision.quads import boxes
 from vision.reader import BACK, UNSURE, Reading, read_cards
+from vision.segment import INPUT_LONG, STRIDE
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
@@ -92,6 +95,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
+    rows = _rows(image, source, quads, cards, readings, deck, threshold)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -109,7 +113,62 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
+    covered += [f for n, row in rows for f in _row_covered(image, row, quads[n])]
     return out + _read_covered(source, covered, deck, threshold)
+
+
+def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_WIDTH / w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(small, (3, 3), 0), scale
+
+
+def _rows(
+    image: np.ndarray,
+    source: np.ndarray,
+    quads: list[CardQuad],
+    cards: list[np.ndarray],
+    readings: list[Reading],
+    deck: Deck | None,
+    threshold: float,
+) -> list[tuple[int, CardQuad]]:
+    """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
+    its top card, when one read for sure lies at one of its ends. Returns (index, the row's outline)
+    of each row replaced; ``quads``, ``cards`` and ``readings`` are updated in place."""
+    unsure = [n for n, r in enumerate(readings) if r.code is None]
+    if not unsure:
+        return []
+    gray, scale = _small_gray(image)
+    lines = line_map(gray)
+    reach = STRIDE * max(gray.shape) / INPUT_LONG / 2  # half the finder's: a card laid on edges found
+    tries = []
+    for n in unsure:
+        row = CardQuad(quads[n].corners * scale, quads[n].fill)
+        tries += [(n, CardQuad(top.corners / scale, top.fill, top.edges)) for top in fan_tops(gray, row, reach, lines)]
+    if not tries:
+        return []
+    warps = [warp_card(source, top) for _, top in tries]
+    second = read_cards(warps, deck, threshold)
+    rows: dict[int, CardQuad] = {}
+    for (n, top), warp, reading in zip(tries, warps, second, strict=True):
+        if reading.code in (None, BACK) or n in rows:
+            continue
+        rows[n] = quads[n]
+        quads[n], cards[n], readings[n] = top, warp, reading
+    return list(rows.items())
+
+
+def _row_covered(image: np.ndarray, row: CardQuad, top: CardQuad) -> list[FoundCard]:
+    """The cards under a row's top card (``vision.covered``), as found cards with the top card over them."""
+    scale = min(1.0, WORK_WIDTH / image.shape[1])
+    region = np.round(row.corners * scale).astype(np.int32).reshape(-1, 1, 2)
+    return [
+        FoundCard(CardQuad(c.quad.corners / scale, c.quad.fill), over=(top,))
+        for c in covered_cards([region], [CardQuad(top.corners * scale, top.fill)])
+    ]
 
 
 def _read_covered(source: np.ndarray, found: list[FoundCard], deck: Deck | None, threshold: float) -> list[SeenCard]:

@@ -1,0 +1,57 @@
+"""Cards laid side by side in a row, one outline round them all (``vision.fans``)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from sim.render import CardPlacement, SceneSpec, render_scene
+from sim.render_cards import DECK_STYLES
+from vision.fans import end_cards
+from vision.identify import identify
+from vision.quads import CardQuad
+
+CODES = ("KD", "7C", "10H")  # drawn in order: the ten of hearts on top
+
+
+def row_scene(style: str, angle: float, table: str, step: float = 0.5) -> tuple[np.ndarray, list]:
+    """Three cards in a row, each over the last by ``step`` of a card's width: with a step of a
+    half, the row is as card-shaped as a card (twice a card's width by its height)."""
+    height = 220.0
+    a = math.radians(angle)
+    across = np.array([math.cos(a), -math.sin(a)]) * step * height / 1.4
+    first = np.array([400.0, 300.0]) - across
+    cards = tuple(CardPlacement(code, *(first + across * i), angle, height) for i, code in enumerate(CODES))
+    return render_scene(SceneSpec(table=table, cards=cards, style=style, seed=7, light=0.2))
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize(("angle", "table"), [(0.0, "wood"), (17.0, "felt"), (-25.0, "carpet")])
+def test_the_top_card_of_a_card_shaped_row_is_read(style: str, angle: float, table: str) -> None:
+    image, truth = row_scene(style, angle, table)
+    top = truth[-1]
+    centre = tuple(float(v) for v in top.corners.mean(axis=0))
+    on_it = [c for c in identify(image) if not c.covered and cv2.pointPolygonTest(c.corners, centre, False) >= 0]
+    assert [c.code for c in on_it] == [top.code]
+    assert all(c.code in (None, *CODES) for c in identify(image))  # nothing read that is not there
+
+
+def test_end_cards_include_the_top_card_from_its_inner_side() -> None:
+    """A row 200 wide and 140 tall (a loose outline: 6 pixels of shadow under it), the top card
+    100 wide at its left end: the line of its right side gives that card, laid along the top."""
+    row = CardQuad(np.float32([[0, 0], [200, 0], [200, 146], [0, 146]]), 1.0)
+    inner_side = np.float32([[[100, 5], [100, 135]]])
+    cards = end_cards(row, inner_side)
+    want = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    errors = [np.abs(np.sort(c, axis=0) - np.sort(want, axis=0)).max() for c in cards]
+    assert min(errors) < 1.0
+
+
+def test_no_end_cards_without_a_side_across_the_row() -> None:
+    row = CardQuad(np.float32([[0, 0], [200, 0], [200, 140], [0, 140]]), 1.0)
+    aslant = np.float32([[[20, 10], [150, 130]]])  # a line aslant is no card's side
+    assert len(end_cards(row, aslant)) == 0
+    assert len(end_cards(row, np.zeros((0, 2, 2), np.float32))) == 0

@@ -1,0 +1,116 @@
+"""Cards laid side by side in a row, one overlapping the next (a hand laid down, a trick): one
+outline round them all.
+
+Such a row of a few cards is itself often card-shaped (three poker cards side by side are about
+as wide as they are tall), so the finder takes it for one card, which then reads as none. The
+top card of the row lies at one of its two ends: one side of it is the row's end, and the
+opposite one a straight edge across the row, the top card's side over the card under it. So
+straight edges across the row are sought; each gives a card as wide as its distance from the
+end, as tall as a poker or a bridge card that wide, lying along either side of the row (the
+row's outline may take in a shadow on one). The one whose whole outline is an edge in the
+picture is the top card.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.detect import refine_quads
+from vision.quads import RATIOS, CardQuad, edge_supports, portrait_corners
+
+FAN_MOST = 0.9  # a top card reaches this far along its row at most (the rest: the cards under it)
+FAN_LEAST = 0.3  # ... and at least this far (a row of more cards is rarely laid down)
+ACROSS_MOST = 6  # the longest few straight edges across the row from each end are tried (one a line)
+PARALLEL = 0.985  # ... running this near parallel to the end (the cosine: 10 degrees off at most)
+FAN_EDGES = 0.6  # how much of a top card's outline must be an edge in the picture
+RIDGE = 12  # grey levels: a line this much darker than the paper either side of it is a card's shadowed side
+
+
+def end_cards(row: CardQuad, segments: np.ndarray) -> np.ndarray:
+    """The cards (K x 4 x 2 corners, portrait) that could lie on top at either end of a row of
+    cards whose outline is ``row``, given the straight edges inside it (S x 2 x 2 end points)."""
+    c = row.corners.astype(np.float32)
+    out = []
+    seg = np.asarray(segments, np.float32).reshape(-1, 2, 2)
+    lengths = np.linalg.norm(seg[:, 1] - seg[:, 0], axis=1)
+    seg, lengths = seg[lengths >= 1], lengths[lengths >= 1]
+    v = (seg[:, 1] - seg[:, 0]) / lengths[:, None] if len(seg) else np.zeros((0, 2), np.float32)
+    # The row seen from each of its four sides: (a, b) the end, (d, e) the far end.
+    for k in range(4):
+        a, b, e, d = np.roll(c, -k, axis=0)
+        span, reach = float(np.linalg.norm(b - a)), float(np.linalg.norm((d + e - a - b) / 2))
+        if span < 1 or reach < 1:
+            continue
+        u = (b - a) / span
+        # Each edge's side of the top card: its line, pointing the way a-b does.
+        cos = v @ u
+        ways = v * np.sign(cos)[:, None]
+        # How far the edge's line lies from the end's middle: the card's width.
+        mid = (a + b) / 2
+        normal = np.stack([-ways[:, 1], ways[:, 0]], axis=1)
+        depth = ((mid - seg[:, 0]) * normal).sum(axis=1)
+        across = (np.abs(cos) >= PARALLEL) & (np.abs(depth) >= FAN_LEAST * reach) & (np.abs(depth) <= FAN_MOST * reach)
+        across &= lengths >= 0.4 * span
+        tried: list[float] = []
+        for i in np.flatnonzero(across)[np.argsort(-lengths[across], kind="stable")]:
+            # An edge is found as several segments side by side: each line once.
+            if len(tried) == ACROSS_MOST or any(abs(abs(depth[i]) - t) < 3 for t in tried):
+                continue
+            tried.append(abs(float(depth[i])))
+            # The card's inner side along the edge, or through its middle parallel to the end
+            # (the cards of a row lie nearly parallel; a short edge's own direction may be off).
+            middle = seg[i].mean(axis=0)
+            n_end = np.array([-u[1], u[0]], np.float32)
+            for point, way, towards, w in (
+                (seg[i, 0], ways[i], normal[i] * np.sign(depth[i]), abs(float(depth[i]))),
+                (middle, u, -n_end * np.sign((middle - a) @ n_end), abs(float((middle - a) @ n_end))),
+            ):
+                out += _laid(point, way, towards, w, (a, b), span)
+    return np.array(out, np.float32).reshape(-1, 4, 2)
+
+
+def _laid(
+    point: np.ndarray, way: np.ndarray, towards: np.ndarray, w: float, end: tuple[np.ndarray, np.ndarray], span: float
+) -> list[np.ndarray]:
+    """Cards ``w`` wide with one side on the line through ``point`` running ``way`` and the
+    opposite side ``towards`` the row's ``end`` (a, b; ``span`` long), as poker or bridge cards
+    either way round, along the row's one side or the other."""
+    # Where the row's two sides cross the line.
+    ends = [point + way * float((p - point) @ way) for p in end]
+    out = []
+    for tall in [w * r for r in RATIOS] + [w / r for r in RATIOS]:
+        if tall > 1.1 * span:
+            continue
+        for p in (ends[0], ends[1] - way * tall) if span - tall > 2 else (ends[0],):
+            q = p + way * tall
+            out.append(portrait_corners(np.array([p, q, q + towards * w, p + towards * w])))
+    return out
+
+
+def line_map(gray: np.ndarray) -> np.ndarray:
+    """Where the picture shows a line: Canny's edges, thickened a pixel, and thin dark lines (a
+    card's side over the card under it is often only its shadow, a ridge Canny's steps miss)."""
+    ridges = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8)) > RIDGE
+    return cv2.dilate(cv2.Canny(gray, 30, 90) | (ridges.astype(np.uint8) * 255), np.ones((3, 3), np.uint8))
+
+
+def fan_tops(gray: np.ndarray, row: CardQuad, reach: float, lines: np.ndarray) -> list[CardQuad]:
+    """The cards at a row's ends (``end_cards``, from the straight ones of ``lines``, the
+    picture's ``line_map``), moved onto the picture's edges within ``reach`` pixels, whose
+    outline is an edge in the picture (``gray``, a point on a line counted too), best first."""
+    mask = np.zeros_like(lines)
+    cv2.fillPoly(mask, [np.round(row.corners).astype(np.int32)], 255)
+    mask = cv2.erode(mask, np.ones((5, 5), np.uint8))
+    short = min(row.short_side, float(np.linalg.norm(row.corners[2] - row.corners[1])))
+    found = cv2.HoughLinesP(lines & mask, 1, np.pi / 180, 30, minLineLength=int(0.4 * short), maxLineGap=8)
+    ends = end_cards(row, np.zeros((0, 2, 2)) if found is None else found.reshape(-1, 2, 2))
+    if not len(ends):
+        return []
+    # Moved onto the edges, unless that made a side miss its faint line (white on white).
+    moved = np.stack([q.corners for q in refine_quads(gray, [CardQuad(c, row.fill) for c in ends], reach)])
+    first, second = edge_supports(gray, ends, lines), edge_supports(gray, moved, lines)
+    cards = np.where((second >= first)[:, None, None], moved, ends)
+    support = np.maximum(first, second)
+    order = np.argsort(-support, kind="stable")
+    return [CardQuad(cards[i], row.fill, float(support[i])) for i in order if support[i] >= FAN_EDGES]
