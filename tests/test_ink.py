@@ -1,4 +1,5 @@
-"""A card's planes are computed once and cut by each witness: cutting must equal computing."""
+"""A card's planes are computed once and cut by each witness: cutting must equal computing
+(but the darkest channel, flattened against the light across the whole card it was taken from)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.ink import RED_INK, Planes, ink_redness
+from vision.ink import RED_INK, Planes, flattened, ink_redness
+from vision.middle import centre_count
 from vision.reader import _corner_planes, corner_image
 
 
@@ -17,8 +19,8 @@ def _card(code: str, style: str = "classic") -> np.ndarray:
     return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
 
 
-def _same(a: Planes, b: Planes) -> None:
-    for name in ("bgr", "low", "redness", "hsv"):
+def _same(a: Planes, b: Planes, names: tuple[str, ...] = ("bgr", "low", "redness", "hsv")) -> None:
+    for name in names:
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
@@ -26,12 +28,46 @@ def _same(a: Planes, b: Planes) -> None:
 def test_a_cut_of_the_planes_is_the_planes_of_the_cut(box: tuple[int, int, int, int]) -> None:
     card = _card("QH")
     top, bottom, left, right = box
-    _same(Planes.of(card).cut(*box), Planes.of(card[top:bottom, left:right]))
+    whole = Planes.of(card)
+    _same(whole.cut(*box), Planes.of(card[top:bottom, left:right]), ("bgr", "redness", "hsv"))
+    assert np.array_equal(whole.cut(*box).low, whole.low[top:bottom, left:right])
 
 
 def test_the_planes_turned_are_the_planes_of_the_card_turned() -> None:
     card = _card("7D")
     _same(Planes.of(card).turned(), Planes.of(cv2.rotate(card, cv2.ROTATE_180)))
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize("code", ["10H", "9S", "8D", "7C", "6H", "5S"])
+@pytest.mark.parametrize("edge", [0.4, 0.6])
+def test_pips_in_a_shadow_across_the_card_are_counted(style: str, code: str, edge: float) -> None:
+    """A hard shadow across the card (a window's bar, a hand, ``edge`` of the way down): the
+    pips in it are ink against their own paper, and all are counted (one threshold over the
+    whole middle took the shaded paper for ink)."""
+    card = _card(code, style).astype(np.float32)
+    light = np.ones((CARD_H, 1, 1), np.float32)
+    light[round(edge * CARD_H) :] = 0.6
+    assert centre_count(np.clip(card * light, 0, 255).astype(np.uint8)) == code[:-1]
+
+
+def test_flattening_keeps_ink_dark_and_evens_the_paper() -> None:
+    low = np.full((240, 192), 230, np.uint8)
+    low[120:] = 130  # the lower half in shade
+    low[40:60, 80:96] = 60  # a pip in the light
+    low[190:210, 80:96] = 34  # one in the shade: as dark against its paper
+    out = flattened(low)
+    assert abs(int(out[10, 10]) - int(out[230, 10])) <= 3  # paper alike in light and shade
+    assert abs(int(out[50, 88]) - int(out[200, 88])) <= 12  # and the two pips alike
+    assert out[50, 88] < 0.4 * out[10, 10]
+
+
+def test_a_big_pip_is_not_taken_for_paper() -> None:
+    """A cell wholly inside a big pip (an ace's) has no paper in it: its neighbours' paper counts."""
+    low = np.full((240, 192), 230, np.uint8)
+    low[70:170, 46:146] = 40
+    out = flattened(low)
+    assert out[120, 96] < 0.3 * out[10, 10]
 
 
 @pytest.mark.parametrize("which", [0, 1])

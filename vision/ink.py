@@ -35,7 +35,7 @@ class Planes:
         b, g, r = cv2.split(image)
         return cls(
             image,
-            cv2.min(cv2.min(b, g), r),
+            flattened(cv2.min(cv2.min(b, g), r)),
             cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S),
             cv2.cvtColor(image, cv2.COLOR_BGR2HSV),
         )
@@ -52,6 +52,30 @@ class Planes:
     @property
     def shape(self) -> tuple[int, int]:
         return self.low.shape[:2]
+
+
+PAPER_CELL = 24  # pixels: the paper's brightness is taken as the brightest in cells this big
+PAPER_REACH = 3  # cells: how far the paper round a wholly inked cell is looked for
+PAPER_FALL = 0.85  # ... each cell away, its brightness counts this much (light falls off across a card)
+
+
+def flattened(low: np.ndarray) -> np.ndarray:
+    """The darkest channel with the light's fall across the card taken out: each pixel over the
+    paper's brightness round it (the brightest in each cell, smoothed), so that pips in the
+    shade of a hand or the far side of a lamp's pool are as dark against their paper as the
+    ones in the light, and one threshold finds them all."""
+    h, w = low.shape
+    rows, cols = max(1, h // PAPER_CELL), max(1, w // PAPER_CELL)
+    if rows < 2 and cols < 2:
+        return low
+    cells = low[: rows * PAPER_CELL, : cols * PAPER_CELL].reshape(rows, PAPER_CELL, cols, PAPER_CELL).max(axis=(1, 3))
+    # A cell wholly inked (a picture, a big pip) is no sample of the paper: the paper round it
+    # is, a little darker each cell away (as light falls off); a few cells reach an ace's middle.
+    cells = cells.astype(np.float32)
+    for _ in range(PAPER_REACH):
+        cells = np.maximum(cells, cv2.dilate(cells, np.ones((3, 3), np.uint8)) * PAPER_FALL)
+    paper = cv2.resize(cv2.GaussianBlur(cells, (3, 3), 0), (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(low.astype(np.float32) * (255.0 / np.maximum(paper, 16.0)), 0, 255).astype(np.uint8)
 
 
 def planes(image: np.ndarray | Planes) -> Planes:

@@ -199,10 +199,12 @@ def is_back(card: np.ndarray | Planes) -> bool:
     hues = int(np.sum(hist > 0.08 * hist.sum()))
     if hues > 2:
         return False
-    low = card.low
+    # The darkest channel as lit, not flattened (``ink.flattened``): a back's pattern covering
+    # every cell would pass for paper.
+    low = card.bgr.min(axis=2)
     paper = np.percentile(low, 99)
     outlines = float(np.mean(inner.bgr.max(axis=2) < 80))  # black line work: a court figure is drawn in it
-    if float(np.mean(inner.low > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:
+    if float(np.mean(low[h // 8 : h - h // 8, w // 8 : w - w // 8] > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:
         return True  # hardly any paper inside the border: a printed back (every face leaves half white)
     # A court card in a dim photo can look like one ink too; a back is also a pattern (many
     # small repeats) or has no white paper even in its corners.
