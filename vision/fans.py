@@ -8,7 +8,9 @@ opposite one a straight edge across the row, the top card's side over the card u
 straight edges across the row are sought; each gives a card as wide as its distance from the
 end, as tall as a poker or a bridge card that wide, lying along either side of the row (the
 row's outline may take in a shadow on one). The one whose whole outline is an edge in the
-picture is the top card.
+picture is the top card, provided the row reaches well past it (``beyond``): a loose outline
+round one card (a margin of pale table taken in) holds lines too, the card's own border or a
+court frame, and a card laid on those reads as another (a ten cut to its upper half as a four).
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ import cv2
 import numpy as np
 
 from vision.detect import refine_quads
-from vision.quads import RATIOS, CardQuad, edge_supports, portrait_corners
+from vision.quads import RATIOS, CardQuad, edge_supports, portrait_corners, side_vectors
 
 FAN_MOST = 0.9  # a top card reaches this far along its row at most (the rest: the cards under it)
 FAN_LEAST = 0.3  # ... and at least this far (a row of more cards is rarely laid down)
 ACROSS_MOST = 6  # the longest few straight edges across the row from each end are tried (one a line)
 PARALLEL = 0.985  # ... running this near parallel to the end (the cosine: 10 degrees off at most)
 FAN_EDGES = 0.6  # how much of a top card's outline must be an edge in the picture
+ROW_PAST = 0.22  # a row reaches past its top card this much (of the card across) at least (0.12 let in loose outlines)
 RIDGE = 12  # grey levels: a line this much darker than the paper either side of it is a card's shadowed side
 
 
@@ -113,4 +116,41 @@ def fan_tops(gray: np.ndarray, row: CardQuad, reach: float, lines: np.ndarray) -
     cards = np.where((second >= first)[:, None, None], moved, ends)
     support = np.maximum(first, second)
     order = np.argsort(-support, kind="stable")
-    return [CardQuad(cards[i], row.fill, float(support[i])) for i in order if support[i] >= FAN_EDGES]
+    return [
+        CardQuad(cards[i], row.fill, float(support[i]))
+        for i in order
+        if support[i] >= FAN_EDGES and beyond(row, cards[i]) >= ROW_PAST
+    ]
+
+
+def beyond(row: CardQuad, card: np.ndarray) -> float:
+    """How far a row reaches past a card lying in it, out from the middle of one of the card's
+    sides, as a share of the card across that way (the most of its four sides): a row of cards
+    reaches past its top card's inner side by the strips of those under it, a loose outline
+    round one card by a margin of table all round."""
+    c = np.asarray(card, np.float32)
+    r = row.corners.astype(np.float32)
+    _, outward = side_vectors(c)
+    most = 0.0
+    for k in range(4):
+        middle = (c[k] + c[(k + 1) % 4]) / 2
+        across = float(np.linalg.norm(c[(k + 2) % 4] - c[(k + 1) % 4]))  # the card's other side
+        most = max(most, _exit(r, middle, outward[k]) / max(across, 1e-6))
+    return most
+
+
+def _exit(polygon: np.ndarray, point: np.ndarray, direction: np.ndarray) -> float:
+    """How far a ray from a point inside a convex polygon runs before it leaves it (0 when the
+    point lies outside)."""
+    best = np.inf
+    for a, b in zip(polygon, np.roll(polygon, -1, axis=0), strict=True):
+        edge = b - a
+        det = direction[0] * -edge[1] + edge[0] * direction[1]
+        if abs(det) < 1e-9:
+            continue
+        q = a - point
+        t = (q[0] * -edge[1] + edge[0] * q[1]) / det  # along the ray
+        s = (direction[0] * q[1] - direction[1] * q[0]) / det  # along the edge
+        if t >= 0 and 0 <= s <= 1:
+            best = min(best, float(t))
+    return 0.0 if best == np.inf else best
