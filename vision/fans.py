@@ -19,12 +19,15 @@ import cv2
 import numpy as np
 
 from vision.detect import refine_quads
-from vision.quads import RATIOS, CardQuad, edge_supports, portrait_corners, side_vectors
+from vision.quads import RATIOS, CardQuad, edge_supports, side_vectors
 
 FAN_MOST = 0.9  # a top card reaches this far along its row at most (the rest: the cards under it)
 FAN_LEAST = 0.3  # ... and at least this far (a row of more cards is rarely laid down)
 ACROSS_MOST = 6  # the longest few straight edges across the row from each end are tried (one a line)
+ACROSS = 0.5  # a line across a row this much on the picture's lines may be a card's side
+TILT = 4  # degrees: a top card lies this much askew of its row's end at most
 PARALLEL = 0.985  # ... running this near parallel to the end (the cosine: 10 degrees off at most)
+FAN_TRIES = 6  # the best few cards at a row's ends are read, no more (each costs a warp and a read)
 FAN_EDGES = 0.6  # how much of a top card's outline must be an edge in the picture
 ROW_PAST = 0.22  # a row reaches past its top card this much (of the card across) at least (0.12 let in loose outlines)
 RIDGE = 12  # grey levels: a line this much darker than the paper either side of it is a card's shadowed side
@@ -70,7 +73,18 @@ def end_cards(row: CardQuad, segments: np.ndarray) -> np.ndarray:
                 (middle, u, -n_end * np.sign((middle - a) @ n_end), abs(float((middle - a) @ n_end))),
             ):
                 out += _laid(point, way, towards, w, (a, b), span)
-    return np.array(out, np.float32).reshape(-1, 4, 2)
+    return _portrait(np.array(out, np.float32).reshape(-1, 4, 2))
+
+
+def _portrait(cards: np.ndarray) -> np.ndarray:
+    """Rectangles (N x 4 x 2) with their corners in ``portrait_corners``' order: clockwise in
+    the image, the first side a short one (all at once: a row gives some hundreds)."""
+    x, y = cards[..., 0], cards[..., 1]
+    twice_area = (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
+    cards = np.where((twice_area < 0)[:, None, None], cards[:, ::-1], cards)  # clockwise: y runs down
+    first = np.linalg.norm(cards[:, 1] - cards[:, 0], axis=1)
+    second = np.linalg.norm(cards[:, 2] - cards[:, 1], axis=1)
+    return np.where((first > second)[:, None, None], np.roll(cards, -1, axis=1), cards)
 
 
 def _laid(
@@ -87,8 +101,46 @@ def _laid(
             continue
         for p in (ends[0], ends[1] - way * tall) if span - tall > 2 else (ends[0],):
             q = p + way * tall
-            out.append(portrait_corners(np.array([p, q, q + towards * w, p + towards * w])))
+            out.append(np.array([p, q, q + towards * w, p + towards * w], np.float32))
     return out
+
+
+def _across(row: CardQuad, lines: np.ndarray) -> np.ndarray:
+    """Straight lines across a row (S x 2 x 2 end points): from each end, the lines within
+    ``TILT`` degrees of parallel to it, 30-90% of the way along, that lie on ``lines`` for at
+    least ``ACROSS`` of their middle 80%, the strongest few (a few pixels apart). Scanned, not
+    found by a probabilistic Hough transform: its random sampling lost a faint side now and then."""
+    c = row.corners.astype(np.float32)
+    h, w = lines.shape
+    out = []
+    for k in range(4):
+        a, b, e, d = np.roll(c, -k, axis=0)
+        start, far = (a + b) / 2, (d + e) / 2
+        reach, span = float(np.linalg.norm(far - start)), float(np.linalg.norm(b - a))
+        if reach < 4 or span < 4:
+            continue
+        into = (far - start) / reach
+        u = (b - a) / span
+        offsets = np.arange(FAN_LEAST * reach, FAN_MOST * reach, 1.0, dtype=np.float32)
+        tilts = np.radians(np.arange(-TILT, TILT + 1, 1.0, dtype=np.float32))
+        ways = np.stack([u[0] * np.cos(tilts) - u[1] * np.sin(tilts), u[0] * np.sin(tilts) + u[1] * np.cos(tilts)], 1)
+        along = np.linspace(-0.4, 0.4, 24, dtype=np.float32) * span
+        centres = start + offsets[:, None] * into  # offsets x 2
+        pts = centres[None, :, None, :] + along[None, None, :, None] * ways[:, None, None, :]
+        xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+        ok = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+        hit = np.where(ok, lines[np.where(ok, ys, 0), np.where(ok, xs, 0)] > 0, False)
+        score = hit.mean(axis=-1)  # tilts x offsets
+        best = score.max(axis=0)
+        kept: list[int] = []
+        for i in np.argsort(-best, kind="stable"):
+            if best[i] < ACROSS or len(kept) == ACROSS_MOST:
+                break
+            if all(abs(i - j) > 3 for j in kept):
+                kept.append(int(i))
+                way = ways[int(np.argmax(score[:, i]))]
+                out.append([centres[i] - way * 0.4 * span, centres[i] + way * 0.4 * span])
+    return np.array(out, np.float32).reshape(-1, 2, 2)
 
 
 def line_map(gray: np.ndarray) -> np.ndarray:
@@ -102,12 +154,8 @@ def fan_tops(gray: np.ndarray, row: CardQuad, reach: float, lines: np.ndarray) -
     """The cards at a row's ends (``end_cards``, from the straight ones of ``lines``, the
     picture's ``line_map``), moved onto the picture's edges within ``reach`` pixels, whose
     outline is an edge in the picture (``gray``, a point on a line counted too), best first."""
-    mask = np.zeros_like(lines)
-    cv2.fillPoly(mask, [np.round(row.corners).astype(np.int32)], 255)
-    mask = cv2.erode(mask, np.ones((5, 5), np.uint8))
-    short = min(row.short_side, float(np.linalg.norm(row.corners[2] - row.corners[1])))
-    found = cv2.HoughLinesP(lines & mask, 1, np.pi / 180, 30, minLineLength=int(0.4 * short), maxLineGap=8)
-    ends = end_cards(row, np.zeros((0, 2, 2)) if found is None else found.reshape(-1, 2, 2))
+    found = _across(row, lines)
+    ends = end_cards(row, found)
     if not len(ends):
         return []
     # Moved onto the edges, unless that made a side miss its faint line (white on white).
@@ -115,12 +163,13 @@ def fan_tops(gray: np.ndarray, row: CardQuad, reach: float, lines: np.ndarray) -
     first, second = edge_supports(gray, ends, lines), edge_supports(gray, moved, lines)
     cards = np.where((second >= first)[:, None, None], moved, ends)
     support = np.maximum(first, second)
-    order = np.argsort(-support, kind="stable")
-    return [
-        CardQuad(cards[i], row.fill, float(support[i]))
-        for i in order
-        if support[i] >= FAN_EDGES and beyond(row, cards[i]) >= ROW_PAST
-    ]
+    out: list[CardQuad] = []
+    for i in np.argsort(-support, kind="stable"):
+        if support[i] < FAN_EDGES or len(out) == FAN_TRIES:
+            break
+        if beyond(row, cards[i]) >= ROW_PAST:
+            out.append(CardQuad(cards[i], row.fill, float(support[i])))
+    return out
 
 
 def beyond(row: CardQuad, card: np.ndarray) -> float:

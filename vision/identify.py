@@ -27,6 +27,7 @@ from vision.reader import BACK, UNSURE, Reading, read_cards
 from vision.segment import INPUT_LONG, STRIDE
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
+ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
 SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
 WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
 
@@ -137,8 +138,14 @@ def _rows(
 ) -> list[tuple[int, CardQuad]]:
     """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
     its top card, when one read for sure lies at one of its ends. Returns (index, the row's outline)
-    of each row replaced; ``quads``, ``cards`` and ``readings`` are updated in place."""
-    unsure = [n for n, r in enumerate(readings) if r.code is None]
+    of each row replaced; ``quads``, ``cards`` and ``readings`` are updated in place.
+
+    One deck's cards are one size: where cards of the frame were read for sure, an outline not
+    clearly bigger than they are (``ROW_LEAST``) is one card, read unsure, and is not searched
+    (on rendered tables of eight cards, most of the search's cost)."""
+    sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
+    least = ROW_LEAST * float(np.median(sure)) if sure else 0.0
+    unsure = [n for n, r in enumerate(readings) if r.code is None and quads[n].area >= least]
     if not unsure:
         return []
     gray, scale = _small_gray(image)
