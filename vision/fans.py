@@ -23,10 +23,10 @@ from vision.quads import RATIOS, CardQuad, edge_supports, side_vectors
 
 FAN_MOST = 0.9  # a top card reaches this far along its row at most (the rest: the cards under it)
 FAN_LEAST = 0.3  # ... and at least this far (a row of more cards is rarely laid down)
-ACROSS_MOST = 6  # the longest few straight edges across the row from each end are tried (one a line)
+ACROSS_MOST = 6  # the strongest few lines across the row from each end are tried (each a few pixels apart)
 ACROSS = 0.5  # a line across a row this much on the picture's lines may be a card's side
 TILT = 4  # degrees: a top card lies this much askew of its row's end at most
-PARALLEL = 0.985  # ... running this near parallel to the end (the cosine: 10 degrees off at most)
+PARALLEL = 0.985  # a line given to ``end_cards`` runs this near parallel to the end (cosine: 10 degrees)
 FAN_TRIES = 6  # the best few cards at a row's ends are read, no more (each costs a warp and a read)
 FAN_EDGES = 0.6  # how much of a top card's outline must be an edge in the picture
 ROW_PAST = 0.22  # a row reaches past its top card this much (of the card across) at least (0.12 let in loose outlines)
