@@ -466,6 +466,18 @@ REFIT_GAIN = 0.2  # ... this much more than the loose outline's (thin lines coun
 REFIT_SMALLEST = 0.2  # ... and it is at least this much of the loose outline's area
 
 
+def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A frame at the size cards are searched at (``WORK_WIDTH`` wide at most), and its scale."""
+    h, w = image.shape[:2]
+    scale = working_scale(w)
+    return shrink(image, round(w * scale), round(h * scale)), scale
+
+
+def working_scale(width: int) -> float:
+    """How much a frame ``width`` pixels wide is shrunk for the search (``working_image``)."""
+    return min(1.0, WORK_WIDTH / width)
+
+
 def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:
     """``find_cards``, with each card's rival outlines (see ``FoundCard``), and then the cards
     showing beside others that lie over them (``FoundCard.over``)."""
@@ -473,9 +485,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
         return []
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    h, w = image.shape[:2]
-    scale = min(1.0, WORK_WIDTH / w)
-    small = shrink(image, round(w * scale), round(h * scale))
+    small, scale = working_image(image)
     frame_area = float(small.shape[0] * small.shape[1])
     face = _face_map(segmenter or builtin_segmenter(), small)
     candidates: list[CardQuad] = []

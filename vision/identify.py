@@ -11,7 +11,6 @@ import numpy as np
 from vision.covered import covered_cards, hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import (
-    WORK_WIDTH,
     CardQuad,
     FoundCard,
     box_overlap,
@@ -20,6 +19,8 @@ from vision.detect import (
     ragged,
     warp_card,
     warp_source,
+    working_image,
+    working_scale,
 )
 from vision.fans import fan_tops, line_map
 from vision.quads import boxes
@@ -119,9 +120,8 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
 
 
 def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
-    h, w = image.shape[:2]
-    scale = min(1.0, WORK_WIDTH / w)
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    """The frame in grey at the finder's working size (``detect.working_image``), and its scale."""
+    small, scale = working_image(image)
     if small.ndim == 3:
         small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     return cv2.GaussianBlur(small, (3, 3), 0), scale
@@ -170,7 +170,7 @@ def _rows(
 
 def _row_covered(image: np.ndarray, row: CardQuad, top: CardQuad) -> list[FoundCard]:
     """The cards under a row's top card (``vision.covered``), as found cards with the top card over them."""
-    scale = min(1.0, WORK_WIDTH / image.shape[1])
+    scale = working_scale(image.shape[1])
     region = np.round(row.corners * scale).astype(np.int32).reshape(-1, 1, 2)
     return [
         FoundCard(CardQuad(c.quad.corners / scale, c.quad.fill), over=(top,))
