@@ -469,13 +469,8 @@ REFIT_SMALLEST = 0.2  # ... and it is at least this much of the loose outline's 
 def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     """A frame at the size cards are searched at (``WORK_WIDTH`` wide at most), and its scale."""
     h, w = image.shape[:2]
-    scale = working_scale(w)
+    scale = min(1.0, WORK_WIDTH / w)
     return shrink(image, round(w * scale), round(h * scale)), scale
-
-
-def working_scale(width: int) -> float:
-    """How much a frame ``width`` pixels wide is shrunk for the search (``working_image``)."""
-    return min(1.0, WORK_WIDTH / width)
 
 
 def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:

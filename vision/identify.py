@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.covered import covered_cards, hide
+from vision.covered import hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import (
     CardQuad,
@@ -20,7 +20,6 @@ from vision.detect import (
     warp_card,
     warp_source,
     working_image,
-    working_scale,
 )
 from vision.fans import fan_tops, line_map
 from vision.quads import boxes
@@ -97,7 +96,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
-    rows = _rows(image, source, quads, cards, readings, deck, threshold)
+    _rows(image, source, quads, cards, readings, deck, threshold)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -115,7 +114,6 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
-    covered += [f for n, row in rows for f in _row_covered(image, row, quads[n])]
     return out + _read_covered(source, covered, deck, threshold)
 
 
@@ -135,10 +133,13 @@ def _rows(
     readings: list[Reading],
     deck: Deck | None,
     threshold: float,
-) -> list[tuple[int, CardQuad]]:
+) -> None:
     """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
-    its top card, when one read for sure lies at one of its ends. Returns (index, the row's outline)
-    of each row replaced; ``quads``, ``cards`` and ``readings`` are updated in place.
+    its top card, when one read for sure lies at one of its ends; ``quads``, ``cards`` and
+    ``readings`` are updated in place. The cards under it are not sought: where one strip shows
+    past the top card, the rendered fans read 10 more of them but 2 wrong (a card laid over the
+    strips of two read one's index for the other's), and a guard against that (no straight line
+    across the strip) left none, a court card's frame being such a line.
 
     One deck's cards are one size: where cards of the frame were read for sure, an outline not
     clearly bigger than they are (``ROW_LEAST``) is one card, read unsure, and is not searched
@@ -147,7 +148,7 @@ def _rows(
     least = ROW_LEAST * float(np.median(sure)) if sure else 0.0
     unsure = [n for n, r in enumerate(readings) if r.code is None and quads[n].area >= least]
     if not unsure:
-        return []
+        return
     gray, scale = _small_gray(image)
     lines = line_map(gray)
     reach = STRIDE * max(gray.shape) / INPUT_LONG / 2  # half the finder's: a card laid on edges found
@@ -156,26 +157,14 @@ def _rows(
         row = CardQuad(quads[n].corners * scale, quads[n].fill)
         tries += [(n, CardQuad(top.corners / scale, top.fill, top.edges)) for top in fan_tops(gray, row, reach, lines)]
     if not tries:
-        return []
+        return
     warps = [warp_card(source, top) for _, top in tries]
     second = read_cards(warps, deck, threshold)
-    rows: dict[int, CardQuad] = {}
+    replaced: set[int] = set()
     for (n, top), warp, reading in zip(tries, warps, second, strict=True):
-        if reading.code in (None, BACK) or n in rows:
-            continue
-        rows[n] = quads[n]
-        quads[n], cards[n], readings[n] = top, warp, reading
-    return list(rows.items())
-
-
-def _row_covered(image: np.ndarray, row: CardQuad, top: CardQuad) -> list[FoundCard]:
-    """The cards under a row's top card (``vision.covered``), as found cards with the top card over them."""
-    scale = working_scale(image.shape[1])
-    region = np.round(row.corners * scale).astype(np.int32).reshape(-1, 1, 2)
-    return [
-        FoundCard(CardQuad(c.quad.corners / scale, c.quad.fill), over=(top,))
-        for c in covered_cards([region], [CardQuad(top.corners * scale, top.fill)])
-    ]
+        if reading.code not in (None, BACK) and n not in replaced:
+            replaced.add(n)
+            quads[n], cards[n], readings[n] = top, warp, reading
 
 
 def _read_covered(source: np.ndarray, found: list[FoundCard], deck: Deck | None, threshold: float) -> list[SeenCard]:
