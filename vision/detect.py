@@ -473,6 +473,12 @@ def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     return shrink(image, round(w * scale), round(h * scale)), scale
 
 
+def map_cell(shape: tuple[int, ...]) -> float:
+    """One cell of the segmenter's map, in the pixels of a working image of ``shape``: how far
+    an outline is moved onto the picture's edges at most."""
+    return STRIDE * max(shape[:2]) / INPUT_LONG
+
+
 def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:
     """``find_cards``, with each card's rival outlines (see ``FoundCard``), and then the cards
     showing beside others that lie over them (``FoundCard.over``)."""
@@ -492,7 +498,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
         merged += several
         loose += tight_piles
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    reach = STRIDE * max(small.shape[:2]) / INPUT_LONG  # one map cell, in working pixels
+    reach = map_cell(small.shape)
     blobs, rough = _face_quads(face, frame_area)
     candidates += blobs
     # A region much bigger than every card already found is table showing through, not a pile.

@@ -15,6 +15,7 @@ from vision.detect import (
     FoundCard,
     box_overlap,
     find_card_outlines,
+    map_cell,
     overlaps,
     ragged,
     warp_card,
@@ -24,7 +25,6 @@ from vision.detect import (
 from vision.fans import fan_tops, line_map
 from vision.quads import boxes
 from vision.reader import BACK, UNSURE, Reading, read_cards
-from vision.segment import INPUT_LONG, STRIDE
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
@@ -89,14 +89,13 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
     found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
-    source = warp_source(image)
-    cards = [warp_card(source, quad) for quad in quads]
-    readings = read_cards(cards, deck, threshold, [whole(q) for q in quads])
-    _second_looks(source, found, quads, cards, readings, deck, threshold)
+    reader = _Reader(warp_source(image), deck, threshold)
+    cards, readings = reader.read(quads)
+    _second_looks(reader, found, quads, cards, readings)
     for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
-    _rows(image, source, quads, cards, readings, deck, threshold)
+    _rows(image, reader, quads, cards, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -114,7 +113,36 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
-    return out + _read_covered(source, covered, deck, threshold)
+    return out + reader.read_covered(covered)
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """How a frame's outlines are read: warped from the frame's ``detect.warp_source`` copy, and
+    read with one deck at one threshold (one network pass a batch)."""
+
+    source: np.ndarray
+    deck: Deck | None
+    threshold: float
+
+    def read(self, quads: list[CardQuad], vouch: bool = True) -> tuple[list[np.ndarray], list[Reading]]:
+        """The outlines' warps and readings; with ``vouch``, an outline that is ``whole`` vouches
+        for its card (see ``reader.read_cards``)."""
+        warps = [warp_card(self.source, quad) for quad in quads]
+        return warps, read_cards(warps, self.deck, self.threshold, [whole(q) for q in quads] if vouch else None)
+
+    def read_covered(self, found: list[FoundCard]) -> list[SeenCard]:
+        """Cards partly under others, read with what lies under the cards on top painted out;
+        those showing no index are left out."""
+        shown = [(f.quad, hide(warp_card(self.source, f.quad), f.quad, f.over)) for f in found]
+        shown = [(quad, card) for quad, card in shown if card is not None]
+        cards = [card for _, card in shown]
+        readings = read_cards(cards, self.deck, self.threshold, covered=True) if shown else []
+        return [
+            SeenCard(r.code, r.confidence, quad.corners, covered=True)
+            for (quad, _), r in zip(shown, readings, strict=True)
+            if r.corners != (None, None)
+        ]
 
 
 def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -126,13 +154,7 @@ def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _rows(
-    image: np.ndarray,
-    source: np.ndarray,
-    quads: list[CardQuad],
-    cards: list[np.ndarray],
-    readings: list[Reading],
-    deck: Deck | None,
-    threshold: float,
+    image: np.ndarray, reader: _Reader, quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading]
 ) -> None:
     """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
     its top card, when one read for sure lies at one of its ends; ``quads``, ``cards`` and
@@ -151,33 +173,19 @@ def _rows(
         return
     gray, scale = _small_gray(image)
     lines = line_map(gray)
-    reach = STRIDE * max(gray.shape) / INPUT_LONG / 2  # half the finder's: a card laid on edges found
+    reach = map_cell(gray.shape) / 2  # half the finder's: a card laid on edges found
     tries = []
     for n in unsure:
         row = CardQuad(quads[n].corners * scale, quads[n].fill)
         tries += [(n, CardQuad(top.corners / scale, top.fill, top.edges)) for top in fan_tops(gray, row, reach, lines)]
     if not tries:
         return
-    warps = [warp_card(source, top) for _, top in tries]
-    second = read_cards(warps, deck, threshold)
+    warps, second = reader.read([top for _, top in tries], vouch=False)
     replaced: set[int] = set()
     for (n, top), warp, reading in zip(tries, warps, second, strict=True):
         if reading.code not in (None, BACK) and n not in replaced:
             replaced.add(n)
             quads[n], cards[n], readings[n] = top, warp, reading
-
-
-def _read_covered(source: np.ndarray, found: list[FoundCard], deck: Deck | None, threshold: float) -> list[SeenCard]:
-    """Cards partly under others (warped from ``source``, see ``detect.warp_source``), read with
-    what lies under the cards on top painted out; those showing no index are left out."""
-    shown = [(f.quad, hide(warp_card(source, f.quad), f.quad, f.over)) for f in found]
-    shown = [(quad, card) for quad, card in shown if card is not None]
-    readings = read_cards([card for _, card in shown], deck, threshold, covered=True) if shown else []
-    return [
-        SeenCard(r.code, r.confidence, quad.corners, covered=True)
-        for (quad, _), r in zip(shown, readings, strict=True)
-        if r.corners != (None, None)
-    ]
 
 
 def _crossed(card: np.ndarray) -> bool:
@@ -194,13 +202,7 @@ def _crossed(card: np.ndarray) -> bool:
 
 
 def _second_looks(
-    source: np.ndarray,
-    found: list[FoundCard],
-    quads: list[CardQuad],
-    cards: list[np.ndarray],
-    readings: list[Reading],
-    deck: Deck | None,
-    threshold: float,
+    reader: _Reader, found: list[FoundCard], quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading]
 ) -> None:
     """Rival outlines are read (one batch for the frame) for two reasons.
 
@@ -231,8 +233,7 @@ def _second_looks(
     ]
     if not tries:
         return
-    warps = [warp_card(source, rival) for _, rival in tries]
-    second = read_cards(warps, deck, threshold, [whole(r) for _, r in tries])
+    warps, second = reader.read([rival for _, rival in tries])
     sure: dict[int, list[tuple[CardQuad, np.ndarray, Reading]]] = {}
     for (n, rival), warp, reading in zip(tries, warps, second, strict=True):
         if reading.code not in (None, BACK):
