@@ -9,7 +9,7 @@ import pytest
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.ink import RED_INK, Planes, flattened, ink_redness
+from vision.ink import HUE_STEP, RED_INK, Planes, flattened, ink_redness, inks
 from vision.middle import centre_count
 from vision.reader import _corner_planes, corner_image
 
@@ -89,3 +89,28 @@ def test_an_index_s_ink_is_red_or_not_from_its_picture_or_its_planes(style: str)
             corner = corner_image(card, which)
             assert (ink_redness(corner) > RED_INK) == is_red
             assert ink_redness(Planes.of(corner)) == ink_redness(corner)
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize("code", ["10S", "9C", "4S"])
+def test_black_pips_in_a_webcam_s_blue_cast_are_one_ink(style: str, code: str) -> None:
+    """A webcam's colour cast prints black ink dark blue, its hues spread over 100-111, across
+    the border of two hue bins: still one ink, so the pips are counted (two made a picture)."""
+    card = _card(code, style)
+    ink = card.min(axis=2) < 100
+    rng = np.random.default_rng(7)
+    green = rng.uniform(0.6, 0.8, ink.sum())
+    cast = card.copy()
+    cast[ink] = np.stack([np.full_like(green, 120), 120 * green, np.full_like(green, 50)], axis=1).astype(np.uint8)
+    hues = Planes.of(cast).hsv[:, :, 0][ink]
+    assert hues.min() < HUE_STEP * 7 <= hues.max()  # the ink straddles two bins
+    assert inks(cast) == 1
+    assert centre_count(cast) == code[:-1]
+
+
+def test_two_inks_in_neighbouring_hue_bins_stay_two() -> None:
+    """Red and orange (a court figure's robe and hair) lie one hue bin apart: two inks."""
+    picture = np.full((200, 160, 3), 240, np.uint8)
+    picture[20:90] = (40, 40, 220)  # red, hue 0
+    picture[110:180] = (20, 150, 240)  # orange, hue 20
+    assert inks(picture) == 2

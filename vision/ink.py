@@ -16,6 +16,8 @@ import numpy as np
 
 RED_INK = 25  # median redness (red over the other two channels, grey levels) of a red index
 HUE_BINS = 11  # OpenCV's 0-180 hue in steps of 15, the last bin folded into the first
+HUE_STEP = 15  # hue units a bin spans
+ONE_INK = 4.0  # hue spread (standard deviation) under which two neighbouring bins' pixels are one ink
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,16 +107,30 @@ def components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 def hue_histogram(hsv: np.ndarray, inked: np.ndarray) -> np.ndarray:
     """How many inked pixels fall in each of the hue bins (red sits at both ends of the hue
     circle, so the last bin is folded into the first)."""
-    hist = np.bincount((hsv[:, :, 0][inked] // 15).ravel(), minlength=HUE_BINS + 1).astype(np.float64)
+    hist = np.bincount((hsv[:, :, 0][inked] // HUE_STEP).ravel(), minlength=HUE_BINS + 1).astype(np.float64)
     hist[0] += hist[HUE_BINS]
     return hist[:HUE_BINS]
 
 
 def inks(image: np.ndarray | Planes) -> int:
-    """How many distinct coloured inks cover a real share of the picture (black and white not counted)."""
+    """How many distinct coloured inks cover a real share of the picture (black and white not
+    counted). One ink whose hues straddle two bins counts once: a webcam's colour cast turns
+    black pips dark blue, on a bin's border, and two inks would make them a picture."""
     hsv = planes(image).hsv
     inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
-    return int(np.sum(hue_histogram(hsv, inked) > 0.02 * inked.size))
+    shown = hue_histogram(hsv, inked) > 0.02 * inked.size
+    count = int(shown.sum())
+    if count < 2:
+        return count
+    hue = hsv[:, :, 0][inked].astype(np.float32)
+    for b in np.flatnonzero(shown & np.roll(shown, -1)):
+        start = 180 - HUE_STEP if b == 0 else HUE_STEP * b  # bin 0 holds the fold, two steps wide
+        span = HUE_STEP * (3 if b in (0, HUE_BINS - 1) else 2)
+        pair = (hue - start) % 180
+        pair = pair[pair < span]
+        if pair.size and float(pair.std()) < ONE_INK:
+            count -= 1
+    return count
 
 
 def ink_redness(corner: np.ndarray | Planes) -> float:
