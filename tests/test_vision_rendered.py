@@ -11,7 +11,8 @@ import pytest
 
 from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
-from vision.identify import identify
+from vision.detect import CardQuad
+from vision.identify import identify, nudged
 from vision.ink import ink_is_red
 from vision.middle import centre_suit, is_back
 from vision.profile import EnrolError, enrol, load_deck
@@ -380,3 +381,14 @@ def test_a_card_lying_apart_is_whole_and_the_lower_card_of_a_pile_is_not() -> No
         image, truth = render_scene(SceneSpec(cards=pile, seed=seed, table="felt"))
         gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         assert edge_support(gray, truth[0].corners.astype(np.float32)) < WHOLE
+
+
+def test_nudged_outlines_grow_shrink_and_move_along_each_side() -> None:
+    corners = np.float32([[10, 10], [73, 10], [73, 98], [10, 98]])  # 63 x 88
+    quad = CardQuad(corners, 0.95, 0.8)
+    outlines = nudged(quad, 0.1)
+    assert len(outlines) == 6 and all(q.fill == 0.95 and q.edges == 0.8 for q in outlines)
+    assert [round(q.area) for q in outlines[:2]] == [round(63 * 88 * 0.81), round(63 * 88 * 1.21)]
+    assert all(np.allclose(np.mean(q.corners, axis=0), corners.mean(axis=0)) for q in outlines[:2])
+    shifts = [(q.corners - corners)[0].tolist() for q in outlines[2:]]
+    assert np.allclose(shifts, [[6.3, 0], [-6.3, 0], [0, 8.8], [0, -8.8]])

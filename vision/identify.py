@@ -3,6 +3,7 @@ prints and what the tracker consumes."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import cv2
@@ -30,6 +31,9 @@ MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small 
 ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
 SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
 WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
+NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides,
+NUDGES_AGREE = 0.5  # ... and takes the code this share of them read for sure, at least,
+NUDGES_SURE = 0.8  # ... when they read it this sure on average (each of them is over the threshold already)
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
 
@@ -96,6 +100,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
     _rows(image, reader, quads, cards, readings)
+    _nudged_looks(reader, quads, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -186,6 +191,43 @@ def _rows(
         if reading.code not in (None, BACK) and n not in replaced:
             replaced.add(n)
             quads[n], cards[n], readings[n] = top, warp, reading
+
+
+def _nudged_looks(reader: _Reader, quads: list[CardQuad], readings: list[Reading]) -> None:
+    """An unsure card whose corners show an index is read again through six outlines a little
+    off its own (``nudged``): an outline a few pixels off cuts an index's edge or lets the table
+    into the corner, and the corner network reads it torn. The card takes the code that half of
+    them read for sure, and clearly sure on average (``NUDGES_SURE``), at the least confidence
+    they read it with. One network pass for the frame; ``readings`` are updated in place.
+
+    Measured: 25 more rendered cards read right of 1,800, 27 of the 1,800 of seeds +100, 3 of
+    the photographs and 8 of 200 piles' top cards, none more wrong. Without the bar on their
+    average, 3 and 5 more, and one more wrong (a casino club that every outline reads a spade)."""
+    todo = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None)]
+    if not todo:
+        return
+    tries = [(n, moved) for n in todo for moved in nudged(quads[n])]
+    _, second = reader.read([moved for _, moved in tries])
+    for n in todo:
+        looks = [reading for (k, _), reading in zip(tries, second, strict=True) if k == n]
+        codes = Counter(r.code for r in looks if r.code not in (None, BACK))
+        if not codes:
+            continue
+        code, votes = codes.most_common(1)[0]
+        agree = [r.confidence for r in looks if r.code == code]
+        if votes >= NUDGES_AGREE * len(looks) and float(np.mean(agree)) >= NUDGES_SURE:
+            readings[n] = Reading(code, min(agree), readings[n].corners)
+
+
+def nudged(quad: CardQuad, step: float = NUDGE) -> list[CardQuad]:
+    """Six outlines a little off a card's: grown and shrunk by ``step`` about its centre, and
+    moved by ``step`` of its short side across it and of its long side along it, both ways."""
+    corners = quad.corners
+    centre = corners.mean(axis=0)
+    across, along = corners[1] - corners[0], corners[3] - corners[0]
+    moved = [centre + (corners - centre) * (1 + s) for s in (-step, step)]
+    moved += [corners + side * s for side in (across, along) for s in (step, -step)]
+    return [CardQuad(m.astype(np.float32), quad.fill, quad.edges) for m in moved]
 
 
 def _crossed(card: np.ndarray) -> bool:
