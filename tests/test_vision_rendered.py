@@ -11,12 +11,12 @@ import pytest
 
 from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
-from vision.detect import CardQuad
-from vision.identify import identify, nudged
+from vision.detect import CardQuad, warp_card, warp_source
+from vision.identify import identify, nudged, warp_corners
 from vision.ink import ink_is_red
 from vision.middle import centre_suit, is_back
 from vision.profile import EnrolError, enrol, load_deck
-from vision.reader import corner_image, read_card
+from vision.reader import corner_image, read_card, read_cards
 
 CODES = ["AS", "7H", "10D", "QC", "KS", "2H", "9C", "JD", "RJ", "BJ"]
 
@@ -392,3 +392,23 @@ def test_nudged_outlines_grow_shrink_and_move_along_each_side() -> None:
     assert all(np.allclose(np.mean(q.corners, axis=0), corners.mean(axis=0)) for q in outlines[:2])
     shifts = [(q.corners - corners)[0].tolist() for q in outlines[2:]]
     assert np.allclose(shifts, [[6.3, 0], [-6.3, 0], [0, 8.8], [0, -8.8]])
+
+
+def test_corners_warped_alone_are_the_warped_card_s_corners() -> None:
+    source = warp_source(on_table("QH", "classic", angle=20))
+    quad = CardQuad(np.float32([[212, 141], [371, 162], [349, 381], [190, 360]]), 0.95)  # aslant, in perspective
+    card = warp_card(source, quad)
+    for which, corner in enumerate(warp_corners(source, quad)):
+        assert np.abs(corner.astype(int) - corner_image(card, which)).max() <= 1
+
+
+def test_a_card_s_corners_looked_at_again_alike_read_the_same() -> None:
+    """Averaged with more looks at the same corners, a card's probabilities do not move."""
+    cards = [
+        cv2.resize(render_card(code, DECK_STYLES["classic"])[:, :, :3].copy(), (250, 350)) for code in ("QS", "7D")
+    ]
+    once = read_cards(cards)
+    looks = [[corner_image(card, i) for _ in range(3) for i in (0, 1)] for card in cards]
+    again = read_cards(cards, looks=looks)
+    assert [r.code for r in again] == [r.code for r in once] == ["QS", "7D"]
+    assert np.allclose([r.confidence for r in again], [r.confidence for r in once], atol=1e-5)

@@ -44,7 +44,7 @@ class Reading:
     corners: tuple[CornerReading | None, CornerReading | None] = (None, None)
 
 
-def _corner_box(h: int, w: int, which: int) -> tuple[int, int, int, int]:
+def corner_box(h: int, w: int, which: int) -> tuple[int, int, int, int]:
     """Rows and columns (top, bottom, left, right) of a card's top-left index region (which=0)
     or of its bottom-right one (which=1)."""
     ch, cw = round(h * CORNER_H), round(w * CORNER_W)
@@ -53,14 +53,14 @@ def _corner_box(h: int, w: int, which: int) -> tuple[int, int, int, int]:
 
 def corner_image(card: np.ndarray, which: int) -> np.ndarray:
     """The top-left index region (which=0) or the bottom-right one turned upright (which=1)."""
-    top, bottom, left, right = _corner_box(*card.shape[:2], which)
+    top, bottom, left, right = corner_box(*card.shape[:2], which)
     corner = card[top:bottom, left:right]
     return corner if which == 0 else cv2.flip(corner, -1)
 
 
 def _corner_planes(card: Planes, which: int) -> Planes:
     """``corner_image``'s region of a card's planes."""
-    corner = card.cut(*_corner_box(*card.shape, which))
+    corner = card.cut(*corner_box(*card.shape, which))
     return corner if which == 0 else corner.turned()
 
 
@@ -83,17 +83,21 @@ def read_cards(
     threshold: float = UNSURE,
     whole: list[bool] | None = None,
     covered: bool = False,
+    looks: list[list[np.ndarray]] | None = None,
 ) -> list[Reading]:
     """Read warped cards from both index corners (one network pass for all); below ``threshold``
     a card's code is None. ``whole`` says of each card whether its outline is a card lying whole
     (see ``_weigh``); unknown, none is. ``covered`` cards lie partly under others, painted out
-    (``vision.covered``): their middle is not asked, and the one corner that shows is read."""
+    (``vision.covered``): their middle is not asked, and the one corner that shows is read.
+    ``looks``: for each card, more pictures of its two corners (``corner_image``'s, in pairs),
+    through outlines a little off its own; each corner's probabilities are the average."""
     deck = deck or builtin_deck()
     cards = [cv2.cvtColor(c, cv2.COLOR_GRAY2BGR) if c.ndim == 2 else c for c in cards]
     if any(min(c.shape[:2]) < 8 for c in cards):
         raise ValueError("a warped card must be a picture of at least 8 x 8 pixels")
     corners = [corner_image(card, i) for card in cards for i in (0, 1)]
-    rank_p, suit_p = deck.posteriors(deck.net.read(corners))
+    more = [c for pairs in looks or [] for c in pairs]
+    rank_p, suit_p = (_averaged(p, len(corners), looks) for p in deck.posteriors(deck.net.read(corners + more)))
     readings = []
     for n, card in enumerate(cards):
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
@@ -115,6 +119,18 @@ def read_cards(
             confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
+
+
+def _averaged(p: np.ndarray, own: int, looks: list[list[np.ndarray]] | None) -> np.ndarray:
+    """The first ``own`` rows of probabilities (two corners a card), each card's two averaged
+    with its ``looks``' rows, which follow them in the same order."""
+    out, at = p[:own].copy(), own
+    for n, pairs in enumerate(looks or []):
+        if pairs:
+            rows = np.concatenate([out[2 * n : 2 * n + 2], p[at : at + len(pairs)]])
+            out[2 * n : 2 * n + 2] = rows.reshape(-1, 2, p.shape[-1]).mean(axis=0)
+            at += len(pairs)
+    return out
 
 
 def read_card(card: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> Reading:
