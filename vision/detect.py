@@ -630,12 +630,14 @@ def _part_of(small: CardQuad, big: CardQuad) -> bool:
     return centre and sum(inside) >= 3
 
 
-def warp_card(image: np.ndarray, quad: CardQuad) -> np.ndarray:
-    """The card seen straight on, CARD_W x CARD_H, portrait, in BGR (grey from a grey frame).
-    Warping from the frame's ``warp_source`` copy is faster."""
+def warp_card(image: np.ndarray, quad: CardQuad, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """The card seen straight on, CARD_W x CARD_H, portrait, in BGR (grey from a grey frame);
+    with ``box`` (top, bottom, left, right), only that part of it. Warping from the frame's
+    ``warp_source`` copy is faster."""
+    top, bottom, left, right = box or (0, CARD_H, 0, CARD_W)
     dst = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], dtype=np.float32)
-    m = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), dst)
-    card = cv2.warpPerspective(image, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR)
+    m = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), dst - np.float32([left, top]))
+    card = cv2.warpPerspective(image, m, (right - left, bottom - top), flags=cv2.INTER_LINEAR)
     return cv2.cvtColor(card, cv2.COLOR_BGRA2BGR) if card.ndim == 3 and card.shape[2] == 4 else card
 
 

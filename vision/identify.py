@@ -99,7 +99,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
     _rows(image, reader, quads, cards, readings)
-    _nudged_looks(reader, quads, readings)
+    _nudged_looks(reader, quads, cards, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -135,8 +135,18 @@ class _Reader:
         """The outlines' warps and readings; with ``vouch``, an outline that is ``whole`` vouches
         for its card (see ``reader.read_cards``, which also says what ``looks`` are)."""
         warps = [warp_card(self.source, quad) for quad in quads]
+        return warps, self.read_warps(warps, quads, vouch, looks)
+
+    def read_warps(
+        self,
+        warps: list[np.ndarray],
+        quads: list[CardQuad],
+        vouch: bool = True,
+        looks: list[list[np.ndarray]] | None = None,
+    ) -> list[Reading]:
+        """``read``, of the outlines' warps made already."""
         vouched = [whole(q) for q in quads] if vouch else None
-        return warps, read_cards(warps, self.deck, self.threshold, vouched, looks=looks)
+        return read_cards(warps, self.deck, self.threshold, vouched, looks=looks)
 
     def read_covered(self, found: list[FoundCard]) -> list[SeenCard]:
         """Cards partly under others, read with what lies under the cards on top painted out;
@@ -195,17 +205,18 @@ def _rows(
             quads[n], cards[n], readings[n] = top, warp, reading
 
 
-def _nudged_looks(reader: _Reader, quads: list[CardQuad], readings: list[Reading]) -> None:
+def _nudged_looks(reader: _Reader, quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading]) -> None:
     """An unsure card whose corners show an index is read again, its corners' probabilities
     averaged over its own outline and six a little off it (``nudged``): an outline a few pixels
     off cuts an index's edge or lets the table into the corner, and the corner network reads it
     torn. Only the corners are warped through the nudged outlines (the middle does not move).
-    One network pass for the frame; ``readings`` are updated in place."""
+    One network pass for the frame; ``cards`` are the outlines' warps; ``readings`` are updated
+    in place."""
     todo = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None)]
     if not todo:
         return
     looks = [[c for moved in nudged(quads[n]) for c in warp_corners(reader.source, moved)] for n in todo]
-    _, second = reader.read([quads[n] for n in todo], looks=looks)
+    second = reader.read_warps([cards[n] for n in todo], [quads[n] for n in todo], looks=looks)
     for n, reading in zip(todo, second, strict=True):
         if reading.code not in (None, BACK):  # a face whose index showed is no back
             readings[n] = reading
@@ -214,18 +225,8 @@ def _nudged_looks(reader: _Reader, quads: list[CardQuad], readings: list[Reading
 def warp_corners(source: np.ndarray, quad: CardQuad) -> list[np.ndarray]:
     """``corner_image``'s two corners of the card ``warp_card`` would give, warped alone (a
     fifth of its pixels)."""
-    to_card = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), _CARD_CORNERS)
-    out = []
-    for which in (0, 1):
-        top, bottom, left, right = corner_box(CARD_H, CARD_W, which)
-        shift = np.array([[1, 0, -left], [0, 1, -top], [0, 0, 1]], np.float64)
-        corner = cv2.warpPerspective(source, shift @ to_card, (right - left, bottom - top), flags=cv2.INTER_LINEAR)
-        corner = cv2.cvtColor(corner, cv2.COLOR_BGRA2BGR) if corner.ndim == 3 and corner.shape[2] == 4 else corner
-        out.append(corner if which == 0 else cv2.flip(corner, -1))
-    return out
-
-
-_CARD_CORNERS = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], np.float32)
+    corners = [warp_card(source, quad, corner_box(CARD_H, CARD_W, which)) for which in (0, 1)]
+    return [corners[0], cv2.flip(corners[1], -1)]
 
 
 def nudged(quad: CardQuad, step: float = NUDGE) -> list[CardQuad]:
