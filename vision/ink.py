@@ -104,10 +104,10 @@ def components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return count, labels, stats
 
 
-def hue_histogram(hsv: np.ndarray, inked: np.ndarray) -> np.ndarray:
-    """How many inked pixels fall in each of the hue bins (red sits at both ends of the hue
-    circle, so the last bin is folded into the first)."""
-    hist = np.bincount((hsv[:, :, 0][inked] // HUE_STEP).ravel(), minlength=HUE_BINS + 1).astype(np.float64)
+def hue_histogram(hues: np.ndarray) -> np.ndarray:
+    """How many of the inked pixels' ``hues`` (``hsv[:, :, 0][inked]``) fall in each of the hue
+    bins (red sits at both ends of the hue circle, so the last bin is folded into the first)."""
+    hist = np.bincount((hues // HUE_STEP).ravel(), minlength=HUE_BINS + 1).astype(np.float64)
     hist[0] += hist[HUE_BINS]
     return hist[:HUE_BINS]
 
@@ -118,11 +118,12 @@ def inks(image: np.ndarray | Planes) -> int:
     black pips dark blue, on a bin's border, and two inks would make them a picture."""
     hsv = planes(image).hsv
     inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
-    shown = hue_histogram(hsv, inked) > 0.02 * inked.size
+    hues = hsv[:, :, 0][inked]
+    shown = hue_histogram(hues) > 0.02 * inked.size
     count = int(shown.sum())
     if count < 2:
         return count
-    hue = hsv[:, :, 0][inked].astype(np.float32)
+    hue = hues.astype(np.float32)
     for b in np.flatnonzero(shown & np.roll(shown, -1)):
         start = 180 - HUE_STEP if b == 0 else HUE_STEP * b  # bin 0 holds the fold, two steps wide
         span = HUE_STEP * (3 if b in (0, HUE_BINS - 1) else 2)

@@ -195,7 +195,7 @@ def is_back(card: np.ndarray | Planes) -> bool:
     inked = inner.hsv[:, :, 1] > 70
     if inked.mean() < BACK_INKED:
         return False  # grey, black or white: a patch of table, a phone, a blank card
-    hist = hue_histogram(inner.hsv, inked)
+    hist = hue_histogram(inner.hsv[:, :, 0][inked])
     hues = int(np.sum(hist > 0.08 * hist.sum()))
     if hues > 2:
         return False
