@@ -412,3 +412,10 @@ def test_a_card_s_corners_looked_at_again_alike_read_the_same() -> None:
     again = read_cards(cards, looks=looks)
     assert [r.code for r in again] == [r.code for r in once] == ["QS", "7D"]
     assert np.allclose([r.confidence for r in again], [r.confidence for r in once], atol=1e-5)
+
+
+@pytest.mark.parametrize("looks", [[[]], [[np.zeros((126, 62, 3), np.uint8)], []]])
+def test_looks_that_do_not_match_the_cards_are_refused_by_name(looks: list) -> None:
+    faces = [render_card(code, DECK_STYLES["classic"])[:, :, :3].copy() for code in ("QS", "7D")]
+    with pytest.raises(ValueError, match="looks must give each of the 2 cards"):
+        read_cards([cv2.resize(face, (250, 350)) for face in faces], looks=looks)

@@ -95,6 +95,9 @@ def read_cards(
     cards = [cv2.cvtColor(c, cv2.COLOR_GRAY2BGR) if c.ndim == 2 else c for c in cards]
     if any(min(c.shape[:2]) < 8 for c in cards):
         raise ValueError("a warped card must be a picture of at least 8 x 8 pixels")
+    if looks is not None and (len(looks) != len(cards) or any(len(pairs) % 2 for pairs in looks)):
+        given = [len(pairs) for pairs in looks]
+        raise ValueError(f"looks must give each of the {len(cards)} cards its corners in pairs, got {given}")
     corners = [corner_image(card, i) for card in cards for i in (0, 1)]
     more = [c for pairs in looks or [] for c in pairs]
     rank_p, suit_p = (_averaged(p, len(corners), looks) for p in deck.posteriors(deck.net.read(corners + more)))
