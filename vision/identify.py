@@ -20,18 +20,22 @@ from vision.detect import (
     map_cell,
     overlaps,
     ragged,
+    refine_quads,
     warp_card,
     warp_source,
     working_image,
 )
 from vision.fans import fan_tops, line_map
-from vision.quads import boxes
+from vision.indices import find_indices
+from vision.quads import boxes, iou
 from vision.reader import BACK, UNSURE, Reading, corner_box, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
 SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
 WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
+REFINE_REACH = 0.12  # of its short side: an outline inferred from an index is moved this far at most to the edges
+SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (over their union) are one card
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
@@ -117,7 +121,8 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
-    return out + reader.read_covered(covered)
+    seen = out + reader.read_covered(covered)
+    return seen + _by_index(image, reader, seen)
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,42 @@ class _Reader:
             for (quad, _), r in zip(shown, readings, strict=True)
             if r.corners != (None, None)
         ]
+
+
+def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[SeenCard]:
+    """The cards no outline showed, found by an index read for sure (``vision.indices``) outside
+    the cards read already. A card showing both its indices is one card (its two sightings'
+    outlines overlap): if they read differently, neither is taken. One whose outline overlaps
+    another card's lies partly under it, or over it: either way it is reported ``covered``
+    (never a pile's top card, which an outline finds)."""
+    skip = np.zeros(image.shape[:2], np.uint8)
+    for card in seen:
+        if card.code is not None:
+            cv2.fillPoly(skip, [np.round(card.corners).astype(np.int32)], 1)
+    sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
+    if not sightings:
+        return []
+    outlines = np.stack([s.corners for s in sightings])
+    spans = np.concatenate([outlines.min(axis=1), outlines.max(axis=1)], axis=1)
+    others = np.concatenate([spans, boxes([CardQuad(c.corners, 1.0) for c in seen])])
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    out: list[SeenCard] = []
+    for n, sighting in enumerate(sightings):
+        overlap = iou(spans[n], spans)
+        twins = [m for m in np.nonzero(overlap >= SAME_CARD)[0] if m != n]
+        if any(sightings[m].code != sighting.code for m in twins) or any(m < n for m in twins):
+            continue  # two readings of one card that disagree, or this card's other index, taken already
+        near = [m for m in np.nonzero(iou(spans[n], others) > 0)[0] if m != n and m not in twins]
+        if near:
+            if twins:  # both indices show and agree: the card is known, though another lies across it
+                out.append(SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True))
+            continue
+        quad = CardQuad(sighting.corners, 1.0)
+        quad = refine_quads(gray, [quad], REFINE_REACH * quad.short_side)[0]
+        reading = reader.read([quad], vouch=False)[1][0]
+        if reading.code == sighting.code:
+            out.append(SeenCard(reading.code, reading.confidence, quad.corners))
+    return out
 
 
 def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:

@@ -1,0 +1,98 @@
+"""Cards found by their index alone (vision.indices): a rank over its pip is paired, the card's
+two sides are sought beside it, the corner is read; and identify takes such a card only where
+no outline was found and its reading is confirmed (vision.identify._by_index)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.identify as identify_module
+from tests.test_vision_real import DATA, labelled, overlap
+from tests.test_vision_rendered import on_table
+from vision.deck import builtin_deck
+from vision.identify import identify
+from vision.indices import _frame, _patch, _sample, find_indices, index_pairs, ink_marks
+from vision.reader import UNSURE
+
+
+def test_a_rank_pairs_with_the_pip_under_it_not_with_one_beside_it() -> None:
+    page = np.full((200, 200, 3), 240, np.uint8)
+    cv2.rectangle(page, (50, 40), (62, 64), (20, 20, 20), 3)  # a rank: 13 x 25, an outline of ink
+    cv2.circle(page, (56, 80), 7, (20, 20, 20), -1)  # its pip, under it
+    cv2.circle(page, (150, 52), 7, (20, 20, 20), -1)  # a pip far off to the side
+    centres, moments = ink_marks(page)
+    assert len(centres) == 3
+    a, b, down, height = index_pairs(centres, moments)
+    pairs = {
+        (tuple(np.round(centres[i]).astype(int)), tuple(np.round(centres[j]).astype(int)))
+        for i, j in zip(a, b, strict=True)
+    }
+    assert ((56, 52), (56, 80)) in pairs
+    assert all(abs(centres[j][0] - 150) > 5 for j in b)
+    (k,) = [n for n in range(len(a)) if round(centres[b[n]][1]) == 80]
+    assert np.allclose(down[k], (0, 1), atol=0.05) and 22 <= height[k] <= 33  # 27 tall; hollow ink reads taller
+
+
+def test_points_sampled_through_a_frame_are_the_frames_own_warp() -> None:
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur(rng.integers(0, 255, (300, 300), dtype=np.uint8), (0, 0), 3)
+    frame = _frame(np.array([120.0, 90.0]), np.array([125.0, 120.0]), np.array([0.164, 0.986]), 24.0)
+    patch = _patch(image, frame, 0, 0, 62, 126).astype(np.float32)
+    xs, ys = np.arange(0.0, 62.0)[None, :], np.arange(0.0, 126.0)[:, None]
+    sampled = _sample(image, frame[None], xs, ys)[0]
+    assert np.abs(sampled - patch)[2:-2, 2:-2].max() <= 1.0
+
+
+@pytest.mark.parametrize("style", ["classic", "modern", "vintage"])  # not jumbo: its index reaches the middle
+def test_a_lone_cards_indices_are_found_read_and_placed_at_its_corners(style: str) -> None:
+    """The outline an index implies starts near the card's corner; its size and place follow the index, so
+    a deck with big indices (these designs) gets a smaller card than it is: identify reads such
+    an outline through the reader, which takes it only when the middle agrees."""
+    for angle, code in ((0, "KS"), (33, "7H"), (200, "QD")):
+        image = on_table(code, style, angle=angle, table=(200, 200, 200))
+        (truth,) = [c for c in identify(image) if c.code == code]
+        seen = [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code]
+        assert seen and all(s.code == code for s in seen), (style, code, seen)
+        width = float(np.linalg.norm(truth.corners[1] - truth.corners[0]))
+        for s in seen:
+            assert (
+                np.linalg.norm(truth.corners - s.corners[0], axis=1).min() < 0.25 * width
+            )  # the index sits further in
+            middle = tuple(float(v) for v in s.corners.mean(axis=0))
+            assert cv2.pointPolygonTest(truth.corners.astype(np.float32), middle, False) > 0
+
+
+def test_indices_inside_the_cards_found_already_are_not_sought() -> None:
+    image = on_table("9C", "classic", angle=15, table=(200, 200, 200))
+    assert find_indices(image, builtin_deck(), UNSURE)
+    assert find_indices(image, builtin_deck(), UNSURE, skip=np.ones(image.shape[:2], np.uint8)) == []
+
+
+@pytest.mark.parametrize("table", ["wood", "back", "blank"])
+def test_no_index_is_seen_in_wood_grain_a_cards_back_or_a_blank_table(table: str) -> None:
+    rng = np.random.default_rng(7)
+    if table == "wood":
+        grain = np.sin(np.linspace(0, 60, 640))[None, :] * 40 + rng.normal(0, 12, (480, 640))
+        image = np.clip(np.stack([90 + grain, 120 + grain, 170 + grain], axis=-1), 0, 255).astype(np.uint8)
+    elif table == "back":
+        image = on_table("back", "classic", angle=20)
+    else:
+        image = np.full((480, 640, 3), 225, np.uint8)
+    assert [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == []
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.parametrize(("name", "at"), [("IMG_2537.JPG", (148, 186)), ("IMG_2648.JPG", (30, 202))])
+def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypatch, name: str, at) -> None:
+    image = cv2.imread(str(DATA / name))
+    ((rank, box),) = [(r, b) for r, b in labelled(name) if b[:2] == at]
+
+    def matches() -> list:
+        return [c for c in identify(image) if overlap(c.corners, box) > 0.5]
+
+    (card,) = matches()
+    assert card.code is not None and card.code[:-1] == rank
+    monkeypatch.setattr(identify_module, "_by_index", lambda *args: [])
+    assert [c for c in matches() if c.code is not None] == []

@@ -1,0 +1,222 @@
+"""Cards found by their index alone, where no outline was: a card on a busy table whose sides
+merge with it, a card lying half under others in a fan, a card cut by the frame's edge.
+
+An index is a rank above a pip, one column of ink in a card's corner, the card's two sides
+close by. So the ink of the frame is cut into marks (``ink_marks``) and each mark with another
+under it, a little smaller and about as wide, is a possible index, its direction (rank to pip)
+the card's "down" (``index_pairs``). That pair gives the corner's frame: where the card's
+top-left corner lies and how big the card is, from the rank's height (a warped card's units,
+``detect.CARD_W`` x ``CARD_H``). Most such pairs are not indices (pips in a card's middle, a
+court picture, wood grain), and the corner network is costly, so a pair is asked first whether
+the two sides of a card run where its frame puts them (``sides_strength``): a straight edge
+along the column's left and one across its top. The pairs that pass are read by the corner
+network through three scales, averaged; a card is reported only when its index reads for sure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
+from vision.deck import Deck
+from vision.detect import CARD_H, CARD_W
+from vision.reader import corner_box
+
+INK_WINDOW = 40  # the adaptive threshold's window is the frame's long side over this (a few index heights)
+INK_CONTRAST = 18  # grey levels darker than the window's mean: ink
+MARK_PX = (6, 80)  # a rank's or pip's extent in pixels, least and most (smaller indices cannot be read)
+RANK_H = 36.0  # a rank's height in a warped card's pixels (measured on the photographs: cards 250 x 343)
+COLUMN_X = 20.0  # the index column's middle, from the card's left side (warped pixels)
+RANK_TOP = 12.0  # the rank's top, from the card's top side
+CARD_ORIGIN = (-4.0, -10.0)  # where the card's corner lies from that frame's origin (measured likewise)
+SIDE_EDGE = 30.0  # grey levels: the mean step across a side (one frame pixel either way) of a card's side
+LEFT_SIDE = (-15, 6)  # where the left side may run (warped pixels from the frame's origin)
+TOP_SIDE = (-22, 1)  # where the top side may run
+PAPER = 110  # the corner's paper at least this bright (the darkest channel): not a picture or wood
+PAPER_SHARE = 0.45  # ... and this much of the corner paper
+SCALES = (0.9, 1.0, 1.1)  # the rank's height read as this much of RANK_H: the three looks averaged
+SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index seen twice
+REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A card seen by one index: its outline inferred (4 x 2, clockwise, first side short, the
+    index corner first), its reading, and where its rank lies."""
+
+    corners: np.ndarray
+    code: str | None
+    confidence: float
+    rank_at: tuple[float, float]
+
+
+def ink_marks(image: np.ndarray, skip: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The frame's marks of ink (connected dark or coloured pixels) of an index's size: their
+    centres (M x 2) and second moments (M x 3: xx, xy, yy); those whose centre ``skip`` (a mask
+    of the frame) marks are left out."""
+    darkest = _darkest(image)
+    window = max(15, round(max(image.shape[:2]) / INK_WINDOW) | 1)
+    ink = cv2.adaptiveThreshold(darkest, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    x, y, w, h, area = stats.T
+    least, most = MARK_PX
+    keep = (np.maximum(w, h) >= least) & (np.maximum(w, h) <= most) & (area >= 10) & (area <= 0.9 * w * h)
+    keep[0] = False  # the background
+    if skip is not None:
+        cx = np.clip(np.round(centroids[:, 0]).astype(int), 0, skip.shape[1] - 1)
+        cy = np.clip(np.round(centroids[:, 1]).astype(int), 0, skip.shape[0] - 1)
+        keep &= skip[cy, cx] == 0
+    kept = np.nonzero(keep)[0]
+    moments = np.zeros((len(kept), 3))
+    for n, i in enumerate(kept):  # each mark's own box only: a frame holds a few hundred at most
+        m = cv2.moments((labels[y[i] : y[i] + h[i], x[i] : x[i] + w[i]] == i).astype(np.uint8), binaryImage=True)
+        moments[n] = (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12)
+    return centroids[kept], moments
+
+
+def _darkest(image: np.ndarray) -> np.ndarray:
+    """The darkest channel of each pixel: ink of any colour is dark in it, paper is not."""
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
+def _extent(moments: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """A mark's full extent along unit vectors ``u`` (a uniform mark spans sqrt(12) deviations)."""
+    var = (
+        moments[..., 0] * u[..., 0] ** 2
+        + 2 * moments[..., 1] * u[..., 0] * u[..., 1]
+        + moments[..., 2] * u[..., 1] ** 2
+    )
+    return np.sqrt(12 * np.maximum(var, 0))
+
+
+def index_pairs(centres: np.ndarray, moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Marks that could be a rank (``a``) with its pip (``b``) under it: the pip about as wide,
+    smaller, just past the rank's end along the line joining them. Returns a, b, the unit
+    direction rank to pip (P x 2) and the rank's extent along it (its height)."""
+    d = centres[None, :, :] - centres[:, None, :]
+    dist = np.linalg.norm(d, axis=2) + 1e-9
+    u = d / dist[..., None]
+    across = np.stack([u[..., 1], -u[..., 0]], axis=-1)
+    rank_m, pip_m = moments[:, None, :], moments[None, :, :]
+    rank_h, pip_h = _extent(rank_m, u), _extent(pip_m, u)
+    rank_w, pip_w = _extent(rank_m, across), _extent(pip_m, across)
+    half = (rank_h + pip_h) / 2
+    ok = (dist > 0.9 * half) & (dist < 1.7 * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
+    ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= MARK_PX[0])
+    a, b = np.nonzero(ok)
+    return a, b, u[a, b], rank_h[a, b]
+
+
+def _frame(rank: np.ndarray, pip: np.ndarray, down: np.ndarray, height: float, scale: float = 1.0) -> np.ndarray:
+    """The 2 x 3 affine map from a warped card's pixels to the frame's, for an index whose rank
+    (``height`` tall, read as ``scale`` of ``RANK_H``) and pip have those centres."""
+    right = np.array([down[1], -down[0]])
+    k = height / (RANK_H * scale)
+    top = rank - down * height / 2
+    column = (rank + pip) / 2
+    anchor = top + right * float(np.dot(column - top, right))
+    origin = anchor - COLUMN_X * k * right - RANK_TOP * k * down
+    return np.array([[k * right[0], k * down[0], origin[0]], [k * right[1], k * down[1], origin[1]]], np.float32)
+
+
+def _patch(image: np.ndarray, frame: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
+    """The frame's pixels at warped-card pixels [x0, x0 + w) x [y0, y0 + h)."""
+    m = frame.copy()
+    m[:, 2] += m[:, 0] * x0 + m[:, 1] * y0
+    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _sample(grey: np.ndarray, frames: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """``grey`` at warped-card points (``xs``, ``ys``: broadcastable grids) through each of the
+    frames (F x 2 x 3): F x grid, bilinear, one remap for all."""
+    xs, ys = np.broadcast_arrays(np.asarray(xs, np.float32), np.asarray(ys, np.float32))
+    f = frames[:, :, :, None, None].astype(np.float32)
+    mx = f[:, 0, 0] * xs + f[:, 0, 1] * ys + f[:, 0, 2]
+    my = f[:, 1, 0] * xs + f[:, 1, 1] * ys + f[:, 1, 2]
+    shape, size = mx.shape, mx.size
+    width = REMAP_WIDTH
+    pad = -size % width  # remap takes maps of fewer than 32767 rows: one wide map, padded
+    maps = [np.pad(m.ravel(), (0, pad)).reshape(-1, width) for m in (mx, my)]
+    out = cv2.remap(grey, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.ravel()[:size].reshape(shape).astype(np.float32)
+
+
+def sides_strength(grey: np.ndarray, darkest: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, ...]:
+    """For each index frame (F x 2 x 3): how strongly a card's left side and top side show where
+    the frame puts them (the grey step across the strongest line in each side's range, over one
+    pixel of the frame either way, averaged along the side), and whether its corner is paper."""
+    pixel = 1.0 / np.linalg.norm(frames[:, :, 0], axis=1)[:, None, None]  # warped pixels a frame pixel
+    rows = np.arange(RANK_TOP, RANK_TOP + 1.9 * RANK_H, 3.0)[:, None]
+    at = np.arange(LEFT_SIDE[0], LEFT_SIDE[1] + 1, dtype=np.float32)[None, :]
+    step = [_sample(grey, frames, at + sign * pixel, rows) for sign in (1, -1)]
+    left = np.abs((step[0] - step[1]).mean(axis=1)).max(axis=1)
+    cols = np.arange(0.0, 40.0, 3.0)[None, :]
+    at = np.arange(TOP_SIDE[0], TOP_SIDE[1] + 1, dtype=np.float32)[:, None]
+    step = [_sample(grey, frames, cols, at + sign * pixel) for sign in (1, -1)]
+    top = np.abs((step[0] - step[1]).mean(axis=2)).max(axis=1)
+    _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
+    corner = _sample(darkest, frames, np.arange(2.0, cw, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
+    corner = corner.reshape(len(frames), -1)
+    paper = np.percentile(corner, 75, axis=1)
+    papery = (paper >= PAPER) & ((corner > paper[:, None] - 25).mean(axis=1) >= PAPER_SHARE)
+    return left, top, papery
+
+
+def card_outline(frame: np.ndarray) -> np.ndarray:
+    """The whole card an index frame implies (4 x 2 image pixels, the index corner first)."""
+    x0, y0 = CARD_ORIGIN
+    local = np.array([[x0, y0, 1], [x0 + CARD_W, y0, 1], [x0 + CARD_W, y0 + CARD_H, 1], [x0, y0 + CARD_H, 1]])
+    return (local @ frame.T).astype(np.float32)
+
+
+def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarray | None = None) -> list[Sighting]:
+    """Every card index in a BGR frame outside ``skip`` (a mask: the cards found already) whose
+    card's sides show beside it, read; the confidence of a lone index is its reading's squared
+    (one witness, as ``reader`` weighs a lone corner), below ``threshold`` its code is None."""
+    centres, moments = ink_marks(image, skip)
+    if len(centres) < 2:
+        return []
+    a, b, down, height = index_pairs(centres, moments)
+    pairs = zip(centres[a], centres[b], down, height, strict=True)
+    frames = np.array([_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
+    if not len(frames):
+        return []
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    darkest = _darkest(image)
+    left, top, papery = sides_strength(grey, darkest, frames)
+    candidates = [(i, frames[i]) for i in np.nonzero(papery & (np.minimum(left, top) >= SIDE_EDGE))[0]]
+    if not candidates:
+        return []
+    _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
+    looks = [
+        _patch(image, _frame(centres[a[i]], centres[b[i]], down[i], float(height[i]), s), 0, 0, cw, ch)
+        for i, _ in candidates
+        for s in SCALES
+    ]
+    rank_p, suit_p = deck.posteriors(deck.net.read(looks))
+    rank_p = rank_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
+    suit_p = suit_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
+    read: list[tuple[float, Sighting, float]] = []
+    for n, (i, frame) in enumerate(candidates):
+        rank = int(np.argmax(rank_p[n]))
+        if RANK_CLASSES[rank] in ("none", "joker"):
+            continue  # a joker's index is letters, not a rank over a pip: its outline finds it
+        suit = int(np.argmax(suit_p[n, :-1]))
+        code, sure = RANK_CLASSES[rank] + SUIT_CLASSES[suit], float(min(rank_p[n, rank], suit_p[n, suit]))
+        at = (float(centres[a[i]][0]), float(centres[a[i]][1]))
+        confidence = sure * sure
+        sighting = Sighting(card_outline(frame), code if confidence >= threshold else None, confidence, at)
+        read.append((confidence, sighting, float(height[i])))
+    found: list[Sighting] = []
+    for _, sighting, size in sorted(read, key=lambda r: -r[0]):
+        x, y = sighting.rank_at
+        if all(np.hypot(x - s.rank_at[0], y - s.rank_at[1]) >= SAME_INDEX * size for s in found):
+            found.append(sighting)  # else the same rank, paired with another mark: read less surely
+    return found
