@@ -180,7 +180,8 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     """Every card index in a BGR frame outside ``skip`` (a mask: the cards found already) whose
     card's sides show beside it, read; the confidence of a lone index is its reading's squared
     (one witness, as ``reader`` weighs a lone corner), below ``threshold`` its code is None."""
-    centres, moments = ink_marks(image, skip)
+    darkest = _darkest(image)
+    centres, moments = ink_marks(darkest, skip)  # the darkest channel is grey: taken once
     if len(centres) < 2:
         return []
     a, b, down, height = index_pairs(centres, moments)
@@ -189,7 +190,6 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     if not len(frames):
         return []
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    darkest = _darkest(image)
     left, top, papery = sides_strength(grey, darkest, frames)
     candidates = [(i, frames[i]) for i in np.nonzero(papery & (np.minimum(left, top) >= SIDE_EDGE))[0]]
     if not candidates:
