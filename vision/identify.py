@@ -26,7 +26,7 @@ from vision.detect import (
     working_image,
 )
 from vision.fans import fan_tops, line_map
-from vision.indices import find_indices
+from vision.indices import Sighting, find_indices
 from vision.quads import boxes, iou
 from vision.reader import BACK, UNSURE, Reading, corner_box, read_cards
 
@@ -170,9 +170,10 @@ class _Reader:
 def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[SeenCard]:
     """The cards no outline showed, found by an index read for sure (``vision.indices``) outside
     the cards read already. A card showing both its indices is one card (its two sightings'
-    outlines overlap): if they read differently, neither is taken. One whose outline overlaps
-    another card's lies partly under it, or over it: either way it is reported ``covered``
-    (never a pile's top card, which an outline finds)."""
+    outlines overlap): if they read differently, neither is taken. One lying clear of every other
+    card is read like any card (both corners and the middle) on the outline it implies, moved to
+    the edges nearby, and taken when that reading agrees; one with another card across it has no
+    middle to read, and is taken (``covered``) only when both its indices show and agree."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
         if card.code is not None:
@@ -183,23 +184,25 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[
     outlines = np.stack([s.corners for s in sightings])
     spans = np.concatenate([outlines.min(axis=1), outlines.max(axis=1)], axis=1)
     others = np.concatenate([spans, boxes([CardQuad(c.corners, 1.0) for c in seen])])
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     out: list[SeenCard] = []
+    clear: list[Sighting] = []
     for n, sighting in enumerate(sightings):
-        overlap = iou(spans[n], spans)
-        twins = [m for m in np.nonzero(overlap >= SAME_CARD)[0] if m != n]
+        twins = [m for m in np.nonzero(iou(spans[n], spans) >= SAME_CARD)[0] if m != n]
         if any(sightings[m].code != sighting.code for m in twins) or any(m < n for m in twins):
             continue  # two readings of one card that disagree, or this card's other index, taken already
         near = [m for m in np.nonzero(iou(spans[n], others) > 0)[0] if m != n and m not in twins]
-        if near:
-            if twins:  # both indices show and agree: the card is known, though another lies across it
-                out.append(SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True))
-            continue
-        quad = CardQuad(sighting.corners, 1.0)
-        quad = refine_quads(gray, [quad], REFINE_REACH * quad.short_side)[0]
-        reading = reader.read([quad], vouch=False)[1][0]
-        if reading.code == sighting.code:
-            out.append(SeenCard(reading.code, reading.confidence, quad.corners))
+        if not near:
+            clear.append(sighting)
+        elif twins:  # both indices show and agree: the card is known, though another lies across it
+            out.append(SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True))
+    if clear:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        quads = [CardQuad(s.corners, 1.0) for s in clear]
+        quads = [refine_quads(gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
+        _, readings = reader.read(quads, vouch=False)  # one network pass for them all
+        for sighting, quad, reading in zip(clear, quads, readings, strict=True):
+            if reading.code == sighting.code:
+                out.append(SeenCard(reading.code, reading.confidence, quad.corners))
     return out
 
 
