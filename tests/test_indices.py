@@ -70,6 +70,12 @@ def test_indices_inside_the_cards_found_already_are_not_sought() -> None:
     assert find_indices(image, builtin_deck(), UNSURE, skip=np.ones(image.shape[:2], np.uint8)) == []
 
 
+def test_a_grey_frame_is_searched_too_and_reads_no_other_rank() -> None:
+    grey = cv2.cvtColor(on_table("9C", "classic", angle=15, table=(200, 200, 200)), cv2.COLOR_BGR2GRAY)
+    seen = find_indices(grey, builtin_deck(), UNSURE)
+    assert seen and all(s.code is None or s.code[:-1] == "9" for s in seen)
+
+
 @pytest.mark.parametrize("table", ["wood", "back", "blank"])
 def test_no_index_is_seen_in_wood_grain_a_cards_back_or_a_blank_table(table: str) -> None:
     rng = np.random.default_rng(7)

@@ -179,7 +179,10 @@ def card_outline(frame: np.ndarray) -> np.ndarray:
 def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarray | None = None) -> list[Sighting]:
     """Every card index in a BGR frame outside ``skip`` (a mask: the cards found already) whose
     card's sides show beside it, read; the confidence of a lone index is its reading's squared
-    (one witness, as ``reader`` weighs a lone corner), below ``threshold`` its code is None."""
+    (one witness, as ``reader`` weighs a lone corner), below ``threshold`` its code is None.
+    A grey frame is read as grey in all three channels (the corner network takes colour)."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     darkest = _darkest(image)
     centres, moments = ink_marks(darkest, skip)  # the darkest channel is grey: taken once
     if len(centres) < 2:
