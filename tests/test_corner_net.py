@@ -142,3 +142,26 @@ def test_a_class_the_deck_was_not_enrolled_with_is_not_ruled_out() -> None:
     suit = np.full((1, len(SUIT_CLASSES)), 0.2, np.float32)
     r, _ = deck.posteriors(CornerOutput(rank, suit, emb[[0]]))
     assert r[0].argmax() == joker
+
+
+def test_a_trained_corner_reader_is_read_back_to_train_on(tmp_path) -> None:
+    """``--init``: the weights read back from a written model are the same network, and a model
+    of another shape (the segmenter) is refused by name."""
+    from vision.segment import WEIGHTS as SEGMENTER
+    from vision.train import weights_of
+    from vision.train.__main__ import init_params
+    from vision.train.export import to_onnx
+
+    params = init_params(3, (INPUT_H, INPUT_W, 2))
+    shapes = {name: value.shape for name, value in params.items()}
+    model = to_onnx(params, {"training": "{}"})
+    path = tmp_path / "corner.onnx"
+    path.write_bytes(model)
+    back = weights_of(str(path), shapes, "a corner reader of this shape")
+    assert back.keys() == params.keys()
+    assert all(np.array_equal(back[k], params[k]) for k in params)
+    x = np.random.default_rng(0).normal(size=(4, INPUT_H, INPUT_W, 2)).astype(np.float32)
+    again, first = CornerNet(to_onnx(back, {})).forward(x), CornerNet(model).forward(x)
+    assert np.array_equal(again.rank, first.rank) and np.array_equal(again.embedding, first.embedding)
+    with pytest.raises(SystemExit, match=r"card_segmenter\.onnx is not a corner reader of this shape"):
+        weights_of(str(SEGMENTER), shapes, "a corner reader of this shape")

@@ -1,9 +1,10 @@
-"""Train the corner reader: ``python -m vision.train [--samples N] [--epochs E] [--varied] [--out PATH]``.
+"""Train the corner reader: ``python -m vision.train [--samples N] [--epochs E] [--varied] [--init M]``.
 
 Draws synthetic corners (``vision.train.synth``), fits the network of ``vision.corner_net`` with
 JAX and Adam, checks that the numpy forward pass gives the same answers as the training graph,
 and writes the weights (``--varied``: the second network, on corners with pips of random
-shapes and hard shadows). Deterministic for a seed. Needs the ``train`` extra and fonts (README).
+shapes and hard shadows; ``--init``: go on training a written model, whose recipe is recorded
+in the new one). Deterministic for a seed. Needs the ``train`` extra and fonts (README).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SECOND_WEIGHTS, SUIT_CLASSES, WEIGHTS, CornerNet
-from vision.train import training_parser, write_checked
+from vision.train import read_model, recipe_of, training_parser, weights_of, write_checked
 from vision.train.export import to_onnx
 from vision.train.synth import dataset, font_files
 
@@ -87,7 +88,11 @@ def train(args: argparse.Namespace) -> None:
     steps = args.epochs * (len(x) // args.batch)
     schedule = optax.cosine_decay_schedule(args.lr, steps)
     opt = optax.adamw(schedule, weight_decay=1e-4)
-    params = {k: jnp.asarray(v) for k, v in init_params(args.seed, x.shape[1:]).items()}
+    fresh = init_params(args.seed, x.shape[1:])
+    parent = read_model(args.init) if args.init else None  # read once: its weights and its recipe
+    shapes = {name: value.shape for name, value in fresh.items()}
+    start = weights_of(parent, shapes, "a corner reader of this shape") if parent is not None else fresh
+    params = {k: jnp.asarray(v) for k, v in start.items()}
     state = opt.init(params)
 
     @jax.jit
@@ -125,6 +130,7 @@ def train(args: argparse.Namespace) -> None:
         "rank_accuracy": acc_r,
         "suit_accuracy": acc_s,
         "fonts": len(font_files()),
+        **({"init": recipe_of(parent)} if parent is not None else {}),
     }
     model = to_onnx(weights, {"training": json.dumps(meta)})
     check = CornerNet(model).forward(xv[:256])
@@ -136,6 +142,7 @@ def main() -> None:
     parser = training_parser("python -m vision.train", __doc__.splitlines()[0], epochs=10, batch=256, out=WEIGHTS)
     parser.add_argument("--samples", type=int, default=120_000)
     parser.add_argument("--varied", action="store_true", help=f"the second network (default --out {SECOND_WEIGHTS})")
+    parser.add_argument("--init", help="a corner reader's ONNX file to go on training from (its recipe is recorded)")
     args = parser.parse_args()
     if args.varied and args.out == str(WEIGHTS):
         args.out = str(SECOND_WEIGHTS)

@@ -26,7 +26,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from sim.render import CARD_H, CARD_W, CardPlacement, load_pictures, random_scene, render_scene
 from vision.segment import DECODER, ENCODER, MARGIN, SKIPS, STRIDE, WEIGHTS, CardSegmenter
-from vision.train import IR_VERSION, OPSET, training_parser, write_checked
+from vision.train import IR_VERSION, OPSET, read_model, recipe_of, training_parser, write_checked
+from vision.train import weights_of as trained_weights  # the shared reader, this network's shapes
 
 SCENE_W, SCENE_H = 480, 360  # rendered size; the network sees it at 192 x 144
 NET_W, NET_H = 192, 144
@@ -162,33 +163,10 @@ def init_params(seed: int) -> dict[str, np.ndarray]:
     return params
 
 
-def read_model(path: str) -> onnx.ModelProto:
-    """A written model, or a clear exit naming the file and what is wrong with it."""
-    try:
-        return onnx.load(path)
-    except OSError as exc:
-        raise SystemExit(f"{path}: cannot read it ({exc.strerror})") from None
-    except Exception as exc:  # protobuf's DecodeError: not an ONNX file
-        raise SystemExit(f"{path}: not an ONNX model ({exc})") from None
-
-
 def weights_of(model: str | onnx.ModelProto) -> dict[str, np.ndarray]:
     """The weights of a segmenter written by ``to_onnx`` (HWIO again), to train on from them."""
-    proto = read_model(model) if isinstance(model, str) else model
-    params = {}
-    for tensor in proto.graph.initializer:
-        value = numpy_helper.to_array(tensor)
-        params[tensor.name] = value.transpose(2, 3, 1, 0).copy() if value.ndim == 4 else value
     shapes = {name: value.shape for name, value in init_params(0).items()}
-    if {name: params[name].shape for name in shapes if name in params} != shapes:
-        name = model if isinstance(model, str) else "the model"
-        raise SystemExit(f"{name} is not a segmenter of this shape ({ENCODER}, {DECODER})")
-    return {name: params[name] for name in shapes}
-
-
-def recipe_of(model: onnx.ModelProto) -> object:
-    """The training record a segmenter carries (``to_onnx``'s metadata), None if it has none."""
-    return json.loads(next((p.value for p in model.metadata_props if p.key == "training"), "null"))
+    return trained_weights(model, shapes, f"a segmenter of this shape ({ENCODER}, {DECODER})")
 
 
 def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
