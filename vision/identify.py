@@ -122,7 +122,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
     seen = out + reader.read_covered(covered)
-    return seen + _by_index(image, reader, seen)
+    return _by_index(image, reader, seen)
 
 
 @dataclass(frozen=True)
@@ -168,22 +168,24 @@ class _Reader:
 
 
 def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[SeenCard]:
-    """The cards no outline showed, found by an index read for sure (``vision.indices``) outside
-    the cards read already. A card showing both its indices is one card (its two sightings'
-    outlines overlap): if they read differently, neither is taken. One lying clear of every other
-    card is read like any card (both corners and the middle) on the outline it implies, moved to
-    the edges nearby, and taken when that reading agrees; one with another card across it has no
-    middle to read, and is taken (``covered``) only when both its indices show and agree."""
+    """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
+    outside the cards read already. A card showing both its indices is one card (its two
+    sightings' outlines overlap): if they read differently, neither is taken. One lying clear of
+    every other card read is read like any card (both corners and the middle) on the outline it
+    implies, moved to the edges nearby, and taken when that reading agrees; one with another card
+    across it has no middle to read, and is taken (``covered``) only when both its indices show
+    and agree. An unsure outline where a card is so taken was that card, drawn wrong (half of it
+    and the table, or reaching under a neighbour): it is left out."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
         if card.code is not None:
             cv2.fillPoly(skip, [np.round(card.corners).astype(np.int32)], 1)
     sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
     if not sightings:
-        return []
+        return seen
     outlines = np.stack([s.corners for s in sightings])
     spans = np.concatenate([outlines.min(axis=1), outlines.max(axis=1)], axis=1)
-    others = np.concatenate([spans, boxes([CardQuad(c.corners, 1.0) for c in seen])])
+    others = np.concatenate([spans, _spans([c for c in seen if c.code is not None])])
     out: list[SeenCard] = []
     clear: list[Sighting] = []
     for n, sighting in enumerate(sightings):
@@ -203,7 +205,15 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[
         for sighting, quad, reading in zip(clear, quads, readings, strict=True):
             if reading.code == sighting.code:
                 out.append(SeenCard(reading.code, reading.confidence, quad.corners))
-    return out
+    if out:
+        taken = _spans(out)
+        seen = [c for c in seen if c.code is not None or not np.any(iou(_spans([c])[0], taken) >= SAME_CARD)]
+    return seen + out
+
+
+def _spans(cards: list[SeenCard]) -> np.ndarray:
+    """The cards' boxes (N x 4: x0, y0, x1, y1)."""
+    return boxes([CardQuad(c.corners, 1.0) for c in cards])
 
 
 def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
