@@ -26,8 +26,25 @@ def test_labels_pair_up_as_cards_do() -> None:
     assert xs.shape == (300, INPUT_H, INPUT_W, 2)
     none_rank, none_suit = RANK_CLASSES.index("none"), SUIT_CLASSES.index("none")
     joker = RANK_CLASSES.index("joker")
-    assert np.array_equal(suits == none_suit, (ranks == none_rank) | (ranks == joker))  # only an index has a suit
+    assert np.all(suits[(ranks == none_rank) | (ranks == joker)] == none_suit)  # only an index has a suit
+    # ... and an index whose pip something lies over has none either: its suit cannot be read.
+    hidden_pip = (suits == none_suit) & (ranks != none_rank) & (ranks != joker)
+    assert 0 < hidden_pip.sum() < 0.1 * len(ranks)
     assert set(np.unique(ranks)) >= {none_rank, *range(13)}  # every rank and the blank corners turn up
+
+
+def test_a_cover_over_the_pip_alone_takes_the_suit_and_leaves_the_rank() -> None:
+    """What lies over the corner is measured on each box: a card's edge over the lower half
+    hides the pip's box and not the rank's above it."""
+    canvas = np.full((120, 60, 3), 240.0, np.float32)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        shares = synth._thumb(rng, canvas.copy(), [(10, 2, 30, 12), (10, 100, 30, 118)])
+        if shares[1] > 0.5 and shares[0] < 0.2:
+            break
+    else:
+        pytest.fail("no cover hid the pip and left the rank")
+    assert synth._thumb(np.random.default_rng(1), canvas.copy(), []) == []
 
 
 def test_fonts_without_the_index_characters_are_left_out() -> None:

@@ -33,6 +33,7 @@ SKIP_FONT = re.compile(
 )
 SUIT_CHARS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 SS = 2  # draw at twice the corner's size, then area-average down
+COVERED = 0.15  # the share of index corners with a thumb or another card over part of them
 NONE_RANK, NONE_SUIT = RANK_CLASSES.index("none"), SUIT_CLASSES.index("none")
 JOKER = RANK_CLASSES.index("joker")
 
@@ -290,7 +291,8 @@ def _index(
 ) -> tuple:
     """Draw the rank and the pip under it in one column, the way printers lay out an index.
 
-    Returns the box (x0, y0, x1, y1) the rank glyph was drawn in."""
+    Returns the boxes (x0, y0, x1, y1) the rank glyph and the pip were drawn in (a joker's
+    letters, and no pip)."""
     h, w = canvas.shape[:2]
     face = str(rng.choice(fonts))
     rank_h = h * rng.uniform(0.13, 0.48)  # small indices to jumbo ones
@@ -303,7 +305,7 @@ def _index(
         for letter in letters:
             _paste(canvas, letter, x_c - letter.shape[1] / 2, y, ink)
             y += letter.shape[0] + gap
-        return (x_c - rank_h / 4, top, x_c + rank_h / 4, y)
+        return (x_c - rank_h / 4, top, x_c + rank_h / 4, y), None
     text = glyph(face, rank)
     if rank == "10" and rng.random() < 0.5:  # squeezed 10s: the 1 and 0 touch or nearly
         one, zero = glyph(face, "1"), glyph(face, "0")
@@ -332,8 +334,9 @@ def _index(
     _paste(canvas, mark, x_c - mark.shape[1] / 2, y, ink)
     box = (x_c - mark.shape[1] / 2, y, x_c + mark.shape[1] / 2, y + mark.shape[0])
     y += mark.shape[0] + rank_h * rng.uniform(0.03, 0.25)
-    _paste(canvas, pip, x_c - pip.shape[1] / 2 + rng.uniform(-0.05, 0.05) * w, y, ink)
-    return box
+    x = x_c - pip.shape[1] / 2 + rng.uniform(-0.05, 0.05) * w
+    _paste(canvas, pip, x, y, ink)
+    return box, (x, y, x + pip.shape[1], y + pip.shape[0])
 
 
 def _camera(rng: np.random.Generator, big: np.ndarray, margin: int, varied: bool) -> np.ndarray:
@@ -378,8 +381,8 @@ def _camera(rng: np.random.Generator, big: np.ndarray, margin: int, varied: bool
     return img
 
 
-def _thumb(rng: np.random.Generator, canvas: np.ndarray, box: tuple) -> float:
-    """A thumb or another card over part of the corner; returns the share of the rank's box covered."""
+def _thumb(rng: np.random.Generator, canvas: np.ndarray, boxes: list[tuple]) -> list[float]:
+    """A thumb or another card over part of the corner; returns the share of each box covered."""
     h, w = canvas.shape[:2]
     cover = np.zeros((h, w), np.uint8)
     if rng.random() < 0.5:
@@ -387,13 +390,20 @@ def _thumb(rng: np.random.Generator, canvas: np.ndarray, box: tuple) -> float:
         axes = (int(rng.integers(w // 4, w // 2)), int(rng.integers(h // 6, h // 3)))
         cv2.ellipse(cover, centre, axes, float(rng.uniform(0, 180)), 0, 360, 255, -1)
         colour = np.array([rng.uniform(60, 150), rng.uniform(90, 170), rng.uniform(150, 230)])
-    else:  # the edge of another card
+    elif rng.random() < 0.5:  # the edge of another card, lying beside the index
         x = int(rng.integers(0, w))
         cv2.fillPoly(cover, [np.array([[x, 0], [w, 0], [w, h], [x + int(rng.integers(-w, w)), h]])], 255)
         colour = np.array([rng.uniform(200, 255)] * 3)
+    else:  # ... or over it from below, as in a pile: the rank may show and its pip not
+        y = int(rng.integers(h // 8, h // 2))
+        cv2.fillPoly(cover, [np.array([[0, y], [w, y + int(rng.integers(-h // 6, h // 6))], [w, h], [0, h]])], 255)
+        colour = np.array([rng.uniform(200, 255)] * 3)
     _paste(canvas, cover, 0, 0, colour)
-    x0, y0, x1, y1 = (max(0, round(v)) for v in box)
-    return float(np.mean(cover[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)] > 127))
+    shares = []
+    for box in boxes:
+        x0, y0, x1, y1 = (max(0, round(v)) for v in box)
+        shares.append(float(np.mean(cover[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)] > 127)))
+    return shares
 
 
 def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> Sample:
@@ -444,13 +454,18 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
         inset = round(w * rng.uniform(0.03, 0.1))
         colour = ink if rng.random() < 0.5 else rng.uniform(0, 160, 3)
         cv2.rectangle(card, (inset, inset), (w * 3, h * 3), colour.tolist(), int(rng.integers(1, 5)))
-    box = _index(rng, card, rank, suit, ink, fonts, pip_fonts, varied)
+    box, pip_box = _index(rng, card, rank, suit, ink, fonts, pip_fonts, varied)
     _distractors(rng, card, ink, suit if suit in SUIT_CHARS else "S", pip_fonts, varied)
     inner = canvas[margin : margin + h, margin : margin + w]
     alpha = (shape.astype(np.float32) / 255)[..., None]
     inner[:] = inner * (1 - alpha) + card * alpha
-    if rng.random() < 0.1 and _thumb(rng, canvas[margin : margin + h, margin : margin + w], box) > 0.2:
-        rank, suit = "none", "none"  # a rank mostly hidden is no reading (a little hidden still is)
+    if rng.random() < COVERED:
+        shown = canvas[margin : margin + h, margin : margin + w]
+        hidden = _thumb(rng, shown, [box] if pip_box is None else [box, pip_box])
+        if hidden[0] > 0.2:
+            rank, suit = "none", "none"  # a rank mostly hidden is no reading (a little hidden still is)
+        elif len(hidden) > 1 and hidden[1] > 0.5:
+            suit = "none"  # the rank shows and its pip does not: no suit to read, not a guess
     return Sample(_camera(rng, canvas, margin, varied), RANK_CLASSES.index(rank), SUIT_CLASSES.index(suit))
 
 
