@@ -98,18 +98,26 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     quads = [f.quad for f in found]
     reader = _Reader(warp_source(image), deck, threshold)
     cards, readings = reader.read(quads)
+    first = [r.code for r in readings]
     _second_looks(reader, found, quads, cards, readings)
     for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
+    # A card read for sure and then doubted (it may be a lower card of a pile, read through an
+    # outline reaching under the top one) stays unsure: nothing reads it again.
+    doubted = {
+        n
+        for n, (code, r) in enumerate(zip(first, readings, strict=True))
+        if code not in (None, BACK) and r.code is None
+    }
     _rows(image, reader, quads, cards, readings)
-    _nudged_looks(reader, quads, cards, readings)
+    _nudged_looks(reader, quads, cards, readings, doubted)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
     smallest = 0.3 * max(sure, default=0.0)
-    out, shown = [], []
-    for quad, reading in zip(quads, readings, strict=True):
+    out, shown, held = [], [], []
+    for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
         if unreadable and (reading.code != BACK or ragged(quad) or border_contrast(image, quad) < 30):
             continue
@@ -118,11 +126,13 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
         if reading.code is not None:
             shown.append(quad)
+        if n in doubted:
+            held.append(out[-1])
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
     seen = out + reader.read_covered(covered)
-    return _by_index(image, reader, seen)
+    return _by_index(image, reader, seen, held)
 
 
 @dataclass(frozen=True)
@@ -167,7 +177,7 @@ class _Reader:
         ]
 
 
-def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[SeenCard]:
+def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: list[SeenCard]) -> list[SeenCard]:
     """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
     outside the cards read already. A card showing both its indices is one card (its two
     sightings' outlines overlap): if they read differently, neither is taken. One lying clear of
@@ -175,7 +185,9 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[
     implies, moved to the edges nearby, and taken when that reading agrees; one with another card
     across it has no middle to read, and is taken (``covered``) only when both its indices show
     and agree. An unsure outline where a card is so taken was that card, drawn wrong (half of it
-    and the table, or reaching under a neighbour): it is left out."""
+    and the table, or reaching under a neighbour): it is left out. The cards ``held`` unsure (in
+    ``seen``: read, then doubted as a lower card of a pile) count as read: they are not read again
+    through an index, and do not give way."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
         if card.code is not None:
@@ -185,7 +197,7 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[
         return seen
     outlines = np.stack([s.corners for s in sightings])
     spans = np.concatenate([outlines.min(axis=1), outlines.max(axis=1)], axis=1)
-    others = np.concatenate([spans, _spans([c for c in seen if c.code is not None])])
+    others = np.concatenate([spans, _spans([c for c in seen if c.code is not None] + held)])
     out: list[SeenCard] = []
     clear: list[Sighting] = []
     for n, sighting in enumerate(sightings):
@@ -207,7 +219,11 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard]) -> list[
                 out.append(SeenCard(reading.code, reading.confidence, quad.corners))
     if out:
         taken = _spans(out)
-        seen = [c for c in seen if c.code is not None or not np.any(iou(_spans([c])[0], taken) >= SAME_CARD)]
+        seen = [
+            c
+            for c in seen
+            if c.code is not None or any(c is h for h in held) or not np.any(iou(_spans([c])[0], taken) >= SAME_CARD)
+        ]
     return seen + out
 
 
@@ -259,14 +275,17 @@ def _rows(
             quads[n], cards[n], readings[n] = top, warp, reading
 
 
-def _nudged_looks(reader: _Reader, quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading]) -> None:
+def _nudged_looks(
+    reader: _Reader, quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading], doubted: set[int]
+) -> None:
     """An unsure card whose corners show an index is read again, its corners' probabilities
     averaged over its own outline and six a little off it (``nudged``): an outline a few pixels
     off cuts an index's edge or lets the table into the corner, and the corner network reads it
     torn. Only the corners are warped through the nudged outlines (the middle does not move).
+    A card ``doubted`` (read, then called into doubt as a lower card of a pile) is not.
     One network pass for the frame; ``cards`` are the outlines' warps; ``readings`` are updated
     in place."""
-    todo = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None)]
+    todo = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None) and n not in doubted]
     if not todo:
         return
     looks = [[c for moved in nudged(quads[n]) for c in warp_corners(reader.source, moved)] for n in todo]
