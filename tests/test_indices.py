@@ -100,7 +100,7 @@ def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypat
 
     (card,) = matches()
     assert card.code is not None and card.code[:-1] == rank
-    monkeypatch.setattr(identify_module, "_by_index", lambda image, reader, seen: seen)
+    monkeypatch.setattr(identify_module, "_by_index", lambda image, reader, seen, held: seen)
     assert [c for c in matches() if c.code is not None] == []
 
 
@@ -116,5 +116,5 @@ def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) ->
 
     (code,) = codes()
     assert code is not None and code[:-1] == rank
-    monkeypatch.setattr(identify_module, "_by_index", lambda image, reader, seen: seen)
+    monkeypatch.setattr(identify_module, "_by_index", lambda image, reader, seen, held: seen)
     assert codes() == [None]
