@@ -195,8 +195,7 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
     if not sightings:
         return seen
-    outlines = np.stack([s.corners for s in sightings])
-    spans = np.concatenate([outlines.min(axis=1), outlines.max(axis=1)], axis=1)
+    spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = np.concatenate([spans, _spans([c for c in seen if c.code is not None] + held)])
     out: list[SeenCard] = []
     clear: list[Sighting] = []
