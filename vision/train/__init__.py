@@ -46,10 +46,11 @@ def read_model(path: str):  # -> onnx.ModelProto (onnx is imported only when a m
         raise SystemExit(f"{path}: not an ONNX model ({exc})") from None
 
 
-def weights_of(model, shapes: dict[str, tuple[int, ...]], what: str) -> dict[str, np.ndarray]:
-    """The weights of a model (a path or a read ``onnx.ModelProto``) that a trainer wrote, in the
-    trainer's layout again (convolutions HWIO, ONNX's are OIHW), to go on training from them;
-    ``shapes`` are the trainer's own, and a model of another shape is refused, named ``what``."""
+def weights_of(model, shapes: dict[str, tuple[int, ...]], what: str, path: str | None = None) -> dict[str, np.ndarray]:
+    """The weights of a model (a path or a read ``onnx.ModelProto``, read from ``path``) that a
+    trainer wrote, in the trainer's layout again (convolutions HWIO, ONNX's are OIHW), to go on
+    training from them; ``shapes`` are the trainer's own, and a model of another shape is refused
+    as not ``what``, naming its file."""
     from onnx import numpy_helper
 
     proto = read_model(model) if isinstance(model, str) else model
@@ -58,7 +59,7 @@ def weights_of(model, shapes: dict[str, tuple[int, ...]], what: str) -> dict[str
         value = numpy_helper.to_array(tensor)
         params[tensor.name] = value.transpose(2, 3, 1, 0).copy() if value.ndim == 4 else value
     if {name: params[name].shape for name in shapes if name in params} != shapes:
-        name = model if isinstance(model, str) else "the model"
+        name = model if isinstance(model, str) else path or "the model"
         raise SystemExit(f"{name} is not {what}")
     return {name: params[name] for name in shapes}
 

@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from vision.corner_net import RANK_CLASSES, SECOND_WEIGHTS, SUIT_CLASSES, WEIGHTS, CornerNet
+from vision.corner_net import INPUT_H, INPUT_W, RANK_CLASSES, SECOND_WEIGHTS, SUIT_CLASSES, WEIGHTS, CornerNet
 from vision.train import read_model, recipe_of, training_parser, weights_of, write_checked
 from vision.train.export import to_onnx
 from vision.train.synth import dataset, font_files
@@ -60,6 +60,11 @@ def train(args: argparse.Namespace) -> None:
     import jax.numpy as jnp
     import optax
 
+    # The model to go on from is read first: a wrong one is named before minutes of drawing.
+    fresh = init_params(args.seed, (INPUT_H, INPUT_W, 2))
+    parent = read_model(args.init) if args.init else None  # read once: its weights and its recipe
+    shapes = {name: value.shape for name, value in fresh.items()}
+    start = weights_of(parent, shapes, "a corner reader of this shape", args.init) if parent is not None else fresh
     t0 = time.time()
     x, y_rank, y_suit = make_data(args.samples, args.seed, args.workers, args.varied)
     xv, yv_rank, yv_suit = make_data(args.samples // 20, args.seed + 1, args.workers, args.varied)
@@ -88,10 +93,6 @@ def train(args: argparse.Namespace) -> None:
     steps = args.epochs * (len(x) // args.batch)
     schedule = optax.cosine_decay_schedule(args.lr, steps)
     opt = optax.adamw(schedule, weight_decay=1e-4)
-    fresh = init_params(args.seed, x.shape[1:])
-    parent = read_model(args.init) if args.init else None  # read once: its weights and its recipe
-    shapes = {name: value.shape for name, value in fresh.items()}
-    start = weights_of(parent, shapes, "a corner reader of this shape") if parent is not None else fresh
     params = {k: jnp.asarray(v) for k, v in start.items()}
     state = opt.init(params)
 

@@ -163,10 +163,10 @@ def init_params(seed: int) -> dict[str, np.ndarray]:
     return params
 
 
-def weights_of(model: str | onnx.ModelProto) -> dict[str, np.ndarray]:
+def weights_of(model: str | onnx.ModelProto, path: str | None = None) -> dict[str, np.ndarray]:
     """The weights of a segmenter written by ``to_onnx`` (HWIO again), to train on from them."""
     shapes = {name: value.shape for name, value in init_params(0).items()}
-    return trained_weights(model, shapes, f"a segmenter of this shape ({ENCODER}, {DECODER})")
+    return trained_weights(model, shapes, f"a segmenter of this shape ({ENCODER}, {DECODER})", path)
 
 
 def to_onnx(params: dict[str, np.ndarray], meta: dict[str, str]) -> bytes:
@@ -225,6 +225,9 @@ def train(args: argparse.Namespace) -> None:
     import jax.numpy as jnp
     import optax
 
+    # The model to go on from is read first: a wrong one is named before minutes of drawing.
+    parent = read_model(args.init) if args.init else None  # read once: its weights and its recipe
+    start = weights_of(parent, args.init) if parent is not None else init_params(args.seed)
     t0 = time.time()
     options = SceneOptions(args.pictures, args.shadows, args.limed)
     x, y = make_data(args.scenes, args.seed, args.workers, options)
@@ -264,8 +267,6 @@ def train(args: argparse.Namespace) -> None:
 
     steps = args.epochs * (len(x) // args.batch)
     opt = optax.adamw(optax.cosine_decay_schedule(args.lr, steps), weight_decay=1e-4)
-    parent = read_model(args.init) if args.init else None  # read once: its weights and its recipe
-    start = weights_of(parent) if parent is not None else init_params(args.seed)
     params = {k: jnp.asarray(v) for k, v in start.items()}
     state = opt.init(params)
 
