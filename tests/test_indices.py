@@ -12,7 +12,7 @@ import vision.identify as identify_module
 from tests.test_vision_real import DATA, labelled, overlap
 from tests.test_vision_rendered import on_table
 from vision.deck import builtin_deck
-from vision.identify import identify
+from vision.identify import SeenCard, identify
 from vision.indices import _frame, _patch, _sample, find_indices, index_pairs, ink_marks
 from vision.reader import UNSURE
 
@@ -118,3 +118,42 @@ def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) ->
     assert code is not None and code[:-1] == rank
     monkeypatch.setattr(identify_module, "_by_index", lambda image, reader, seen, held: seen)
     assert codes() == [None]
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.parametrize("at", [(153, 54), (260, 36)])
+def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_surely(monkeypatch, at) -> None:
+    """IMG_2635's king and ace lie partly under other cards, each showing one index. Read surely
+    enough, it is the card (covered); under ``LONE_SURE`` it is not taken."""
+    image = cv2.imread(str(DATA / "IMG_2635.JPG"))
+    ((rank, box),) = [(r, b) for r, b in labelled("IMG_2635.JPG") if b[:2] == at]
+
+    def best() -> SeenCard | None:
+        cards = [c for c in identify(image) if c.code is not None]
+        return max(cards, key=lambda c: overlap(c.corners, box)) if cards else None
+
+    card = best()
+    assert card.covered and card.code[:-1] == rank and card.confidence >= identify_module.LONE_SURE
+    monkeypatch.setattr(identify_module, "LONE_SURE", 1.01)
+    assert best() is None or best().code[:-1] != rank
+
+
+def test_a_card_seen_by_two_of_its_indices_is_one_card(monkeypatch) -> None:
+    """The lower king of a fan shows its corner index and the small one beside its picture; the
+    two imply overlapping outlines of one card, reported once (the bigger, the true corner's)."""
+    from sim.render import CardPlacement, SceneSpec, render_scene
+
+    from vision.detect import CardQuad, FoundCard
+
+    fan = (CardPlacement("KH", 330, 300, 0, 260), CardPlacement("QS", 430, 300, 0, 260))
+    image, (lower, top) = render_scene(SceneSpec(cards=fan, seed=1, table="felt"))
+    outlines = [FoundCard(CardQuad(top.corners, 0.95))]  # the top card's only: the king's is missed
+    monkeypatch.setattr(identify_module, "find_card_outlines", lambda image, segmenter=None: outlines)
+
+    def kings() -> list[SeenCard]:
+        return [c for c in identify(image) if c.code == "KH"]
+
+    (king,) = kings()
+    assert king.covered and overlap(king.corners, (*lower.corners.min(axis=0), *lower.corners.max(axis=0))) > 0.6
+    monkeypatch.setattr(identify_module, "_one_each", lambda cards: cards)
+    assert len(kings()) == 2

@@ -249,7 +249,9 @@ def test_a_sure_card_whose_displaced_rival_reads_another_card_is_unsure(monkeypa
     # its suit is the networks' guess from the red ink (a known fault: README, "the reader").
     (alone,) = codes(FoundCard(lower))
     assert alone is not None and alone[0] == "K"
-    assert codes(FoundCard(lower, (top,))) == [None]  # nor is it read again (nudged, or by its index)
+    # Nor is it read again (nudged, or by its index). The top card, which no outline found here,
+    # may be seen by its index.
+    assert codes(FoundCard(lower, (top,))) in ([None], [None, "QS"])
     assert codes(FoundCard(top, (nudged,))) == ["QS"]
     # An outline whose every side is an edge in the picture reaches under no card: not doubted.
     assert codes(FoundCard(CardQuad(lower.corners, 0.95, 1.0), (top,))) == [alone]
@@ -264,8 +266,9 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     from vision.detect import CardQuad, FoundCard
 
     def codes(image: np.ndarray, *outlines: FoundCard) -> list[str | None]:
+        """The cards read lying on top (the lower card's index may be seen too, as covered)."""
         monkeypatch.setattr(identify_module, "find_card_outlines", lambda image, segmenter=None: list(outlines))
-        return [c.code for c in identify(image)]
+        return [c.code for c in identify(image) if not c.covered]
 
     def around(*quads: CardQuad) -> CardQuad:
         corners = np.concatenate([q.corners for q in quads])
@@ -345,7 +348,9 @@ def test_a_card_crossed_aslant_by_another_is_unsure() -> None:
         seed=971062375,
     )
     image, _ = render_scene(spec)
-    assert [c.code for c in identify(image)] in ([None], [], ["7H"])
+    cards = identify(image)
+    assert [c.code for c in cards if not c.covered] in ([None], [], ["7H"])
+    assert {c.code for c in cards if c.covered} <= {"9D", "5D", "3D"}  # lower cards seen by their index
 
 
 def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:

@@ -36,6 +36,10 @@ SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over
 WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
 REFINE_REACH = 0.12  # of its short side: an outline inferred from an index is moved this far at most to the edges
 SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (over their union) are one card
+# A card showing one index beside others is taken (covered) when that index reads this surely.
+# Measured: photographs 389 -> 417 of 527 right, none wrong; rendered piles and fans 95 -> 391
+# covered cards read, of which 1 a card not in the scene (0.7 gives 505 read, 6 not in the scene).
+LONE_SURE = 0.9
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
@@ -184,10 +188,11 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     every other card read is read like any card (both corners and the middle) on the outline it
     implies, moved to the edges nearby, and taken when that reading agrees; one with another card
     across it has no middle to read, and is taken (``covered``) only when both its indices show
-    and agree. An unsure outline where a card is so taken was that card, drawn wrong (half of it
-    and the table, or reaching under a neighbour): it is left out. The cards ``held`` unsure (in
-    ``seen``: read, then doubted as a lower card of a pile) count as read: they are not read again
-    through an index, and do not give way."""
+    and agree, or its one index showing reads at ``LONE_SURE`` or more. An unsure outline where a
+    card is so taken was that card, drawn wrong (half of it and the table, or reaching under a
+    neighbour): it is left out. The cards ``held`` unsure (in ``seen``: read, then doubted as a
+    lower card of a pile) count as read: they are not read again through an index, and do not
+    give way."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
         if card.code is not None:
@@ -206,7 +211,9 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
         near = [m for m in np.nonzero(iou(spans[n], others) > 0)[0] if m != n and m not in twins]
         if not near:
             clear.append(sighting)
-        elif twins:  # both indices show and agree: the card is known, though another lies across it
+        elif twins or sighting.confidence >= LONE_SURE:
+            # Both indices show and agree, or the one showing is read surely enough: the card is
+            # known, though another lies across it.
             out.append(SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True))
     if clear:
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
@@ -216,6 +223,7 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
         for sighting, quad, reading in zip(clear, quads, readings, strict=True):
             if reading.code == sighting.code:
                 out.append(SeenCard(reading.code, reading.confidence, quad.corners))
+    out = _one_each(out)
     if out:
         taken = _spans(out)
         seen = [
@@ -224,6 +232,22 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
             if c.code is not None or any(c is h for h in held) or not np.any(iou(_spans([c])[0], taken) >= SAME_CARD)
         ]
     return seen + out
+
+
+def _one_each(cards: list[SeenCard]) -> list[SeenCard]:
+    """Cards found by their indices, one of each code where outlines of one code overlap: they
+    are one card seen twice, by its two indices (the outlines they imply miss each other's size
+    and place a little), or by an index and the small one some court cards print beside their
+    picture (it implies a smaller card inside the true one). The biggest outline is kept."""
+    if len(cards) < 2:
+        return cards
+    spans = _spans(cards)
+    kept: list[int] = []
+    for n in np.argsort(-(spans[:, 2] - spans[:, 0]) * (spans[:, 3] - spans[:, 1]), kind="stable"):
+        same = [k for k in kept if cards[k].code == cards[n].code]
+        if not same or not np.any(iou(spans[n], spans[same]) > 0):
+            kept.append(int(n))
+    return [cards[n] for n in sorted(kept)]
 
 
 def _spans(cards: list[SeenCard]) -> np.ndarray:
