@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 import vision.identify as identify_module
+from sim.render import CardPlacement, SceneSpec, render_scene
 from tests.test_vision_real import DATA, labelled, overlap
 from tests.test_vision_rendered import on_table
 from vision.deck import builtin_deck
+from vision.detect import CardQuad, FoundCard
 from vision.identify import SeenCard, identify
 from vision.indices import _frame, _patch, _sample, find_indices, index_pairs, ink_marks
 from vision.reader import UNSURE
@@ -141,10 +143,6 @@ def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_s
 def test_a_card_seen_by_two_of_its_indices_is_one_card(monkeypatch) -> None:
     """The lower king of a fan shows its corner index and the small one beside its picture; the
     two imply overlapping outlines of one card, reported once (the bigger, the true corner's)."""
-    from sim.render import CardPlacement, SceneSpec, render_scene
-
-    from vision.detect import CardQuad, FoundCard
-
     fan = (CardPlacement("KH", 330, 300, 0, 260), CardPlacement("QS", 430, 300, 0, 260))
     image, (lower, top) = render_scene(SceneSpec(cards=fan, seed=1, table="felt"))
     outlines = [FoundCard(CardQuad(top.corners, 0.95))]  # the top card's only: the king's is missed
@@ -155,5 +153,24 @@ def test_a_card_seen_by_two_of_its_indices_is_one_card(monkeypatch) -> None:
 
     (king,) = kings()
     assert king.covered and overlap(king.corners, (*lower.corners.min(axis=0), *lower.corners.max(axis=0))) > 0.6
-    monkeypatch.setattr(identify_module, "_one_each", lambda cards: cards)
+    monkeypatch.setattr(identify_module, "_one_each", lambda cards, implied: cards)
     assert len(kings()) == 2
+
+
+def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(monkeypatch) -> None:
+    """The casino design prints small indices: the outline its index implies is 0.7 of the card.
+    One deck's cards are one size, so the card under the fan's top one takes the top card's."""
+    fan = (CardPlacement("7C", 330, 300, 10, 260), CardPlacement("QS", 430, 300, 10, 260))
+    image, (lower, top) = render_scene(SceneSpec(cards=fan, seed=1, table="felt", style="casino"))
+    outlines = [FoundCard(CardQuad(top.corners, 0.95))]
+    monkeypatch.setattr(identify_module, "find_card_outlines", lambda image, segmenter=None: outlines)
+
+    def size() -> float:
+        (card,) = [c for c in identify(image) if c.code == "7C" and c.covered]
+        return float(
+            np.linalg.norm(card.corners[1] - card.corners[0]) / np.linalg.norm(lower.corners[1] - lower.corners[0])
+        )
+
+    assert size() == pytest.approx(1.0, abs=0.05)
+    monkeypatch.setattr(identify_module, "_sized", lambda sightings, seen: sightings)
+    assert size() < 0.8

@@ -3,7 +3,7 @@ prints and what the tracker consumes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -37,8 +37,8 @@ WHOLE = 0.6  # an outline this much an edge in the picture on every side is a ca
 REFINE_REACH = 0.12  # of its short side: an outline inferred from an index is moved this far at most to the edges
 SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (over their union) are one card
 # A card showing one index beside others is taken (covered) when that index reads this surely.
-# Measured: photographs 389 -> 417 of 527 right, none wrong; rendered piles and fans 95 -> 391
-# covered cards read, of which 1 a card not in the scene (0.7 gives 505 read, 6 not in the scene).
+# Measured: photographs 389 -> 417 of 527 right, none wrong; rendered piles and fans 95 -> 344
+# covered cards read, none of them a card not in the scene (0.7 read more, 6 not in the scene).
 LONE_SURE = 0.9
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 
@@ -200,30 +200,36 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
     if not sightings:
         return seen
+    # Which sightings are one card, and which lie near others, is judged on the outlines their
+    # indices imply; the cards taken are given the outlines sized like the frame's cards.
+    sized = _sized(sightings, seen)
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = np.concatenate([spans, _spans([c for c in seen if c.code is not None] + held)])
     out: list[SeenCard] = []
-    clear: list[Sighting] = []
+    implied: list[float] = []  # the area of the outline each card's index implied
+    clear: list[tuple[Sighting, float]] = []
     for n, sighting in enumerate(sightings):
         twins = [m for m in np.nonzero(iou(spans[n], spans) >= SAME_CARD)[0] if m != n]
         if any(sightings[m].code != sighting.code for m in twins) or any(m < n for m in twins):
             continue  # two readings of one card that disagree, or this card's other index, taken already
         near = [m for m in np.nonzero(iou(spans[n], others) > 0)[0] if m != n and m not in twins]
         if not near:
-            clear.append(sighting)
+            clear.append((sized[n], _area(spans[n])))
         elif twins or sighting.confidence >= LONE_SURE:
             # Both indices show and agree, or the one showing is read surely enough: the card is
             # known, though another lies across it.
-            out.append(SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True))
+            out.append(SeenCard(sighting.code, sighting.confidence, sized[n].corners, covered=True))
+            implied.append(_area(spans[n]))
     if clear:
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        quads = [CardQuad(s.corners, 1.0) for s in clear]
+        quads = [CardQuad(s.corners, 1.0) for s, _ in clear]
         quads = [refine_quads(gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
         _, readings = reader.read(quads, vouch=False)  # one network pass for them all
-        for sighting, quad, reading in zip(clear, quads, readings, strict=True):
+        for (sighting, area), quad, reading in zip(clear, quads, readings, strict=True):
             if reading.code == sighting.code:
                 out.append(SeenCard(reading.code, reading.confidence, quad.corners))
-    out = _one_each(out)
+                implied.append(area)
+    out = _one_each(out, implied)
     if out:
         taken = _spans(out)
         seen = [
@@ -234,20 +240,40 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     return seen + out
 
 
-def _one_each(cards: list[SeenCard]) -> list[SeenCard]:
+def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
+    """The sightings' outlines made the size of the cards read on the frame (kept at the index
+    corner): one deck's cards are one size, and an index's height gives a card's only roughly
+    (decks print indices of many sizes; measured on rendered fans, 0.66 to 1.28 of the card)."""
+    sides = [CardQuad(c.corners, 1.0).short_side for c in seen if c.code not in (None, BACK) and not c.covered]
+    if not sides:
+        return sightings
+    side = float(np.median(sides))
+    out = []
+    for s in sightings:
+        scale = side / max(CardQuad(s.corners, 1.0).short_side, 1.0)
+        out.append(replace(s, corners=(s.corners[0] + (s.corners - s.corners[0]) * scale).astype(np.float32)))
+    return out
+
+
+def _one_each(cards: list[SeenCard], implied: list[float]) -> list[SeenCard]:
     """Cards found by their indices, one of each code where outlines of one code overlap: they
-    are one card seen twice, by its two indices (the outlines they imply miss each other's size
-    and place a little), or by an index and the small one some court cards print beside their
-    picture (it implies a smaller card inside the true one). The biggest outline is kept."""
+    are one card seen twice, by its two indices, or by an index and the small one some court
+    cards print beside their picture. The card whose index implied the biggest outline (the
+    true corner's: the small index implies a card inside the true one) is kept."""
     if len(cards) < 2:
         return cards
     spans = _spans(cards)
     kept: list[int] = []
-    for n in np.argsort(-(spans[:, 2] - spans[:, 0]) * (spans[:, 3] - spans[:, 1]), kind="stable"):
+    for n in np.argsort(-np.asarray(implied), kind="stable"):
         same = [k for k in kept if cards[k].code == cards[n].code]
         if not same or not np.any(iou(spans[n], spans[same]) > 0):
             kept.append(int(n))
     return [cards[n] for n in sorted(kept)]
+
+
+def _area(box: np.ndarray) -> float:
+    """A box's area (x0, y0, x1, y1)."""
+    return float((box[2] - box[0]) * (box[3] - box[1]))
 
 
 def _spans(cards: list[SeenCard]) -> np.ndarray:
