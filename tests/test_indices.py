@@ -1,15 +1,20 @@
 """Cards found by their index alone (vision.indices): a rank over its pip is paired, the card's
 two sides are sought beside it, the corner is read; and identify takes such a card only where
-no outline was found and its reading is confirmed (vision.identify._by_index)."""
+no outline was read, and its reading is confirmed: by the outline it implies, by its other
+index, or by a sure reading where the segmenter sees a card's face (vision.identify._by_index)."""
 
 from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
 import vision.identify as identify_module
-from sim.render import CardPlacement, SceneSpec, render_scene
+from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from tests.test_vision_real import DATA, labelled, overlap
 from tests.test_vision_rendered import on_table
 from vision.deck import builtin_deck
@@ -174,3 +179,34 @@ def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(mon
     assert size() == pytest.approx(1.0, abs=0.05)
     monkeypatch.setattr(identify_module, "_sized", lambda sightings, seen: sightings)
     assert size() < 0.8
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely(monkeypatch) -> None:
+    """IMG_2523's ace of diamonds reaches under the edge of a book: its outline, drawn short,
+    shows no index; its index, read surely on its own, is the card (covered: its middle hidden)."""
+    image = cv2.imread(str(DATA / "IMG_2523.JPG"))
+    ((rank, box),) = labelled("IMG_2523.JPG")
+
+    def matches() -> list[SeenCard]:
+        return [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+
+    (card,) = matches()
+    assert card.covered and card.code[:-1] == rank
+    monkeypatch.setattr(identify_module, "LONE_SURE", 1.01)
+    assert matches() == []
+
+
+def test_marks_on_a_printed_page_read_as_an_index_are_no_card_where_no_card_face_is_seen(monkeypatch) -> None:
+    """A busy desk of the benchmark: marks of a printed page beside its edge read as a two of
+    spades, surely. The segmenter sees no card's face there: no card is reported."""
+    rng = random.Random(zlib.crc32(b"vintage") + 1)  # bench_vision: the busy desks of the vintage deck
+    specs = [replace(random_scene(rng, style="vintage", cards=3), clutter=1.0) for _ in range(24)]
+    image, truth = render_scene(specs[-1])
+
+    def others() -> list[str | None]:
+        return [c.code for c in identify(image) if c.code not in {t.code for t in truth}]
+
+    assert others() == []
+    monkeypatch.setattr(identify_module, "face_beliefs", lambda image, quads: [1.0] * len(quads))
+    assert others() == ["2S"]

@@ -203,13 +203,14 @@ def test_an_outline_that_cannot_be_read_gets_a_second_look_through_its_rivals(mo
         return lambda image, segmenter=None: [FoundCard(slid, rivals)]
 
     monkeypatch.setattr(identify_module, "find_card_outlines", found(()))
-    assert identify(image) == []  # no index, no back: not a card
+    # No index, no back: not a card. The card's own index may still find it, never on top.
+    assert [(c.code, c.covered) for c in identify(image)] in ([], [("7H", True)])
     monkeypatch.setattr(identify_module, "find_card_outlines", found((blank, true)))
     (card,) = identify(image)
     assert card.code == "7H"
     assert np.abs(card.corners - true.corners).max() < 1e-3
     monkeypatch.setattr(identify_module, "find_card_outlines", found((blank,)))
-    assert [c.code for c in identify(image)] in ([], [None])
+    assert [(c.code, c.covered) for c in identify(image)] in ([], [(None, False)], [("7H", True)])
 
 
 def test_a_rival_lying_over_a_neighbour_is_not_read(monkeypatch) -> None:

@@ -341,6 +341,16 @@ def face_supports(face: np.ndarray, quads: list[CardQuad]) -> list[float]:
     return [float(v) for v in np.where(counted > 0, values.sum(axis=1) / np.maximum(counted, 1), 0.0)]
 
 
+def face_beliefs(image: np.ndarray, quads: list[CardQuad]) -> list[float]:
+    """``face_support`` of outlines in a frame's pixels, the segmenter run on the frame afresh:
+    for the few outlines found otherwise than by the finder (a card's index, seen alone)."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    small, scale = working_image(image)
+    face = _face_map(builtin_segmenter(), small)
+    return face_supports(face, [CardQuad(q.corners * scale, q.fill) for q in quads])
+
+
 def refine_quad(gray: np.ndarray, quad: CardQuad, reach: float) -> CardQuad:
     """The outline moved onto the picture's edges. Each side is replaced by the straight line,
     within ``reach`` pixels of it, along which the brightness steps most; of lines nearly as

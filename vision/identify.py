@@ -13,9 +13,11 @@ from vision.deck import Deck, builtin_deck
 from vision.detect import (
     CARD_H,
     CARD_W,
+    FACE_SUPPORT,
     CardQuad,
     FoundCard,
     box_overlap,
+    face_beliefs,
     find_card_outlines,
     map_cell,
     overlaps,
@@ -183,16 +185,21 @@ class _Reader:
 
 def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: list[SeenCard]) -> list[SeenCard]:
     """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
-    outside the cards read already. A card showing both its indices is one card (its two
-    sightings' outlines overlap): if they read differently, neither is taken. One lying clear of
-    every other card read is read like any card (both corners and the middle) on the outline it
-    implies, moved to the edges nearby, and taken when that reading agrees; one with another card
-    across it has no middle to read, and is taken (``covered``) only when both its indices show
-    and agree, or its one index showing reads at ``LONE_SURE`` or more. An unsure outline where a
-    card is so taken was that card, drawn wrong (half of it and the table, or reaching under a
-    neighbour): it is left out. The cards ``held`` unsure (in ``seen``: read, then doubted as a
-    lower card of a pile) count as read: they are not read again through an index, and do not
-    give way."""
+    outside the cards read already, their outlines sized like the frame's cards (``_sized``).
+
+    A card showing both its indices is one card (its two sightings' outlines overlap): if they
+    read differently, neither is taken. One lying clear of every other card read is read like any
+    card (both corners and the middle) on the outline it implies, moved to the edges nearby, and
+    taken when that reading agrees. One with another card across it has no middle to read: it is
+    taken (``covered``) when both its indices show and agree. A card known by one index alone,
+    read at ``LONE_SURE`` or more (another card lies across it, or its own outline reads unsure:
+    it reaches under something), is taken, covered, where the card segmenter sees a card's face
+    (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge.
+
+    An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
+    table, or reaching under a neighbour): it is left out. The cards ``held`` unsure (in
+    ``seen``: read, then doubted as a lower card of a pile) count as read: they are not read
+    again through an index, and do not give way."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
         if card.code is not None:
@@ -208,6 +215,7 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     out: list[SeenCard] = []
     implied: list[float] = []  # the area of the outline each card's index implied
     clear: list[tuple[Sighting, float]] = []
+    lone: list[tuple[Sighting, float]] = []  # known by one index read surely, and nothing else
     for n, sighting in enumerate(sightings):
         twins = [m for m in np.nonzero(iou(spans[n], spans) >= SAME_CARD)[0] if m != n]
         if any(sightings[m].code != sighting.code for m in twins) or any(m < n for m in twins):
@@ -215,11 +223,11 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
         near = [m for m in np.nonzero(iou(spans[n], others) > 0)[0] if m != n and m not in twins]
         if not near:
             clear.append((sized[n], _area(spans[n])))
-        elif twins or sighting.confidence >= LONE_SURE:
-            # Both indices show and agree, or the one showing is read surely enough: the card is
-            # known, though another lies across it.
+        elif twins:  # both indices show and agree: the card is known, though another lies across it
             out.append(SeenCard(sighting.code, sighting.confidence, sized[n].corners, covered=True))
             implied.append(_area(spans[n]))
+        elif sighting.confidence >= LONE_SURE:
+            lone.append((sized[n], _area(spans[n])))
     if clear:
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         quads = [CardQuad(s.corners, 1.0) for s, _ in clear]
@@ -228,6 +236,14 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
         for (sighting, area), quad, reading in zip(clear, quads, readings, strict=True):
             if reading.code == sighting.code:
                 out.append(SeenCard(reading.code, reading.confidence, quad.corners))
+                implied.append(area)
+            elif reading.code is None and sighting.confidence >= LONE_SURE:
+                lone.append((sighting, area))  # the card reaches under something: its middle is hidden
+    if lone:
+        beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _ in lone])
+        for (sighting, area), belief in zip(lone, beliefs, strict=True):
+            if belief >= FACE_SUPPORT:
+                out.append(SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True))
                 implied.append(area)
     out = _one_each(out, implied)
     if out:
