@@ -6,7 +6,9 @@ with one card and under 30 ms a 1280x720 frame with eight; a placed card reporte
 frames. Accuracy counts every labelled card: found and read right, read wrong (a confident wrong
 code), unsure (found but not read) or not found (both cost a re-show). On the photographs a
 labelled box is matched to the outline overlapping it best (IoU 0.5 or more); on rendered scenes
-a card is matched to the outline containing its centre.
+a card is matched to the outline containing its centre. On rendered scenes the cards read that
+are no card of the scene are counted too ("read but not there"): a phantom on the table's grain,
+or a card read as another whose outline no verdict looked at.
 """
 
 from __future__ import annotations
@@ -92,10 +94,22 @@ def _shown_box(card: SeenCard, on_top: list[SeenCard], size: tuple[int, int]) ->
     return (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
 
 
+VERDICTS = ("right", "wrong", "unsure", "not found")
+NOT_THERE = "not there"  # a tally's count of cards read that are no card of the scene (phantoms)
+
+
 def _report(title: str, tally: Counter[str], times: list[float]) -> None:
-    total = max(1, sum(tally.values()))
-    parts = "  ".join(f"{k} {tally[k] / total:6.1%}" for k in ("right", "wrong", "unsure", "not found"))
-    print(f"  {title}: {sum(tally.values())} cards   {parts}   median {statistics.median(times) * 1e3:5.1f} ms a frame")
+    count = sum(tally[k] for k in VERDICTS)
+    parts = "  ".join(f"{k} {tally[k] / max(1, count):6.1%}" for k in VERDICTS)
+    extra = f"   read but not there: {tally[NOT_THERE]}" if NOT_THERE in tally else ""
+    print(f"  {title}: {count} cards   {parts}   median {statistics.median(times) * 1e3:5.1f} ms a frame{extra}")
+
+
+def _not_there(found: list[SeenCard], truth: list) -> int:
+    """Cards read (top or covered) whose code is no card of the scene: a phantom, or a card read
+    as another one no verdict saw (its outline holds no labelled card's centre)."""
+    codes = {card.code for card in truth}
+    return sum(1 for c in found if c.code not in (None, "back") and c.code not in codes)
 
 
 WHOLE_CARD_BOX = 1.75  # a whole card's upright box is at most 1.4 times longer than wide, 1.75 in perspective
@@ -167,6 +181,7 @@ def _score_scenes(scenes: list, deck: Deck) -> tuple[Counter[str], list[float]]:
         start = time.perf_counter()
         found = identify(image, deck)
         times.append(time.perf_counter() - start)
+        tally[NOT_THERE] += _not_there(found, truth)
         for card in truth:
             if card.visible < 0.95:
                 continue  # covered cards are the tracker's business, not the reader's
@@ -211,6 +226,7 @@ def bench_rendered() -> None:
         for found, truth, elapsed in _read_together(style, zlib.crc32(style.encode()) + 2, PILES, 5, pile=True):
             times.append(elapsed)
             tally[_top_verdict(found, truth)] += 1
+            tally[NOT_THERE] += _not_there(found, truth)
         _report(f"{style:8} built-in", tally, times)
     bench_fans()
     tables = (
@@ -240,6 +256,7 @@ def bench_fans() -> None:
         for found, truth, elapsed in _read_together(style, zlib.crc32(style.encode()) + 4, FANS, 4, fan=True):
             times.append(elapsed)
             tops[_top_verdict(found, truth)] += 1
+            tops[NOT_THERE] += _not_there(found, truth)
             for card in truth[:-1]:
                 if max(card.index_visible) >= 0.9:
                     under[_covered_verdict(found, card.corners, card.code)] += 1
