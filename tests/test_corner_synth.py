@@ -66,12 +66,3 @@ def test_random_pips_vary_and_are_shaped_as_their_suit(suit: str) -> None:
         read.append(_pip_suit(m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], suit in "HD"))
     assert read.count(suit) >= 0.95 * len(read) and set(read) <= {suit, None}
 
-
-def test_wood_grain_is_dark_lines_across_a_board_and_deterministic() -> None:
-    """The bare boards the reader learns to call no index: streaks darker than the board."""
-    a = synth._grain(np.random.default_rng(5), (120, 90))
-    b = synth._grain(np.random.default_rng(5), (120, 90))
-    assert a.shape == (120, 90, 3) and np.array_equal(a, b)
-    assert a.min() >= 0 and a.max() <= 255
-    board = np.median(a)
-    assert np.mean(a < 0.8 * board) > 0.01  # some of it is grain, well darker than the board

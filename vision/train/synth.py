@@ -263,33 +263,6 @@ def _background(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return np.clip(base + tex, 0, 255)
 
 
-def _grain(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    """Wood grain: dark wavy lines running one way over a board, pale (limed, whitewashed) or
-    not. Its streaks, seen through a corner, can pass for an index's column of letters (a
-    joker's "JOKER"): drawn bare, they teach the reader that they are no index."""
-    h, w = shape
-    side = max(h, w)
-    base = rng.uniform(150, 245) if rng.random() < 0.6 else rng.uniform(60, 200)
-    tint = rng.uniform(0.85, 1.0, 3)
-    img = np.full((side, side), base, np.float32)
-    img += cv2.resize(rng.normal(0, rng.uniform(2, 12), (1, side // 3)).astype(np.float32), (side, side))
-    ys = np.arange(side, dtype=np.float32)
-    for _ in range(int(rng.integers(2, 12))):
-        x = rng.uniform(0, side) + rng.uniform(2, 25) * np.sin(ys / rng.uniform(20, 200) + rng.uniform(0, 6.3))
-        points = np.stack([x, ys], axis=1).astype(np.int32)
-        dark = float(base * rng.uniform(0.25, 0.75))
-        cv2.polylines(img, [points], False, dark, int(rng.integers(1, 7)), cv2.LINE_AA)
-    if rng.random() < 0.3:  # a knot: rings round a point
-        centre = (int(rng.uniform(0, side)), int(rng.uniform(0, side)))
-        for r in range(int(rng.integers(5, 15)), int(rng.integers(30, 90)), int(rng.integers(6, 14))):
-            axes = (r, int(r * rng.uniform(1.5, 3)))
-            cv2.ellipse(img, centre, axes, 0, 0, 360, float(base * rng.uniform(0.3, 0.8)), int(rng.integers(1, 4)))
-    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 2.0))
-    turn = cv2.getRotationMatrix2D((side / 2, side / 2), float(rng.uniform(0, 180)), 1.0)
-    img = cv2.warpAffine(img, turn, (side, side), borderMode=cv2.BORDER_REFLECT)[:h, :w]
-    return np.clip(img[..., None] * tint, 0, 255)
-
-
 def _card_back(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     h, w = shape
     a, b = rng.uniform(0, 255, 3), rng.uniform(0, 255, 3)
@@ -441,15 +414,13 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
     margin = 64
     big_shape = (h + 2 * margin, w + 2 * margin)
     kind = rng.random()
-    table = _grain(rng, big_shape) if rng.random() < 0.15 else _background(rng, big_shape)
+    table = _background(rng, big_shape)
     if kind < 0.14:  # no index: a card back, a bare table, a blank card, a picture, a card's middle
-        choice = rng.integers(0, 6)
+        choice = rng.integers(0, 5)
         if choice == 0:
             canvas = _card_back(rng, big_shape)
         elif choice == 1:
             canvas = table
-        elif choice == 5:
-            canvas = _grain(rng, big_shape)
         else:
             canvas = np.empty((*big_shape, 3), np.float32)
             canvas[:] = _colours(rng, False)[0]
