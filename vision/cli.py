@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -31,6 +32,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
     from vision.identify import builtin_deck, draw, identify
 
     deck = load_deck(args.deck) if args.deck else builtin_deck()
+    if args.no_jokers:
+        deck = replace(deck, jokers=False)
     if args.draw:
         Path(args.draw).mkdir(parents=True, exist_ok=True)
     results = []
@@ -129,6 +132,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     ident.add_argument("--json", action="store_true", help="one JSON list, an object per image")
     ident.add_argument("--draw", default=None, metavar="DIR", help="write annotated pictures here")
     ident.add_argument("--threshold", type=float, default=UNSURE, help=f"unsure below this confidence ({UNSURE})")
+    ident.add_argument("--no-jokers", action="store_true", help="the game has no jokers: nothing is read as one")
     ident.set_defaults(func=cmd_identify)
 
     enr = vsub.add_parser("enrol", help="learn a deck from one photo per card (QH_1.jpg, 10C_a.png, ...)")

@@ -27,19 +27,29 @@ class Prototypes:
     suits: np.ndarray  # N indices into SUIT_CLASSES
 
 
+JOKER, NO_INDEX = RANK_CLASSES.index("joker"), RANK_CLASSES.index("none")
+
+
 @dataclass(frozen=True)
 class Deck:
     net: CornerNet
     prototypes: Prototypes | None = None
     name: str = "built-in"
+    # Whether the cards in play include jokers. A game of 52 cards has none, and a corner read as
+    # one (the streaks of pale wood grain can be, surely) then shows no index at all.
+    jokers: bool = True
 
     def posteriors(self, out: CornerOutput) -> tuple[np.ndarray, np.ndarray]:
         """Rank and suit probabilities per corner, the prototypes' evidence folded in."""
-        if self.prototypes is None or len(out.rank) == 0:
-            return out.rank, out.suit
-        sims = out.embedding @ self.prototypes.embeddings.T
-        rank = _fold(out.rank, *_class_evidence(sims, self.prototypes.ranks, len(RANK_CLASSES)))
-        suit = _fold(out.suit, *_class_evidence(sims, self.prototypes.suits, len(SUIT_CLASSES)))
+        rank, suit = out.rank, out.suit
+        if self.prototypes is not None and len(rank):
+            sims = out.embedding @ self.prototypes.embeddings.T
+            rank = _fold(rank, *_class_evidence(sims, self.prototypes.ranks, len(RANK_CLASSES)))
+            suit = _fold(suit, *_class_evidence(sims, self.prototypes.suits, len(SUIT_CLASSES)))
+        if not self.jokers and len(rank):
+            rank = rank.copy()
+            rank[:, NO_INDEX] += rank[:, JOKER]
+            rank[:, JOKER] = 0.0
         return rank, suit
 
 
