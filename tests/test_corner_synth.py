@@ -65,4 +65,3 @@ def test_random_pips_vary_and_are_shaped_as_their_suit(suit: str) -> None:
         ys, xs = np.nonzero(m)
         read.append(_pip_suit(m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], suit in "HD"))
     assert read.count(suit) >= 0.95 * len(read) and set(read) <= {suit, None}
-

@@ -188,7 +188,9 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     outside the cards read already, their outlines sized like the frame's cards (``_sized``).
 
     A card showing both its indices is one card (its two sightings' outlines overlap): if they
-    read differently, neither is taken. One lying clear of every other card read is read like any
+    read differently, neither is taken, unless one reading is confirmed by another index reading
+    alike and the other is not (a card lying over another whose index, close by, implies much
+    the same outline). One lying clear of every other card read is read like any
     card (both corners and the middle) on the outline it implies, moved to the edges nearby, and
     taken when that reading agrees. One with another card across it has no middle to read: it is
     taken (``covered``) when both its indices show and agree. A card known by one index alone,
@@ -216,14 +218,22 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     implied: list[float] = []  # the area of the outline each card's index implied
     clear: list[tuple[Sighting, float]] = []
     lone: list[tuple[Sighting, float]] = []  # known by one index read surely, and nothing else
+    same = np.array([iou(box, spans) for box in spans]) >= SAME_CARD
+    np.fill_diagonal(same, False)
+    codes = np.array([s.code for s in sightings])
+    agreed = np.any(same & (codes[:, None] == codes[None, :]), axis=1)  # both of a card's indices read alike
     for n, sighting in enumerate(sightings):
-        twins = [m for m in np.nonzero(iou(spans[n], spans) >= SAME_CARD)[0] if m != n]
-        if any(sightings[m].code != sighting.code for m in twins) or any(m < n for m in twins):
-            continue  # two readings of one card that disagree, or this card's other index, taken already
+        twins = np.nonzero(same[n])[0]
+        agree = [m for m in twins if codes[m] == sighting.code]
+        rivals = [m for m in twins if codes[m] != sighting.code]
+        if any(m < n for m in agree):
+            continue  # this card's other index, taken already
+        if rivals and (not agreed[n] or agreed[rivals].any()):
+            continue  # two readings of one card that disagree, neither confirmed by the card's other index
         near = [m for m in np.nonzero(iou(spans[n], others) > 0)[0] if m != n and m not in twins]
         if not near:
             clear.append((sized[n], _area(spans[n])))
-        elif twins:  # both indices show and agree: the card is known, though another lies across it
+        elif agree:  # both indices show and agree: the card is known, though another lies across it
             out.append(SeenCard(sighting.code, sighting.confidence, sized[n].corners, covered=True))
             implied.append(_area(spans[n]))
         elif sighting.confidence >= LONE_SURE:
