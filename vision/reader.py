@@ -17,14 +17,12 @@ import cv2
 import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
-from vision.deck import Deck, builtin_deck
+from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
 from vision.ink import RED_INK, Planes, ink_redness
 from vision.middle import CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, foreign_middle, is_back
 
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
-NO_INDEX = RANK_CLASSES.index("none")
-JOKER = RANK_CLASSES.index("joker")
 
 
 @dataclass(frozen=True)
