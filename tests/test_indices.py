@@ -221,3 +221,13 @@ def test_a_card_whose_two_indices_agree_is_taken_though_a_card_under_it_reads_ot
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2601.JPG") if b[:2] == (143, 190)]
     cards = [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
     assert [c.code[:-1] for c in cards] == [rank]
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+def test_a_card_whose_outline_reads_unsure_is_taken_when_its_two_indices_read_alike() -> None:
+    """cam_image14's jack of spades: through its outline one corner reads, the other not (0.6 at
+    most); its two indices, found alone, both read JS (under ``LONE_SURE`` each)."""
+    image = cv2.imread(str(DATA / "cam_image14.jpg"))
+    ((rank, box),) = labelled("cam_image14.jpg")
+    cards = [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+    assert [(c.code[:-1], c.covered) for c in cards] == [(rank, True)]

@@ -198,6 +198,7 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     read at ``LONE_SURE`` or more (another card lies across it, or its own outline reads unsure:
     it reaches under something), is taken, covered, where the card segmenter sees a card's face
     (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge.
+    So is one whose outline reads unsure though both its indices read alike.
 
     An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
     table, or reaching under a neighbour): it is left out. The cards ``held`` unsure (in
@@ -215,7 +216,7 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     sized = _sized(sightings, seen)
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = _spans([c for c in seen if c.code is not None] + held)
-    agreed, clear_at, lone_at = _sort_sightings(sightings, spans, others)
+    agreed, clear_at, lone_at, confirmed = _sort_sightings(sightings, spans, others)
     # Both indices show and agree: the card is known, though another lies across it. Each card
     # taken goes with the area of the outline its index implied (``_one_each``).
     taken = [
@@ -223,17 +224,19 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
         for n in agreed
     ]
     clear = [(sized[n], _area(spans[n])) for n in clear_at]
-    lone = [(sized[n], _area(spans[n])) for n in lone_at]
+    lone = [(sized[n], _area(spans[n])) for n in lone_at]  # known by their indices alone
     if clear:
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         quads = [CardQuad(s.corners, 1.0) for s, _ in clear]
         quads = [refine_quads(gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
         _, readings = reader.read(quads, vouch=False)  # one network pass for them all
-        for (sighting, area), quad, reading in zip(clear, quads, readings, strict=True):
+        for n, (sighting, area), quad, reading in zip(clear_at, clear, quads, readings, strict=True):
             if reading.code == sighting.code:
                 taken.append((SeenCard(reading.code, reading.confidence, quad.corners), area))
-            elif reading.code is None and sighting.confidence >= LONE_SURE:
-                lone.append((sighting, area))  # the card reaches under something: its middle is hidden
+            elif reading.code is None and (confirmed[n] or sighting.confidence >= LONE_SURE):
+                # Its outline reads unsure (it reaches under something, its middle is hidden), but
+                # its two indices read alike, or its one index surely.
+                lone.append((sighting, area))
     if lone:
         beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _ in lone])
         for (sighting, area), belief in zip(lone, beliefs, strict=True):
@@ -252,7 +255,7 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
 
 def _sort_sightings(
     sightings: list[Sighting], spans: np.ndarray, cards: np.ndarray
-) -> tuple[list[int], list[int], list[int]]:
+) -> tuple[list[int], list[int], list[int], np.ndarray]:
     """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
     already) are cards whose two indices agree with another card across them, cards lying clear
     of everything, and cards known by one index read at ``LONE_SURE`` or more beside others. Of
@@ -278,7 +281,7 @@ def _sort_sightings(
             agreed.append(n)
         elif sighting.confidence >= LONE_SURE:
             lone.append(n)
-    return agreed, clear, lone
+    return agreed, clear, lone, confirmed
 
 
 def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
