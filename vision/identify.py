@@ -260,7 +260,8 @@ def _sort_sightings(
     already) are cards whose two indices agree with another card across them, cards lying clear
     of everything, and cards known by one index read at ``LONE_SURE`` or more beside others. Of
     one card's two indices the first is kept; sightings of one card that disagree are left out
-    (``_by_index`` says when one of them wins)."""
+    (``_by_index`` says when one of them wins). Last, which sightings are confirmed by another
+    reading alike (the card's other index)."""
     same = np.array([iou(box, spans) for box in spans]) >= SAME_CARD
     np.fill_diagonal(same, False)
     codes = np.array([s.code for s in sightings])
