@@ -141,10 +141,21 @@ def test_a_whole_outline_does_not_speak_for_a_silent_middle() -> None:
 
 def test_a_corner_the_picture_rules_out_leaves_the_other_alone() -> None:
     """A blurred court index misread as a number is ruled out by the picture; the other corner
-    is then one corner alone: read on a whole outline, at its own confidence, not the fused one."""
+    is then one corner alone for the rank, read at its own confidence (squared), not the fused
+    one, on any outline: the picture vouches for a court rank. The suit both corners read."""
     pair = [(ranks(Q=0.98), SPADE), (ranks(r4=0.69), SPADE)]
-    code, sure = weigh(pair, "court", whole=True)
-    assert code == "QS" and sure >= UNSURE
-    assert weigh(pair, "court", whole=False)[1] < UNSURE
+    for whole in (True, False):
+        code, sure = weigh(pair, "court", whole=whole)
+        assert code == "QS" and UNSURE <= sure <= 0.98**2 + 1e-9
     weak = [(ranks(Q=0.51), SPADE), (ranks(r8=0.65), SPADE)]  # the picture may be a shadow on an 8
     assert weigh(weak, "court", whole=True)[1] < UNSURE
+    assert weigh(weak, "court", whole=False)[1] < UNSURE
+
+
+def test_a_picture_vouches_for_no_lone_joker_nor_a_lone_suit() -> None:
+    """Beside a picture, a corner read as a joker on an outline that is not whole stays unsure
+    (a patch of a court card, warped, read as a joker's corner: IMG_2659), and so does a court
+    rank whose suit only one corner shows."""
+    joker = [(ranks(joker=0.97), suits(none=0.9)), (ranks(r6=0.6), SPADE)]
+    assert weigh(joker, "court")[1] < UNSURE
+    assert weigh([(ranks(K=0.99), SPADE)], "court")[1] < UNSURE

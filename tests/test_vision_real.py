@@ -93,3 +93,13 @@ def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch)
     monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
     (once,) = read(identify(image))
     assert once.code is None
+
+
+def test_a_picture_card_is_read_from_one_court_index_and_the_suits_of_both() -> None:
+    """The queen of IMG_2578 lies against a binder, whose edge makes her outline not whole; her
+    second index, in the binder's shadow, reads as a 6. The picture rules the 6 out and vouches
+    for the first index's Q; both indices show a diamond."""
+    image = cv2.imread(str(DATA / "IMG_2578.JPG"))
+    ((rank, box),) = [(r, b) for r, b in labelled("IMG_2578.JPG") if b[:2] == (260, 173)]
+    (card,) = [c for c in identify(image) if overlap(c.corners, box) > 0.5]
+    assert rank == "Q" and card.code == "QD", card

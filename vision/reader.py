@@ -149,6 +149,7 @@ def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes]) -
 MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
 DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
 _PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
+_COURT_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]
 
 
 def _weigh(
@@ -173,12 +174,20 @@ def _weigh(
     court index read as a number, beside a picture) leaves the other alone. An outline that is
     ``whole`` (every side an edge in the picture) vouches for one corner with a picture in the
     middle, and for one corner's suit; so does a pip count that names the rank, for the suit.
+    A picture vouches for one corner's court rank on any outline: were the outline to reach
+    under a court card, the index it shows would be that card's or a number the picture rules
+    out. The suit still needs both corners, or the whole outline (measured: IMG_2578's queen,
+    its second index blurred to a 6 by a binder's shadow; on rendered scenes no card read that
+    is not there, where a lone joker's corner beside a picture was: it is left out).
     The ``outline`` of a card lying partly under others ("covered", see ``vision.covered``; its
     middle hidden) vouches for its one corner: it is known to be a lower card, and what lies
     under the cards on top was painted out. Vouched, the lone corner counts once (its own
     confidence, squared)."""
     whole, covered = outline == "whole", outline == "covered"
-    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched=covered or (whole and middle == "court"))
+    like = _rank_likelihood(middle)
+    rank, rank_sure = _witnesses(rank_p, like, vouched=covered or (whole and middle == "court"))
+    if middle == "court" and rank in _COURT_CLASSES:
+        rank, rank_sure = _witnesses(rank_p, like, vouched=True)
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
     vouch_suit = whole or covered or middle == RANK_CLASSES[rank]
