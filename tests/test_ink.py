@@ -108,6 +108,18 @@ def test_black_pips_in_a_webcam_s_blue_cast_are_one_ink(style: str, code: str) -
     assert centre_count(cast) == code[:-1]
 
 
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize("code", ["AH", "9H", "9C"])
+def test_paper_a_warm_lamp_tints_yellow_is_no_ink(style: str, code: str) -> None:
+    """Under a tungsten lamp the paper turns yellow enough to be saturated (IMG_2446's ace): it
+    is no second ink beside the pips', which would make the middle a picture."""
+    card = _card(code, style).astype(np.float32) * np.float32([0.6, 0.88, 1.0])
+    warm = card.astype(np.uint8)
+    assert (Planes.of(warm).hsv[:, :, 1] > 80).mean() > 0.5  # the paper itself is saturated
+    assert inks(warm) == 1
+    assert centre_count(warm) == code[:-1]
+
+
 def test_two_inks_in_neighbouring_hue_bins_stay_two() -> None:
     """Red and orange (a court figure's robe and hair) lie one hue bin apart: two inks."""
     picture = np.full((200, 160, 3), 240, np.uint8)

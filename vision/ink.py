@@ -18,6 +18,8 @@ RED_INK = 25  # median redness (red over the other two channels, grey levels) of
 HUE_BINS = 11  # OpenCV's 0-180 hue in steps of 15, the last bin folded into the first
 HUE_STEP = 15  # hue units a bin spans
 ONE_INK = 4.0  # hue spread (standard deviation) under which two neighbouring bins' pixels are one ink
+PAPER_LEVEL = 200  # flattened darkest channel at and above which a pixel is paper (inks: 150 and under)
+PAPER_TINTED = 1.15  # paper whose brightest channel is this many times its darkest one is tinted
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,8 +117,33 @@ def hue_histogram(hues: np.ndarray) -> np.ndarray:
 def inks(image: np.ndarray | Planes) -> int:
     """How many distinct coloured inks cover a real share of the picture (black and white not
     counted). One ink whose hues straddle two bins counts once: a webcam's colour cast turns
-    black pips dark blue, on a bin's border, and two inks would make them a picture."""
-    hsv = planes(image).hsv
+    black pips dark blue, on a bin's border, and two inks would make them a picture. Paper is
+    no ink however a warm lamp tints it: where two show, they are counted again on the picture
+    balanced to white paper (``paper_balanced``), which a lamp's yellow and the orange fringe
+    it gives red pips do not survive."""
+    image = planes(image)
+    count = _inks(image.hsv)
+    if count >= 2 and (balanced := paper_balanced(image)) is not None:
+        count = _inks(cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV))
+    return count
+
+
+def paper_balanced(image: Planes) -> np.ndarray | None:
+    """The picture (BGR) with its channels scaled so that its paper is grey, when the paper is
+    tinted (one channel ``PAPER_TINTED`` times another or more); None when it is not, or when
+    little of the picture is paper (the pixels at least ``PAPER_LEVEL`` in the flattened darkest
+    channel: ink is far darker)."""
+    paper = (image.low >= PAPER_LEVEL).astype(np.uint8)
+    if cv2.countNonZero(paper) < 0.1 * paper.size:
+        return None
+    colour = np.maximum(np.array(cv2.mean(image.bgr, mask=paper)[:3], np.float32), 1.0)
+    if colour.max() < PAPER_TINTED * colour.min():
+        return None
+    return np.clip(image.bgr * (colour.max() / colour), 0, 255).astype(np.uint8)
+
+
+def _inks(hsv: np.ndarray) -> int:
+    """``inks`` of a picture's HSV planes."""
     inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
     hues = hsv[:, :, 0][inked]
     shown = hue_histogram(hues) > 0.02 * inked.size
