@@ -19,8 +19,9 @@ from tests.test_vision_real import DATA, labelled, overlap
 from tests.test_vision_rendered import on_table
 from vision.deck import builtin_deck
 from vision.detect import CardQuad, FoundCard
+from vision.fans import line_map
 from vision.identify import SeenCard, identify
-from vision.indices import _frame, _patch, _sample, find_indices, index_pairs, ink_marks
+from vision.indices import _frame, _patch, _sample, find_indices, fitted, index_pairs, ink_marks
 from vision.reader import UNSURE
 
 
@@ -231,3 +232,42 @@ def test_a_card_whose_outline_reads_unsure_is_taken_when_its_two_indices_read_al
     ((rank, box),) = labelled("cam_image14.jpg")
     cards = [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
     assert [(c.code[:-1], c.covered) for c in cards] == [(rank, True)]
+
+
+def _benchmark_pile(style: str, number: int) -> tuple[np.ndarray, list]:
+    """The benchmark's rendered pile ``number`` of a design (``bench_vision._read_together``)."""
+    rng = random.Random(zlib.crc32(style.encode()) + 2)
+    for _ in range(number):
+        random_scene(rng, cards=rng.randint(2, 5), style=style, pile=True)
+    return render_scene(random_scene(rng, cards=rng.randint(2, 5), style=style, pile=True))
+
+
+def test_an_index_s_outline_is_scaled_to_the_card_s_edges() -> None:
+    """The outline an index implies has the card's corner and sides' directions but not its
+    size: scaled about that corner, it fits the card where all four sides are edges."""
+    image, truth = render_scene(SceneSpec(table="grey", cards=(CardPlacement("7C", 400, 300, 28, 180),), seed=3))
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    lines = line_map(gray)
+    card = truth[0].corners.astype(np.float32)
+    small = card[0] + (card - card[0]) * 0.75  # what a big index implies
+    found = fitted(gray, small, lines)
+    assert found is not None and np.abs(found - card).max() <= 6
+    table = np.full_like(gray, 128)
+    assert fitted(table, small, line_map(table)) is None
+
+
+@pytest.mark.parametrize(("style", "number"), [("classic", 7), ("classic", 19), ("modern", 32)])
+def test_a_pile_s_top_card_known_by_its_index_is_on_top(monkeypatch, style: str, number: int) -> None:
+    """The finder draws one outline round the whole pile (it reads unsure) and the top card is
+    known by its indices: its outline, fitted to the card's edges, reads as they do, so it is
+    the top card, not one lying under others, and the pile's outline is gone."""
+    image, truth = _benchmark_pile(style, number)
+    top = truth[-1]
+    found = identify(image)
+    (card,) = [c for c in found if np.linalg.norm(c.corners.mean(axis=0) - top.corners.mean(axis=0)) < 20]
+    assert card.code == top.code and not card.covered
+    assert None not in [c.code for c in found]
+    assert min(np.abs(np.roll(card.corners, k, axis=0) - top.corners).max() for k in range(4)) <= 8
+    monkeypatch.setattr(identify_module, "_whole_tops", lambda *args: ([], set()))
+    before = identify(image)
+    assert not any(c.code == top.code and not c.covered for c in before)

@@ -28,8 +28,8 @@ from vision.detect import (
     working_image,
 )
 from vision.fans import fan_tops, line_map
-from vision.indices import Sighting, find_indices
-from vision.quads import boxes, iou
+from vision.indices import Sighting, find_indices, fitted
+from vision.quads import boxes, edge_supports, iou
 from vision.reader import BACK, UNSURE, Reading, corner_box, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
@@ -198,7 +198,10 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     read at ``LONE_SURE`` or more (another card lies across it, or its own outline reads unsure:
     it reaches under something), is taken, covered, where the card segmenter sees a card's face
     (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge.
-    So is one whose outline reads unsure though both its indices read alike.
+    So is one whose outline reads unsure though both its indices read alike. But a card about
+    to be taken so whose outline, scaled to the picture's edges, is an edge all round and reads
+    alike lies whole, on top (``_whole_tops``): a pile's top card, the finder's outline drawn
+    round the whole pile. Measured on the rendered piles: top cards read 157 -> 174 of 200.
 
     An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
     table, or reaching under a neighbour): it is left out. The cards ``held`` unsure (in
@@ -217,26 +220,30 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = _spans([c for c in seen if c.code is not None] + held)
     agreed, clear_at, lone_at, confirmed = _sort_sightings(sightings, spans, others)
-    # Both indices show and agree: the card is known, though another lies across it. Each card
-    # taken goes with the area of the outline its index implied (``_one_each``).
-    taken = [
-        (SeenCard(sightings[n].code, sightings[n].confidence, sized[n].corners, covered=True), _area(spans[n]))
-        for n in agreed
-    ]
-    clear = [(sized[n], _area(spans[n])) for n in clear_at]
-    lone = [(sized[n], _area(spans[n])) for n in lone_at]  # known by their indices alone
-    if clear:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        quads = [CardQuad(s.corners, 1.0) for s, _ in clear]
+    taken: list[tuple[SeenCard, float]] = []  # each card with the area of the outline its index implied
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    if clear_at:
+        quads = [CardQuad(sized[n].corners, 1.0) for n in clear_at]
         quads = [refine_quads(gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
         _, readings = reader.read(quads, vouch=False)  # one network pass for them all
-        for n, (sighting, area), quad, reading in zip(clear_at, clear, quads, readings, strict=True):
-            if reading.code == sighting.code:
-                taken.append((SeenCard(reading.code, reading.confidence, quad.corners), area))
-            elif reading.code is None and (confirmed[n] or sighting.confidence >= LONE_SURE):
+        for n, quad, reading in zip(clear_at, quads, readings, strict=True):
+            if reading.code == sightings[n].code:
+                taken.append((SeenCard(reading.code, reading.confidence, quad.corners), _area(spans[n])))
+            elif reading.code is None and (confirmed[n] or sightings[n].confidence >= LONE_SURE):
                 # Its outline reads unsure (it reaches under something, its middle is hidden), but
                 # its two indices read alike, or its one index surely.
-                lone.append((sighting, area))
+                lone_at.append(n)
+    # A card about to be taken as lying under others may lie whole, on top of them (a pile's
+    # top card, drawn round the whole pile by the finder).
+    tops, explained = _whole_tops(gray, reader, sightings, agreed + lone_at)
+    taken += [(card, _area(spans[n])) for n, card in tops]
+    # Both indices show and agree: the card is known, though another lies across it.
+    taken += [
+        (SeenCard(sightings[n].code, sightings[n].confidence, sized[n].corners, covered=True), _area(spans[n]))
+        for n in agreed
+        if n not in explained
+    ]
+    lone = [(sized[n], _area(spans[n])) for n in lone_at if n not in explained]  # known by their indices alone
     if lone:
         beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _ in lone])
         for (sighting, area), belief in zip(lone, beliefs, strict=True):
@@ -251,6 +258,46 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
             if c.code is not None or any(c is h for h in held) or not np.any(iou(_spans([c])[0], places) >= SAME_CARD)
         ]
     return seen + out
+
+
+def _whole_tops(
+    gray: np.ndarray, reader: _Reader, sightings: list[Sighting], candidates: list[int]
+) -> tuple[list[tuple[int, SeenCard]], set[int]]:
+    """Of the ``candidates`` (sightings about to be taken as cards lying under others), those
+    whose outline, scaled about the index to the picture's edges (``indices.fitted``), is an
+    edge all round and reads as the index does (both corners and the middle, like any card):
+    they lie whole, on top. Returns them (by sighting) and every sighting they explain: those
+    of the same code whose index lies on such a card (its other index, or one read twice)."""
+    if not candidates:
+        return [], set()
+    lines = line_map(gray)
+    fits = {n: fitted(gray, sightings[n].corners, lines) for n in candidates}
+    tried = [n for n in candidates if fits[n] is not None]
+    if not tried:
+        return [], set()
+    quads = [_snapped(gray, CardQuad(fits[n], 1.0), lines) for n in tried]
+    _, readings = reader.read(quads, vouch=False)
+    tops = [
+        (n, SeenCard(r.code, r.confidence, q.corners))
+        for n, q, r in zip(tried, quads, readings, strict=True)
+        if r.code == sightings[n].code
+    ]
+    explained = {
+        m
+        for _, card in tops
+        for m, s in enumerate(sightings)
+        if s.code == card.code and cv2.pointPolygonTest(card.corners.astype(np.float32), s.rank_at, False) >= 0
+    }
+    return tops, explained
+
+
+def _snapped(gray: np.ndarray, quad: CardQuad, lines: np.ndarray) -> CardQuad:
+    """An outline moved onto the picture's edges nearby (``detect.refine_quads``), unless that
+    makes it less an edge all round (``lines`` counted): an outline found on the edges already
+    can be pulled onto a court card's frame or the card beneath."""
+    moved = refine_quads(gray, [quad], REFINE_REACH * quad.short_side)[0]
+    before, after = edge_supports(gray, np.stack([quad.corners, moved.corners]).astype(np.float32), lines)
+    return moved if after >= before else quad
 
 
 def _sort_sightings(

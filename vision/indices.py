@@ -23,6 +23,7 @@ import numpy as np
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import Deck
 from vision.detect import CARD_H, CARD_W
+from vision.quads import edge_supports
 from vision.reader import corner_box
 
 INK_WINDOW = 40  # the adaptive threshold's window is the frame's long side over this (a few index heights)
@@ -39,6 +40,10 @@ PAPER = 110  # the corner's paper at least this bright (the darkest channel): no
 PAPER_SHARE = 0.45  # ... and this much of the corner paper
 SCALES = (0.9, 1.0, 1.1)  # the rank's height read as this much of RANK_H: the three looks averaged
 SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index seen twice
+# An index's rank gives a card's size only roughly (rendered designs: 0.66-1.28 of the outline
+# it implies): ``fitted`` tries the implied outline scaled about its index corner by each of these.
+FIT_SCALES = np.linspace(0.6, 1.5, 37, dtype=np.float32)
+FIT_WHOLE = 0.6  # ... and takes the best scale when every side is this much an edge (``WHOLE`` in identify)
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 
 
@@ -174,6 +179,23 @@ def card_outline(frame: np.ndarray) -> np.ndarray:
     x0, y0 = CARD_ORIGIN
     local = np.array([[x0, y0, 1], [x0 + CARD_W, y0, 1], [x0 + CARD_W, y0 + CARD_H, 1], [x0, y0 + CARD_H, 1]])
     return (local @ frame.T).astype(np.float32)
+
+
+def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> np.ndarray | None:
+    """The outline an index implies (``Sighting.corners``), scaled about its index corner to the
+    size at which all four sides are edges in the picture (``gray``; a point on ``lines``, the
+    picture's ``fans.line_map``, counts too: a card's side over another is a thin shadow), or
+    None when no scale makes every side ``FIT_WHOLE`` an edge. The index fixes the card's corner
+    and its two sides' directions; only the far sides move. A card found so lies whole: on top."""
+    corner = corners[0]
+    quads = corner + (corners[None] - corner) * FIT_SCALES[:, None, None]
+    h, w = gray.shape
+    inside = (quads.min(axis=(1, 2)) >= 0) & (quads[..., 0].max(axis=1) < w) & (quads[..., 1].max(axis=1) < h)
+    if not inside.any():
+        return None  # a side past the frame's edge is no evidence either way
+    support = np.where(inside, edge_supports(gray, quads, lines), -1.0)
+    best = int(np.argmax(support))
+    return quads[best] if support[best] >= FIT_WHOLE else None
 
 
 def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarray | None = None) -> list[Sighting]:
