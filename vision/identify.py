@@ -4,6 +4,7 @@ prints and what the tracker consumes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -28,7 +29,7 @@ from vision.detect import (
     working_image,
 )
 from vision.fans import fan_tops, line_map
-from vision.indices import Sighting, find_indices, fitted
+from vision.indices import Sighting, find_indices, fitted, outlines_in
 from vision.quads import boxes, edge_supports, iou
 from vision.reader import BACK, UNSURE, Reading, corner_box, read_cards
 
@@ -43,7 +44,10 @@ SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (
 # rendered piles, fans and tables: covered cards read 95 -> 365, no card read that is not in the
 # scene added (0.7 read more, and 6 cards not in the scene).
 LONE_SURE = 0.9
+CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
+
+_WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
 
@@ -123,12 +127,20 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
     smallest = 0.3 * max(sure, default=0.0)
+    edges = _Edges(image)
+    read_boxes = boxes([q for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)])
     out, shown, held = [], [], []
     for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
         if unreadable and (reading.code != BACK or ragged(quad) or border_contrast(image, quad) < 30):
             continue
         if quad.area < smallest:
+            continue
+        top = _top_by_corner(image, edges, reader, quad, reading) if reading.code is None and n not in doubted else None
+        if top is not None and not np.any(iou(_spans([top])[0], read_boxes) >= SAME_CARD):  # not one read already
+            out.append(top)
+            shown.append(CardQuad(top.corners, quad.fill))
+            read_boxes = np.vstack([read_boxes, _spans([top])])
             continue
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
         if reading.code is not None:
@@ -139,7 +151,19 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
     seen = out + reader.read_covered(covered)
-    return _by_index(image, reader, seen, held)
+    return _by_index(image, edges, reader, seen, held)
+
+
+class _Edges:
+    """A frame's grey picture and, made when first asked (most frames never ask), its line map
+    (``fans.line_map``): where cards found by an index are fitted to the picture's edges."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+
+    @cached_property
+    def lines(self) -> np.ndarray:
+        return line_map(self.gray)
 
 
 @dataclass(frozen=True)
@@ -184,7 +208,9 @@ class _Reader:
         ]
 
 
-def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: list[SeenCard]) -> list[SeenCard]:
+def _by_index(
+    image: np.ndarray, edges: _Edges, reader: _Reader, seen: list[SeenCard], held: list[SeenCard]
+) -> list[SeenCard]:
     """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
     outside the cards read already, their outlines sized like the frame's cards (``_sized``).
 
@@ -221,21 +247,23 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
     others = _spans([c for c in seen if c.code is not None] + held)
     agreed, clear_at, lone_at, confirmed = _sort_sightings(sightings, spans, others)
     taken: list[tuple[SeenCard, float]] = []  # each card with the area of the outline its index implied
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    read: set[int] = set()  # the sightings so taken, read through their outlines
     if clear_at:
         quads = [CardQuad(sized[n].corners, 1.0) for n in clear_at]
-        quads = [refine_quads(gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
+        quads = [refine_quads(edges.gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
         _, readings = reader.read(quads, vouch=False)  # one network pass for them all
         for n, quad, reading in zip(clear_at, quads, readings, strict=True):
             if reading.code == sightings[n].code:
                 taken.append((SeenCard(reading.code, reading.confidence, quad.corners), _area(spans[n])))
+                read.add(n)
             elif reading.code is None and (confirmed[n] or sightings[n].confidence >= LONE_SURE):
                 # Its outline reads unsure (it reaches under something, its middle is hidden), but
                 # its two indices read alike, or its one index surely.
                 lone_at.append(n)
-    # A card about to be taken as lying under others may lie whole, on top of them (a pile's
-    # top card, drawn round the whole pile by the finder).
-    tops, explained = _whole_tops(gray, reader, sightings, agreed + lone_at)
+    # Any other card seen by an index (about to be taken as lying under others, or left out:
+    # read less than surely, or read otherwise by the card's other index) may lie whole, on top
+    # of others: a pile's top card, the finder's outline drawn round the whole pile.
+    tops, explained = _whole_tops(edges, reader, sightings, [n for n in range(len(sightings)) if n not in read])
     taken += [(card, _area(spans[n])) for n, card in tops]
     # Both indices show and agree: the card is known, though another lies across it.
     taken += [
@@ -261,27 +289,15 @@ def _by_index(image: np.ndarray, reader: _Reader, seen: list[SeenCard], held: li
 
 
 def _whole_tops(
-    gray: np.ndarray, reader: _Reader, sightings: list[Sighting], candidates: list[int]
+    edges: _Edges, reader: _Reader, sightings: list[Sighting], candidates: list[int]
 ) -> tuple[list[tuple[int, SeenCard]], set[int]]:
-    """Of the ``candidates`` (sightings about to be taken as cards lying under others), those
-    whose outline, scaled about the index to the picture's edges (``indices.fitted``), is an
-    edge all round and reads as the index does (both corners and the middle, like any card):
-    they lie whole, on top. Returns them (by sighting) and every sighting they explain: those
-    of the same code whose index lies on such a card (its other index, or one read twice)."""
-    if not candidates:
-        return [], set()
-    lines = line_map(gray)
-    fits = {n: fitted(gray, sightings[n].corners, lines) for n in candidates}
-    tried = [n for n in candidates if fits[n] is not None]
-    if not tried:
-        return [], set()
-    quads = [_snapped(gray, CardQuad(fits[n], 1.0), lines) for n in tried]
-    _, readings = reader.read(quads, vouch=False)
-    tops = [
-        (n, SeenCard(r.code, r.confidence, q.corners))
-        for n, q, r in zip(tried, quads, readings, strict=True)
-        if r.code == sightings[n].code
-    ]
+    """Of the ``candidates`` (sightings), those whose outline, scaled about the index to the
+    picture's edges, is an edge all round and reads as the index does (``_fitted_cards``): they
+    lie whole, on top. Returns them (by sighting) and every sighting they explain: those of the
+    same code whose index lies on such a card (its other index, or one read twice)."""
+    chosen = [sightings[n] for n in candidates]
+    cards = _fitted_cards(edges, reader, [s.corners for s in chosen], [s.code for s in chosen])
+    tops = [(n, card) for n, card in zip(candidates, cards, strict=True) if card is not None]
     explained = {
         m
         for _, card in tops
@@ -291,12 +307,59 @@ def _whole_tops(
     return tops, explained
 
 
-def _snapped(gray: np.ndarray, quad: CardQuad, lines: np.ndarray) -> CardQuad:
+def _top_by_corner(
+    image: np.ndarray, edges: _Edges, reader: _Reader, quad: CardQuad, reading: Reading
+) -> SeenCard | None:
+    """The card on top of an unsure outline (drawn round a pile, or across its top card) one of
+    whose corners reads an index at ``CORNER_SURE`` or more: found by that index in that corner
+    (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
+    show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``)."""
+    sure = [
+        (which, c.rank + c.suit)
+        for which, c in enumerate(reading.corners)
+        if c is not None and c.suit and min(c.rank_confidence, c.suit_confidence) >= CORNER_SURE
+    ]
+    for which, code in sure:
+        to_frame = cv2.getPerspectiveTransform(_WARPED, quad.corners.astype(np.float32))
+        top, bottom, left, right = corner_box(CARD_H, CARD_W, which)
+        box = np.float32([[left, top], [right, top], [right, bottom], [left, bottom]])
+        region = cv2.perspectiveTransform(box[None], to_frame)[0]
+        c = quad.corners
+        down = c[3] - c[0] if which == 0 else c[1] - c[2]  # the card's down at that corner, upright
+        outlines = outlines_in(image, region, down / max(float(np.linalg.norm(down)), 1e-6))
+        found = [card for card in _fitted_cards(edges, reader, outlines, [code] * len(outlines)) if card is not None]
+        if found:
+            return found[0]
+    return None
+
+
+def _fitted_cards(
+    edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None]
+) -> list[SeenCard | None]:
+    """For each outline implied by an index (image pixels, the index corner first), the card
+    lying whole there: the outline scaled to the picture's edges (``indices.fitted``), moved
+    onto them (``_snapped``) and read like any card (both corners and the middle, one network
+    pass for all), when that is an edge all round and reads as the index did (its code); else None."""
+    fits = [fitted(edges.gray, corners, edges.lines) for corners in outlines]
+    tried = [n for n, f in enumerate(fits) if f is not None]
+    out: list[SeenCard | None] = [None] * len(outlines)
+    if not tried:
+        return out
+    quads = [_snapped(edges, CardQuad(fits[n], 1.0)) for n in tried]
+    _, readings = reader.read(quads, vouch=False)
+    for n, quad, r in zip(tried, quads, readings, strict=True):
+        if r.code is not None and r.code == codes[n]:
+            out[n] = SeenCard(r.code, r.confidence, quad.corners)
+    return out
+
+
+def _snapped(edges: _Edges, quad: CardQuad) -> CardQuad:
     """An outline moved onto the picture's edges nearby (``detect.refine_quads``), unless that
-    makes it less an edge all round (``lines`` counted): an outline found on the edges already
-    can be pulled onto a court card's frame or the card beneath."""
-    moved = refine_quads(gray, [quad], REFINE_REACH * quad.short_side)[0]
-    before, after = edge_supports(gray, np.stack([quad.corners, moved.corners]).astype(np.float32), lines)
+    makes it less an edge all round (the line map counted): an outline found on the edges
+    already can be pulled onto a court card's frame or the card beneath."""
+    moved = refine_quads(edges.gray, [quad], REFINE_REACH * quad.short_side)[0]
+    pair = np.stack([quad.corners, moved.corners]).astype(np.float32)
+    before, after = edge_supports(edges.gray, pair, edges.lines)
     return moved if after >= before else quad
 
 

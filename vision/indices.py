@@ -44,6 +44,7 @@ SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index s
 # it implies): ``fitted`` tries the implied outline scaled about its index corner by each of these.
 FIT_SCALES = np.linspace(0.6, 1.5, 37, dtype=np.float32)
 FIT_WHOLE = 0.6  # ... and takes the best scale when every side is this much an edge (``WHOLE`` in identify)
+DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees of a card's "down"
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 
 
@@ -196,6 +197,29 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> np.ndarr
     support = np.where(inside, edge_supports(gray, quads, lines), -1.0)
     best = int(np.argmax(support))
     return quads[best] if support[best] >= FIT_WHOLE else None
+
+
+def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: int = 3) -> list[np.ndarray]:
+    """The outlines implied (``card_outline``) by indices found in a region of a BGR frame (4 x 2
+    image pixels: a corner of an outline whose reading showed an index there), whose rank-to-pip
+    direction is the card's ``down`` there (a unit vector, within ``DOWN_AGREES``): at most
+    ``most``, the biggest rank first. No side is sought: the corner's reading says an index is
+    there, and the caller fits each outline to the picture's edges (``fitted``)."""
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int) - 4, 0)
+    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 4, (w, h))
+    if x1 - x0 < MARK_PX[0] or y1 - y0 < MARK_PX[0]:
+        return []
+    centres, moments = ink_marks(_darkest(image[y0:y1, x0:x1]))
+    if len(centres) < 2:
+        return []
+    a, b, downs, heights = index_pairs(centres, moments)
+    centres = centres + np.array([x0, y0], np.float64)
+    out = []
+    for i in np.argsort(-heights, kind="stable"):
+        if float(np.dot(downs[i], down)) >= DOWN_AGREES and len(out) < most:
+            out.append(card_outline(_frame(centres[a[i]], centres[b[i]], downs[i], float(heights[i]))))
+    return out
 
 
 def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarray | None = None) -> list[Sighting]:
