@@ -8,7 +8,7 @@ import pytest
 
 from sim.render_cards import DECK_STYLES, pip_mask, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.middle import centre_count, foreign_middle
+from vision.middle import BLOCKED, centre_count, centre_witnesses, foreign_middle
 from vision.reader import corner_image
 
 
@@ -38,6 +38,27 @@ def test_a_pip_of_another_card_at_the_edge_is_not_counted(style: str) -> None:
     # The lower card's top-left pip, pasted where it would show past the top of a loose outline.
     card[0:60, 70:130] = other[65:125, 40:100]
     assert centre_count(card) in ("5", None)
+
+
+WEDGE = np.int32([[120, 0], [250, 0], [250, 60], [175, 200]])  # from the top edge across the right-hand pips
+BAND = np.int32([[0, 350], [250, 350], [250, 290], [0, 250]])  # across the bottom rows
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+@pytest.mark.parametrize("code", ["7D", "9S", "6H", "10C"])
+def test_a_hard_shadow_across_the_pips_blocks_the_count_not_the_suit(style: str, code: str) -> None:
+    """The sun through a window casts a sharp shadow from the card's edge across its pips: those
+    in it merge with it, and the rest were counted (a 7 read 4 pips, against its index).
+    Something far bigger than a pip running off the middle blocks the count. Across the bottom
+    rows, the upright pips above it still tell the suit."""
+    assert centre_count(tight(code, style, 0.0)) == code[:-1]
+    for shape, suits in ((WEDGE, (code[-1], None)), (BAND, (code[-1],))):
+        card = tight(code, style, 0.0)
+        shade = np.zeros(card.shape[:2], np.uint8)
+        cv2.fillPoly(shade, [shape], 1)
+        card[shade > 0] = (card[shade > 0] * 0.45).astype(np.uint8)
+        count, suit = centre_witnesses(card)
+        assert count == BLOCKED and suit in suits
 
 
 def _corners(card: np.ndarray) -> list[np.ndarray]:

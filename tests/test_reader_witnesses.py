@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
+from vision.middle import BLOCKED
 from vision.reader import UNSURE, _weigh
 
 
@@ -159,3 +160,15 @@ def test_a_picture_vouches_for_no_lone_joker_nor_a_lone_suit() -> None:
     joker = [(ranks(joker=0.97), suits(none=0.9)), (ranks(r6=0.6), SPADE)]
     assert weigh(joker, "court")[1] < UNSURE
     assert weigh([(ranks(K=0.99), SPADE)], "court")[1] < UNSURE
+
+
+def test_something_across_the_middle_doubts_a_joker_not_a_pip_card() -> None:
+    """A middle something lies across (``BLOCKED``: a shadow, a hand, wood grain running off it)
+    hides pips, so two corners reading a 7 read it; a joker's picture would lie within the
+    middle, so two corners reading a joker there (a patch of grain) stay unsure."""
+    seven = [(ranks(r7=0.98), suits(D=0.97))] * 2
+    code, sure = weigh(seven, BLOCKED, "D")
+    assert code == "7D" and sure >= UNSURE
+    joker = [(ranks(joker=0.95), suits(none=0.9)), (ranks(joker=0.7), suits(none=0.9))]
+    assert weigh(joker, None)[1] >= UNSURE
+    assert weigh(joker, BLOCKED)[1] < UNSURE

@@ -20,17 +20,22 @@ BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, 
 ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
 ACE_SPECKS = 0.2  # ... and nothing else inked there is this big beside it (a speck of the index or a fleck)
 LONE_PIP = "lone pip"  # what ``_count`` says of one pip alone in the very middle: an ace, if pip-shaped
+BLOCKED = "blocked"  # what ``centre_count`` says when something lies across the middle, past its edges
+BLOCKING = 3.0  # ... a blob running off the middle's top or bottom this many times the biggest pip inside
 BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
 
 
 def centre_count(card: np.ndarray | Planes) -> str | None:
     """The rank the middle of the card shows, whatever the deck's font: the number of pips for
-    A to 10, "court" for a picture, or None when it cannot tell (covered, blurred, a back)."""
+    A to 10, "court" for a picture, ``BLOCKED`` when something lies across it (a hard shadow,
+    a hand: the pips it covers are not counted, and a joker's picture would not run off the
+    middle's edges), or None when it cannot tell (covered, blurred, a back)."""
     return centre_witnesses(card)[0]
 
 
 def centre_witnesses(card: np.ndarray | Planes) -> tuple[str | None, str | None]:
-    """``centre_count`` and, where it counts pips, their suit (``centre_suit``), each asked once.
+    """``centre_count`` and, where it counts pips (or something lies across them), their suit
+    (``centre_suit``), each asked once.
     One pip no bigger than a ten's, alone in the very middle, is most decks' ace (but spades)
     when it has a pip's shape, its suit read (a speck of dirt or a reflection has none)."""
     card = planes(card)
@@ -73,6 +78,11 @@ def _count(card: Planes) -> str | None:
     inside = [b for b, c in zip(blobs, cut, strict=True) if not c]
     if not inside:
         return None
+    if any(c and b[4] > BLOCKING * max(p[4] for p in inside) for b, c in zip(blobs, cut, strict=True)):
+        # Far bigger than a pip and running off the middle: a shadow or a hand across the card
+        # (measured on rendered sunlit tables: a 7 whose shadowed pips merged with the shadow
+        # counted 4). A loose outline's table past the card's edge shows so too: no count then.
+        return BLOCKED
     size, width = np.median([b[4] for b in inside]), np.median([b[2] for b in inside])
     cut_pips = [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]
     blobs = inside + [b for b in cut_pips if _mirrored(b, inside + cut_pips, shape)]
