@@ -61,6 +61,16 @@ def test_a_hard_shadow_across_the_pips_blocks_the_count_not_the_suit(style: str,
         assert count == BLOCKED and suit in suits
 
 
+def test_stripes_running_the_card_s_length_block_the_middle() -> None:
+    """A patch of wood taken for a card: dark grain from end to end, nothing within the middle."""
+    patch = np.full((CARD_H, CARD_W, 3), 215, np.uint8)
+    for x in (40, 95, 150, 205):
+        cv2.line(patch, (x, 0), (x + 12, CARD_H - 1), (90, 90, 90), 5)
+    grain = np.random.default_rng(5).normal(0, 4, patch.shape)
+    patch = cv2.GaussianBlur(np.clip(patch + grain, 0, 255).astype(np.uint8), (5, 5), 0)
+    assert centre_count(patch) == BLOCKED
+
+
 def _corners(card: np.ndarray) -> list[np.ndarray]:
     return [corner_image(card, 0), corner_image(card, 1)]
 

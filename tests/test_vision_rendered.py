@@ -457,11 +457,13 @@ def test_a_card_a_hard_shadow_crosses_is_read_on_top() -> None:
     assert [(c.code, c.covered) for c in near] == [("7D", False)]
 
 
-@pytest.mark.parametrize("number", [20, 22])
-def test_wood_grain_is_no_joker(number: int) -> None:
+@pytest.mark.parametrize(
+    ("style", "number"), [("vintage", 20), ("vintage", 22), ("modern", 7), ("jumbo", 23), ("casino", 11)]
+)
+def test_wood_grain_is_no_joker(style: str, number: int) -> None:
     """Patches of limed wood whose grain the corner networks read as a black joker's index (the
-    benchmark's limed vintage tables 20 and 22; 22's was held off by a pip count of the grain,
-    until a middle so crossed was counted no more): the grain runs off the middle, blocking
-    it, which a joker's picture does not."""
-    image, truth = _bench_scene("vintage", 4, number, table="limed")
+    benchmark's limed tables; vintage 22's was held off by a pip count of the grain, until a
+    middle so crossed was counted no more): the grain runs off the middle, blocking it, which
+    a joker's picture does not."""
+    image, truth = _bench_scene(style, 4, number, table="limed")
     assert [c.code for c in identify(image) if c.code not in {t.code for t in truth} | {None}] == []

@@ -77,7 +77,7 @@ def _count(card: Planes) -> str | None:
     cut = [b[1] == 0 or b[1] + b[3] >= shape[0] for b in blobs]
     inside = [b for b, c in zip(blobs, cut, strict=True) if not c]
     if not inside:
-        return None
+        return BLOCKED  # all runs off it: grain or stripes across a patch of table, or a hand
     if any(c and b[4] > BLOCKING * max(p[4] for p in inside) for b, c in zip(blobs, cut, strict=True)):
         # Far bigger than a pip and running off the middle: a shadow or a hand across the card
         # (measured on rendered sunlit tables: a 7 whose shadowed pips merged with the shadow

@@ -199,8 +199,8 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     """How likely the middle looks as it does for each rank class (A-K, joker; "no index" is
     left alone: the middle says nothing about a corner). Something lying across the middle
     (``BLOCKED``) hides pips, but a joker's picture lies within it: a patch of wood grain, read
-    as a joker's corner, shows grain running off the middle (on the rendered limed tables, 2 of
-    the 5 jokers read that were not there)."""
+    as a joker's corner, shows grain running off the middle (on the rendered limed tables, all
+    5 jokers read that were not there; the jokers read right stay so)."""
     like = np.ones(len(RANK_CLASSES))
     if middle == BLOCKED:
         like[JOKER] = MIDDLE_DOUBT
