@@ -21,7 +21,7 @@ from vision.deck import builtin_deck
 from vision.detect import CardQuad, FoundCard
 from vision.fans import line_map
 from vision.identify import SeenCard, identify
-from vision.indices import _frame, _patch, _sample, find_indices, fitted, index_pairs, ink_marks
+from vision.indices import _extent, _frame, _patch, _sample, find_indices, fitted, index_pairs, ink_marks
 from vision.reader import UNSURE
 
 
@@ -290,3 +290,24 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     assert not [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == top.code]
     monkeypatch.setattr(identify_module, "_top_by_corner", lambda *args: None)
     assert [c.code for c in identify(image)] == [None]
+
+
+def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
+    """Pairs are measured only where two marks lie closer than their longest extents allow:
+    the same pairs as measuring every one, on a frame's worth of random marks."""
+    rng = np.random.default_rng(11)
+    centres = rng.uniform(0, 400, (300, 2))
+    xx, yy = rng.uniform(2, 60, 300), rng.uniform(2, 60, 300)
+    moments = np.stack([xx, rng.uniform(-0.9, 0.9, 300) * np.sqrt(xx * yy), yy], axis=1)
+    d = centres[None, :, :] - centres[:, None, :]
+    dist = np.linalg.norm(d, axis=2) + 1e-9
+    u = d / dist[..., None]
+    across = np.stack([u[..., 1], -u[..., 0]], axis=-1)
+    rank_h, pip_h = _extent(moments[:, None, :], u), _extent(moments[None, :, :], u)
+    rank_w, pip_w = _extent(moments[:, None, :], across), _extent(moments[None, :, :], across)
+    half = (rank_h + pip_h) / 2
+    ok = (dist > 0.9 * half) & (dist < 1.7 * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
+    ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= 6)
+    want = set(zip(*np.nonzero(ok), strict=True))
+    a, b, _, _ = index_pairs(centres, moments)
+    assert len(want) > 50 and set(zip(a, b, strict=True)) == want

@@ -104,19 +104,31 @@ def _extent(moments: np.ndarray, u: np.ndarray) -> np.ndarray:
 def index_pairs(centres: np.ndarray, moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Marks that could be a rank (``a``) with its pip (``b``) under it: the pip about as wide,
     smaller, just past the rank's end along the line joining them. Returns a, b, the unit
-    direction rank to pip (P x 2) and the rank's extent along it (its height)."""
-    d = centres[None, :, :] - centres[:, None, :]
-    dist = np.linalg.norm(d, axis=2) + 1e-9
-    u = d / dist[..., None]
-    across = np.stack([u[..., 1], -u[..., 0]], axis=-1)
-    rank_m, pip_m = moments[:, None, :], moments[None, :, :]
+    direction rank to pip (P x 2) and the rank's extent along it (its height).
+
+    Only pairs closer than their marks' longest extents allow are measured: a frame of textured
+    table holds hundreds of marks, and measuring every pair cost more than the rest of the search."""
+    longest = np.sqrt(12 * np.maximum(_largest_variance(moments), 0))
+    dist = np.linalg.norm(centres[None, :, :] - centres[:, None, :], axis=2)
+    a, b = np.nonzero((dist < 0.85 * (longest[:, None] + longest[None, :]) + 1) & (dist > 0))
+    d = centres[b] - centres[a]
+    u = d / dist[a, b][:, None]
+    across = np.stack([u[:, 1], -u[:, 0]], axis=-1)
+    rank_m, pip_m = moments[a], moments[b]
     rank_h, pip_h = _extent(rank_m, u), _extent(pip_m, u)
     rank_w, pip_w = _extent(rank_m, across), _extent(pip_m, across)
     half = (rank_h + pip_h) / 2
-    ok = (dist > 0.9 * half) & (dist < 1.7 * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
+    gap = dist[a, b]
+    ok = (gap > 0.9 * half) & (gap < 1.7 * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
     ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= MARK_PX[0])
-    a, b = np.nonzero(ok)
-    return a, b, u[a, b], rank_h[a, b]
+    return a[ok], b[ok], u[ok], rank_h[ok]
+
+
+def _largest_variance(moments: np.ndarray) -> np.ndarray:
+    """The largest eigenvalue of each mark's second moments (xx, xy, yy): its variance along
+    its longest direction."""
+    xx, xy, yy = moments[:, 0], moments[:, 1], moments[:, 2]
+    return (xx + yy) / 2 + np.sqrt(((xx - yy) / 2) ** 2 + xy**2)
 
 
 def _frame(rank: np.ndarray, pip: np.ndarray, down: np.ndarray, height: float, scale: float = 1.0) -> np.ndarray:
