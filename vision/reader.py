@@ -116,7 +116,11 @@ def read_cards(
         vouched = "covered" if covered else "whole" if whole and whole[n] else None
         code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched)
         pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
-        if face is not None and not pictured and foreign_middle(face, [index[i] for i in shows]):
+        # A shadow across the middle is no other card's ink, where the pips it leaves show the
+        # card's own suit (measured: a sunlit 4D read unsure; the pip count's own suit is not
+        # taken so, a pile's lower card of the top card's suit being read for the top then).
+        own = middle == BLOCKED and suit == code[-1]
+        if face is not None and not pictured and not own and foreign_middle(face, [index[i] for i in shows]):
             confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
