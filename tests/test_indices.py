@@ -243,17 +243,24 @@ def _benchmark_pile(style: str, number: int) -> tuple[np.ndarray, list]:
 
 
 def test_an_index_s_outline_is_scaled_to_the_card_s_edges() -> None:
-    """The outline an index implies has the card's corner and sides' directions but not its
-    size: scaled about that corner, it fits the card where all four sides are edges."""
+    """The outline an index implies has the card's corner and about its sides' directions, but
+    not its size: scaled and turned a little about that corner, it fits the card where all
+    four sides are edges."""
     image, truth = render_scene(SceneSpec(table="grey", cards=(CardPlacement("7C", 400, 300, 28, 180),), seed=3))
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     lines = line_map(gray)
     card = truth[0].corners.astype(np.float32)
     small = card[0] + (card - card[0]) * 0.75  # what a big index implies
     found = fitted(gray, small, lines)
-    assert found is not None and np.abs(found - card).max() <= 6
+    assert found and np.abs(found[0] - card).max() <= 6
+    centre = card[0]
+    off = np.radians(4.0)  # an index's direction a little off: scaled along it, the far sides miss
+    turn = np.float32([[np.cos(off), -np.sin(off)], [np.sin(off), np.cos(off)]])
+    aslant = centre + (small - centre) @ turn.T
+    found = fitted(gray, aslant, lines)
+    assert found and np.abs(found[0] - card).max() <= 6
     table = np.full_like(gray, 128)
-    assert fitted(table, small, line_map(table)) is None
+    assert fitted(table, small, line_map(table)) == []
 
 
 @pytest.mark.parametrize(

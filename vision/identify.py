@@ -337,18 +337,18 @@ def _fitted_cards(
     edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None]
 ) -> list[SeenCard | None]:
     """For each outline implied by an index (image pixels, the index corner first), the card
-    lying whole there: the outline scaled to the picture's edges (``indices.fitted``), moved
-    onto them (``_snapped``) and read like any card (both corners and the middle, one network
-    pass for all), when that is an edge all round and reads as the index did (its code); else None."""
-    fits = [fitted(edges.gray, corners, edges.lines) for corners in outlines]
-    tried = [n for n, f in enumerate(fits) if f is not None]
+    lying whole there: the outline scaled (and turned a little) to the picture's edges
+    (``indices.fitted``, a few tries), moved onto them (``_snapped``) and read like any card
+    (both corners and the middle, one network pass for all), the first try that is an edge all
+    round and reads as the index did (its code); else None."""
+    tried = [(n, fit) for n, corners in enumerate(outlines) for fit in fitted(edges.gray, corners, edges.lines)]
     out: list[SeenCard | None] = [None] * len(outlines)
     if not tried:
         return out
-    quads = [_snapped(edges, CardQuad(fits[n], 1.0)) for n in tried]
+    quads = [_snapped(edges, CardQuad(fit, 1.0)) for _, fit in tried]
     _, readings = reader.read(quads, vouch=False)
-    for n, quad, r in zip(tried, quads, readings, strict=True):
-        if r.code is not None and r.code == codes[n]:
+    for (n, _), quad, r in zip(tried, quads, readings, strict=True):
+        if out[n] is None and r.code is not None and r.code == codes[n]:
             out[n] = SeenCard(r.code, r.confidence, quad.corners)
     return out
 

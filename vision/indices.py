@@ -43,7 +43,9 @@ SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index s
 # An index's rank gives a card's size only roughly (rendered designs: 0.66-1.28 of the outline
 # it implies): ``fitted`` tries the implied outline scaled about its index corner by each of these.
 FIT_SCALES = np.linspace(0.6, 1.5, 37, dtype=np.float32)
-FIT_WHOLE = 0.6  # ... and takes the best scale when every side is this much an edge (``WHOLE`` in identify)
+FIT_TURNS = np.float32([0, -2, 2, -4, 4, -6, 6])  # degrees: ... each turned about that corner by these
+FIT_WHOLE = 0.6  # ... and takes a scale where every side is this much an edge (``WHOLE`` in identify)
+FIT_TRIES = 3  # ... of that many turns at most, the best
 DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees of a card's "down"
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 
@@ -194,21 +196,30 @@ def card_outline(frame: np.ndarray) -> np.ndarray:
     return (local @ frame.T).astype(np.float32)
 
 
-def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> np.ndarray | None:
-    """The outline an index implies (``Sighting.corners``), scaled about its index corner to the
-    size at which all four sides are edges in the picture (``gray``; a point on ``lines``, the
-    picture's ``fans.line_map``, counts too: a card's side over another is a thin shadow), or
-    None when no scale makes every side ``FIT_WHOLE`` an edge. The index fixes the card's corner
-    and its two sides' directions; only the far sides move. A card found so lies whole: on top."""
+def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
+    """Outlines of the card an index implies (``Sighting.corners``), scaled about its index
+    corner to the size at which all four sides are edges in the picture (``gray``; a point on
+    ``lines``, the picture's ``fans.line_map``, counts too: a card's side over another is a thin
+    shadow), and turned a little (``FIT_TURNS``: an index's direction is a few degrees off, and
+    scaled along a wrong one the far sides miss the card's). The index fixes the card's corner.
+    Each turn's best size where every side is ``FIT_WHOLE`` an edge, the best turns first, at
+    most ``FIT_TRIES``: a court card's frame can be such an outline too, so the caller reads
+    each and takes the one that reads as the index does. A card found so lies whole: on top."""
     corner = corners[0]
-    quads = corner + (corners[None] - corner) * FIT_SCALES[:, None, None]
+    turns = np.radians(FIT_TURNS)
+    cos, sin = np.cos(turns), np.sin(turns)
+    rotations = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # T x 2 x 2
+    turned = ((corners - corner)[None] @ rotations.transpose(0, 2, 1)).astype(np.float32)  # T x 4 x 2
+    quads = corner + turned[:, None] * FIT_SCALES[None, :, None, None]  # T x S x 4 x 2
     h, w = gray.shape
-    inside = (quads.min(axis=(1, 2)) >= 0) & (quads[..., 0].max(axis=1) < w) & (quads[..., 1].max(axis=1) < h)
+    inside = (quads.min(axis=(2, 3)) >= 0) & (quads[..., 0].max(axis=2) < w) & (quads[..., 1].max(axis=2) < h)
     if not inside.any():
-        return None  # a side past the frame's edge is no evidence either way
-    support = np.where(inside, edge_supports(gray, quads, lines), -1.0)
-    best = int(np.argmax(support))
-    return quads[best] if support[best] >= FIT_WHOLE else None
+        return []  # a side past the frame's edge is no evidence either way
+    support = np.where(inside, edge_supports(gray, quads.reshape(-1, 4, 2), lines).reshape(inside.shape), -1.0)
+    best = support.argmax(axis=1)
+    score = support[np.arange(len(FIT_TURNS)), best]
+    ranked = np.argsort(-score, kind="stable")[:FIT_TRIES]
+    return [quads[t, best[t]] for t in ranked if score[t] >= FIT_WHOLE]
 
 
 def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: int = 3) -> list[np.ndarray]:
