@@ -119,7 +119,7 @@ def inks(image: np.ndarray | Planes) -> int:
     counted). One ink whose hues straddle two bins counts once: a webcam's colour cast turns
     black pips dark blue, on a bin's border, and two inks would make them a picture. Paper is
     no ink however a warm lamp tints it: where two show, they are counted again on the picture
-    balanced to white paper (``paper_balanced``), which a lamp's yellow and the orange fringe
+    balanced to grey paper (``paper_balanced``), which a lamp's yellow and the orange fringe
     it gives red pips do not survive."""
     image = planes(image)
     count = _inks(image.hsv)
