@@ -125,10 +125,10 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     _nudged_looks(reader, quads, cards, readings, doubted)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
-    sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
-    smallest = 0.3 * max(sure, default=0.0)
+    sure = [q for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
+    smallest = 0.3 * max((q.area for q in sure), default=0.0)
     edges = _Edges(image)
-    read_boxes = boxes([q for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)])
+    read_boxes = boxes(sure)
     out, shown, held = [], [], []
     for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card

@@ -11,6 +11,7 @@ the referee asks for the card again rather than hear a guess.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -188,14 +189,13 @@ def _weigh(
     under the cards on top was painted out. Vouched, the lone corner counts once (its own
     confidence, squared)."""
     whole, covered = outline == "whole", outline == "covered"
-    like = _rank_likelihood(middle)
-    rank, rank_sure = _witnesses(rank_p, like, vouched=covered or (whole and middle == "court"))
-    if middle == "court" and rank in _COURT_CLASSES:
-        rank, rank_sure = _witnesses(rank_p, like, vouched=True)
+    every = range(len(RANK_CLASSES))
+    vouched = every if covered or (whole and middle == "court") else _COURT_CLASSES if middle == "court" else ()
+    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched)
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
     vouch_suit = whole or covered or middle == RANK_CLASSES[rank]
-    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), vouched=vouch_suit)
+    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), range(len(SUIT_CLASSES)) if vouch_suit else ())
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 
@@ -226,7 +226,7 @@ def _suit_likelihood(middle_suit: str | None) -> np.ndarray:
     return like
 
 
-def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: bool = False) -> tuple[int, float]:
+def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: Collection[int] = ()) -> tuple[int, float]:
     """The best index class and its probability: the corners' probabilities (one row each; the
     last class is "no index", which keeps its share) combined by a geometric mean, times the
     middle's likelihood, normalised.
@@ -236,7 +236,7 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: bool 
     middle does not name the answer itself (a pip count names a rank; a picture only rules the
     pip ranks out); and when one corner stands alone (or beside one the middle contradicts) and
     the middle does not name its answer (its own confidence squared instead when the caller
-    ``vouched`` for the outline)."""
+    ``vouched`` for the outline, for that answer's class)."""
     fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
     fused /= fused.sum()
     index, like = fused[:-1], likelihood[:-1]
@@ -254,5 +254,5 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: bool 
         # One corner alone (or beside one the middle rules out), unconfirmed: an outline reaching
         # under another card, unless the outline was vouched for otherwise.
         alone = float(probabilities[kept, best].max()) if kept else 0.0  # that corner's own belief
-        sure = min(sure, alone) ** 2 if vouched and best in said else min(sure, DISAGREE)
+        sure = min(sure, alone) ** 2 if best in vouched and best in said else min(sure, DISAGREE)
     return best, sure
