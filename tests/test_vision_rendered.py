@@ -469,3 +469,10 @@ def test_wood_grain_is_no_joker(style: str, number: int) -> None:
     a joker's picture does not."""
     image, truth = _bench_scene(style, 4, number, table="limed")
     assert [c.code for c in identify(image) if c.code not in {t.code for t in truth} | {None}] == []
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 3), (0, 640, 3), (480, 0), (3, 3, 3)])
+def test_an_empty_or_tiny_frame_shows_no_card(shape: tuple[int, ...]) -> None:
+    """A camera that returns no pixels (or a scrap of a frame) gives no card, not an error from
+    deep inside OpenCV: the tracker then sees an empty table for that frame."""
+    assert identify(np.zeros(shape, np.uint8)) == []

@@ -103,7 +103,10 @@ def whole(quad: CardQuad) -> bool:
 
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back"); then the
-    cards showing beside others that lie over them (``covered``), read from their one index."""
+    cards showing beside others that lie over them (``covered``), read from their one index.
+    An empty frame (a camera that returned no pixels) shows no card."""
+    if image.size == 0:
+        return []
     outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
     found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
