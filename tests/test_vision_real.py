@@ -10,7 +10,6 @@ from pathlib import Path
 import cv2
 import pytest
 
-import vision.identify as identify_module
 from table.cli import main
 from vision.identify import identify
 
@@ -77,22 +76,6 @@ def test_identify_prints_one_json_list_and_reports_bad_files(tmp_path: Path, cap
     assert len(first[0]["corners"]) == 4 and all(len(p) == 2 for p in first[0]["corners"])
     assert "error" in out[1] and out[1]["cards"] == []
     assert (draw / "IMG_2385.png").is_file()
-
-
-def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch) -> None:
-    """The ten of IMG_2505 reads unsure through its own outline, and right with its corners
-    also seen through outlines nudged a few pixels off it (``identify._nudged_looks``)."""
-    image = cv2.imread(str(DATA / "IMG_2505.JPG"))
-    ((rank, box),) = [(r, b) for r, b in labelled("IMG_2505.JPG") if b[:2] == (151, 183)]
-
-    def read(cards) -> list:
-        return [c for c in cards if overlap(c.corners, box) > 0.5]
-
-    (looked,) = read(identify(image))
-    assert looked.code is not None and looked.code[:-1] == rank
-    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
-    (once,) = read(identify(image))
-    assert once.code is None
 
 
 def test_a_picture_card_is_read_from_one_court_index_and_the_suits_of_both() -> None:

@@ -252,6 +252,44 @@ def _distractors(rng: np.random.Generator, canvas: np.ndarray, ink: np.ndarray, 
                 cv2.circle(canvas, c, int(rng.integers(4, 30)), rng.uniform(0, 255, 3).tolist(), -1)
 
 
+# A court picture's colours (BGR): gold, red, blue, black and a face's pink, as most decks print them.
+COURT_COLOURS = np.array([[40, 190, 235], [40, 40, 190], [150, 80, 30], [25, 25, 25], [170, 200, 240]], np.float32)
+COURT_FRAMED = 0.5  # the share of J, Q and K corners drawn with their frame close beside the index
+
+
+def _court_picture(
+    rng: np.random.Generator, canvas: np.ndarray, ink: np.ndarray, suit: str, index_box: tuple, fonts, varied: bool
+) -> None:
+    """A court card's frame close beside its index, the suit's pip in the frame's corner and the
+    busy picture under it, as most decks print their J, Q and K. Drawn right of the index (its
+    rank's and pip's box), so that the index itself stays whole: a reader must learn to read it
+    beside a picture, not to take the picture for a court's rank."""
+    h, w = canvas.shape[:2]
+    x = round(min(max(index_box[2] + w * rng.uniform(0.02, 0.14), w * 0.4), w * 0.92))
+    y = round(max(index_box[1] + h * rng.uniform(-0.04, 0.12), 2))
+    t = int(rng.integers(1, 4))
+    colour = (ink if rng.random() < 0.4 else COURT_COLOURS[rng.integers(0, 4)] + rng.uniform(-25, 25, 3)).tolist()
+    for inset in (0, int(rng.integers(3, 7))) if rng.random() < 0.3 else (0,):
+        cv2.line(canvas, (x + inset, y + inset), (x + inset, h + 10), colour, t)
+        cv2.line(canvas, (x + inset, y + inset), (w + 10, y + inset), colour, t)
+    left, top = x + t + int(rng.integers(2, 8)), y + t + int(rng.integers(2, 8))
+    if rng.random() < 0.7:  # the suit's pip in the frame's top corner, bigger than the index's
+        pip = _scaled(_pip(rng, suit, fonts, varied), h * rng.uniform(0.12, 0.3), rng.uniform(0.85, 1.15))
+        _paste(canvas, pip, left, top, ink)
+        top += round(pip.shape[0] * rng.uniform(0.6, 1.1))
+    picture = canvas.copy()  # the figure, kept inside the frame: blocks of colour outlined in black
+    for _ in range(int(rng.integers(3, 12))):
+        fill = (COURT_COLOURS[rng.integers(0, len(COURT_COLOURS))] + rng.uniform(-25, 25, 3)).tolist()
+        centre = (int(rng.integers(left, w + 20)), int(rng.integers(top, h + 20)))
+        axes = (int(rng.integers(3, 30)), int(rng.integers(3, 40)))
+        angle = float(rng.uniform(0, 180))
+        cv2.ellipse(picture, centre, axes, angle, 0, 360, fill, -1, cv2.LINE_AA)
+        if rng.random() < 0.7:
+            cv2.ellipse(picture, centre, axes, angle, 0, 360, (25, 25, 25), int(rng.integers(1, 3)), cv2.LINE_AA)
+    inside = (slice(y + t, None), slice(x + t, None))
+    canvas[inside] = picture[inside]
+
+
 def _background(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     """A table: a flat or textured colour (felt, wood, carpet)."""
     h, w = shape
@@ -455,6 +493,9 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
         colour = ink if rng.random() < 0.5 else rng.uniform(0, 160, 3)
         cv2.rectangle(card, (inset, inset), (w * 3, h * 3), colour.tolist(), int(rng.integers(1, 5)))
     box, pip_box = _index(rng, card, rank, suit, ink, fonts, pip_fonts, varied)
+    if rank in ("J", "Q", "K") and rng.random() < COURT_FRAMED:
+        right = box[2] if pip_box is None else max(box[2], pip_box[2])
+        _court_picture(rng, card, ink, suit, (box[0], box[1], right, box[3]), pip_fonts, varied)
     _distractors(rng, card, ink, suit if suit in SUIT_CHARS else "S", pip_fonts, varied)
     inner = canvas[margin : margin + h, margin : margin + w]
     alpha = (shape.astype(np.float32) / 255)[..., None]
