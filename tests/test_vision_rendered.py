@@ -448,21 +448,20 @@ def _bench_scene(style: str, offset: int, number: int, **kw) -> tuple[np.ndarray
 
 
 def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch) -> None:
-    """The queen of spades of the benchmark's rendered casino table 17 reads unsure through her
-    own outline, and only her index is then seen, as of a card lying under others; with her
-    corners also seen through outlines nudged a few pixels off it (``identify._nudged_looks``)
-    she is read, lying on top."""
+    """The king of spades of a rendered casino table (the benchmark's plain tables on the seeds
+    it does not use, +100: table 3) reads unsure through his own outline, and right with his
+    corners also seen through outlines nudged a few pixels off it (``identify._nudged_looks``)."""
     import vision.identify as identify_module
 
-    image, truth = _bench_scene("casino", 0, 17)
-    (queen,) = [t for t in truth if t.code == "QS"]
+    image, truth = _bench_scene("casino", 100, 3)
+    (king,) = [t for t in truth if t.code == "KS"]
 
-    def on_top() -> list:
-        return [c.code for c in identify(image) if not c.covered and _near(c, queen)]
+    def there() -> list:
+        return [c.code for c in identify(image) if _near(c, king)]
 
-    assert on_top() == ["QS"]
+    assert there() == ["KS"]
     monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
-    assert on_top() == []
+    assert there() == [None]
 
 
 def _near(card, truth, reach: float = 20.0) -> bool:
