@@ -78,6 +78,23 @@ def test_identify_prints_one_json_list_and_reports_bad_files(tmp_path: Path, cap
     assert (draw / "IMG_2385.png").is_file()
 
 
+def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> None:
+    """IMG_2596's queen of spades lies under a nine of diamonds, one index showing, which the
+    court-trained networks read at 0.85: she is taken, covered (``identify.LONE_SURE``, 0.9 before
+    those networks, would leave her out)."""
+    import vision.identify as identify_module
+
+    image = cv2.imread(str(DATA / "IMG_2596.JPG"))
+    assert sorted(rank for rank, _ in labelled("IMG_2596.JPG")) == ["9", "Q"]
+
+    def there() -> list:
+        return [(c.code, c.covered) for c in identify(image) if c.code is not None and c.code[0] == "Q"]
+
+    assert there() == [("QS", True)]
+    monkeypatch.setattr(identify_module, "LONE_SURE", 0.9)
+    assert there() == []
+
+
 def test_a_picture_card_is_read_from_one_court_index_and_the_suits_of_both() -> None:
     """The queen of IMG_2578 lies against a binder, whose edge makes her outline not whole; her
     second index, in the binder's shadow, reads as a 6. The picture rules the 6 out and vouches
