@@ -51,13 +51,13 @@ def test_a_court_picture_lies_beside_the_index_and_never_over_it() -> None:
     """A court's frame, big pip and figure are drawn right of (and below the top of) the index's
     box, close to it: the index stays as it was, and the frame shows within a card's width."""
     w, h = CORNER_PX[0] * synth.SS, CORNER_PX[1] * synth.SS
-    index = (20.0, 10.0, 50.0, 90.0)  # the rank's and pip's box: x0, y0, x1, y1
+    right, top = 50.0, 10.0  # the index's (its rank's and pip's box's) right side and top
     ink = np.array([20.0, 20, 180])
     for seed in range(20):
         canvas = np.full((h, w, 3), 240.0, np.float32)
-        synth._court_picture(np.random.default_rng(seed), canvas, ink, "H", index, (), False)
+        synth._court_picture(np.random.default_rng(seed), canvas, ink, "H", (right, top), (), False)
         changed = np.abs(canvas - 240.0).max(axis=2) > 1
-        assert not changed[:, : round(index[2])].any()  # nothing left of the index's right side
+        assert not changed[:, : round(right)].any()  # nothing left of the index's right side
         columns = np.nonzero(changed.any(axis=0))[0]
         assert len(columns) and columns[0] <= 0.92 * w + 4  # the frame: beside the index, on the card
 

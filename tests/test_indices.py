@@ -201,9 +201,9 @@ def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely
 def test_marks_on_a_printed_page_read_as_an_index_are_no_card_where_no_card_face_is_seen(monkeypatch) -> None:
     """A busy desk of the benchmark: marks of a printed page beside its edge read as a two of
     spades, at 0.9. The segmenter sees no card's face there: no card is reported. (The networks
-    also read a jack of clubs at much the same place, and two indices of one card that disagree
-    are left out; here the surer of the two's sightings is the only one, and taken as read surely, ``LONE_SURE``,
-    so that the face is what is tested.)"""
+    may also read another index at much the same place, and two indices of one card that disagree
+    are left out; here the surer sighting of the two is the only one, taken as read surely
+    (``LONE_SURE``), so that the face is what is tested.)"""
     rng = random.Random(zlib.crc32(b"vintage") + 1)  # bench_vision: the busy desks of the vintage deck
     specs = [replace(random_scene(rng, style="vintage", cards=3), clutter=1.0) for _ in range(24)]
     image, truth = render_scene(specs[-1])

@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+import vision.identify as identify_module
 from table.cli import main
 from vision.identify import identify
 
@@ -82,8 +83,6 @@ def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> No
     """IMG_2596's queen of spades lies under a nine of diamonds, one index showing, which the
     court-trained networks read at 0.85: she is taken, covered (``identify.LONE_SURE``, 0.9 before
     those networks, would leave her out)."""
-    import vision.identify as identify_module
-
     image = cv2.imread(str(DATA / "IMG_2596.JPG"))
     assert sorted(rank for rank, _ in labelled("IMG_2596.JPG")) == ["9", "Q"]
 

@@ -258,16 +258,24 @@ COURT_FRAMED = 0.5  # the share of J, Q and K corners drawn with their frame clo
 
 
 def _court_picture(
-    rng: np.random.Generator, canvas: np.ndarray, ink: np.ndarray, suit: str, index_box: tuple, fonts, varied: bool
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    ink: np.ndarray,
+    suit: str,
+    index: tuple[float, float],
+    fonts,
+    varied: bool,
 ) -> None:
     """A court card's frame close beside its index, the suit's pip in the frame's corner and the
-    busy picture under it, as most decks print their J, Q and K. Drawn right of the index (its
-    rank's and pip's box), so that the index itself stays whole: a reader must learn to read it
-    beside a picture, not to take the picture for a court's rank."""
+    busy picture under it, as most decks print their J, Q and K. Drawn right of the index (the
+    right side and the top of its rank's and pip's box, ``index``), so that the index itself stays
+    whole: a reader must learn to read it beside a picture, not to take the picture for a rank."""
     h, w = canvas.shape[:2]
-    x = round(min(max(index_box[2] + w * rng.uniform(0.02, 0.14), w * 0.4), w * 0.92))
-    y = round(max(index_box[1] + h * rng.uniform(-0.04, 0.12), 2))
+    right, top = index
+    x = round(min(max(right + w * rng.uniform(0.02, 0.14), w * 0.4), w * 0.92))
+    y = round(max(top + h * rng.uniform(-0.04, 0.12), 2))
     t = int(rng.integers(1, 4))
+    # The frame in the index's ink, or in gold, red, blue or black (the first four: not a face's pink).
     colour = (ink if rng.random() < 0.4 else COURT_COLOURS[rng.integers(0, 4)] + rng.uniform(-25, 25, 3)).tolist()
     for inset in (0, int(rng.integers(3, 7))) if rng.random() < 0.3 else (0,):
         cv2.line(canvas, (x + inset, y + inset), (x + inset, h + 10), colour, t)
@@ -495,7 +503,7 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
     box, pip_box = _index(rng, card, rank, suit, ink, fonts, pip_fonts, varied)
     if rank in ("J", "Q", "K") and rng.random() < COURT_FRAMED:
         right = box[2] if pip_box is None else max(box[2], pip_box[2])
-        _court_picture(rng, card, ink, suit, (box[0], box[1], right, box[3]), pip_fonts, varied)
+        _court_picture(rng, card, ink, suit, (right, box[1]), pip_fonts, varied)
     _distractors(rng, card, ink, suit if suit in SUIT_CHARS else "S", pip_fonts, varied)
     inner = canvas[margin : margin + h, margin : margin + w]
     alpha = (shape.astype(np.float32) / 255)[..., None]
