@@ -138,9 +138,7 @@ def parse_card(text: str) -> Card:
         rank = _RANK_BY_SYMBOL.get(code[:-1])
         suit = _SUIT_BY_LETTER.get(code[-1:])
         if rank is None or suit is None:
-            raise CardError(
-                f"not a card: {text!r} (expected rank A 2-10 T J Q K then suit C D H S, or RJ / BJ)"
-            )
+            raise CardError(f"not a card: {text!r} (expected rank A 2-10 T J Q K then suit C D H S, or RJ / BJ)")
         card = card_of(rank, suit)
     _PARSED[text] = card
     return card

@@ -99,7 +99,7 @@ def read_journal(path: str | Path) -> Journal:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise JournalError(f"{path}:1: set-up line is not JSON: {exc}") from None
     if not isinstance(header, dict) or header.pop("journal", None) != FORMAT:
-        raise JournalError(f"{path}:1: not a cardtable journal (expected \"journal\": \"{FORMAT}\")")
+        raise JournalError(f'{path}:1: not a cardtable journal (expected "journal": "{FORMAT}")')
     try:
         setup = GameSetup.from_json(header)
     except (GameSetupError, ValueError) as exc:

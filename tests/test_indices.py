@@ -14,14 +14,27 @@ import numpy as np
 import pytest
 
 import vision.identify as identify_module
+import vision.indices as indices_module
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
+from sim.render_cards import DECK_STYLES, render_card
 from tests.test_vision_real import DATA, labelled, overlap
 from tests.test_vision_rendered import on_table
 from vision.deck import builtin_deck
 from vision.detect import CardQuad, FoundCard
 from vision.fans import line_map
 from vision.identify import SeenCard, identify
-from vision.indices import _extent, _frame, _patch, _sample, find_indices, fitted, index_pairs, ink_marks
+from vision.indices import (
+    _extent,
+    _frame,
+    _patch,
+    _sample,
+    card_outline,
+    find_indices,
+    fitted,
+    index_pairs,
+    ink_marks,
+    mirrored,
+)
 from vision.reader import UNSURE
 
 
@@ -70,6 +83,36 @@ def test_a_lone_cards_indices_are_found_read_and_placed_at_its_corners(style: st
             )  # the index sits further in
             middle = tuple(float(v) for v in s.corners.mean(axis=0))
             assert cv2.pointPolygonTest(truth.corners.astype(np.float32), middle, False) > 0
+
+
+def test_a_card_as_pale_as_the_table_is_found_by_its_two_indices_facing_each_other(monkeypatch) -> None:
+    """On a table the colour of the card's paper, turned, the card's sides barely show: each index
+    alone is not taken, but the two, facing each other from the card's opposite corners and read
+    alike, are (``indices.mirrored``)."""
+    face = render_card("7H", DECK_STYLES["classic"])
+    paper = tuple(int(v) for v in np.median(face[5:40, 60:-60, :3].reshape(-1, 3), axis=0))
+    image = on_table("7H", "classic", angle=33, table=paper)
+    assert [s.code for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == ["7H", "7H"]
+    monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
+    assert [s.code for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == []
+
+
+def test_two_indices_are_one_cards_only_facing_each_other_from_its_opposite_corners() -> None:
+    """A card's second index is its first turned half round about the card's middle; a printed
+    page's marks, the same pair moved along a line of print, all face one way."""
+    first = _frame(np.array([120.0, 90.0]), np.array([121.0, 114.0]), np.array([0.04, 0.999]), 24.0)
+    middle = card_outline(first).mean(axis=0)
+    turned = first.copy()
+    turned[:, :2] = -first[:, :2]
+    turned[:, 2] = 2 * middle - first[:, 2]  # x -> 2 * middle - frame(x): the half turn about the middle
+    moved = first.copy()
+    moved[:, 2] += card_outline(first)[2] - card_outline(first)[0]  # the same pair at the far corner
+    frames = np.stack([first, turned, moved])
+    downs = np.array([[0.04, 0.999], [-0.04, -0.999], [0.04, 0.999]])
+    partners = mirrored(frames, downs, np.array([24.0, 24.0, 24.0]), np.ones(3, bool))
+    assert [p.tolist() for p in partners] == [[1], [0], []]
+    small = mirrored(frames, downs, np.array([24.0, 12.0, 24.0]), np.ones(3, bool))  # half as big: another card
+    assert [p.tolist() for p in small] == [[], [], []]
 
 
 def test_indices_inside_the_cards_found_already_are_not_sought() -> None:
@@ -295,13 +338,16 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     """A white two of hearts on a pale table, over a king: the finder's outline spans both cards
     and reads unsure, though one of its corners reads the two's index surely. No index is found
     on its own there (the card's sides barely show against the table), but sought in that corner
-    it is, and its outline fitted to the edges reads 2H: the top card."""
+    it is, and its outline fitted to the edges reads 2H: the top card. (Its two indices facing
+    each other find it too, ``indices.mirrored``: turned off here to show the corner's search.)"""
     image, truth = _benchmark_pile("modern", 6)
     top = truth[-1]
     found = identify(image)
     assert [(c.code, c.covered) for c in found] == [(top.code, False)]
     assert min(np.abs(np.roll(found[0].corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
+    monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
     assert not [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == top.code]
+    assert [(c.code, c.covered) for c in identify(image)] == [(top.code, False)]
     monkeypatch.setattr(identify_module, "_top_by_corner", lambda *args: None)
     assert [c.code for c in identify(image)] == [None]
 

@@ -11,6 +11,7 @@ import cv2
 import pytest
 
 import vision.identify as identify_module
+import vision.indices as indices_module
 from table.cli import main
 from vision.identify import identify
 
@@ -102,3 +103,18 @@ def test_a_picture_card_is_read_from_one_court_index_and_the_suits_of_both() -> 
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2578.JPG") if b[:2] == (260, 173)]
     (card,) = [c for c in identify(image) if overlap(c.corners, box) > 0.5]
     assert rank == "Q" and card.code == "QD", card
+
+
+def test_a_queen_on_a_towel_as_pale_as_her_is_found_by_her_two_indices(monkeypatch) -> None:
+    """IMG_2460's queen of diamonds lies on a white towel: no outline is found round her and her
+    sides barely show beside her indices, but the two indices face each other from her opposite
+    corners and read alike (``indices.mirrored``; without it she is not found)."""
+    image = cv2.imread(str(DATA / "IMG_2460.JPG"))
+    ((rank, box),) = labelled("IMG_2460.JPG")
+
+    def there() -> list:
+        return [c.code for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
+
+    assert rank == "Q" and there() == ["QD"]
+    monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
+    assert there() == []

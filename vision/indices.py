@@ -11,6 +11,9 @@ court picture, wood grain), and the corner network is costly, so a pair is asked
 the two sides of a card run where its frame puts them (``sides_strength``): a straight edge
 along the column's left and one across its top. The pairs that pass are read by the corner
 network through three scales, averaged; a card is reported only when its index reads for sure.
+On a table as pale as the card its sides barely show: a pair without them is read too when
+the card's other index faces it from the opposite corner (``mirrored``), and is reported only
+when that index reads alike, for sure.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ FIT_TURNS = np.float32([0, -2, 2, -4, 4, -6, 6])  # degrees: ... each turned abo
 FIT_WHOLE = 0.6  # ... and takes a scale where every side is this much an edge (``WHOLE`` in identify)
 FIT_TRIES = 3  # ... of that many turns at most, the best
 DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees of a card's "down"
+MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outlines' far corners lie this close
+MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 
 
@@ -189,6 +194,26 @@ def sides_strength(grey: np.ndarray, darkest: np.ndarray, frames: np.ndarray) ->
     return left, top, papery
 
 
+def mirrored(frames: np.ndarray, downs: np.ndarray, heights: np.ndarray, among: np.ndarray) -> list[np.ndarray]:
+    """For each index frame, the others (of those ``among`` marks, a mask) that could be the
+    same card's other index: facing the other way, about as big, each at the corner of the card
+    the other implies opposite its own. A card on a table as pale as itself shows no sides, but
+    its two indices so placed are no accident of a printed page (whose marks all face one way)."""
+    out: list[np.ndarray] = [np.zeros(0, np.intp)] * len(frames)
+    at = np.nonzero(among)[0]
+    if len(at) < 2:
+        return out
+    outlines = np.array([card_outline(frames[i]) for i in at])
+    short = np.linalg.norm(outlines[:, 1] - outlines[:, 0], axis=1)
+    near = np.linalg.norm(outlines[:, None, 0] - outlines[None, :, 2], axis=2) < MIRROR_REACH * short[:, None]
+    ratio = heights[at][:, None] / heights[at][None, :]
+    facing = (downs[at] @ downs[at].T < -DOWN_AGREES) & (ratio < MIRROR_SIZE) & (ratio > 1 / MIRROR_SIZE)
+    pairs = near & near.T & facing
+    for k, i in enumerate(at):
+        out[i] = at[np.nonzero(pairs[k])[0]]
+    return out
+
+
 def card_outline(frame: np.ndarray) -> np.ndarray:
     """The whole card an index frame implies (4 x 2 image pixels, the index corner first)."""
     x0, y0 = CARD_ORIGIN
@@ -263,7 +288,10 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         return []
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     left, top, papery = sides_strength(grey, darkest, frames)
-    candidates = [(i, frames[i]) for i in np.nonzero(papery & (np.minimum(left, top) >= SIDE_EDGE))[0]]
+    sided = papery & (np.minimum(left, top) >= SIDE_EDGE)
+    partners = mirrored(frames, down, height, papery)
+    pale = papery & ~sided & np.array([p.size > 0 for p in partners])  # sides unseen, the other index there
+    candidates = [(i, frames[i]) for i in np.nonzero(sided | pale)[0]]
     if not candidates:
         return []
     _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
@@ -275,11 +303,18 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     rank_p, suit_p = deck.posteriors(deck.net.read(looks))
     rank_p = rank_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
     suit_p = suit_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
+    codes = {}  # each candidate's reading, where sure: a pale one's partner must read alike
+    for n, (i, _) in enumerate(candidates):
+        rank, suit = int(np.argmax(rank_p[n])), int(np.argmax(suit_p[n, :-1]))
+        if min(rank_p[n, rank], suit_p[n, suit]) ** 2 >= threshold:
+            codes[i] = RANK_CLASSES[rank] + SUIT_CLASSES[suit]
     read: list[tuple[float, Sighting, float]] = []
     for n, (i, frame) in enumerate(candidates):
         rank = int(np.argmax(rank_p[n]))
         if RANK_CLASSES[rank] in ("none", "joker"):
             continue  # a joker's index is letters, not a rank over a pip: its outline finds it
+        if pale[i] and (i not in codes or not any(codes.get(j) == codes[i] for j in partners[i])):
+            continue  # on a table as pale as the card only the card's other index, read alike, vouches
         suit = int(np.argmax(suit_p[n, :-1]))
         code, sure = RANK_CLASSES[rank] + SUIT_CLASSES[suit], float(min(rank_p[n, rank], suit_p[n, suit]))
         at = (float(centres[a[i]][0]), float(centres[a[i]][1]))

@@ -415,9 +415,11 @@ class CuckooReferee(StatefulReferee):
         if seat not in st.cutters:
             return [Rejected(t, f"seat {seat} is not cutting for the pot", "card-seen", seat)]
         if str(seat) in st.cuts:
-            return [] if st.cuts[str(seat)] == card else [
-                Rejected(t, f"seat {seat} already cut {st.cuts[str(seat)]}", "card-seen", seat)
-            ]
+            return (
+                []
+                if st.cuts[str(seat)] == card
+                else [Rejected(t, f"seat {seat} already cut {st.cuts[str(seat)]}", "card-seen", seat)]
+            )
         why = self.unknown_card(card, list(st.cuts.values()))
         if why is not None:
             return [Rejected(t, why, "card-seen", seat)]

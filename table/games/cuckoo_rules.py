@@ -60,7 +60,7 @@ class CuckooRules:
             if self.pot == "per-life":
                 raise RulesError("rules key 'pot': a per-life pot needs scoring = \"lives\"")
             for key in sorted(given & {"lives", "all_out"}):
-                raise RulesError(f"rules key {key!r} applies to scoring = \"lives\" only")
+                raise RulesError(f'rules key {key!r} applies to scoring = "lives" only')
         elif "rounds" in given:
             raise RulesError("rules key 'rounds' applies to scoring = \"points\" only")
 

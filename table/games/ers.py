@@ -158,9 +158,7 @@ class ErsReferee(Referee):
         if self.pending_award is not None:
             return Expectation("play", self.turn, "takes the pile, then leads")
         if self.challenger is not None:
-            return Expectation(
-                "play", self.turn, f"answer seat {self.challenger}: {self.chances} chance(s) left"
-            )
+            return Expectation("play", self.turn, f"answer seat {self.challenger}: {self.chances} chance(s) left")
         return Expectation("play", self.turn)
 
     def slap_condition(self) -> str | None:
@@ -462,8 +460,18 @@ class ErsReferee(Referee):
             ref.played = [parse_card(c) for c in snapshot["played"]]
             ref.burned = [_card(c) for c in snapshot["burned"]]
             for key in (
-                "turn", "top_player", "challenger", "chances", "pending_award", "pending_reason", "won_on_this_card",
-                "lone", "last_chance_left", "winner", "last_t", "pending_t",
+                "turn",
+                "top_player",
+                "challenger",
+                "chances",
+                "pending_award",
+                "pending_reason",
+                "won_on_this_card",
+                "lone",
+                "last_chance_left",
+                "winner",
+                "last_t",
+                "pending_t",
             ):
                 setattr(ref, key, snapshot[key])
             ref.strikes = list(snapshot["strikes"])

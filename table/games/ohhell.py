@@ -225,13 +225,15 @@ class OhHellReferee(StatefulReferee):
         if bid is None or bid > self.size:
             return [Rejected(t, f"a bid is 0 to {self.size} tricks, not {bid}", event.TYPE, seat)]
         if bid == self.forbidden_bid():
-            return [Rejected(
-                t,
-                f"the dealer may not bid {bid}: the bids would add up to the {self.size} trick(s), "
-                "and somebody must get screwed",
-                event.TYPE,
-                seat,
-            )]
+            return [
+                Rejected(
+                    t,
+                    f"the dealer may not bid {bid}: the bids would add up to the {self.size} trick(s), "
+                    "and somebody must get screwed",
+                    event.TYPE,
+                    seat,
+                )
+            ]
         st.bids[seat] = bid
         total = sum(b for b in st.bids if b is not None)
         out: list[Decision] = [BidMade(t, seat, bid, total)]
