@@ -232,7 +232,9 @@ def _by_index(
     taken (``covered``) when both its indices show and agree. A card known by one index alone,
     read at ``LONE_SURE`` or more (another card lies across it, or its own outline reads unsure:
     it reaches under something), is taken, covered, where the card segmenter sees a card's face
-    (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge.
+    (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge;
+    or where its other index faces it from the opposite corner, read alike (``Sighting.facing``):
+    no page's marks do that (the segmenter misses some court cards' faces on a pale table).
     So is one whose outline reads unsure though both its indices read alike. But a card about
     to be taken so whose outline, scaled to the picture's edges, is an edge all round and reads
     alike lies whole, on top (``_whole_tops``): a pile's top card, the finder's outline drawn
@@ -284,7 +286,7 @@ def _by_index(
     if lone:
         beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _ in lone])
         for (sighting, area), belief in zip(lone, beliefs, strict=True):
-            if belief >= FACE_SUPPORT:
+            if belief >= FACE_SUPPORT or sighting.facing:
                 taken.append((SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True), area))
     out = _one_each(taken)
     if out:

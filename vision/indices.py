@@ -58,12 +58,14 @@ REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as ro
 @dataclass(frozen=True)
 class Sighting:
     """A card seen by one index: its outline inferred (4 x 2, clockwise, first side short, the
-    index corner first), its reading, and where its rank lies."""
+    index corner first), its reading, where its rank lies, and whether the card's other index,
+    facing it from the opposite corner, reads alike (``mirrored``)."""
 
     corners: np.ndarray
     code: str | None
     confidence: float
     rank_at: tuple[float, float]
+    facing: bool = False
 
 
 def ink_marks(image: np.ndarray, skip: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -313,13 +315,14 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         rank = int(np.argmax(rank_p[n]))
         if RANK_CLASSES[rank] in ("none", "joker"):
             continue  # a joker's index is letters, not a rank over a pip: its outline finds it
-        if pale[i] and (i not in codes or not any(codes.get(j) == codes[i] for j in partners[i])):
+        facing = i in codes and any(codes.get(j) == codes[i] for j in partners[i])
+        if pale[i] and not facing:
             continue  # on a table as pale as the card only the card's other index, read alike, vouches
         suit = int(np.argmax(suit_p[n, :-1]))
         code, sure = RANK_CLASSES[rank] + SUIT_CLASSES[suit], float(min(rank_p[n, rank], suit_p[n, suit]))
         at = (float(centres[a[i]][0]), float(centres[a[i]][1]))
         confidence = sure * sure
-        sighting = Sighting(card_outline(frame), code if confidence >= threshold else None, confidence, at)
+        sighting = Sighting(card_outline(frame), code if confidence >= threshold else None, confidence, at, facing)
         read.append((confidence, sighting, float(height[i])))
     found: list[Sighting] = []
     for _, sighting, size in sorted(read, key=lambda r: -r[0]):
