@@ -6,10 +6,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.ink import HUE_STEP, RED_INK, Planes, flattened, ink_redness, inks
+from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks
 from vision.middle import centre_count
 from vision.reader import _corner_planes, corner_image
 
@@ -126,3 +128,15 @@ def test_two_inks_in_neighbouring_hue_bins_stay_two() -> None:
     picture[20:90] = (40, 40, 220)  # red, hue 0
     picture[110:180] = (20, 150, 240)  # orange, hue 20
     assert inks(picture) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_the_darkest_channel_is_each_pixel_s_least_of_blue_green_and_red(h: int, w: int, seed: int) -> None:
+    """Computed by eroding each row's interleaved channels: the least of each pixel's own three,
+    never a neighbour's, at the picture's edges too, and of a cut-out view as of a copy."""
+    image = np.random.default_rng(seed).integers(0, 256, (h + 2, w + 2, 3), dtype=np.uint8)
+    view = image[1:-1, 1:-1]
+    assert np.array_equal(darkest(view), view.min(axis=2))
+    grey = view[:, :, 0]
+    assert darkest(grey) is grey

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.covered import covered_cards
+from vision.ink import darkest
 from vision.quads import (
     RATIOS,
     CardQuad,
@@ -61,8 +62,7 @@ def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
     beige carpet, wood and felt stay dark however bright they are. Sweeping the threshold
     instead of choosing one copes with light, dark and unevenly lit tables alike.
     """
-    b, g, r = cv2.split(small)
-    white = cv2.medianBlur(cv2.min(cv2.min(b, g), r), 5)
+    white = cv2.medianBlur(darkest(small), 5)
     levels = sorted({int(v) for v in np.percentile(white[::4, ::4], (87, 94))})
     kernel = np.ones((3, 3), np.uint8)
     masks = []

@@ -26,6 +26,7 @@ import numpy as np
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import Deck
 from vision.detect import CARD_H, CARD_W
+from vision.ink import darkest
 from vision.quads import edge_supports
 from vision.reader import corner_box
 
@@ -72,10 +73,11 @@ def ink_marks(image: np.ndarray, skip: np.ndarray | None = None) -> tuple[np.nda
     """The frame's marks of ink (connected dark or coloured pixels) of an index's size: their
     centres (M x 2) and second moments (M x 3: xx, xy, yy); those whose centre ``skip`` (a mask
     of the frame) marks are left out."""
-    darkest = _darkest(image)
+    low = darkest(image)
     window = max(15, round(max(image.shape[:2]) / INK_WINDOW) | 1)
-    ink = cv2.adaptiveThreshold(darkest, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
-    _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    ink = cv2.adaptiveThreshold(low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
+    # Grana's algorithm (as ``ink.components``): the same marks, in a third of the default's time on one core.
+    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     x, y, w, h, area = stats.T
     least, most = MARK_PX
     keep = (np.maximum(w, h) >= least) & (np.maximum(w, h) <= most) & (area >= 10) & (area <= 0.9 * w * h)
@@ -90,14 +92,6 @@ def ink_marks(image: np.ndarray, skip: np.ndarray | None = None) -> tuple[np.nda
         m = cv2.moments((labels[y[i] : y[i] + h[i], x[i] : x[i] + w[i]] == i).astype(np.uint8), binaryImage=True)
         moments[n] = (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12)
     return centroids[kept], moments
-
-
-def _darkest(image: np.ndarray) -> np.ndarray:
-    """The darkest channel of each pixel: ink of any colour is dark in it, paper is not."""
-    if image.ndim == 2:
-        return image
-    b, g, r = cv2.split(image)
-    return cv2.min(cv2.min(b, g), r)
 
 
 def _extent(moments: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -175,7 +169,7 @@ def _sample(grey: np.ndarray, frames: np.ndarray, xs: np.ndarray, ys: np.ndarray
     return out.ravel()[:size].reshape(shape).astype(np.float32)
 
 
-def sides_strength(grey: np.ndarray, darkest: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, ...]:
+def sides_strength(grey: np.ndarray, low: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, ...]:
     """For each index frame (F x 2 x 3): how strongly a card's left side and top side show where
     the frame puts them (the grey step across the strongest line in each side's range, over one
     pixel of the frame either way, averaged along the side), and whether its corner is paper."""
@@ -189,7 +183,7 @@ def sides_strength(grey: np.ndarray, darkest: np.ndarray, frames: np.ndarray) ->
     step = [_sample(grey, frames, cols, at + sign * pixel) for sign in (1, -1)]
     top = np.abs((step[0] - step[1]).mean(axis=2)).max(axis=1)
     _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
-    corner = _sample(darkest, frames, np.arange(2.0, cw, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
+    corner = _sample(low, frames, np.arange(2.0, cw, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
     corner = corner.reshape(len(frames), -1)
     paper = np.percentile(corner, 75, axis=1)
     papery = (paper >= PAPER) & ((corner > paper[:, None] - 25).mean(axis=1) >= PAPER_SHARE)
@@ -260,7 +254,7 @@ def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: i
     x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 4, (w, h))
     if x1 - x0 < MARK_PX[0] or y1 - y0 < MARK_PX[0]:
         return []
-    centres, moments = ink_marks(_darkest(image[y0:y1, x0:x1]))
+    centres, moments = ink_marks(darkest(image[y0:y1, x0:x1]))
     if len(centres) < 2:
         return []
     a, b, downs, heights = index_pairs(centres, moments)
@@ -279,8 +273,8 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     A grey frame is read as grey in all three channels (the corner network takes colour)."""
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    darkest = _darkest(image)
-    centres, moments = ink_marks(darkest, skip)  # the darkest channel is grey: taken once
+    low = darkest(image)
+    centres, moments = ink_marks(low, skip)  # the darkest channel is grey: taken once
     if len(centres) < 2:
         return []
     a, b, down, height = index_pairs(centres, moments)
@@ -289,7 +283,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     if not len(frames):
         return []
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    left, top, papery = sides_strength(grey, darkest, frames)
+    left, top, papery = sides_strength(grey, low, frames)
     sided = papery & (np.minimum(left, top) >= SIDE_EDGE)
     partners = mirrored(frames, down, height, papery)
     pale = papery & ~sided & np.array([p.size > 0 for p in partners])  # sides unseen, the other index there
