@@ -87,14 +87,16 @@ def flattened(low: np.ndarray) -> np.ndarray:
     rows, cols = max(1, h // PAPER_CELL), max(1, w // PAPER_CELL)
     if rows < 2 and cols < 2:
         return low
-    cells = low[: rows * PAPER_CELL, : cols * PAPER_CELL].reshape(rows, PAPER_CELL, cols, PAPER_CELL).max(axis=(1, 3))
+    cut = low[: rows * PAPER_CELL, : cols * PAPER_CELL]  # each cell's brightest: down its rows, then along
+    cells = cut.reshape(rows, PAPER_CELL, -1).max(axis=1).reshape(rows, cols, PAPER_CELL).max(axis=2)
     # A cell wholly inked (a picture, a big pip) is no sample of the paper: the paper round it
     # is, a little darker each cell away (as light falls off); a few cells reach an ace's middle.
     cells = cells.astype(np.float32)
     for _ in range(PAPER_REACH):
         cells = np.maximum(cells, cv2.dilate(cells, np.ones((3, 3), np.uint8)) * PAPER_FALL)
     paper = cv2.resize(cv2.GaussianBlur(cells, (3, 3), 0), (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(low.astype(np.float32) * (255.0 / np.maximum(paper, 16.0)), 0, 255).astype(np.uint8)
+    lifted = cv2.multiply(low.astype(np.float32), 255.0 / np.maximum(paper, 16.0))
+    return cv2.threshold(lifted, 255, 255, cv2.THRESH_TRUNC)[1].astype(np.uint8)  # as np.clip, twice as fast
 
 
 def planes(image: np.ndarray | Planes) -> Planes:
