@@ -172,3 +172,18 @@ def test_something_across_the_middle_doubts_a_joker_not_a_pip_card() -> None:
     joker = [(ranks(joker=0.95), suits(none=0.9)), (ranks(joker=0.7), suits(none=0.9))]
     assert weigh(joker, None)[1] >= UNSURE
     assert weigh(joker, BLOCKED)[1] < UNSURE
+
+
+@pytest.mark.parametrize(("middle", "read"), [("9", True), ("10", True), ("8", False), ("5", False), ("court", False)])
+def test_a_count_one_pip_off_does_not_overrule_two_sure_corners(middle: str, read: bool) -> None:
+    """Glare can wash one pip of a ten out, so the middle counts nine: two corners sure of a 10
+    are read all the same. A count further off, or a picture, still overrules them."""
+    ten = ranks(r10=0.99)
+    code, sure = weigh([(ten, suits(C=0.99)), (ten, suits(C=0.99))], middle, "C" if middle != "court" else None)
+    assert (code == "10C" and sure >= UNSURE) == read, (code, sure)
+
+
+def test_a_count_one_pip_off_does_not_vouch_for_one_corner_alone() -> None:
+    """One corner needs the middle to name its rank: a count one off names another."""
+    code, sure = weigh([(ranks(r10=0.99), suits(C=0.99))], "9", "C")
+    assert sure < UNSURE, (code, sure)

@@ -12,6 +12,7 @@ import pytest
 
 import vision.identify as identify_module
 import vision.indices as indices_module
+import vision.reader as reader_module
 from table.cli import main
 from vision.identify import identify
 
@@ -134,3 +135,20 @@ def test_a_queen_whose_picture_the_segmenter_misses_is_taken_on_her_two_facing_i
     assert there() == ["QH"]
     monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
     assert there() == []
+
+
+def test_a_ten_whose_glare_hides_a_pip_is_read_on_top_of_the_king_under_it(monkeypatch) -> None:
+    """IMG_2622's ten of clubs lies over a king of spades; glare washes one of its pips out, so
+    its middle counts nine. Both its corners read 10C surely, and a count one pip off does not
+    overrule them (``reader.NEAR_COUNT``): it is read as the top card, and the king, known by
+    the one index showing, as lying under it. Counted as any other rank, the ten was taken as
+    covered by its indices alone, and the king's strip did not match his label."""
+    image = cv2.imread(str(DATA / "IMG_2622.JPG"))
+    assert sorted(rank for rank, _ in labelled("IMG_2622.JPG")) == ["10", "K"]
+
+    def cards() -> list:
+        return sorted((c.code, c.covered) for c in identify(image) if c.code)
+
+    assert cards() == [("10C", False), ("KS", True)]
+    monkeypatch.setattr(reader_module, "NEAR_COUNT", reader_module.MIDDLE_DOUBT)
+    assert cards() == [("10C", True), ("KS", True)]

@@ -152,9 +152,11 @@ def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes]) -
 
 
 MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
+NEAR_COUNT = 0.1  # ... a pip count one short of or over the rank's (a pip lost to glare, a speck counted)
 DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
 _PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
 _COURT_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]
+_COUNTED = {str(n) for n in range(2, 11)}  # ranks told by a count of two pips or more
 
 
 def _weigh(
@@ -172,8 +174,10 @@ def _weigh(
     The corners share a font, so they are not independent: their probabilities are combined by a
     geometric mean. The middle weighs each class it contradicts by ``MIDDLE_DOUBT``, so a corner
     torn between 3 and 5 is settled by three pips, and a confident index against the count leaves
-    the card unsure. Corners whose best answers differ (an outline spanning two cards, a misread
-    index) score at most ``DISAGREE`` unless the middle names the winner itself. So does one
+    the card unsure; a count one pip off a rank (glare washing a pip out) weighs it by
+    ``NEAR_COUNT``, which does not contradict it, nor name it. Corners whose best answers differ
+    (an outline spanning two cards, a misread index) score at most ``DISAGREE`` unless the middle
+    names the winner itself. So does one
     corner alone that the middle does not confirm: the lower card of a pile shows one index, and
     an outline drawn round it reaches under the top card. A corner the middle rules out (a blurred
     court index read as a number, beside a picture) leaves the other alone. An outline that is
@@ -212,7 +216,11 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
         like[_PIP_CLASSES] = MIDDLE_DOUBT
     elif middle is not None:
         like[:-1] = MIDDLE_DOUBT
-        like[RANK_CLASSES.index(middle)] = 1.0
+        counted = RANK_CLASSES.index(middle)
+        if middle != "A":  # a lone pip is an ace's own sign, no count a pip off another
+            near = [c for c in (counted - 1, counted + 1) if RANK_CLASSES[c] in _COUNTED]
+            like[near] = NEAR_COUNT
+        like[counted] = 1.0
     return like
 
 
@@ -243,10 +251,10 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: Colle
     best = int(np.argmax(index))
     sure = float(index[best])
     named = like[best] == like.max() and np.count_nonzero(like == like.max()) == 1
-    kept = [i for i, k in enumerate(np.argmax(probabilities[:, :-1], axis=1)) if like[k] == like.max()]
+    kept = [i for i, k in enumerate(np.argmax(probabilities[:, :-1], axis=1)) if like[k] > MIDDLE_DOUBT]
     answers = [int(np.argmax(probabilities[i, :-1])) for i in kept]
     said = set(answers)  # each corner's own answer, unless the middle rules it out (a misread corner)
-    if like[best] < like.max():
+    if like[best] <= MIDDLE_DOUBT < like.max():
         sure = min(sure, DISAGREE)  # the middle contradicts the answer
     elif (len(said) > 1 or best not in said) and not named:
         sure = min(sure, DISAGREE)  # the corners disagree, or the middle picked what no corner said
