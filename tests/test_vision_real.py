@@ -152,3 +152,19 @@ def test_a_ten_whose_glare_hides_a_pip_is_read_on_top_of_the_king_under_it(monke
     assert cards() == [("10C", False), ("KS", True)]
     monkeypatch.setattr(reader_module, "NEAR_COUNT", reader_module.MIDDLE_DOUBT)
     assert cards() == [("10C", True), ("KS", True)]
+
+
+@pytest.mark.parametrize("name", ["IMG_2529.JPG", "IMG_2535.JPG"])
+def test_the_part_of_a_ten_showing_past_a_cover_is_no_second_card(monkeypatch, name: str) -> None:
+    """A ten of hearts half under a cloth (IMG_2529) or a book (IMG_2535): the outline round the
+    part showing reads unsure (one corner, 10H, and half the pips), while the ten is known by
+    its indices. That outline, smaller than the ten and reading its code in a corner, is the
+    part showing (``identify._part_shown``), not a second card to be shown again."""
+    image = cv2.imread(str(DATA / name))
+
+    def cards() -> list:
+        return sorted((str(c.code), c.covered) for c in identify(image))
+
+    assert cards() == [("10H", True)]
+    monkeypatch.setattr(identify_module, "PART_SHOWN", 0.0)
+    assert cards() == [("10H", True), ("None", False)]

@@ -47,6 +47,7 @@ SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (
 # +29 (the benchmark's seeds and +100), cards not in the scene 13 both (0.8: 15).
 LONE_SURE = 0.85
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
+PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 
 _WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
@@ -135,6 +136,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     edges = _Edges(image)
     read_boxes = boxes(sure)
     out, shown, held = [], [], []
+    shows: dict[int, set[str]] = {}  # what each unsure outline's corners read surely (by id of its card)
     for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
         if unreadable and (reading.code != BACK or ragged(quad) or border_contrast(image, quad) < 30):
@@ -150,13 +152,15 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
         if reading.code is not None:
             shown.append(quad)
+        else:
+            shows[id(out[-1])] = _sure_corners(reading)
         if n in doubted:
             held.append(out[-1])
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
     seen = out + reader.read_covered(covered)
-    return _by_index(image, edges, reader, seen, held)
+    return _by_index(image, edges, reader, seen, held, shows)
 
 
 class _Edges:
@@ -217,8 +221,22 @@ class _Reader:
         ]
 
 
+def _sure_corners(reading: Reading) -> set[str]:
+    """The codes an outline's corners read at ``CORNER_SURE`` or more (rank and suit)."""
+    return {
+        c.rank + c.suit
+        for c in reading.corners
+        if c is not None and c.suit and min(c.rank_confidence, c.suit_confidence) >= CORNER_SURE
+    }
+
+
 def _by_index(
-    image: np.ndarray, edges: _Edges, reader: _Reader, seen: list[SeenCard], held: list[SeenCard]
+    image: np.ndarray,
+    edges: _Edges,
+    reader: _Reader,
+    seen: list[SeenCard],
+    held: list[SeenCard],
+    shows: dict[int, set[str]] | None = None,
 ) -> list[SeenCard]:
     """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
     outside the cards read already, their outlines sized like the frame's cards (``_sized``).
@@ -241,7 +259,9 @@ def _by_index(
     round the whole pile. Measured on the rendered piles: top cards read 157 -> 182 of 200.
 
     An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
-    table, or reaching under a neighbour): it is left out. The cards ``held`` unsure (in
+    table, or reaching under a neighbour): it is left out. So is one lying on such a card one of
+    whose corners reads that card surely (``shows``: what each unsure outline's corners read, by
+    the id of its card): the part of it showing past a cloth or a book over the rest. The cards ``held`` unsure (in
     ``seen``: read, then doubted as a lower card of a pile) count as read: they are not read
     again through an index, and do not give way."""
     skip = np.zeros(image.shape[:2], np.uint8)
@@ -294,9 +314,26 @@ def _by_index(
         seen = [
             c
             for c in seen
-            if c.code is not None or any(c is h for h in held) or not np.any(iou(_spans([c])[0], places) >= SAME_CARD)
+            if c.code is not None
+            or any(c is h for h in held)
+            or not (np.any(iou(_spans([c])[0], places) >= SAME_CARD) or _part_shown(c, out, (shows or {}).get(id(c))))
         ]
     return seen + out
+
+
+def _part_shown(card: SeenCard, taken: list[SeenCard], reads: set[str] | None) -> bool:
+    """Whether an unsure outline is the part showing of a card taken by its index: smaller than
+    that card (``PART_SHOWN``), its middle on it, and one of its corners reads that card's code
+    surely (``reads``). An outline drawn round a pile is bigger than any of its cards, and reads
+    a lower card's index in a corner: it stays, unsure (its top card is shown again)."""
+    middle = tuple(float(v) for v in card.corners.mean(axis=0))
+    area = CardQuad(card.corners, 1.0).area
+    return bool(reads) and any(
+        t.code in reads
+        and area < PART_SHOWN * CardQuad(t.corners, 1.0).area
+        and cv2.pointPolygonTest(t.corners.astype(np.float32), middle, False) >= 0
+        for t in taken
+    )
 
 
 def _whole_tops(
