@@ -24,6 +24,7 @@ from vision.detect import CardQuad, FoundCard
 from vision.fans import line_map
 from vision.identify import SeenCard, identify
 from vision.indices import (
+    Sighting,
     _extent,
     _frame,
     _patch,
@@ -325,9 +326,12 @@ def test_a_pile_s_top_card_known_by_its_index_is_on_top(monkeypatch, style: str,
     image, truth = _benchmark_pile(style, number)
     top = truth[-1]
     found = identify(image)
-    (card,) = [c for c in found if np.linalg.norm(c.corners.mean(axis=0) - top.corners.mean(axis=0)) < 20]
-    assert card.code == top.code and not card.covered
+    (card,) = [
+        c for c in found if not c.covered and np.linalg.norm(c.corners.mean(axis=0) - top.corners.mean(axis=0)) < 20
+    ]
+    assert card.code == top.code
     assert None not in [c.code for c in found]
+    assert {c.code for c in found} <= {t.code for t in truth}  # the lower cards read by their indices are the pile's
     assert min(np.abs(np.roll(card.corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
     monkeypatch.setattr(identify_module, "_whole_tops", lambda *args: ([], set()))
     before = identify(image)
@@ -382,3 +386,17 @@ def test_an_unsure_outline_round_a_pile_stays_though_a_corner_reads_a_lower_card
     assert [c.code for c in truth][-2:] == ["7H", "KC"]
     found = sorted((str(c.code), c.covered) for c in identify(image))
     assert found == [("7H", True), ("None", False)]
+
+
+def test_sightings_are_one_card_when_each_index_lies_on_the_other_s_outline_or_they_share_one() -> None:
+    """One card's two indices lie on each other's outlines; one index read twice (paired with
+    two marks) gives two ranks close together; a card half under another, its index beside it,
+    has its index off the other's outline."""
+    card = np.float32([[100, 100], [200, 100], [200, 240], [100, 240]])
+    first = Sighting(card, "7H", 0.9, (110.0, 115.0))
+    second = Sighting(card[[2, 3, 0, 1]], "7H", 0.9, (190.0, 225.0))  # the other corner, turned round
+    twice = Sighting(card + 3, "1H", 0.8, (112.0, 120.0))
+    under = Sighting(card - [80, 0], "AD", 0.9, (30.0, 115.0))  # off the first card, left of it
+    together = identify_module._on_each_other([first, second, twice, under])
+    assert together[0, 1] and together[1, 0] and together[0, 2]
+    assert not together[0, 3] and not together[3, 0] and not together[1, 3]

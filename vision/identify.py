@@ -47,6 +47,8 @@ SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (
 # +29 (the benchmark's seeds and +100), cards not in the scene 13 both (0.8: 15).
 LONE_SURE = 0.85
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
+ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
+ONE_INDEX = 0.25  # of a card's width: two sightings whose ranks lie this close are of one index
 PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 
@@ -276,7 +278,7 @@ def _by_index(
     sized = _sized(sightings, seen)
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = _spans([c for c in seen if c.code is not None] + held)
-    agreed, clear_at, lone_at, confirmed = _sort_sightings(sightings, spans, others)
+    agreed, clear_at, lone_at, confirmed = _sort_sightings(sized, spans, others)
     taken: list[tuple[SeenCard, float]] = []  # each card with the area of the outline its index implied
     read: set[int] = set()  # the sightings so taken, read through their outlines
     if clear_at:
@@ -420,7 +422,7 @@ def _sort_sightings(
     one card's two indices the first is kept; sightings of one card that disagree are left out
     (``_by_index`` says when one of them wins). Last, which sightings are confirmed by another
     reading alike (the card's other index)."""
-    same = np.array([iou(box, spans) for box in spans]) >= SAME_CARD
+    same = (np.array([iou(box, spans) for box in spans]) >= SAME_CARD) & _on_each_other(sightings)
     np.fill_diagonal(same, False)
     codes = np.array([s.code for s in sightings])
     alike = same & (codes[:, None] == codes[None, :])
@@ -441,6 +443,21 @@ def _sort_sightings(
         elif sighting.confidence >= LONE_SURE:
             lone.append(n)
     return agreed, clear, lone, confirmed
+
+
+def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
+    """Which pairs of sightings could be one card: each one's index on the other's outline
+    (grown by ``ON_CARD``), as a card's two indices are, or the two indices one (their ranks
+    ``ONE_INDEX`` of a card's width apart at most: one index paired with two marks). A card
+    half under another whose index shows beside it lies under much of that card's outline, but
+    its index lies off it (else it would be hidden)."""
+    middles = [s.corners.mean(axis=0) for s in sightings]
+    grown = [(m + (s.corners - m) * ON_CARD).astype(np.float32) for s, m in zip(sightings, middles, strict=True)]
+    holds = np.array([[cv2.pointPolygonTest(g, o.rank_at, False) >= 0 for o in sightings] for g in grown])
+    ranks = np.array([s.rank_at for s in sightings])
+    width = min(CardQuad(s.corners, 1.0).short_side for s in sightings)
+    one_index = np.linalg.norm(ranks[:, None] - ranks[None, :], axis=2) <= ONE_INDEX * width
+    return (holds & holds.T) | one_index
 
 
 def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
