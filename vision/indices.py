@@ -199,7 +199,7 @@ def mirrored(frames: np.ndarray, downs: np.ndarray, heights: np.ndarray, among: 
     at = np.nonzero(among)[0]
     if len(at) < 2:
         return out
-    outlines = np.array([card_outline(frames[i]) for i in at])
+    outlines = card_outlines(frames[at])
     short = np.linalg.norm(outlines[:, 1] - outlines[:, 0], axis=1)
     near = np.linalg.norm(outlines[:, None, 0] - outlines[None, :, 2], axis=2) < MIRROR_REACH * short[:, None]
     ratio = heights[at][:, None] / heights[at][None, :]
@@ -212,9 +212,14 @@ def mirrored(frames: np.ndarray, downs: np.ndarray, heights: np.ndarray, among: 
 
 def card_outline(frame: np.ndarray) -> np.ndarray:
     """The whole card an index frame implies (4 x 2 image pixels, the index corner first)."""
+    return card_outlines(frame[None])[0]
+
+
+def card_outlines(frames: np.ndarray) -> np.ndarray:
+    """``card_outline`` of many frames (F x 2 x 3) at once: F x 4 x 2."""
     x0, y0 = CARD_ORIGIN
     local = np.array([[x0, y0, 1], [x0 + CARD_W, y0, 1], [x0 + CARD_W, y0 + CARD_H, 1], [x0, y0 + CARD_H, 1]])
-    return (local @ frame.T).astype(np.float32)
+    return np.einsum("pk,fjk->fpj", local, frames).astype(np.float32)
 
 
 def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
