@@ -155,7 +155,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
         if reading.code is not None:
             shown.append(quad)
         else:
-            shows[id(out[-1])] = _sure_corners(reading)
+            shows[id(out[-1])] = {code for _, code in _sure_corners(reading)}
         if n in doubted:
             held.append(out[-1])
     # A card is seen under others only when those were read: an outline that was no card, or
@@ -223,13 +223,14 @@ class _Reader:
         ]
 
 
-def _sure_corners(reading: Reading) -> set[str]:
-    """The codes an outline's corners read at ``CORNER_SURE`` or more (rank and suit)."""
-    return {
-        c.rank + c.suit
-        for c in reading.corners
+def _sure_corners(reading: Reading) -> list[tuple[int, str]]:
+    """The corners (0 top-left, 1 bottom-right) of an outline that read an index at
+    ``CORNER_SURE`` or more (rank and suit), with the code each reads."""
+    return [
+        (which, c.rank + c.suit)
+        for which, c in enumerate(reading.corners)
         if c is not None and c.suit and min(c.rank_confidence, c.suit_confidence) >= CORNER_SURE
-    }
+    ]
 
 
 def _by_index(
@@ -263,9 +264,9 @@ def _by_index(
     An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
     table, or reaching under a neighbour): it is left out. So is one lying on such a card one of
     whose corners reads that card surely (``shows``: what each unsure outline's corners read, by
-    the id of its card): the part of it showing past a cloth or a book over the rest. The cards ``held`` unsure (in
-    ``seen``: read, then doubted as a lower card of a pile) count as read: they are not read
-    again through an index, and do not give way."""
+    the id of its card): the part of it showing past a cloth or a book over the rest (see
+    ``_part_shown``). The cards ``held`` unsure (in ``seen``: read, then doubted as a lower card
+    of a pile) count as read: they are not read again through an index, and do not give way."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
         if card.code is not None:
@@ -364,11 +365,7 @@ def _top_by_corner(
     whose corners reads an index at ``CORNER_SURE`` or more: found by that index in that corner
     (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
     show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``)."""
-    sure = [
-        (which, c.rank + c.suit)
-        for which, c in enumerate(reading.corners)
-        if c is not None and c.suit and min(c.rank_confidence, c.suit_confidence) >= CORNER_SURE
-    ]
+    sure = _sure_corners(reading)
     to_frame = cv2.getPerspectiveTransform(_WARPED, quad.corners.astype(np.float32))
     c = quad.corners
     for which, code in sure:
