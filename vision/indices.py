@@ -304,23 +304,24 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     rank_p, suit_p = deck.posteriors(deck.net.read(looks))
     rank_p = rank_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
     suit_p = suit_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
-    codes = {}  # each candidate's reading, where sure: a pale one's partner must read alike
-    for n, (i, _) in enumerate(candidates):
-        rank, suit = int(np.argmax(rank_p[n])), int(np.argmax(suit_p[n, :-1]))
-        if min(rank_p[n, rank], suit_p[n, suit]) ** 2 >= threshold:
-            codes[i] = RANK_CLASSES[rank] + SUIT_CLASSES[suit]
+    every = np.arange(len(candidates))
+    ranks, suits = rank_p.argmax(axis=1), suit_p[:, :-1].argmax(axis=1)  # an index always has a suit
+    confidences = np.minimum(rank_p[every, ranks], suit_p[every, suits]).astype(np.float64) ** 2  # one witness
+    # Each candidate's code, where read surely: a pale one's partner must read alike.
+    codes = {
+        i: RANK_CLASSES[ranks[n]] + SUIT_CLASSES[suits[n]]
+        for n, (i, _) in enumerate(candidates)
+        if confidences[n] >= threshold
+    }
     read: list[tuple[float, Sighting, float]] = []
     for n, (i, frame) in enumerate(candidates):
-        rank = int(np.argmax(rank_p[n]))
-        if RANK_CLASSES[rank] in ("none", "joker"):
+        if RANK_CLASSES[ranks[n]] in ("none", "joker"):
             continue  # a joker's index is letters, not a rank over a pip: its outline finds it
         facing = i in codes and any(codes.get(j) == codes[i] for j in partners[i])
         if pale[i] and not facing:
             continue  # on a table as pale as the card only the card's other index, read alike, vouches
-        suit = int(np.argmax(suit_p[n, :-1]))
-        code, sure = RANK_CLASSES[rank] + SUIT_CLASSES[suit], float(min(rank_p[n, rank], suit_p[n, suit]))
+        code, confidence = RANK_CLASSES[ranks[n]] + SUIT_CLASSES[suits[n]], float(confidences[n])
         at = (float(centres[a[i]][0]), float(centres[a[i]][1]))
-        confidence = sure * sure
         sighting = Sighting(card_outline(frame), code if confidence >= threshold else None, confidence, at, facing)
         read.append((confidence, sighting, float(height[i])))
     found: list[Sighting] = []

@@ -10,7 +10,18 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.ink import RED_INK, Planes, components, hue_histogram, ink_mask, ink_redness, inks, median_redness, planes
+from vision.ink import (
+    RED_INK,
+    Planes,
+    components,
+    darkest,
+    hue_histogram,
+    ink_mask,
+    ink_redness,
+    inks,
+    median_redness,
+    planes,
+)
 
 CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
 PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
@@ -211,7 +222,7 @@ def is_back(card: np.ndarray | Planes) -> bool:
         return False
     # The darkest channel as lit, not flattened (``ink.flattened``): a back's pattern covering
     # every cell would pass for paper.
-    low = card.bgr.min(axis=2)
+    low = darkest(card.bgr)
     paper = np.percentile(low, 99)
     outlines = float(np.mean(inner.bgr.max(axis=2) < 80))  # black line work: a court figure is drawn in it
     if float(np.mean(low[h // 8 : h - h // 8, w // 8 : w - w // 8] > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:
