@@ -33,6 +33,7 @@ ACE_SPECKS = 0.2  # ... and nothing else inked there is this big beside it (a sp
 LONE_PIP = "lone pip"  # what ``_count`` says of one pip alone in the very middle: an ace, if pip-shaped
 BLOCKED = "blocked"  # what ``centre_count`` says when something lies across the middle, past its edges
 BLOCKING = 3.0  # ... a blob running off the middle's top or bottom this many times the biggest pip inside
+FRAME_FILL = 0.4  # a picture's frame, a line round it, fills less of its box than this (a shadow's wedge: half or more)
 BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
 
 
@@ -80,8 +81,8 @@ def _count(card: Planes) -> str | None:
             blobs.append(stats[i])
     if not blobs:
         return None
-    if any(b[2] > shape[1] * 0.8 and b[3] > shape[0] * 0.6 for b in blobs):
-        return "court"  # a framed picture fills the middle
+    if any(b[2] > shape[1] * 0.8 and b[3] > shape[0] * 0.6 and b[4] < FRAME_FILL * b[2] * b[3] for b in blobs):
+        return "court"  # a framed picture fills the middle (a shadow's solid wedge is no frame)
     # Pips lie well inside the middle; what runs off its top or bottom is the table or another
     # card past a loose outline, unless it is a pip a tight outline cut: the size and width of
     # the pips inside, with a pip where it would be turned half round (pips are laid out so).
