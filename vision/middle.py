@@ -148,19 +148,20 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
         return None
     biggest = max(stats[i, 4] for i in blobs)
     big = [i for i in blobs if stats[i, 4] >= 0.6 * biggest]
-    clear, y0, y1 = _clear_of_edges(stats, ink.shape), stats[:, 1], stats[:, 1] + stats[:, 3]
+    clear = _clear_of_edges(stats, ink.shape)
     whole = [i for i in big if clear[i]]
-    # One pip: an ace's, upright. Several: only those well above the middle are surely upright
-    # (some designs print the middle pip of a 9 upside down).
-    upright = whole if len(big) == 1 else [i for i in whole if top + (y0[i] + y1[i]) / 2 < ABOVE_MIDDLE * h]
+    above = top + stats[:, 1] + stats[:, 3] / 2 < ABOVE_MIDDLE * h  # each blob's centre, on the card
+    # Several pips: only those well above the middle are surely upright (some designs print the
+    # middle pip of a 9 upside down). One: a 2's or a 3's top pip (upright), or an ace's.
+    upright = whole if len(big) == 1 else [i for i in whole if above[i]]
     if not upright:
         return None
     pip = min(upright, key=lambda i: stats[i, 1])
     x, y, pw, ph = stats[pip, :4]
     mask = labels[y : y + ph, x : x + pw] == pip
     red = median_redness(middle.redness[y : y + ph, x : x + pw][mask]) > RED_INK
-    if len(big) > 1 or top + y + ph / 2 < ABOVE_MIDDLE * h:
-        return _pip_suit(mask, red)  # a 2's or a 3's top pip is alone in the region, but upright
+    if len(big) > 1 or above[pip]:
+        return _pip_suit(mask, red)
     # An ace's pip may be upside down: a card reads the same both ways up, so the warp is either.
     # Asked from both ends: a heart's lobes read as a heart, its point as a diamond's, and a
     # diamond is pointed at both. A black pip's foot reads as a spade's point (or, wide, as a
