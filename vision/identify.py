@@ -239,7 +239,7 @@ def _by_index(
     reader: _Reader,
     seen: list[SeenCard],
     held: list[SeenCard],
-    shows: dict[int, set[str]] | None = None,
+    shows: dict[int, set[str]],
 ) -> list[SeenCard]:
     """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
     outside the cards read already, their outlines sized like the frame's cards (``_sized``).
@@ -319,7 +319,7 @@ def _by_index(
             for c in seen
             if c.code is not None
             or any(c is h for h in held)
-            or not (np.any(iou(_spans([c])[0], places) >= SAME_CARD) or _part_shown(c, out, (shows or {}).get(id(c))))
+            or not (np.any(iou(_spans([c])[0], places) >= SAME_CARD) or _part_shown(c, out, shows.get(id(c))))
         ]
     return seen + out
 
@@ -329,12 +329,11 @@ def _part_shown(card: SeenCard, taken: list[SeenCard], reads: set[str] | None) -
     that card (``PART_SHOWN``), its middle on it, and one of its corners reads that card's code
     surely (``reads``). An outline drawn round a pile is bigger than any of its cards, and reads
     a lower card's index in a corner: it stays, unsure (its top card is shown again)."""
-    middle = tuple(float(v) for v in card.corners.mean(axis=0))
     area = CardQuad(card.corners, 1.0).area
     return bool(reads) and any(
         t.code in reads
         and area < PART_SHOWN * CardQuad(t.corners, 1.0).area
-        and cv2.pointPolygonTest(t.corners.astype(np.float32), middle, False) >= 0
+        and cv2.pointPolygonTest(t.corners.astype(np.float32), card.center, False) >= 0
         for t in taken
     )
 
