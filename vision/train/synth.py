@@ -416,14 +416,48 @@ def _camera(rng: np.random.Generator, big: np.ndarray, margin: int, varied: bool
     if low < 0.95:
         small = cv2.resize(img, (max(8, round(out_w * low)), max(16, round(out_h * low))), interpolation=cv2.INTER_AREA)
         img = cv2.resize(small, (out_w, out_h), interpolation=cv2.INTER_LINEAR)
-    sigma = rng.uniform(0, 1.6)
-    if sigma > 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    img = _out_of_focus(rng, img)
+    if rng.random() < 0.15:  # a webcam's overexposure: ink washed towards the paper
+        img = 255 - (255 - img) * rng.uniform(0.35, 0.75)
     img = img + rng.normal(0, rng.uniform(0, 8), img.shape)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         _ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img
+
+
+def _print(rng: np.random.Generator, canvas: np.ndarray, h: int) -> None:
+    """Lines of print across the canvas (a page, a book, a box lying on the table): letters and
+    dashes in rows, whose marks pair up as a rank over a pip would."""
+    size = h * rng.uniform(0.04, 0.14)
+    scale = size / 22.0  # Hershey's simplex letters are about 22 units tall at scale 1
+    ink = rng.uniform(0, 90, 3)
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    letters = "abcdefghijklmnopqrstuvwxyz-=AEHKMNRSTW0123456789"
+    y = rng.uniform(0, size * 2)
+    while y < canvas.shape[0] + size:
+        text = "".join(rng.choice(list(letters + "  ")) for _ in range(int(rng.integers(10, 30))))
+        x0 = int(rng.uniform(-0.5, 0.1) * canvas.shape[1])
+        thick = max(1, round(scale * rng.uniform(1.5, 3.5)))
+        cv2.putText(mask, text, (x0, int(y)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thick, cv2.LINE_AA)
+        y += size * rng.uniform(1.4, 2.2)
+    _paste(canvas, mask, 0, 0, ink)
+
+
+def _out_of_focus(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """A camera's blur: mostly slight, one corner in five defocused further (a phone's or a
+    webcam's depth of field: a queen's tail is lost), one in eight shaken along a line."""
+    sigma = rng.uniform(0, 1.6) if rng.random() < 0.8 else rng.uniform(1.6, 2.8)
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.125:
+        length = int(rng.integers(3, 9))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0 / length
+        turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, turn, (length, length))
+        img = cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
     return img
 
 
@@ -462,7 +496,7 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
     kind = rng.random()
     table = _background(rng, big_shape)
     if kind < 0.14:  # no index: a card back, a bare table, a blank card, a picture, a card's middle
-        choice = rng.integers(0, 5)
+        choice = rng.integers(0, 6)
         if choice == 0:
             canvas = _card_back(rng, big_shape)
         elif choice == 1:
@@ -478,6 +512,8 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
                 for _ in range(int(rng.integers(1, 4))):
                     pip = _scaled(_pip(rng, suit, suit_fonts(tuple(fonts)), varied), h * rng.uniform(0.15, 0.45), 1.0)
                     _paste(canvas, pip, rng.uniform(-0.3, 0.9) * w, rng.uniform(-0.2, 0.9) * h, ink)
+            if choice == 5:
+                _print(rng, canvas, h)
         return Sample(_camera(rng, canvas, margin, varied), NONE_RANK, NONE_SUIT)
     pip_fonts = suit_fonts(tuple(fonts))
     if kind < 0.16:
