@@ -244,15 +244,15 @@ def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely
 
 def test_marks_on_a_printed_page_read_as_an_index_are_no_card_where_no_card_face_is_seen(monkeypatch) -> None:
     """A busy desk of the benchmark: marks of a printed page beside its edge read as a two of
-    spades, at 0.9. The segmenter sees no card's face there: no card is reported. (The networks
-    may also read another index at much the same place, and two indices of one card that disagree
-    are left out; here the surer sighting of the two is the only one, taken as read surely
-    (``LONE_SURE``), so that the face is what is tested.)"""
+    spades (0.79; 0.9 before the networks learnt print as no index). The segmenter sees no
+    card's face there: no card is reported. (The networks may also read another index at much
+    the same place, and two indices of one card that disagree are left out; here the surer
+    sighting of the two is the only one, taken as read surely (``LONE_SURE``), so that the face
+    is what is tested.)"""
     rng = random.Random(zlib.crc32(b"vintage") + 1)  # bench_vision: the busy desks of the vintage deck
     specs = [replace(random_scene(rng, style="vintage", cards=3), clutter=1.0) for _ in range(24)]
     image, truth = render_scene(specs[-1])
     two = max((s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == "2S"), key=lambda s: s.confidence)
-    assert two.confidence >= 0.85
     sure = replace(two, confidence=max(two.confidence, identify_module.LONE_SURE))
     monkeypatch.setattr(identify_module, "find_indices", lambda *args: [sure])
 
@@ -343,17 +343,22 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     and reads unsure, though one of its corners reads the two's index surely. No index is found
     on its own there (the card's sides barely show against the table), but sought in that corner
     it is, and its outline fitted to the edges reads 2H: the top card. (Its two indices facing
-    each other find it too, ``indices.mirrored``: turned off here to show the corner's search.)"""
+    each other find it too, ``indices.mirrored``: turned off here to show the corner's search.)
+    The king under it is known by his one index showing, covered."""
     image, truth = _benchmark_pile("modern", 6)
-    top = truth[-1]
+    lower, top = truth
+
+    def read() -> list[tuple[str | None, bool]]:
+        return [(c.code, c.covered) for c in identify(image)]
+
     found = identify(image)
-    assert [(c.code, c.covered) for c in found] == [(top.code, False)]
+    assert read() == [(top.code, False), (lower.code, True)]
     assert min(np.abs(np.roll(found[0].corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
     monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
     assert not [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == top.code]
-    assert [(c.code, c.covered) for c in identify(image)] == [(top.code, False)]
+    assert read() == [(top.code, False), (lower.code, True)]
     monkeypatch.setattr(identify_module, "_top_by_corner", lambda *args: None)
-    assert [c.code for c in identify(image)] == [None]
+    assert read() == [(None, False), (lower.code, True)]
 
 
 def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
@@ -381,10 +386,11 @@ def test_an_unsure_outline_round_a_pile_stays_though_a_corner_reads_a_lower_card
     """The benchmark's casino pile 25: a king of clubs over a seven of hearts whose index shows
     beside him. The outline drawn round the pile reads unsure, the seven's index in one of its
     corners; it is bigger than any card, so it is no part showing of the seven (known by its
-    index, covered): it stays, and the referee asks for the top card again."""
+    index, covered): it stays, and the referee asks for the top card again. (The networks read
+    the king at 0.86 since they learnt blur and print; asked at 0.9, he is unsure again.)"""
     image, truth = _benchmark_pile("casino", 25)
     assert [c.code for c in truth][-2:] == ["7H", "KC"]
-    found = sorted((str(c.code), c.covered) for c in identify(image))
+    found = sorted((str(c.code), c.covered) for c in identify(image, threshold=0.9))
     assert found == [("7H", True), ("None", False)]
 
 
