@@ -48,6 +48,7 @@ RAGGED_FILL = 0.6  # a segmenter blob filling this much of its rectangle may be 
 RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills more)
 ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
+CLEAN_SUPPORT = 0.2  # ... unless its region fills it as a lone card's does (``CardQuad.fill`` over ``LOOSE``)
 SEVERAL = 0.9  # a region of several cards is at least this much of a card found (the median)
 EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
 CORNER_GAP = 0.15  # a corner's two edges end this near it at most (of the region's short side): corners are round
@@ -528,7 +529,11 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
         if _mean_inside(face, contour) >= FACE_SUPPORT:
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
-    candidates = [q for q, f in zip(candidates, supports, strict=True) if f >= FACE_SUPPORT]
+    # A region filling its rectangle as a lone card's does is paper of a card's shape and size:
+    # it needs less of the segmenter's belief (a court card on streaked wood, cam_image22).
+    candidates = [
+        q for q, f in zip(candidates, supports, strict=True) if f >= (CLEAN_SUPPORT if q.fill > LOOSE else FACE_SUPPORT)
+    ]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it,
     # or, inside an outline drawn round several cards, one of them: that one is kept as a rival.
