@@ -80,3 +80,30 @@ def test_random_pips_vary_and_are_shaped_as_their_suit(suit: str) -> None:
         ys, xs = np.nonzero(m)
         read.append(_pip_suit(m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], suit in "HD"))
     assert read.count(suit) >= 0.95 * len(read) and set(read) <= {suit, None}
+
+
+def test_print_is_rows_of_dark_marks_across_the_corner() -> None:
+    """Lines of print (a no-index corner's page): dark marks in rows, blank space between them."""
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        canvas = np.full((240, 120, 3), 235.0, np.float32)
+        synth._print(rng, canvas, 240)
+        ink = canvas.min(axis=2) < 150
+        rows = ink.any(axis=1)
+        assert 0.01 < ink.mean() < 0.5
+        assert rows.sum() > 10 and (~rows).sum() > 10  # rows of print, and the space between them
+
+
+def test_out_of_focus_keeps_the_corner_and_sometimes_blurs_it_far() -> None:
+    """The camera's blur keeps a corner's shape and type; some draws blur a sharp edge far more
+    than the slight blur most get (a step's transition widens)."""
+    step = np.zeros((64, 64), np.float32)
+    step[:, 32:] = 255.0
+    rng = np.random.default_rng(8)
+    widths = []
+    for _ in range(200):
+        out = synth._out_of_focus(rng, step.copy())
+        assert out.shape == step.shape and out.dtype == np.float32
+        row = out[32]
+        widths.append(int(((row > 25) & (row < 230)).sum()))  # pixels in the edge's ramp
+    assert min(widths) == 0 and max(widths) >= 6 and 20 < sum(w >= 4 for w in widths) < 120
