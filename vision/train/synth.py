@@ -495,7 +495,7 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
     big_shape = (h + 2 * margin, w + 2 * margin)
     kind = rng.random()
     table = _background(rng, big_shape)
-    if kind < 0.14:  # no index: a card back, a bare table, a blank card, a picture, a card's middle
+    if kind < 0.14:  # no index: a card back, a bare table, a blank card, a picture, a card's middle, print
         choice = rng.integers(0, 6)
         if choice == 0:
             canvas = _card_back(rng, big_shape)
