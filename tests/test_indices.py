@@ -19,6 +19,7 @@ from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from sim.render_cards import DECK_STYLES, render_card
 from tests.test_vision_real import DATA, labelled, overlap
 from tests.test_vision_rendered import on_table
+from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import builtin_deck
 from vision.detect import CardQuad, FoundCard
 from vision.fans import line_map
@@ -34,6 +35,7 @@ from vision.indices import (
     fitted,
     index_pairs,
     ink_marks,
+    may_be_sure,
     mirrored,
 )
 from vision.reader import UNSURE
@@ -406,3 +408,51 @@ def test_sightings_are_one_card_when_each_index_lies_on_the_other_s_outline_or_t
     together = identify_module._on_each_other([first, second, twice, under])
     assert together[0, 1] and together[1, 0] and together[0, 2]
     assert not together[0, 3] and not together[3, 0] and not together[1, 3]
+
+
+def test_an_index_that_may_be_sure_is_every_one_whose_averaged_looks_are() -> None:
+    """``may_be_sure`` on one look keeps every index whose looks, averaged, reach the threshold's
+    square root at a rank and a suit (random posteriors, each index's looks alike but not equal,
+    many of them near the bound)."""
+    rng = np.random.default_rng(5)
+    looks = len(indices_module.SCALES)
+    middle = indices_module.SCALES.index(1.0)
+    ranks = [n for n, r in enumerate(RANK_CLASSES) if r not in ("joker", "none")]
+
+    def posteriors(classes: int) -> np.ndarray:
+        base = rng.dirichlet(np.full(classes, 0.03), size=20000)[:, None, :]
+        p = base * rng.uniform(0.2, 1.0, (20000, looks, classes))
+        return (p / p.sum(axis=2, keepdims=True)).astype(np.float32)
+
+    for threshold in (0.5, UNSURE, 0.9):
+        rank, suit = posteriors(len(RANK_CLASSES)), posteriors(len(SUIT_CLASSES))
+        at_least = np.sqrt(threshold)
+        sure = (rank.mean(axis=1)[:, ranks].max(axis=1) >= at_least) & (
+            suit.mean(axis=1)[:, :-1].max(axis=1) >= at_least
+        )
+        kept = may_be_sure(rank[:, middle], suit[:, middle], threshold)
+        assert sure.sum() > 100 and not (sure & ~kept).any()
+        assert kept.sum() < len(kept)  # ... and it does leave some out
+
+
+def test_a_busy_desk_s_print_is_read_in_fewer_looks_and_to_the_same_indices(monkeypatch) -> None:
+    """On a benchmark busy desk (printed pages under the cards), the indices read surely are the
+    same whether every candidate is read through all its looks or first through one."""
+    rng = random.Random(zlib.crc32(b"modern") + 1)  # bench_vision: the busy desks of the modern deck
+    image, _ = render_scene(replace(random_scene(rng, style="modern", cards=3), clutter=1.0))
+    deck = builtin_deck()
+    looked = []
+    read = deck.net.read
+    monkeypatch.setattr(deck.net, "read", lambda corners: looked.append(len(corners)) or read(corners))
+
+    def sure() -> tuple[list, int]:
+        looked.clear()
+        found = [
+            (s.code, round(s.confidence, 6), s.corners.tolist()) for s in find_indices(image, deck, UNSURE) if s.code
+        ]
+        return found, sum(looked)
+
+    cascaded, fewer = sure()
+    monkeypatch.setattr(indices_module, "may_be_sure", lambda rank_p, suit_p, threshold: np.ones(len(rank_p), bool))
+    every, more = sure()
+    assert cascaded == every and fewer < more

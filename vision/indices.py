@@ -54,6 +54,7 @@ DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees 
 MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outlines' far corners lie this close
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
+_RANKS = [n for n, r in enumerate(RANK_CLASSES) if r not in ("joker", "none")]  # what an index's rank can be
 
 
 @dataclass(frozen=True)
@@ -271,10 +272,20 @@ def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: i
     return out
 
 
+def may_be_sure(rank_p: np.ndarray, suit_p: np.ndarray, threshold: float) -> np.ndarray:
+    """Whether each index, of one look's posteriors (rows), can still be read surely once its
+    ``SCALES`` looks are averaged: that needs its rank and suit at sqrt(``threshold``) on
+    average (a lone index's confidence is squared), so at ``len(SCALES)`` sqrt(threshold) less
+    the other looks' most (1 each) in every look."""
+    least = len(SCALES) * np.sqrt(max(threshold, 0.0)) - (len(SCALES) - 1)
+    return (rank_p[:, _RANKS].max(axis=1) >= least) & (suit_p[:, :-1].max(axis=1) >= least)
+
+
 def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarray | None = None) -> list[Sighting]:
     """Every card index in a BGR frame outside ``skip`` (a mask: the cards found already) whose
     card's sides show beside it, read; the confidence of a lone index is its reading's squared
-    (one witness, as ``reader`` weighs a lone corner), below ``threshold`` its code is None.
+    (one witness, as ``reader`` weighs a lone corner), below ``threshold`` its code is None (and
+    one whose first look rules out reaching ``threshold`` is left out).
     A grey frame is read as grey in all three channels (the corner network takes colour)."""
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -296,14 +307,28 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     if not candidates:
         return []
     _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
-    looks = [
-        _patch(image, _frame(centres[a[i]], centres[b[i]], down[i], float(height[i]), s), 0, 0, cw, ch)
-        for i, _ in candidates
-        for s in SCALES
-    ]
-    rank_p, suit_p = deck.posteriors(deck.net.read(looks))
-    rank_p = rank_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
-    suit_p = suit_p.reshape(len(candidates), len(SCALES), -1).mean(axis=1)
+
+    def posteriors(at: list[tuple[int, np.ndarray]], scales: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates' posteriors (rank, suit), one row a candidate and scale, scales inner."""
+        looks = [
+            _patch(image, _frame(centres[a[i]], centres[b[i]], down[i], float(height[i]), s), 0, 0, cw, ch)
+            for i, _ in at
+            for s in scales
+        ]
+        return deck.posteriors(deck.net.read(looks))
+
+    # Each candidate's middle look is read first: on a busy desk most of a page's print reads
+    # no rank there that could be sure, and its other looks are left unread.
+    middle = SCALES.index(1.0)
+    rank_1, suit_1 = posteriors(candidates, (1.0,))
+    promising = may_be_sure(rank_1, suit_1, threshold)
+    candidates = [c for c, keep in zip(candidates, promising, strict=True) if keep]
+    if not candidates:
+        return []
+    rest = tuple(s for s in SCALES if s != 1.0)
+    rank_r, suit_r = posteriors(candidates, rest)
+    rank_p = np.insert(rank_r.reshape(len(candidates), len(rest), -1), middle, rank_1[promising], axis=1).mean(axis=1)
+    suit_p = np.insert(suit_r.reshape(len(candidates), len(rest), -1), middle, suit_1[promising], axis=1).mean(axis=1)
     every = np.arange(len(candidates))
     ranks, suits = rank_p.argmax(axis=1), suit_p[:, :-1].argmax(axis=1)  # an index always has a suit
     confidences = np.minimum(rank_p[every, ranks], suit_p[every, suits]).astype(np.float64) ** 2  # one witness
