@@ -456,3 +456,29 @@ def test_a_busy_desk_s_print_is_read_in_fewer_looks_and_to_the_same_indices(monk
     monkeypatch.setattr(indices_module, "may_be_sure", lambda rank_p, suit_p, threshold: np.ones(len(rank_p), bool))
     every, more = sure()
     assert cascaded == every and fewer < more
+
+
+def test_an_index_s_fitted_tries_are_read_in_rounds_until_one_reads_as_the_index(monkeypatch) -> None:
+    """Each outline's tries (``fitted``) are read a round at a time: the first try of each, then
+    the next only of the outlines none of whose tries read as their index yet; each takes its
+    first try that does."""
+    from vision.reader import Reading
+
+    tries = {n: [np.full((4, 2), k, np.float32) for k in ks] for n, ks in ((0, (1, 2, 3)), (1, (4, 5)))}
+    reads = {1: "7H", 2: "7H", 3: None, 4: None, 5: "QS"}  # what each try reads, by its corners' value
+    monkeypatch.setattr(identify_module, "fitted", lambda gray, corners, lines: tries[int(corners[0, 0])])
+    monkeypatch.setattr(identify_module, "_snapped", lambda edges, quad: quad)
+    rounds = []
+
+    class Reader:
+        def read(self, quads: list[CardQuad], vouch: bool = True) -> tuple[list, list[Reading]]:
+            rounds.append([int(q.corners[0, 0]) for q in quads])
+            return [None] * len(quads), [Reading(reads[int(q.corners[0, 0])], 0.9) for q in quads]
+
+    class Edges:
+        gray = lines = None
+
+    outlines = [np.zeros((4, 2), np.float32), np.ones((4, 2), np.float32)]
+    cards = identify_module._fitted_cards(Edges(), Reader(), outlines, ["7H", "QS"])
+    assert [c.code for c in cards] == ["7H", "QS"] and [int(c.corners[0, 0]) for c in cards] == [1, 5]
+    assert rounds == [[1, 4], [5]]  # outline 0 found at its first try: its others are not read
