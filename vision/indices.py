@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
-from vision.deck import Deck
+from vision.deck import JOKER, NO_INDEX, Deck
 from vision.detect import CARD_H, CARD_W
 from vision.ink import darkest
 from vision.quads import edge_supports
@@ -54,7 +54,7 @@ DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees 
 MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outlines' far corners lie this close
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
-_RANKS = [n for n, r in enumerate(RANK_CLASSES) if r not in ("joker", "none")]  # what an index's rank can be
+_RANKS = [n for n in range(len(RANK_CLASSES)) if n not in (JOKER, NO_INDEX)]  # what an index's rank can be
 
 
 @dataclass(frozen=True)
@@ -327,8 +327,10 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         return []
     rest = tuple(s for s in SCALES if s != 1.0)
     rank_r, suit_r = posteriors(candidates, rest)
-    rank_p = np.insert(rank_r.reshape(len(candidates), len(rest), -1), middle, rank_1[promising], axis=1).mean(axis=1)
-    suit_p = np.insert(suit_r.reshape(len(candidates), len(rest), -1), middle, suit_1[promising], axis=1).mean(axis=1)
+    rank_p, suit_p = (  # every look of each candidate, in ``SCALES`` order, averaged
+        np.insert(others.reshape(len(candidates), len(rest), -1), middle, first[promising], axis=1).mean(axis=1)
+        for others, first in ((rank_r, rank_1), (suit_r, suit_1))
+    )
     every = np.arange(len(candidates))
     ranks, suits = rank_p.argmax(axis=1), suit_p[:, :-1].argmax(axis=1)  # an index always has a suit
     confidences = np.minimum(rank_p[every, ranks], suit_p[every, suits]).astype(np.float64) ** 2  # one witness
