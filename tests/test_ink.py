@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
 from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks
-from vision.middle import centre_count
-from vision.reader import _corner_planes, corner_image
+from vision.middle import centre_count, centre_witnesses
+from vision.reader import Warped, corner_image
 
 
 def _card(code: str, style: str = "classic") -> np.ndarray:
@@ -72,10 +72,16 @@ def test_a_big_pip_is_not_taken_for_paper() -> None:
     assert out[120, 96] < 0.3 * out[10, 10]
 
 
-@pytest.mark.parametrize("which", [0, 1])
-def test_a_corner_s_planes_are_those_of_its_picture(which: int) -> None:
-    card = _card("10S")
-    _same(_corner_planes(Planes.of(card), which), Planes.of(corner_image(card, which)))
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_a_half_size_face_shows_the_middle_a_full_size_one_does(style: str) -> None:
+    """The reader reads the middle from a face at half size (``reader.Warped``): every rank's
+    count or picture comes out as from the full-size card, and the pips' suit too, or no suit
+    (a small pip's point, a few pixels, may leave it between a spade's and a club's): never
+    another suit."""
+    for code in [r + s for r in ("A", "2", "3", "5", "7", "8", "9", "10", "Q") for s in "CDHS"]:
+        card = _card(code, style)
+        (count, suit), (full_count, full_suit) = centre_witnesses(Warped.of(card).face_planes()), centre_witnesses(card)
+        assert count == full_count and suit in (full_suit, None), code
 
 
 def test_redness_is_signed_red_over_the_other_two() -> None:

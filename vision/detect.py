@@ -645,12 +645,19 @@ def _part_of(small: CardQuad, big: CardQuad) -> bool:
     return centre and sum(inside) >= 3
 
 
-def warp_card(image: np.ndarray, quad: CardQuad, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+def warp_card(
+    image: np.ndarray, quad: CardQuad, box: tuple[int, int, int, int] | None = None, scale: float = 1.0
+) -> np.ndarray:
     """The card seen straight on, CARD_W x CARD_H, portrait, in BGR (grey from a grey frame);
-    with ``box`` (top, bottom, left, right), only that part of it. Warping from the frame's
-    ``warp_source`` copy is faster."""
-    top, bottom, left, right = box or (0, CARD_H, 0, CARD_W)
-    dst = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], dtype=np.float32)
+    with ``box`` (top, bottom, left, right), only that part of it; with ``scale``, the whole
+    card that much smaller. Warping from the frame's ``warp_source`` copy is faster."""
+    if box is None:
+        w, h = round(CARD_W * scale), round(CARD_H * scale)
+        top, bottom, left, right = 0, h, 0, w
+    else:
+        w, h = CARD_W, CARD_H
+        top, bottom, left, right = box
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), dst - np.float32([left, top]))
     card = cv2.warpPerspective(image, m, (right - left, bottom - top), flags=cv2.INTER_LINEAR)
     return cv2.cvtColor(card, cv2.COLOR_BGRA2BGR) if card.ndim == 3 and card.shape[2] == 4 else card

@@ -31,7 +31,7 @@ from vision.detect import (
 from vision.fans import fan_tops, line_map
 from vision.indices import Sighting, find_indices, fitted, outlines_in
 from vision.quads import boxes, edge_supports, iou
-from vision.reader import BACK, UNSURE, Reading, corner_box, read_cards
+from vision.reader import BACK, FACE_SCALE, UNSURE, Reading, Warped, corner_box, read_cards
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
@@ -50,6 +50,7 @@ CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit)
 ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
 ONE_INDEX = 0.25  # of a card's width: two sightings whose ranks lie this close are of one index
 PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
+CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``_crossed``), and its gaps
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 
 _WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
@@ -192,15 +193,21 @@ class _Reader:
 
     def read(
         self, quads: list[CardQuad], vouch: bool = True, looks: list[list[np.ndarray]] | None = None
-    ) -> tuple[list[np.ndarray], list[Reading]]:
+    ) -> tuple[list[Warped], list[Reading]]:
         """The outlines' warps and readings; with ``vouch``, an outline that is ``whole`` vouches
         for its card (see ``reader.read_cards``, which also says what ``looks`` are)."""
-        warps = [warp_card(self.source, quad) for quad in quads]
+        warps = [self.warp(quad) for quad in quads]
         return warps, self.read_warps(warps, quads, vouch, looks)
+
+    def warp(self, quad: CardQuad) -> Warped:
+        """An outline's card as the reader asks it: the face warped at ``FACE_SCALE``, the
+        index corners at full size (``warp_corners``)."""
+        corners = warp_corners(self.source, quad)
+        return Warped(warp_card(self.source, quad, scale=FACE_SCALE), (corners[0], corners[1]))
 
     def read_warps(
         self,
-        warps: list[np.ndarray],
+        warps: list[Warped],
         quads: list[CardQuad],
         vouch: bool = True,
         looks: list[list[np.ndarray]] | None = None,
@@ -214,7 +221,7 @@ class _Reader:
         those showing no index are left out."""
         shown = [(f.quad, hide(warp_card(self.source, f.quad), f.quad, f.over)) for f in found]
         shown = [(quad, card) for quad, card in shown if card is not None]
-        cards = [card for _, card in shown]
+        cards = [Warped.of(card) for _, card in shown]
         readings = read_cards(cards, self.deck, self.threshold, covered=True) if shown else []
         return [
             SeenCard(r.code, r.confidence, quad.corners, covered=True)
@@ -513,7 +520,7 @@ def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _rows(
-    image: np.ndarray, reader: _Reader, quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading]
+    image: np.ndarray, reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
 ) -> None:
     """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
     its top card, when one read for sure lies at one of its ends; ``quads``, ``cards`` and
@@ -548,7 +555,7 @@ def _rows(
 
 
 def _nudged_looks(
-    reader: _Reader, quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading], doubted: set[int]
+    reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading], doubted: set[int]
 ) -> None:
     """An unsure card whose corners show an index is read again, its corners' probabilities
     averaged over its own outline and six a little off it (``nudged``): an outline a few pixels
@@ -585,12 +592,13 @@ def nudged(quad: CardQuad, step: float = NUDGE) -> list[CardQuad]:
     return [CardQuad(m.astype(np.float32), quad.fill, quad.edges) for m in moved]
 
 
-def _crossed(card: np.ndarray) -> bool:
+def _crossed(card: Warped) -> bool:
     """Whether long straight edges cross a warped card's face aslant: another card lying on it
     (a card's own print runs along its sides)."""
-    edges = cv2.Canny(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), 60, 150)
-    w = card.shape[1]
-    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, 60, minLineLength=w // 2, maxLineGap=5)
+    edges = cv2.Canny(cv2.cvtColor(card.face, cv2.COLOR_BGR2GRAY), 60, 150)
+    w = card.face.shape[1]
+    votes, gap = round(CROSSING_VOTES * w), max(1, round(CROSSING_GAP * w))
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, votes, minLineLength=w // 2, maxLineGap=gap)
     if lines is None:
         return False
     x1, y1, x2, y2 = lines.reshape(-1, 4).T
@@ -599,7 +607,7 @@ def _crossed(card: np.ndarray) -> bool:
 
 
 def _second_looks(
-    reader: _Reader, found: list[FoundCard], quads: list[CardQuad], cards: list[np.ndarray], readings: list[Reading]
+    reader: _Reader, found: list[FoundCard], quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
 ) -> None:
     """Rival outlines are read (one batch for the frame) for two reasons.
 

@@ -34,12 +34,14 @@ class Planes:
     hsv: np.ndarray
 
     @classmethod
-    def of(cls, image: np.ndarray) -> Planes:
+    def of(cls, image: np.ndarray, cell: int | None = None) -> Planes:
+        """The planes of a BGR picture; ``cell``: ``flattened``'s, for a picture smaller than a
+        warped card's full size."""
         image = np.ascontiguousarray(image)
         b, g, r = (np.ascontiguousarray(image[:, :, i]) for i in range(3))  # cv2.split takes 3 times as long
         return cls(
             image,
-            flattened(darkest(image)),
+            flattened(darkest(image), cell or PAPER_CELL),
             cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S),
             cv2.cvtColor(image, cv2.COLOR_BGR2HSV),
         )
@@ -73,22 +75,22 @@ def darkest(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(cv2.erode(rows, _ACROSS_PIXEL)[:, 1::3])
 
 
-PAPER_CELL = 24  # pixels: the paper's brightness is taken as the brightest in cells this big
+PAPER_CELL = 24  # pixels of a full-size warped card: the paper's brightness is the brightest in cells this big
 PAPER_REACH = 3  # cells: how far the paper round a wholly inked cell is looked for
 PAPER_FALL = 0.85  # ... each cell away, its brightness counts this much (light falls off across a card)
 
 
-def flattened(low: np.ndarray) -> np.ndarray:
+def flattened(low: np.ndarray, cell: int = PAPER_CELL) -> np.ndarray:
     """The darkest channel with the light's fall across the card taken out: each pixel over the
     paper's brightness round it (the brightest in each cell, smoothed), so that pips in the
     shade of a hand or the far side of a lamp's pool are as dark against their paper as the
     ones in the light, and one threshold finds them all."""
     h, w = low.shape
-    rows, cols = max(1, h // PAPER_CELL), max(1, w // PAPER_CELL)
+    rows, cols = max(1, h // cell), max(1, w // cell)
     if rows < 2 and cols < 2:
         return low
-    cut = low[: rows * PAPER_CELL, : cols * PAPER_CELL]  # each cell's brightest: down its rows, then along
-    cells = cut.reshape(rows, PAPER_CELL, -1).max(axis=1).reshape(rows, cols, PAPER_CELL).max(axis=2)
+    cut = low[: rows * cell, : cols * cell]  # each cell's brightest: down its rows, then along
+    cells = cut.reshape(rows, cell, -1).max(axis=1).reshape(rows, cols, cell).max(axis=2)
     # A cell wholly inked (a picture, a big pip) is no sample of the paper: the paper round it
     # is, a little darker each cell away (as light falls off); a few cells reach an ace's middle.
     cells = cells.astype(np.float32)

@@ -35,6 +35,8 @@ BLOCKED = "blocked"  # what ``centre_count`` says when something lies across the
 BLOCKING = 3.0  # ... a blob running off the middle's top or bottom this many times the biggest pip inside
 FRAME_FILL = 0.4  # a picture's frame, a line round it, fills less of its box than this (a shadow's wedge: half or more)
 ABOVE_MIDDLE = 0.45  # of the card's height: a pip whose centre lies above this is upright (pips turn at the middle)
+SPECKLED_WIDTH = 200  # a face this wide (a full-size warp) is opened 2 x 2 against specks; a half-size one is not
+SMALL_PIP = 24  # pixels high: a pip smaller than this is measured finer (``_finer``)
 BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
 
 
@@ -69,7 +71,8 @@ def _count(card: Planes) -> str | None:
     level, ink = ink_mask(middle)
     if level < 40:
         return None
-    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    if w >= SPECKLED_WIDTH:
+        ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _, stats = components(ink)
     shape = middle.shape
     area = shape[0] * shape[1]
@@ -160,6 +163,8 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     x, y, pw, ph = stats[pip, :4]
     mask = labels[y : y + ph, x : x + pw] == pip
     red = median_redness(middle.redness[y : y + ph, x : x + pw][mask]) > RED_INK
+    if ph < SMALL_PIP:
+        mask = _finer(middle.low, stats[pip], level)
     if len(big) > 1 or above[pip]:
         return _pip_suit(mask, red)
     # An ace's pip may be upside down: a card reads the same both ways up, so the warp is either.
@@ -170,6 +175,22 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     if red:
         return "H" if "H" in ends else "D" if ends == {"D"} else None
     return ends.pop() if len(ends) == 1 else None
+
+
+def _finer(low: np.ndarray, blob: np.ndarray, level: float) -> np.ndarray:
+    """A small pip's mask drawn at twice the size from its grey levels (the darkest channel,
+    ``level``: ``ink_mask``'s threshold), its biggest blob: a half-size face's pips are too few
+    pixels for their shape a tenth of the way down (``_pip_suit``) to tell a spade from a club."""
+    x, y, w, h = blob[:4]
+    y0, x0 = max(0, y - 1), max(0, x - 1)
+    patch = 255 - low[y0 : y + h + 1, x0 : x + w + 1]
+    big = (cv2.resize(patch, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC) > level).astype(np.uint8)
+    count, labels, stats = components(big)
+    if count < 2:
+        return big > 0
+    i = 1 + int(np.argmax(stats[1:, 4]))
+    bx, by, bw, bh = stats[i, :4]
+    return labels[by : by + bh, bx : bx + bw] == i
 
 
 def _clear_of_edges(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -11,7 +11,7 @@ the referee asks for the card again rather than hear a guess.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -19,11 +19,12 @@ import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
-from vision.ink import RED_INK, Planes, ink_redness
+from vision.ink import PAPER_CELL, RED_INK, Planes, ink_redness
 from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, foreign_middle, is_back
 
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
+FACE_SCALE = 0.5  # the face is read at this size of a warped card's (``Warped``)
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,31 @@ def corner_image(card: np.ndarray, which: int) -> np.ndarray:
     return corner if which == 0 else cv2.flip(corner, -1)
 
 
-def _corner_planes(card: Planes, which: int) -> Planes:
-    """``corner_image``'s region of a card's planes."""
-    corner = card.cut(*corner_box(*card.shape, which))
-    return corner if which == 0 else corner.turned()
+@dataclass(frozen=True)
+class Warped:
+    """A card seen straight on, as the reader asks it: its two index corners at full size
+    (``corner_image``'s, upright: what the corner networks learnt from) and its face at
+    ``FACE_SCALE``. The middle's witnesses count pips and weigh inks, which a half-size face
+    shows as well, in a third of the time (its planes, its blobs and the warp itself)."""
+
+    face: np.ndarray
+    corners: tuple[np.ndarray, np.ndarray]
+
+    @classmethod
+    def of(cls, card: np.ndarray) -> Warped:
+        """A warped card at full size (``detect.warp_card``; grey or BGR) as the reader asks it."""
+        card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR) if card.ndim == 2 else card
+        if min(card.shape[:2]) < 8:
+            raise ValueError("a warped card must be a picture of at least 8 x 8 pixels")
+        h, w = card.shape[:2]
+        size = (max(1, round(w * FACE_SCALE)), max(1, round(h * FACE_SCALE)))
+        face = cv2.resize(card, size, interpolation=cv2.INTER_AREA)
+        return cls(face, (corner_image(card, 0), corner_image(card, 1)))
+
+    def face_planes(self) -> Planes:
+        """The face's planes, what every witness of the middle cuts its part from (its cells of
+        paper as big on the card as a full-size face's)."""
+        return Planes.of(self.face, round(PAPER_CELL * FACE_SCALE))
 
 
 def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> CornerReading | None:
@@ -77,34 +99,33 @@ def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> Corner
 
 
 def read_cards(
-    cards: list[np.ndarray],
+    cards: Sequence[Warped | np.ndarray],
     deck: Deck | None = None,
     threshold: float = UNSURE,
     whole: list[bool] | None = None,
     covered: bool = False,
     looks: list[list[np.ndarray]] | None = None,
 ) -> list[Reading]:
-    """Read warped cards from both index corners (one network pass for all); below ``threshold``
+    """Read warped cards (``Warped``, or full-size pictures) from both index corners (one
+    network pass for all) and their middle; below ``threshold``
     a card's code is None. ``whole`` says of each card whether its outline is a card lying whole
     (see ``_weigh``); unknown, none is. ``covered`` cards lie partly under others, painted out
     (``vision.covered``): their middle is not asked, and the one corner that shows is read.
     ``looks``: for each card, more pictures of its two corners (``corner_image``'s, in pairs),
     through outlines a little off its own; each corner's probabilities are the average."""
     deck = deck or builtin_deck()
-    cards = [cv2.cvtColor(c, cv2.COLOR_GRAY2BGR) if c.ndim == 2 else c for c in cards]
-    if any(min(c.shape[:2]) < 8 for c in cards):
-        raise ValueError("a warped card must be a picture of at least 8 x 8 pixels")
+    cards = [c if isinstance(c, Warped) else Warped.of(c) for c in cards]
     if looks is not None and (len(looks) != len(cards) or any(len(pairs) % 2 for pairs in looks)):
         given = [len(pairs) for pairs in looks]
         raise ValueError(f"looks must give each of the {len(cards)} cards its corners in pairs, got {given}")
-    corners = [corner_image(card, i) for card in cards for i in (0, 1)]
+    corners = [corner for card in cards for corner in card.corners]
     more = [c for pairs in looks or [] for c in pairs]
     rank_p, suit_p = (_averaged(p, len(corners), looks) for p in deck.posteriors(deck.net.read(corners + more)))
     readings = []
     for n, card in enumerate(cards):
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
-        face = None if covered else Planes.of(card)  # what every witness of the middle cuts its part from
-        index = corners[2 * n : 2 * n + 2] if face is None else [_corner_planes(face, i) for i in (0, 1)]
+        face = None if covered else card.face_planes()
+        index = list(card.corners)  # their planes made only when a witness asks (most cards never do)
         middle, suit = (None, None) if face is None else centre_witnesses(face)
         red = _card_is_red(ranks, index)
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
@@ -139,7 +160,7 @@ def _averaged(p: np.ndarray, own: int, looks: list[list[np.ndarray]] | None) -> 
     return out
 
 
-def read_card(card: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> Reading:
+def read_card(card: Warped | np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> Reading:
     """Read one warped card; see ``read_cards``."""
     return read_cards([card], deck, threshold)[0]
 
