@@ -525,8 +525,9 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
             candidates += _split_region(contour, gray)
+    clean = [q for q in candidates if q.fill > LOOSE]
     for contour in _distinct(loose):
-        if _mean_inside(face, contour) >= FACE_SUPPORT:
+        if not _explained(contour, clean) and _mean_inside(face, contour) >= FACE_SUPPORT:
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
     # A region filling its rectangle as a lone card's does is paper of a card's shape and size:
