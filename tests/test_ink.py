@@ -13,7 +13,7 @@ from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
 from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks
 from vision.middle import centre_count, centre_witnesses
-from vision.reader import Warped, corner_image
+from vision.reader import Warped, _corner_planes, corner_image
 
 
 def _card(code: str, style: str = "classic") -> np.ndarray:
@@ -97,6 +97,18 @@ def test_an_index_s_ink_is_red_or_not_from_its_picture_or_its_planes(style: str)
             corner = corner_image(card, which)
             assert (ink_redness(corner) > RED_INK) == is_red
             assert ink_redness(Planes.of(corner)) == ink_redness(corner)
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_an_index_s_ink_is_red_or_not_on_the_half_size_face(style: str) -> None:
+    """The reader asks the index's ink (``foreign_middle``, a joker's colour) of the corners of
+    the half-size face it reads the middle from: red or black as on the full-size corner."""
+    for code in ("AH", "5H", "10D", "QD", "KH", "AS", "5S", "10C", "QS", "KC"):
+        card = _card(code, style)
+        face = Warped.of(card).face_planes()
+        for which in (0, 1):
+            half = ink_redness(_corner_planes(face, which))
+            assert (half > RED_INK) == (ink_redness(corner_image(card, which)) > RED_INK) == (code[-1] in "HD"), code
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))

@@ -58,6 +58,12 @@ def corner_image(card: np.ndarray, which: int) -> np.ndarray:
     return corner if which == 0 else cv2.flip(corner, -1)
 
 
+def _corner_planes(card: Planes, which: int) -> Planes:
+    """``corner_image``'s region of a card's planes."""
+    corner = card.cut(*corner_box(*card.shape, which))
+    return corner if which == 0 else corner.turned()
+
+
 @dataclass(frozen=True)
 class Warped:
     """A card seen straight on, as the reader asks it: its two index corners at full size
@@ -125,7 +131,8 @@ def read_cards(
     for n, card in enumerate(cards):
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
         face = None if covered else card.face_planes()
-        index = list(card.corners)  # their planes made only when a witness asks (most cards never do)
+        # The indices' ink is asked of the face's corners (a witness asks it of most cards).
+        index = list(card.corners) if face is None else [_corner_planes(face, i) for i in (0, 1)]
         middle, suit = (None, None) if face is None else centre_witnesses(face)
         red = _card_is_red(ranks, index)
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
