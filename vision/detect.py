@@ -445,8 +445,7 @@ def _candidate_lines(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     at = np.round(first[..., None] + (last - first)[..., None] * _ALONG_UNIT).astype(np.intp)
     summing = np.zeros((len(_ALONG_REFINE) * n, n * n), np.float32)
     points = np.arange(len(_ALONG_REFINE))
-    for line, offsets in enumerate(at.reshape(n * n, -1)):
-        summing[points * n + offsets, line] = 1.0
+    summing[points * n + at.reshape(n * n, -1), np.arange(n * n)[:, None]] = 1.0
     return first, last, at, summing
 
 

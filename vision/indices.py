@@ -235,12 +235,7 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.
     Each turn's best size where every side is ``FIT_WHOLE`` an edge, the best turns first, at
     most ``FIT_TRIES``: a court card's frame can be such an outline too, so the caller reads
     each and takes the one that reads as the index does. A card found so lies whole: on top."""
-    corner = corners[0]
-    turns = np.radians(FIT_TURNS)
-    cos, sin = np.cos(turns), np.sin(turns)
-    rotations = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # T x 2 x 2
-    turned = ((corners - corner)[None] @ rotations.transpose(0, 2, 1)).astype(np.float32)  # T x 4 x 2
-    quads = corner + turned[:, None] * FIT_SCALES[None, :, None, None]  # T x S x 4 x 2
+    quads = _fit_tries(corners)
     h, w = gray.shape
     inside = (quads.min(axis=(2, 3)) >= 0) & (quads[..., 0].max(axis=2) < w) & (quads[..., 1].max(axis=2) < h)
     if not inside.any():
@@ -250,6 +245,23 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.
     score = support[np.arange(len(FIT_TURNS)), best]
     ranked = np.argsort(-score, kind="stable")[:FIT_TRIES]
     return [quads[t, best[t]] for t in ranked if score[t] >= FIT_WHOLE]
+
+
+def _fit_tries(corners: np.ndarray) -> np.ndarray:
+    """Every outline ``fitted`` tries for an index's outline: T x S x 4 x 2 (turns, scales)."""
+    corner = corners[0]
+    turns = np.radians(FIT_TURNS)
+    cos, sin = np.cos(turns), np.sin(turns)
+    rotations = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # T x 2 x 2
+    turned = ((corners - corner)[None] @ rotations.transpose(0, 2, 1)).astype(np.float32)  # T x 4 x 2
+    return corner + turned[:, None] * FIT_SCALES[None, :, None, None]
+
+
+def fit_box(corners: np.ndarray) -> np.ndarray:
+    """The box (x0, y0, x1, y1, image pixels) that every outline ``fitted`` tries for an index's
+    outline lies in."""
+    points = _fit_tries(corners).reshape(-1, 2)
+    return np.concatenate([points.min(axis=0), points.max(axis=0)])
 
 
 def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: int = 3) -> list[np.ndarray]:
