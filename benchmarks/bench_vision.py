@@ -13,8 +13,12 @@ or a card read as another whose outline no verdict looked at.
 
 from __future__ import annotations
 
+import os
 import random
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
@@ -296,20 +300,59 @@ def _covered_verdict(found: list[SeenCard], corners: np.ndarray, want: str) -> s
 
 
 def bench_speed() -> None:
+    """Time per frame as the table runs (freed memory kept, ``vision.memory``) and, side by side,
+    with the C library's default allocator: each in a fresh child process that reads the frames
+    from a file, as a camera's process would have them (no renderer's heap behind it). Also the
+    page faults a frame and the memory each process holds after."""
     from sim.render import random_scene, render_scene
 
     rng = random.Random(5)
     one = [render_scene(random_scene(rng, 800, 600, cards=1))[0] for _ in range(15)]
     eight = [render_scene(random_scene(rng, 1280, 720, cards=8))[0] for _ in range(15)]
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as folder:
+        frames = Path(folder) / "frames.npz"
+        np.savez(frames, one=np.stack(one), eight=np.stack(eight))
+        for keep, title in ((True, "as the table runs"), (False, "the C library's default allocator")):
+            print(f"  {title}:")
+            code = f"from benchmarks.bench_vision import _speed; _speed({str(frames)!r}, keep={keep})"
+            done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+            print(done.stdout, end="")
+            if done.returncode:
+                print(f"    failed: {done.stderr.strip().splitlines()[-1:]}")
+
+
+def _speed(frames: str, keep: bool) -> None:
+    """``bench_speed``'s measurement of the frames in that file, with freed memory kept or not."""
+    from vision.memory import keep_freed_memory
+
+    cv2.setNumThreads(1)
+    if keep and not keep_freed_memory():
+        print("    (this C library is not glibc: its allocator is as it is)")
+    with np.load(frames) as stored:
+        one, eight = list(stored["one"]), list(stored["eight"])
     identify(one[0])  # the models load on the first frame
-    for title, frames in (("800x600, one card", one), ("1280x720, eight cards", eight)):
+    for title, frames_of in (("800x600, one card", one), ("1280x720, eight cards", eight)):
         # Each frame five times: the median of every run, and the median of each frame's fastest
         # run, which is what the frame costs when the machine's other tenants leave the core alone.
-        runs = np.array([[_median_ms(identify, [frame]) for frame in frames] for _ in range(5)])
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        runs = np.array([[_median_ms(identify, [frame]) for frame in frames_of] for _ in range(5)])
+        faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / runs.size
         print(
-            f"  {title}: median {np.median(runs):5.1f} ms a frame "
-            f"(each frame's fastest of 5 runs: median {np.median(runs.min(axis=0)):5.1f} ms)"
+            f"    {title}: median {np.median(runs):5.1f} ms a frame "
+            f"(each frame's fastest of 5 runs: median {np.median(runs.min(axis=0)):5.1f} ms); "
+            f"{faults:,.0f} page faults a frame"
         )
+    print(f"    memory held after: {_resident_mb():.0f} MB")
+
+
+def _resident_mb() -> float:
+    """The process's resident memory now (Linux), or its peak where /proc is not there."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def bench_networks() -> None:
