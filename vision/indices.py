@@ -173,10 +173,20 @@ def _sample(grey: np.ndarray, frames: np.ndarray, xs: np.ndarray, ys: np.ndarray
     return out.ravel()[:size].reshape(shape).astype(np.float32)
 
 
-def sides_strength(grey: np.ndarray, low: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, ...]:
+def papery_corners(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
+    """Whether each index frame's (F x 2 x 3) corner is mostly paper, bright in the darkest
+    channel ``low``: no picture, no wood. Asked first, as most ink marks on a table fail it."""
+    _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
+    corner = _sample(low, frames, np.arange(2.0, cw, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
+    corner = corner.reshape(len(frames), -1)
+    paper = np.percentile(corner, 75, axis=1)
+    return (paper >= PAPER) & ((corner > paper[:, None] - 25).mean(axis=1) >= PAPER_SHARE)
+
+
+def sides_strength(grey: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each index frame (F x 2 x 3): how strongly a card's left side and top side show where
     the frame puts them (the grey step across the strongest line in each side's range, over one
-    pixel of the frame either way, averaged along the side), and whether its corner is paper."""
+    pixel of the frame either way, averaged along the side)."""
     pixel = 1.0 / np.linalg.norm(frames[:, :, 0], axis=1)[:, None, None]  # warped pixels a frame pixel
     rows = np.arange(RANK_TOP, RANK_TOP + 1.9 * RANK_H, 3.0)[:, None]
     at = np.arange(LEFT_SIDE[0], LEFT_SIDE[1] + 1, dtype=np.float32)[None, :]
@@ -186,12 +196,7 @@ def sides_strength(grey: np.ndarray, low: np.ndarray, frames: np.ndarray) -> tup
     at = np.arange(TOP_SIDE[0], TOP_SIDE[1] + 1, dtype=np.float32)[:, None]
     step = [_sample(grey, frames, cols, at + sign * pixel) for sign in (1, -1)]
     top = np.abs((step[0] - step[1]).mean(axis=2)).max(axis=1)
-    _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
-    corner = _sample(low, frames, np.arange(2.0, cw, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
-    corner = corner.reshape(len(frames), -1)
-    paper = np.percentile(corner, 75, axis=1)
-    papery = (paper >= PAPER) & ((corner > paper[:, None] - 25).mean(axis=1) >= PAPER_SHARE)
-    return left, top, papery
+    return left, top
 
 
 def mirrored(frames: np.ndarray, downs: np.ndarray, heights: np.ndarray, among: np.ndarray) -> list[np.ndarray]:
@@ -313,9 +318,11 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     frames = np.array([_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
     if not len(frames):
         return []
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    left, top, papery = sides_strength(grey, low, frames)
-    sided = papery & (np.minimum(left, top) >= SIDE_EDGE)
+    papery = papery_corners(low, frames)
+    sided = np.zeros(len(frames), bool)
+    if papery.any():  # the sides of those only: most marks on a table are no index on paper
+        left, top = sides_strength(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), frames[papery])
+        sided[papery] = np.minimum(left, top) >= SIDE_EDGE
     partners = mirrored(frames, down, height, papery)
     pale = papery & ~sided & np.array([p.size > 0 for p in partners])  # sides unseen, the other index there
     candidates = [(i, frames[i]) for i in np.nonzero(sided | pale)[0]]
