@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -87,8 +88,18 @@ class Warped:
 
     def face_planes(self) -> Planes:
         """The face's planes, what every witness of the middle cuts its part from (its cells of
-        paper as big on the card as a full-size face's)."""
+        paper as big on the card as a full-size face's); computed once a card."""
+        return self._planes
+
+    @cached_property
+    def _planes(self) -> Planes:
         return Planes.of(self.face, round(PAPER_CELL * FACE_SCALE))
+
+    @cached_property
+    def middle(self) -> tuple[str | None, str | None]:
+        """``centre_witnesses`` of the face, asked once a card: an unsure card is read again
+        through outlines a little off its own (``identify._nudged_looks``), its face the same."""
+        return centre_witnesses(self._planes)
 
 
 def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> CornerReading | None:
@@ -133,7 +144,7 @@ def read_cards(
         face = None if covered else card.face_planes()
         # The indices' ink is asked of the face's corners (a witness asks it of most cards).
         index = list(card.corners) if face is None else [_corner_planes(face, i) for i in (0, 1)]
-        middle, suit = (None, None) if face is None else centre_witnesses(face)
+        middle, suit = (None, None) if face is None else card.middle
         red = _card_is_red(ranks, index)
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
