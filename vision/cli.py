@@ -30,7 +30,9 @@ USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError, ModelError)
 
 def cmd_identify(args: argparse.Namespace) -> int:
     from vision.identify import builtin_deck, draw, identify
+    from vision.memory import keep_freed_memory
 
+    keep_freed_memory()  # many images, each frame's buffers alike
     deck = load_deck(args.deck) if args.deck else builtin_deck()
     if args.no_jokers:
         deck = replace(deck, jokers=False)
