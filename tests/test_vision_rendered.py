@@ -484,8 +484,30 @@ def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch)
         return [c.code for c in identify(image) if _near(c, king)]
 
     assert there() == ["KS"]
+    # His index, read where it lies at several scales, names his outline too (``_named_by_index``).
+    monkeypatch.setattr(identify_module, "_named_by_index", lambda seen, *args: (seen, set()))
+    assert there() == ["KS"]
     monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
     assert there() == [None]
+
+
+def test_an_unsure_card_lying_whole_is_named_by_its_index_where_the_middle_agrees(monkeypatch) -> None:
+    """The same king, not read again through nudged outlines: the index search reads his index
+    surely, its implied outline his own, and the middle shows a picture, so his outline is named
+    KS. Were the middle to count pips, it would not be (the index may be another card's)."""
+    import vision.identify as identify_module
+
+    image, truth = _bench_scene("casino", 100, 3)
+    (king,) = [t for t in truth if t.code == "KS"]
+    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
+    assert [c.code for c in identify(image) if _near(c, king)] == ["KS"]
+    named = identify_module._named_by_index
+
+    def counted_five(seen, sightings, sized, lying_whole):
+        return named(seen, sightings, sized, dict.fromkeys(lying_whole, "5"))
+
+    monkeypatch.setattr(identify_module, "_named_by_index", counted_five)
+    assert [c.code for c in identify(image) if _near(c, king)] == [None]
 
 
 def _near(card, truth, reach: float = 20.0) -> bool:
