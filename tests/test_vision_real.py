@@ -4,6 +4,7 @@ ranks read right or left unsure, never confidently wrong; and the identify comma
 from __future__ import annotations
 
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -250,3 +251,16 @@ def test_a_nine_in_a_bowl_s_shade_is_found_by_its_index(monkeypatch, name: str) 
     assert codes() == ["9C"]
     monkeypatch.setattr(indices_module, "PAPER", 110)
     assert codes() == []
+
+
+@pytest.mark.parametrize(("photo", "code"), [("IMG_2394.JPG", "9H"), ("IMG_2402.JPG", "QD"), ("cam_image34.jpg", "9S")])
+def test_enrolment_learns_the_card_a_photo_shows_not_the_biggest_region(tmp_path: Path, photo: str, code: str) -> None:
+    """In these photographs of one card the biggest card-shaped region is the table or a sheet
+    round the card, which shows no index; enrolment learns the card itself, lying whole."""
+    from vision.profile import enrol
+
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    shutil.copy(DATA / photo, folder / f"{code}_{photo}")
+    report = enrol(folder, tmp_path / "deck.npz")
+    assert report.cards == {code: 2} and not report.failed
