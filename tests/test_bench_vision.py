@@ -25,3 +25,13 @@ def test_the_report_counts_verdicts_and_names_the_phantoms_apart(capsys) -> None
     _report("scenes", Counter({"right": 3, "unsure": 1, NOT_THERE: 2}), [0.01])
     line = capsys.readouterr().out
     assert "4 cards" in line and "right  75.0%" in line and "read but not there: 2" in line
+
+
+def test_a_photo_card_whose_suit_was_checked_by_eye_is_wrong_with_another_suit() -> None:
+    from benchmarks.bench_vision import _box_verdict
+
+    king = SeenCard("KS", 0.81, np.float32([[10, 10], [60, 10], [60, 80], [10, 80]]))
+    box = [10, 10, 60, 80]
+    assert _box_verdict([king], box, "K", (100, 100)) == "right"  # the labels give ranks only
+    assert _box_verdict([king], box, "K", (100, 100), suit="C") == "wrong"
+    assert _box_verdict([king], box, "K", (100, 100), suit="S") == "right"
