@@ -158,3 +158,16 @@ def test_the_darkest_channel_is_each_pixel_s_least_of_blue_green_and_red(h: int,
     assert np.array_equal(darkest(view), view.min(axis=2))
     grey = view[:, :, 0]
     assert darkest(grey) is grey
+
+
+def test_a_card_read_again_has_its_middle_asked_once(monkeypatch) -> None:
+    """An unsure card is read again through nudged outlines, its face the same: the middle's
+    witnesses are asked once a warp, and the second reading is the first's."""
+    import vision.reader as reader_module
+
+    asked = []
+    witnesses = reader_module.centre_witnesses
+    monkeypatch.setattr(reader_module, "centre_witnesses", lambda planes: asked.append(1) or witnesses(planes))
+    card = Warped.of(_card("7D"))
+    first, again = reader_module.read_cards([card]), reader_module.read_cards([card])
+    assert first == again and first[0].code == "7D" and len(asked) == 1
