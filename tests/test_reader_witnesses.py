@@ -187,3 +187,25 @@ def test_a_count_one_pip_off_does_not_vouch_for_one_corner_alone() -> None:
     """One corner needs the middle to name its rank: a count one off names another."""
     code, sure = weigh([(ranks(r10=0.99), suits(C=0.99))], "9", "C")
     assert sure < UNSURE, (code, sure)
+
+
+def test_a_picture_in_a_whole_outline_overrules_both_corners_read_as_a_number() -> None:
+    """A jack whose J both corners read as a 3, a J their best of the rest, lying whole with a
+    picture in the middle: a jack. On an outline that may reach under another card, or with one
+    corner alone, the picture does not overrule what the index said."""
+    torn = ranks(r3=0.55, J=0.35)
+    code, sure = weigh([(torn, SPADE), (torn, SPADE)], "court", whole=True)
+    assert code == "JS" and sure >= UNSURE
+    assert weigh([(torn, SPADE), (torn, SPADE)], "court")[1] < UNSURE
+    assert weigh([(torn, SPADE)], "court", whole=True)[1] < UNSURE
+    # Each corner's best of the rest must be the answer: one leaning to a queen leaves it unsure.
+    assert weigh([(torn, SPADE), (ranks(r3=0.55, Q=0.35), SPADE)], "court", whole=True)[1] < UNSURE
+
+
+def test_an_index_whose_rank_the_picture_overruled_must_tell_its_suit_clearly() -> None:
+    """Its suit only that index tells (a picture has no pips): torn between spade and club, it
+    is unsure, where a clear suit is read."""
+    torn = ranks(r3=0.55, J=0.35)
+    black = suits(S=0.8, C=0.18)
+    assert weigh([(torn, black), (torn, black)], "court", whole=True)[1] < UNSURE
+    assert weigh([(ranks(J=0.9), black), (ranks(J=0.9), black)], "court", whole=True)[1] >= UNSURE

@@ -193,6 +193,7 @@ def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes]) -
 MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
 NEAR_COUNT = 0.1  # ... a pip count one short of or over the rank's (a pip lost to glare, a speck counted)
 DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
+OVERRULED_SUIT = 0.9  # a court card whose corners' ranks its picture overrules: its suit read this surely, at least
 _PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
 _COURT_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]
 _COUNTED = {str(n) for n in range(2, 11)}  # ranks told by a count of two pips or more
@@ -234,11 +235,14 @@ def _weigh(
     whole, covered = outline == "whole", outline == "covered"
     every = range(len(RANK_CLASSES))
     vouched = every if covered or (whole and middle == "court") else _COURT_CLASSES if middle == "court" else ()
-    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched)
+    rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched, overrule=whole and middle == "court")
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
     vouch_suit = whole or covered or middle == RANK_CLASSES[rank]
     suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), range(len(SUIT_CLASSES)) if vouch_suit else ())
+    overruled = middle == "court" and all(int(np.argmax(row[:-1])) in _PIP_CLASSES for row in rank_p)
+    if overruled and suit_sure < OVERRULED_SUIT:
+        suit_sure = min(suit_sure, DISAGREE)  # an index read so poorly tells its suit clearly, or not at all
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 
@@ -273,7 +277,9 @@ def _suit_likelihood(middle_suit: str | None) -> np.ndarray:
     return like
 
 
-def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: Collection[int] = ()) -> tuple[int, float]:
+def _witnesses(
+    probabilities: np.ndarray, likelihood: np.ndarray, vouched: Collection[int] = (), overrule: bool = False
+) -> tuple[int, float]:
     """The best index class and its probability: the corners' probabilities (one row each; the
     last class is "no index", which keeps its share) combined by a geometric mean, times the
     middle's likelihood, normalised.
@@ -283,7 +289,10 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: Colle
     middle does not name the answer itself (a pip count names a rank; a picture only rules the
     pip ranks out); and when one corner stands alone (or beside one the middle contradicts) and
     the middle does not name its answer (its own confidence squared instead when the caller
-    ``vouched`` for the outline, for that answer's class)."""
+    ``vouched`` for the outline, for that answer's class). With ``overrule`` (a picture in
+    an outline lying whole), the middle may overrule both corners: where each one's answer is
+    what it rules out and each one's best of the rest is one class, that class is the answer at
+    its fused probability (a jack whose J the networks read as a 3 beside a picture)."""
     fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
     fused /= fused.sum()
     index, like = fused[:-1], likelihood[:-1]
@@ -293,8 +302,16 @@ def _witnesses(probabilities: np.ndarray, likelihood: np.ndarray, vouched: Colle
     kept = [i for i, k in enumerate(np.argmax(probabilities[:, :-1], axis=1)) if like[k] > MIDDLE_DOUBT]
     answers = [int(np.argmax(probabilities[i, :-1])) for i in kept]
     said = set(answers)  # each corner's own answer, unless the middle rules it out (a misread corner)
+    allowed = np.flatnonzero(like > MIDDLE_DOUBT)
     if like[best] <= MIDDLE_DOUBT < like.max():
         sure = min(sure, DISAGREE)  # the middle contradicts the answer
+    elif (
+        overrule
+        and len(probabilities) > 1
+        and not said
+        and all(int(allowed[np.argmax(row[allowed])]) == best for row in probabilities[:, :-1])
+    ):
+        pass  # both corners read as what the middle rules out, and each one's best of the rest the answer
     elif (len(said) > 1 or best not in said) and not named:
         sure = min(sure, DISAGREE)  # the corners disagree, or the middle picked what no corner said
     elif (len(answers) == 1 and not named) or (len(probabilities) == 1 and best not in said):
