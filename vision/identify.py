@@ -375,10 +375,10 @@ def _named_by_index(
     seen: list[SeenCard], sightings: list[Sighting], sized: list[Sighting], lying_whole: dict[int, str | None]
 ) -> tuple[list[SeenCard], set[int]]:
     """``seen`` with the unsure outlines lying whole (``lying_whole``: by id, each one's middle
-    count) that the index sightings name, and the sightings they explain (of that code, on it). An outline is named when
-    every sighting whose index lies on it, its implied outline (``sized``) the outline's own
-    (``NAMED_OVERLAP``), reads one code, and the middle confirms the rank: a picture for a
-    court card, the pip count for a number. The corner networks, asked through the outline's
+    count) that the index sightings name, and the sightings they explain (of that code, on it).
+    An outline is named when every sighting whose index lies on it, its implied outline
+    (``sized``) the outline's own (``NAMED_OVERLAP``), reads one code, and the middle confirms
+    the rank: a picture for a court card, the pip count for a number. The corner networks, asked through the outline's
     fixed corners, can be torn where a court card prints its frame or a second index close
     beside the first (a jack read as a 3); the index search looks at the index itself, at
     several scales, and reads it (on the benchmark's eight-card frames, the jacks and kings
