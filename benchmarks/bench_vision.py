@@ -157,7 +157,7 @@ def bench_real_photos() -> None:
     print(f"Real photographs ({REAL.name}: one deck never enrolled, rank labels, a few suits), built-in reader:")
     _report_photos(_read_photos(builtin_deck()))
     print()
-    unseen = {photo for photo in ENROLMENT.values()}
+    unseen = set(ENROLMENT.values())
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "photos"
         folder.mkdir()
