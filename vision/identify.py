@@ -360,13 +360,18 @@ def _by_index(
                 taken.append((SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True), area))
     out = _one_each(taken)
     if out:
-        places = _spans(out)
+        # Their parts in the frame: a card cut by the frame's edge is found by its outline as the
+        # part showing, and by its index as the whole card, reaching out of the picture.
+        places = _in_frame(_spans(out), image.shape)
         seen = [
             c
             for c in seen
             if c.code is not None
             or any(c is h for h in held)
-            or not (np.any(iou(_spans([c])[0], places) >= SAME_CARD) or _part_shown(c, out, shows.get(id(c))))
+            or not (
+                np.any(iou(_in_frame(_spans([c]), image.shape)[0], places) >= SAME_CARD)
+                or _part_shown(c, out, shows.get(id(c)))
+            )
         ]
     return seen + out
 
@@ -599,6 +604,12 @@ def _area(box: np.ndarray) -> float:
 def _spans(cards: list[SeenCard]) -> np.ndarray:
     """The cards' boxes (N x 4: x0, y0, x1, y1)."""
     return boxes([CardQuad(c.corners, 1.0) for c in cards])
+
+
+def _in_frame(spans: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Boxes (N x 4: x0, y0, x1, y1) cut to a frame of ``shape``."""
+    h, w = shape[:2]
+    return np.clip(spans, 0, [w, h, w, h]).astype(spans.dtype)
 
 
 def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
