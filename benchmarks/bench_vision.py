@@ -32,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.identify import Deck, SeenCard, builtin_deck, identify
+from vision.identify import Deck, SeenCard, builtin_deck, identify, lies_over
 from vision.profile import enrol, load_deck
 from vision.tracker import CardTracker
 
@@ -76,9 +76,8 @@ def _box_verdict(
     In a pile the top card's outline covers the middle of the card under it: matching by the
     box's centre would count the top card's reading against the lower card's label."""
     best, best_iou = None, 0.5
-    on_top = [c for c in found if not c.covered]
     for card in found:
-        x0, y0, x1, y1 = _shown_box(card, on_top, image_size)
+        x0, y0, x1, y1 = _shown_box(card, [c for c in found if lies_over(c, card)], image_size)
         iw = max(0.0, min(box[2], x1) - max(box[0], x0))
         ih = max(0.0, min(box[3], y1) - max(box[1], y0))
         union = (box[2] - box[0]) * (box[3] - box[1]) + (x1 - x0) * (y1 - y0) - iw * ih
@@ -94,7 +93,8 @@ def _box_verdict(
 
 def _shown_box(card: SeenCard, on_top: list[SeenCard], size: tuple[int, int]) -> tuple[float, ...]:
     """The box of the part of a card's outline that shows: all of it, unless the card is covered,
-    less what the cards on top cover (and the slivers their outlines leave along its sides)."""
+    less what the cards over it cover (``identify.lies_over``; and the slivers their outlines
+    leave along its sides)."""
     if not card.covered:
         return (*card.corners.min(axis=0), *card.corners.max(axis=0))
     shown = np.zeros(size[::-1], np.uint8)

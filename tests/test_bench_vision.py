@@ -35,3 +35,29 @@ def test_a_photo_card_whose_suit_was_checked_by_eye_is_wrong_with_another_suit()
     assert _box_verdict([king], box, "K", (100, 100)) == "right"  # the labels give ranks only
     assert _box_verdict([king], box, "K", (100, 100), suit="C") == "wrong"
     assert _box_verdict([king], box, "K", (100, 100), suit="S") == "right"
+
+
+def _card(code: str, x0: int, covered: bool = True, indices: tuple = ()) -> SeenCard:
+    corners = np.float32([[x0, 10], [x0 + 50, 10], [x0 + 50, 80], [x0, 80]])
+    return SeenCard(code, 0.95, corners, covered, indices)
+
+
+def test_a_fan_s_lower_card_is_judged_on_the_part_the_cards_over_it_leave_showing() -> None:
+    """Two covered cards of a fan, each known by an index: the ten's index lies on the queen's
+    outline, so the ten lies over her and her labelled strip is what it leaves showing."""
+    from benchmarks.bench_vision import _box_verdict
+    from vision.identify import lies_over
+
+    queen = _card("QC", 10, indices=((15.0, 15.0),))
+    ten = _card("10D", 30, indices=((35.0, 15.0), (75.0, 75.0)))
+    assert lies_over(ten, queen) and not lies_over(queen, ten)
+    assert _box_verdict([queen, ten], [10, 10, 30, 80], "Q", (100, 100)) == "right"
+    assert _box_verdict([queen, ten], [30, 10, 80, 80], "10", (100, 100)) == "right"
+    # Known by no index (read through the part showing), a covered card lies over no other.
+    assert (
+        not lies_over(_card("10D", 30), queen)
+        and _box_verdict([queen, _card("10D", 30)], [10, 10, 30, 80], "Q", (100, 100)) == "not found"
+    )
+    # A card on top lies over every covered one, and over no other card on top.
+    top = _card("AH", 30, covered=False)
+    assert lies_over(top, queen) and not lies_over(queen, top) and not lies_over(top, _card("KS", 0, covered=False))

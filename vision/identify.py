@@ -57,7 +57,7 @@ NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or m
 
 _WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
 
-__all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify"]
+__all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify", "lies_over"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,7 @@ class SeenCard:
     confidence: float
     corners: np.ndarray  # 4 x 2 image pixels, clockwise, first side short
     covered: bool = False  # partly under other cards: never a pile's top card (its hidden part inferred)
+    indices: tuple[tuple[float, float], ...] = ()  # a covered card known by its index: where they show (``lies_over``)
 
     @property
     def center(self) -> tuple[float, float]:
@@ -358,7 +359,7 @@ def _by_index(
         for (sighting, area), belief in zip(lone, beliefs, strict=True):
             if belief >= FACE_SUPPORT or sighting.facing:
                 taken.append((SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True), area))
-    out = _one_each(taken)
+    out = [_shows_at(card, sightings) if card.covered else card for card in _one_each(taken)]
     if out:
         # Their parts in the frame: a card cut by the frame's edge is found by its outline as the
         # part showing, and by its index as the whole card, reaching out of the picture.
@@ -374,6 +375,27 @@ def _by_index(
             )
         ]
     return seen + out
+
+
+def _shows_at(card: SeenCard, sightings: list[Sighting]) -> SeenCard:
+    """A card known by its index, taken as lying under others, with where its indices show (its
+    code's sightings on it): it lies over any card whose outline holds one (``lies_over``)."""
+    at = tuple(s.rank_at for s in sightings if s.code == card.code and _holds(card, s.rank_at))
+    return replace(card, indices=at)
+
+
+def lies_over(card: SeenCard, other: SeenCard) -> bool:
+    """Whether ``card`` lies over ``other`` where their outlines overlap: a card on top over every
+    covered one, and a covered card over another whose outline holds an index it was known by
+    (that index shows) while its own outline holds none of the other's. In a fan of cards each
+    known by an index, the part of each that shows is its outline less the cards over it."""
+    if card.covered != other.covered:
+        return not card.covered
+    return any(_holds(other, at) for at in card.indices) and not any(_holds(card, at) for at in other.indices)
+
+
+def _holds(card: SeenCard, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(card.corners.astype(np.float32), point, False) >= 0
 
 
 def _named_by_index(
