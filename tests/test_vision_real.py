@@ -88,7 +88,8 @@ def test_identify_prints_one_json_list_and_reports_bad_files(tmp_path: Path, cap
 def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> None:
     """IMG_2596's queen of spades lies under a nine of diamonds, one index showing, which the
     networks read at 0.91 (the first court-trained ones at 0.85): she is taken, covered, as an
-    index read at ``identify.LONE_SURE`` (0.85) or more is; at 0.95 she would be left out."""
+    index read at ``identify.LONE_SURE`` (0.85) or more is; at 0.95 she would be left out (and
+    so at ``LONE_BESIDE``, which she needs no more than ``LONE_SURE``)."""
     image = cv2.imread(str(DATA / "IMG_2596.JPG"))
     assert sorted(rank for rank, _ in labelled("IMG_2596.JPG")) == ["9", "Q"]
 
@@ -97,6 +98,7 @@ def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> No
 
     assert there() == [("QS", True)]
     monkeypatch.setattr(identify_module, "LONE_SURE", 0.95)
+    monkeypatch.setattr(identify_module, "LONE_BESIDE", 0.95)
     assert there() == []
 
 
@@ -303,3 +305,20 @@ def test_in_a_fan_of_cards_known_by_their_indices_the_one_whose_index_shows_on_a
     cv2.fillPoly(shown, [np.round(ten.corners).astype(np.int32)], 0)
     ys, xs = np.nonzero(shown)
     assert overlap(np.float32([[xs.min(), ys.min()], [xs.max(), ys.max()]]), strip) > 0.7
+
+
+def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch) -> None:
+    """IMG_2658's jack of clubs lies under a nine of diamonds: one index shows, read at 0.72,
+    under ``LONE_SURE``. Its outline reaches under the nine, a card read, so ``LONE_BESIDE``
+    is enough; a lone index as unsure as that elsewhere is left out."""
+    image = cv2.imread(str(DATA / "IMG_2658.JPG"))
+    ((_, strip),) = [(r, b) for r, b in labelled("IMG_2658.JPG") if r == "J"]
+
+    def jacks() -> list:
+        return [(c.code, c.covered) for c in identify(image) if c.code and c.code[0] == "J"]
+
+    assert jacks() == [("JC", True)]
+    (jack,) = [c for c in identify(image) if c.code == "JC"]
+    assert jack.confidence < identify_module.LONE_SURE and overlap(jack.corners, strip) > 0.5
+    monkeypatch.setattr(identify_module, "LONE_BESIDE", identify_module.LONE_SURE)
+    assert jacks() == []
