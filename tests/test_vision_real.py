@@ -322,3 +322,18 @@ def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch)
     assert jack.confidence < identify_module.LONE_SURE and overlap(jack.corners, strip) > 0.5
     monkeypatch.setattr(identify_module, "LONE_BESIDE", identify_module.LONE_SURE)
     assert jacks() == []
+
+
+def test_a_jack_on_white_papers_is_vouched_for_by_a_glimpse_of_her_other_index(monkeypatch) -> None:
+    """IMG_2581's jack of diamonds lies on a pile of white papers, under a nine of clubs: her
+    sides do not show against the paper, so only her other index, facing her top one, vouches
+    for her. That index lies at the nine's edge and reads alike at 0.53, under the threshold;
+    her top one reads 0.96, so one look at the other reading alike (``FACING_LEAST``) is enough."""
+    image = cv2.imread(str(DATA / "IMG_2581.JPG"))
+
+    def jacks() -> list:
+        return [(c.code, c.covered) for c in identify(image) if c.code and c.code[0] == "J"]
+
+    assert jacks() == [("JD", True)]
+    monkeypatch.setattr(indices_module, "FACING_LEAST", 1.01)
+    assert jacks() == []
