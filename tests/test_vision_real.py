@@ -337,3 +337,21 @@ def test_a_jack_on_white_papers_is_vouched_for_by_a_glimpse_of_her_other_index(m
     assert jacks() == [("JD", True)]
     monkeypatch.setattr(indices_module, "FACING_LEAST", 1.01)
     assert jacks() == []
+
+
+def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeypatch) -> None:
+    """IMG_2613's queen of spades lies at the photo's right edge, most of her out of the picture:
+    her one index reads 0.83, and the outline it implies reaches out of the frame, where her
+    middle cannot be seen either, so ``LONE_BESIDE`` is enough, as for a card reaching under
+    another."""
+    image = cv2.imread(str(DATA / "IMG_2613.JPG"))
+    ((_, strip),) = [(r, b) for r, b in labelled("IMG_2613.JPG") if r == "Q" and b[2] >= image.shape[1] - 1]
+
+    def queens() -> list:
+        return [c for c in identify(image) if c.code == "QS"]
+
+    (queen,) = queens()
+    assert queen.covered and queen.confidence < identify_module.LONE_SURE
+    assert overlap(np.clip(queen.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
+    monkeypatch.setattr(identify_module, "LONE_BESIDE", identify_module.LONE_SURE)
+    assert queens() == []

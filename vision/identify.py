@@ -54,7 +54,8 @@ LONE_SURE = 0.85
 # photographs 489 -> 493 of 527 right (three jacks and the queen a jack lay over), none wrong;
 # rendered covered cards read right +34 and +34 (the benchmark's seeds and +100), wrong +4 and
 # +5, cards not in the scene +3 (all covered: the tracker never takes a covered card); every
-# card on top reads the same (0.7 anywhere: 13 more cards not in the scene).
+# card on top reads the same (0.7 anywhere: 13 more cards not in the scene). So is a card
+# whose outline reaches out of the frame (photographs +1, the rendered sets the same).
 LONE_BESIDE = 0.7
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
 ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
@@ -337,7 +338,7 @@ def _by_index(
         sightings, sized = [sightings[n] for n in keep], [sized[n] for n in keep]
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = _spans([c for c in seen if c.code is not None] + held)
-    agreed, clear_at, lone_at, confirmed = _sort_sightings(sized, spans, others)
+    agreed, clear_at, lone_at, confirmed = _sort_sightings(sized, spans, others, image.shape)
     taken: list[tuple[SeenCard, float]] = []  # each card with the area of the outline its index implied
     read: set[int] = set()  # the sightings so taken, read through their outlines
     if clear_at:
@@ -348,7 +349,10 @@ def _by_index(
             if reading.code == sightings[n].code:
                 taken.append((SeenCard(reading.code, reading.confidence, quad.corners), _area(spans[n])))
                 read.add(n)
-            elif reading.code is None and (confirmed[n] or sightings[n].confidence >= LONE_SURE):
+            elif reading.code is None and (
+                confirmed[n]
+                or sightings[n].confidence >= (LONE_BESIDE if _out_of(spans[n], image.shape) else LONE_SURE)
+            ):
                 # Its outline reads unsure (it reaches under something, its middle is hidden), but
                 # its two indices read alike, or its one index surely.
                 lone_at.append(n)
@@ -549,12 +553,13 @@ def _snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
 
 
 def _sort_sightings(
-    sightings: list[Sighting], spans: np.ndarray, cards: np.ndarray
+    sightings: list[Sighting], spans: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]
 ) -> tuple[list[int], list[int], list[int], np.ndarray]:
     """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
-    already) are cards whose two indices agree with another card across them, cards lying clear
-    of everything, and cards known by one index read at ``LONE_SURE`` or more beside others (at
-    ``LONE_BESIDE`` or more reaching under a card read). Of one card's two indices the first is
+    already; ``shape``: the frame's) are cards whose two indices agree with another card across
+    them, cards lying clear of everything, and cards known by one index read at ``LONE_SURE`` or
+    more beside others (at ``LONE_BESIDE`` or more reaching under a card read, or out of the
+    frame: where its middle is hidden, so a misread index is no likelier). Of one card's two indices the first is
     kept; sightings of one card that disagree are left out (``_by_index`` says when one of them
     wins). Last, which sightings are confirmed by another reading alike (the card's other index)."""
     same = (np.array([iou(box, spans) for box in spans]) >= SAME_CARD) & _on_each_other(sightings)
@@ -576,10 +581,16 @@ def _sort_sightings(
         elif confirmed[n]:
             agreed.append(n)
         elif sighting.confidence >= LONE_SURE or (
-            sighting.confidence >= LONE_BESIDE and len(cards) and np.any(iou(spans[n], cards) > 0)
+            sighting.confidence >= LONE_BESIDE
+            and ((len(cards) and np.any(iou(spans[n], cards) > 0)) or _out_of(spans[n], shape))
         ):
             lone.append(n)
     return agreed, clear, lone, confirmed
+
+
+def _out_of(span: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a box (x0, y0, x1, y1) reaches out of a frame of ``shape``."""
+    return bool(span[0] < 0 or span[1] < 0 or span[2] > shape[1] or span[3] > shape[0])
 
 
 def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
