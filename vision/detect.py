@@ -539,11 +539,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     # or, inside an outline drawn round several cards, one of them: that one is kept as a rival.
     ordered = sorted(candidates, key=lambda q: (q.fill > 0.9, q.area), reverse=True)
     kept_boxes = boxes(ordered)
+    overlaps = iou(kept_boxes, kept_boxes)  # each with each, once: a frame has some fifty outlines
     kept: list[int] = []
     rivals: dict[int, list[int]] = {}
     for i, quad in enumerate(ordered):
         if kept:
-            overlap = iou(kept_boxes[i], kept_boxes[kept])
+            overlap = overlaps[i, kept]
             if (overlap >= SAME_CARD).any():
                 k = int(np.argmax(overlap))
                 if overlap[k] < SAME_OUTLINE and len(rivals.setdefault(kept[k], [])) < MAX_RIVALS:

@@ -124,11 +124,14 @@ def boxes(quads: list[CardQuad]) -> np.ndarray:
 
 
 def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """Overlap over union of one box with each of several."""
-    iw = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
-    ih = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    """Overlap over union of one box with each of several (or, given N x 4 boxes as ``box``,
+    of each with each: N x M)."""
+    box = box[..., None, :] if box.ndim > 1 else box
+    iw = np.clip(np.minimum(box[..., 2], boxes[:, 2]) - np.maximum(box[..., 0], boxes[:, 0]), 0, None)
+    ih = np.clip(np.minimum(box[..., 3], boxes[:, 3]) - np.maximum(box[..., 1], boxes[:, 1]), 0, None)
     inter = iw * ih
-    union = (box[2] - box[0]) * (box[3] - box[1]) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
+    own = (box[..., 2] - box[..., 0]) * (box[..., 3] - box[..., 1])
+    union = own + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
     return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
 
 
