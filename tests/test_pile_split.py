@@ -189,3 +189,14 @@ def test_a_tight_pile_whose_top_card_shows_clean_is_not_searched(monkeypatch: py
     (top,) = [t for t in truth if t.code == "KD"]
     assert not calls
     assert iou(boxes([CardQuad(top.corners, 1.0)])[0], boxes(found)).max() > 0.9
+
+
+def test_box_overlaps_each_with_each_are_the_one_box_overlaps_row_by_row() -> None:
+    rng = np.random.default_rng(3)
+    corner = rng.uniform(0, 200, (12, 2)).astype(np.float32)
+    a = np.concatenate([corner, corner + rng.uniform(1, 80, (12, 2)).astype(np.float32)], axis=1)
+    b = a[::2] + np.float32(5)
+    matrix = iou(a, b)
+    assert matrix.shape == (12, 6)
+    assert np.array_equal(matrix, np.stack([iou(box, b) for box in a]))
+    assert np.allclose(np.diag(iou(a, a)), 1.0) and iou(a[:0], b).shape == (0, 6)
