@@ -350,8 +350,7 @@ def _by_index(
                 taken.append((SeenCard(reading.code, reading.confidence, quad.corners), _area(spans[n])))
                 read.add(n)
             elif reading.code is None and (
-                confirmed[n]
-                or sightings[n].confidence >= (LONE_BESIDE if _out_of(spans[n], image.shape) else LONE_SURE)
+                confirmed[n] or sightings[n].confidence >= _lone_least(spans[n], others, image.shape)
             ):
                 # Its outline reads unsure (it reaches under something, its middle is hidden), but
                 # its two indices read alike, or its one index surely.
@@ -557,12 +556,11 @@ def _sort_sightings(
 ) -> tuple[list[int], list[int], list[int], np.ndarray]:
     """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
     already; ``shape``: the frame's) are cards whose two indices agree with another card across
-    them, cards lying clear of everything, and cards known by one index read at ``LONE_SURE`` or
-    more beside others (at ``LONE_BESIDE`` or more reaching under a card read, or out of the
-    frame: where its middle is hidden, so a misread index is no likelier). Of one card's two indices the first is
-    kept; sightings of one card that disagree are left out (``_by_index`` says when one of them
-    wins). Last, which sightings are confirmed by another reading alike (the card's other index)."""
-    same = (np.array([iou(box, spans) for box in spans]) >= SAME_CARD) & _on_each_other(sightings)
+    them, cards lying clear of everything, and cards known by one index read surely enough
+    beside others (``_lone_least``). Of one card's two indices the first is kept; sightings of
+    one card that disagree are left out (``_by_index`` says when one of them wins). Last, which
+    sightings are confirmed by another reading alike (the card's other index)."""
+    same = (iou(spans, spans) >= SAME_CARD) & _on_each_other(sightings)
     np.fill_diagonal(same, False)
     codes = np.array([s.code for s in sightings])
     alike = same & (codes[:, None] == codes[None, :])
@@ -580,17 +578,18 @@ def _sort_sightings(
             clear.append(n)
         elif confirmed[n]:
             agreed.append(n)
-        elif sighting.confidence >= LONE_SURE or (
-            sighting.confidence >= LONE_BESIDE
-            and ((len(cards) and np.any(iou(spans[n], cards) > 0)) or _out_of(spans[n], shape))
-        ):
+        elif sighting.confidence >= _lone_least(spans[n], cards, shape):
             lone.append(n)
     return agreed, clear, lone, confirmed
 
 
-def _out_of(span: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether a box (x0, y0, x1, y1) reaches out of a frame of ``shape``."""
-    return bool(span[0] < 0 or span[1] < 0 or span[2] > shape[1] or span[3] > shape[0])
+def _lone_least(span: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How surely a card known by one index alone must read, its outline's box ``span``:
+    ``LONE_BESIDE`` where its middle is hidden (the outline reaches under one of the ``cards``
+    read, boxes, or out of a frame of ``shape``), else ``LONE_SURE``."""
+    under = len(cards) > 0 and bool(np.any(iou(span, cards) > 0))
+    out = bool(span[0] < 0 or span[1] < 0 or span[2] > shape[1] or span[3] > shape[0])
+    return LONE_BESIDE if under or out else LONE_SURE
 
 
 def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
