@@ -355,3 +355,24 @@ def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeyp
     assert overlap(np.clip(queen.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
     monkeypatch.setattr(identify_module, "LONE_BESIDE", identify_module.LONE_SURE)
     assert queens() == []
+
+
+def test_a_grey_frame_leaves_every_card_unsure_and_the_command_says_why(tmp_path: Path, capsys) -> None:
+    """IMG_2642 made grey: the corner networks tell red suits from black by colour first, and
+    read its ten of hearts as a ten of clubs, surely. A frame without colour leaves every face-up
+    card unsure (``identify.colourless``), its outline kept; in colour the same photo reads."""
+    from vision.identify import colourless
+
+    image = cv2.imread(str(DATA / "IMG_2642.JPG"))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert "10H" in [c.code for c in identify(image)] and not colourless(image)
+    for frame in (grey, cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)):
+        assert colourless(frame)
+        cards = identify(frame)
+        assert len(cards) >= 3 and all(c.code is None and c.confidence == 0.0 for c in cards)
+    path = tmp_path / "grey.png"
+    cv2.imwrite(str(path), grey)
+    assert main(["vision", "identify", str(path), "--json"]) == 0
+    out = capsys.readouterr()
+    assert all(c["code"] is None for c in json.loads(out.out)[0]["cards"])
+    assert "without colour" in out.err and "grey.png" in out.err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -29,7 +30,7 @@ USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError, ModelError)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
-    from vision.identify import builtin_deck, draw, identify
+    from vision.identify import builtin_deck, colourless, draw, identify
     from vision.memory import keep_freed_memory
 
     keep_freed_memory()  # many images, each frame's buffers alike
@@ -46,6 +47,11 @@ def cmd_identify(args: argparse.Namespace) -> int:
             continue
         cards = identify(image, deck, args.threshold)
         results.append({"image": name, "cards": [c.to_json() for c in cards]})
+        if colourless(image):
+            print(
+                f"{name}: a picture without colour: red suits cannot be told from black, every card is unsure",
+                file=sys.stderr,
+            )
         if args.draw:
             cv2.imwrite(str(Path(args.draw) / (Path(name).stem + ".png")), draw(image, cards))
     if args.json:

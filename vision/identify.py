@@ -67,7 +67,7 @@ NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or m
 
 _WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
 
-__all__ = ["Deck", "SeenCard", "builtin_deck", "draw", "identify", "lies_over"]
+__all__ = ["Deck", "SeenCard", "builtin_deck", "colourless", "draw", "identify", "lies_over"]
 
 
 @dataclass(frozen=True)
@@ -123,9 +123,28 @@ def whole(quad: CardQuad) -> bool:
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back"); then the
     cards showing beside others that lie over them (``covered``), read from their one index.
-    An empty frame (a camera that returned no pixels) shows no card."""
+    An empty frame (a camera that returned no pixels) shows no card. In a frame with no colour
+    (``colourless``) every face-up card is unsure: red suits cannot be told from black."""
     if image.size == 0:
         return []
+    cards = _identify(image, deck, threshold)
+    if colourless(image):
+        return [replace(c, code=None, confidence=0.0) if c.code not in (None, BACK) else c for c in cards]
+    return cards
+
+
+def colourless(image: np.ndarray) -> bool:
+    """Whether a frame has no colour: grey, or its three channels equal (a monochrome or infrared
+    camera, a picture saved grey), judged on every eighth pixel each way. The corner networks
+    tell red suits from black by colour first: in grey they read hearts as clubs, surely."""
+    if image.ndim == 2 or image.shape[2] == 1:
+        return True
+    sample = image[::8, ::8]
+    return bool(np.array_equal(sample[..., 0], sample[..., 1]) and np.array_equal(sample[..., 1], sample[..., 2]))
+
+
+def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[SeenCard]:
+    """``identify``, suits read from colour as the frame shows it."""
     outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
     found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
