@@ -427,6 +427,7 @@ def lies_over(card: SeenCard, other: SeenCard) -> bool:
 
 
 def _holds(card: SeenCard, point: tuple[float, float]) -> bool:
+    """Whether a card's outline holds a point (image pixels), on its edge too."""
     return cv2.pointPolygonTest(card.corners.astype(np.float32), point, False) >= 0
 
 
@@ -449,11 +450,10 @@ def _named_by_index(
     for k, card in enumerate(seen):
         if id(card) not in lying_whole:
             continue
-        outline = card.corners.astype(np.float32)
         on = [
             n
             for n in np.nonzero(iou(_spans([card])[0], spans) >= NAMED_OVERLAP)[0]
-            if cv2.pointPolygonTest(outline, sightings[n].rank_at, False) >= 0
+            if _holds(card, sightings[n].rank_at)
         ]
         codes = {sightings[n].code for n in on}
         if len(codes) != 1:
@@ -464,11 +464,7 @@ def _named_by_index(
             continue
         out[k] = SeenCard(code, max(sightings[n].confidence for n in on), card.corners)
         # Every sighting of that code on it is explained: the small index beside a court picture too.
-        named.update(
-            n
-            for n, s in enumerate(sightings)
-            if s.code == code and cv2.pointPolygonTest(outline, s.rank_at, False) >= 0
-        )
+        named.update(n for n, s in enumerate(sightings) if s.code == code and _holds(card, s.rank_at))
     return out, named
 
 
@@ -479,10 +475,7 @@ def _part_shown(card: SeenCard, taken: list[SeenCard], reads: set[str] | None) -
     a lower card's index in a corner: it stays, unsure (its top card is shown again)."""
     area = CardQuad(card.corners, 1.0).area
     return bool(reads) and any(
-        t.code in reads
-        and area < PART_SHOWN * CardQuad(t.corners, 1.0).area
-        and cv2.pointPolygonTest(t.corners.astype(np.float32), card.center, False) >= 0
-        for t in taken
+        t.code in reads and area < PART_SHOWN * CardQuad(t.corners, 1.0).area and _holds(t, card.center) for t in taken
     )
 
 
@@ -497,10 +490,7 @@ def _whole_tops(
     cards = _fitted_cards(edges, reader, [s.corners for s in chosen], [s.code for s in chosen])
     tops = [(n, card) for n, card in zip(candidates, cards, strict=True) if card is not None]
     explained = {
-        m
-        for _, card in tops
-        for m, s in enumerate(sightings)
-        if s.code == card.code and cv2.pointPolygonTest(card.corners.astype(np.float32), s.rank_at, False) >= 0
+        m for _, card in tops for m, s in enumerate(sightings) if s.code == card.code and _holds(card, s.rank_at)
     }
     return tops, explained
 
