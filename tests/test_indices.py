@@ -41,6 +41,22 @@ from vision.indices import (
 from vision.reader import UNSURE
 
 
+@pytest.mark.parametrize("line, cut", [((200, 90, 40), True), ((40, 40, 200), False), ((25, 25, 25), False)])
+def test_a_rank_touching_a_tinted_line_is_cut_from_it_given_the_colours(line: tuple, cut: bool) -> None:
+    """A court card's rank may touch the line round its picture; the two are one mark, too big
+    for an index. Given the frame's colours, the mark is cut again without its tinted pixels: a
+    blue line leaves the rank; a red or black one is ink an index may be printed in, and stays."""
+    page = np.full((200, 300, 3), 240, np.uint8)
+    cv2.rectangle(page, (40, 40), (52, 64), (20, 20, 20), 3)  # a rank, its right side at x 51-53
+    cv2.rectangle(page, (54, 30), (250, 180), line, 2)  # the picture's frame, touching it
+
+    def rank_marked(centres: np.ndarray) -> bool:
+        return bool(len(centres)) and bool(np.any(np.linalg.norm(centres - (46, 52), axis=1) < 3))
+
+    assert not rank_marked(ink_marks(page)[0])
+    assert rank_marked(ink_marks(page, colour=page)[0]) == cut
+
+
 def test_a_rank_pairs_with_the_pip_under_it_not_with_one_beside_it() -> None:
     page = np.full((200, 200, 3), 240, np.uint8)
     cv2.rectangle(page, (50, 40), (62, 64), (20, 20, 20), 3)  # a rank: 13 x 25, an outline of ink

@@ -357,6 +357,23 @@ def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeyp
     assert queens() == []
 
 
+def test_a_king_whose_rank_touches_his_picture_s_frame_is_found_by_his_index(monkeypatch) -> None:
+    """IMG_2536's king of spades sticks out from under a book, no outline found round him: only
+    his index can find him, and his K touches the blue line round his picture, the two one mark
+    too big for an index. Cut again without its tinted pixels (``indices._untinted_marks``), the
+    K is a mark of its own, over its pip."""
+    image = cv2.imread(str(DATA / "IMG_2536.JPG"))
+    ((_, strip),) = labelled("IMG_2536.JPG")
+
+    def kings() -> list:
+        return [c for c in identify(image) if c.code == "KS"]
+
+    (king,) = kings()
+    assert overlap(np.clip(king.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.3
+    monkeypatch.setattr(indices_module, "MERGED_MOST", 1)  # no mark too big for one is cut again
+    assert kings() == []
+
+
 def test_a_grey_frame_leaves_every_card_unsure_and_the_command_says_why(tmp_path: Path, capsys) -> None:
     """IMG_2642 made grey: the corner networks tell red suits from black by colour first, and
     read its ten of hearts as a ten of clubs, surely. A frame without colour leaves every face-up

@@ -33,6 +33,9 @@ from vision.reader import corner_box
 INK_WINDOW = 40  # the adaptive threshold's window is the frame's long side over this (a few index heights)
 INK_CONTRAST = 18  # grey levels darker than the window's mean: ink
 MARK_PX = (6, 80)  # a rank's or pip's extent in pixels, least and most (smaller indices cannot be read)
+MERGED_MOST = 4  # of MARK_PX's most: a mark at most this big may be an index merged with a tinted line
+TINTED = 45  # grey levels between a pixel's brightest and darkest channels: tinted (black ink: 0-30) ...
+TINTED_RED = 40  # ... unless its red stands this far above the other two (red ink)
 RANK_H = 36.0  # a rank's height in a warped card's pixels (measured on the photographs: cards 250 x 343)
 COLUMN_X = 20.0  # the index column's middle, from the card's left side (warped pixels)
 RANK_TOP = 12.0  # the rank's top, from the card's top side
@@ -77,29 +80,77 @@ class Sighting:
     facing: bool = False
 
 
-def ink_marks(image: np.ndarray, skip: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def ink_marks(
+    image: np.ndarray, skip: np.ndarray | None = None, colour: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The frame's marks of ink (connected dark or coloured pixels) of an index's size: their
     centres (M x 2) and second moments (M x 3: xx, xy, yy); those whose centre ``skip`` (a mask
-    of the frame) marks are left out."""
+    of the frame) marks are left out. Given the frame in ``colour`` (BGR), marks too big for an
+    index are cut again without their tinted pixels (``_untinted_marks``)."""
     low = darkest(image)
     window = max(15, round(max(image.shape[:2]) / INK_WINDOW) | 1)
     ink = cv2.adaptiveThreshold(low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
     # Grana's algorithm (as ``ink.components``): the same marks, in a third of the default's time on one core.
     _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    x, y, w, h, area = stats.T
-    least, most = MARK_PX
-    keep = (np.maximum(w, h) >= least) & (np.maximum(w, h) <= most) & (area >= 10) & (area <= 0.9 * w * h)
-    keep[0] = False  # the background
-    if skip is not None:
-        cx = np.clip(np.round(centroids[:, 0]).astype(int), 0, skip.shape[1] - 1)
-        cy = np.clip(np.round(centroids[:, 1]).astype(int), 0, skip.shape[0] - 1)
-        keep &= skip[cy, cx] == 0
-    kept = np.nonzero(keep)[0]
-    moments = np.zeros((len(kept), 3))
-    for n, i in enumerate(kept):  # each mark's own box only: a frame holds a few hundred at most
-        m = cv2.moments((labels[y[i] : y[i] + h[i], x[i] : x[i] + w[i]] == i).astype(np.uint8), binaryImage=True)
-        moments[n] = (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12)
-    return centroids[kept], moments
+    keep = _marks(stats, centroids, skip)
+    centres, moments = centroids[keep], _moments(labels, stats, keep)
+    if colour is not None:
+        longest = np.maximum(stats[:, 2], stats[:, 3])
+        merged = np.nonzero((longest > MARK_PX[1]) & (longest <= MERGED_MOST * MARK_PX[1]))[0]
+        merged = merged[(merged > 0) & _unskipped(centroids[merged], skip)]  # most lie on the cards found
+        more = [_untinted_marks(colour, labels, stats[i], i, skip) for i in merged]
+        centres = np.concatenate([centres, *(c for c, _ in more)])
+        moments = np.concatenate([moments, *(m for _, m in more)])
+    return centres, moments
+
+
+def _marks(stats: np.ndarray, centres: np.ndarray, skip: np.ndarray | None) -> np.ndarray:
+    """Which components (``connectedComponentsWithStats``' stats and centres, the first the
+    background) are an index mark's size, their centres outside the ``skip`` mask: their labels."""
+    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    longest, (least, most) = np.maximum(w, h), MARK_PX
+    sized = 1 + np.nonzero((longest >= least) & (longest <= most) & (area >= 10) & (area <= 0.9 * w * h))[0]
+    return sized[_unskipped(centres[sized], skip)]
+
+
+def _unskipped(centres: np.ndarray, skip: np.ndarray | None) -> np.ndarray:
+    """Which of the centres (N x 2) lie outside the ``skip`` mask (all, without one)."""
+    if skip is None:
+        return np.ones(len(centres), bool)
+    cx = np.clip(np.round(centres[:, 0]).astype(int), 0, skip.shape[1] - 1)
+    cy = np.clip(np.round(centres[:, 1]).astype(int), 0, skip.shape[0] - 1)
+    return skip[cy, cx] == 0
+
+
+def _moments(labels: np.ndarray, stats: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """The second moments (xx, xy, yy) of the components ``which`` of ``labels``, each from its
+    own box only (a frame holds a few hundred marks at most): len(which) x 3."""
+    out = np.zeros((len(which), 3))
+    for n, i in enumerate(which):
+        x, y, w, h = stats[i, :4]
+        m = cv2.moments((labels[y : y + h, x : x + w] == i).astype(np.uint8), binaryImage=True)
+        out[n] = (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12)
+    return out
+
+
+def _untinted_marks(
+    colour: np.ndarray, labels: np.ndarray, stat: np.ndarray, label: int, skip: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The marks (centres, moments, as ``ink_marks``) of one component too big for a mark once
+    its tinted pixels are left out: neither grey nor red, where an index's ink is black or red.
+    A court card's index may touch the line round its picture (measured: IMG_2536's king, whose
+    rank joins the blue frame line), and the two make one mark no index is."""
+    x, y, w, h = stat[:4]
+    b, g, r = cv2.split(colour[y : y + h, x : x + w])  # in bytes, OpenCV's: a tenth of numpy's time in int16
+    bluegreen = cv2.max(b, g)
+    grey = cv2.compare(cv2.subtract(cv2.max(bluegreen, r), cv2.min(cv2.min(b, g), r)), float(TINTED), cv2.CMP_LT)
+    red = cv2.compare(cv2.subtract(r, bluegreen), float(TINTED_RED), cv2.CMP_GE)
+    ours = cv2.compare(labels[y : y + h, x : x + w], float(label), cv2.CMP_EQ)
+    inked = cv2.bitwise_and(ours, cv2.bitwise_or(grey, red))
+    _, sub, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(inked, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    centroids = centroids + np.array([x, y])
+    keep = _marks(stats, centroids, skip)
+    return centroids[keep], _moments(sub, stats, keep)
 
 
 def _extent(moments: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -287,7 +338,7 @@ def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: i
     x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 4, (w, h))
     if x1 - x0 < MARK_PX[0] or y1 - y0 < MARK_PX[0]:
         return []
-    centres, moments = ink_marks(darkest(image[y0:y1, x0:x1]))
+    centres, moments = ink_marks(darkest(image[y0:y1, x0:x1]), colour=image[y0:y1, x0:x1])
     if len(centres) < 2:
         return []
     a, b, downs, heights = index_pairs(centres, moments)
@@ -327,7 +378,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     low = darkest(image)
-    centres, moments = ink_marks(low, skip)  # the darkest channel is grey: taken once
+    centres, moments = ink_marks(low, skip, image)  # the darkest channel is grey: taken once
     if len(centres) < 2:
         return []
     a, b, down, height = index_pairs(centres, moments)
