@@ -19,6 +19,8 @@ import vision.middle as middle_module
 import vision.reader as reader_module
 from table.cli import main
 from vision.identify import identify
+from vision.ink import PAPER_CELL, Planes
+from vision.profile import enrol, load_deck
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real_cards_dev"
 if not DATA.is_dir():  # a clone outside the workplace: the photos live beside the project
@@ -372,6 +374,82 @@ def test_a_king_whose_rank_touches_his_picture_s_frame_is_found_by_his_index(mon
     assert overlap(np.clip(king.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.3
     monkeypatch.setattr(indices_module, "MERGED_MOST", 1)  # no mark too big for one is cut again
     assert kings() == []
+
+
+def test_a_blurred_king_s_suit_is_told_by_the_big_pips_beside_his_indices(monkeypatch) -> None:
+    """cam_image41's king of clubs, blurred by a webcam: his two index pips read a club and a
+    spade, and the corners disagreeing left him unsure. The big pips inside his picture's frame,
+    beside each index, both read a club (``middle.court_ends``), which settles it."""
+    image = cv2.imread(str(DATA / "cam_image41.jpg"))
+    ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
+
+    def king() -> list:
+        return [(c.code, c.confidence >= 0.85) for c in identify(image) if overlap(c.corners, box) > 0.6]
+
+    assert king() == [("KC", True)]
+    monkeypatch.setattr(reader_module, "court_ends", lambda card: (None, None))
+    assert king() == [(None, False)]
+
+
+def test_a_court_card_s_big_pips_are_read_at_each_end() -> None:
+    """``court_ends`` asks the big pip beside each index of a court card's face, each end alone:
+    cam_image41's king of clubs shows two clubs, one once his bottom pip is painted out."""
+    image = cv2.imread(str(DATA / "cam_image41.jpg"))
+    ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
+    (king,) = [c for c in identify(image) if overlap(c.corners, box) > 0.6]
+    quad = detect_module.CardQuad(king.corners, 1.0)
+    face = detect_module.warp_card(detect_module.warp_source(image), quad, scale=reader_module.FACE_SCALE)
+
+    def ends(face: np.ndarray) -> tuple:  # the face's planes as the reader makes them
+        return middle_module.court_ends(Planes.of(face, round(PAPER_CELL * reader_module.FACE_SCALE)))
+
+    assert ends(face) == ("C", "C") == ends(cv2.flip(face, -1))  # a card reads the same both ways up
+    h, w = face.shape[:2]
+    top_only = face.copy()
+    top_only[-(h // 3) :, -(w // 2) :] = 235
+    assert ends(top_only) == ("C", None)
+
+
+def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_beside_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """With the benchmark's enrolled deck, an outline of cam_image41's blurred king of clubs,
+    its top index read as an ace (which his picture rules out), reads KS on his bottom index
+    alone, at 0.81. The big pip beside that index is a club: he is left to the outline that
+    reads him KC (``reader._pip_beside_says_otherwise``)."""
+    from benchmarks.bench_vision import ENROLMENT
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for code, photo in ENROLMENT.items():
+        shutil.copy(DATA / photo, folder / f"{code}_{photo}")
+    enrol(folder, tmp_path / "deck.npz")
+    deck = load_deck(tmp_path / "deck.npz")
+    image = cv2.imread(str(DATA / "cam_image41.jpg"))
+    ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
+
+    def king() -> list:
+        return [c.code for c in identify(image, deck) if overlap(c.corners, box) > 0.6]
+
+    assert king() == ["KC"]
+    monkeypatch.setattr(reader_module, "_pip_beside_says_otherwise", lambda code, found, ends: False)
+    assert king() == ["KS"]
+
+
+@pytest.mark.parametrize(
+    "corners, ends, doubted",
+    [
+        ((None, ("K", "S")), (None, "C"), True),  # one corner, the pip beside it another suit
+        ((None, ("K", "S")), (None, "S"), False),  # ... the same suit
+        ((None, ("K", "S")), ("C", None), False),  # ... the pip at the other end: maybe another card's
+        ((("K", "S"), ("K", "S")), ("C", "C"), False),  # two corners alike outweigh it
+        ((None, ("RJ", "")), (None, "C"), False),  # a joker has no suit
+    ],
+)
+def test_a_big_pip_doubts_only_the_one_index_it_lies_beside(corners: tuple, ends: tuple, doubted: bool) -> None:
+    found = tuple(None if c is None else reader_module.CornerReading(c[0], c[1], 0.9, 0.9) for c in corners)
+    code = next(c.rank + c.suit for c in found if c is not None)
+    assert reader_module._pip_beside_says_otherwise(code, found, ends) == doubted
 
 
 def test_a_grey_frame_leaves_every_card_unsure_and_the_command_says_why(tmp_path: Path, capsys) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
 from vision.ink import PAPER_CELL, RED_INK, Planes, ink_redness
-from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, foreign_middle, is_back
+from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, court_ends, foreign_middle, is_back
 
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
@@ -96,6 +96,11 @@ class Warped:
         return Planes.of(self.face, round(PAPER_CELL * FACE_SCALE))
 
     @cached_property
+    def court_ends(self) -> tuple[str | None, str | None]:
+        """``court_ends`` of the face: the suits of a court card's big pips, asked of pictures only."""
+        return court_ends(self._planes)
+
+    @cached_property
     def middle(self) -> tuple[str | None, str | None]:
         """``centre_witnesses`` of the face, asked once a card: an unsure card is read again
         through outlines a little off its own (``identify._nudged_looks``), its face the same."""
@@ -145,6 +150,9 @@ def read_cards(
         # The indices' ink is asked of the face's corners (a witness asks it of most cards).
         index = list(card.corners) if face is None else [_corner_planes(face, i) for i in (0, 1)]
         middle, suit = (None, None) if face is None else card.middle
+        ends = card.court_ends if middle == "court" else (None, None)
+        if ends[0] is not None and ends[0] == ends[1]:
+            suit = ends[0]  # both big pips agree: one alone might be another card's, beside its index
         red = _card_is_red(ranks, index)
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
@@ -162,8 +170,21 @@ def read_cards(
         own = middle == BLOCKED and suit == code[-1]
         if face is not None and not pictured and not own and foreign_middle(face, [index[i] for i in shows]):
             confidence = min(confidence, DISAGREE)
+        if _pip_beside_says_otherwise(code, found, ends):
+            confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
+
+
+def _pip_beside_says_otherwise(
+    code: str, found: tuple[CornerReading | None, CornerReading | None], ends: tuple[str | None, str | None]
+) -> bool:
+    """Whether a court card read from one corner alone has the big pip beside that index
+    (``middle.court_ends``, same end) of another suit: the index's own pip is a fraction of its
+    size (measured: a blurred webcam king of clubs read KS on one corner, the club beside it).
+    Two corners reading alike outweigh it; a pip at the other end may be another card's."""
+    reads = [n for n, c in enumerate(found) if c is not None and c.rank + c.suit == code]
+    return code not in ("RJ", "BJ") and len(reads) == 1 and ends[reads[0]] not in (None, code[-1])
 
 
 def _averaged(p: np.ndarray, own: int, looks: list[list[np.ndarray]] | None) -> np.ndarray:
