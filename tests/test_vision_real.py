@@ -452,6 +452,16 @@ def test_a_big_pip_doubts_only_the_one_index_it_lies_beside(corners: tuple, ends
     assert reader_module._pip_beside_says_otherwise(code, found, ends) == doubted
 
 
+def test_a_queen_held_unsure_gives_way_to_her_two_indices_read_alike() -> None:
+    """IMG_2578's queen of diamonds lies partly under a binder: her outline, read surely, is then
+    doubted as a pile's lower card and held unsure. Both her indices read QD, facing each other:
+    she is known, lying under something, and the outline held unsure was hers (it gives way)."""
+    image = cv2.imread(str(DATA / "IMG_2578.JPG"))
+    ((_, box),) = [(r, b) for r, b in labelled("IMG_2578.JPG") if r == "Q" and b[0] > 200]
+    there = [(c.code, c.covered) for c in identify(image) if overlap(c.corners, box) > 0.5]
+    assert there == [("QD", True)]
+
+
 def test_a_grey_frame_leaves_every_card_unsure_and_the_command_says_why(tmp_path: Path, capsys) -> None:
     """IMG_2642 made grey: the corner networks tell red suits from black by colour first, and
     read its ten of hearts as a ten of clubs, surely. A frame without colour leaves every face-up

@@ -338,7 +338,9 @@ def _by_index(
     whose corners reads that card surely (``shows``: what each unsure outline's corners read, by
     the id of its card): the part of it showing past a cloth or a book over the rest (see
     ``_part_shown``). The cards ``held`` unsure (in ``seen``: read, then doubted as a lower card
-    of a pile) count as read: they are not read again through an index, and do not give way."""
+    of a pile) count as read: they are not read again through an index, and give way only to a
+    card known by both its indices, read alike: the outline held was that card's, lying under
+    something (measured: IMG_2578's queen, under a binder)."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
         if card.code is not None:
@@ -396,16 +398,17 @@ def _by_index(
         # Their parts in the frame: a card cut by the frame's edge is found by its outline as the
         # part showing, and by its index as the whole card, reaching out of the picture.
         places = _in_frame(_spans(out), image.shape)
-        seen = [
-            c
-            for c in seen
-            if c.code is not None
-            or any(c is h for h in held)
-            or not (
-                np.any(iou(_in_frame(_spans([c]), image.shape)[0], places) >= SAME_CARD)
-                or _part_shown(c, out, shows.get(id(c)))
+        both = _spans([c for c in out if c.covered and len(c.indices) >= 2])  # known by both indices, alike
+
+        def gives_way(card: SeenCard) -> bool:
+            if any(card is h for h in held):  # only to a card known by both its indices
+                return bool(np.any(iou(_spans([card])[0], both) >= SAME_CARD))
+            return bool(
+                np.any(iou(_in_frame(_spans([card]), image.shape)[0], places) >= SAME_CARD)
+                or _part_shown(card, out, shows.get(id(card)))
             )
-        ]
+
+        seen = [c for c in seen if c.code is not None or not gives_way(c)]
     return seen + out
 
 
