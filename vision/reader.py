@@ -150,9 +150,6 @@ def read_cards(
         # The indices' ink is asked of the face's corners (a witness asks it of most cards).
         index = list(card.corners) if face is None else [_corner_planes(face, i) for i in (0, 1)]
         middle, suit = (None, None) if face is None else card.middle
-        ends = card.court_ends if middle == "court" else (None, None)
-        if ends[0] is not None and ends[0] == ends[1]:
-            suit = ends[0]  # both big pips agree: one alone might be another card's, beside its index
         red = _card_is_red(ranks, index)
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
@@ -163,14 +160,20 @@ def read_cards(
         shows = [i for i in (0, 1) if found[i] is not None]
         vouched = "covered" if covered else "whole" if whole and whole[n] else None
         code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched)
+        alike = sum(c is not None and c.rank + c.suit == code for c in found)
+        if middle == "court" and (confidence < threshold or alike < 2):
+            # A picture's big pips, asked where its two indices alone do not settle the card.
+            ends = card.court_ends
+            if ends[0] is not None and ends[0] == ends[1]:  # both agree: one alone may be another card's
+                code, confidence = _weigh(ranks[shows], suits[shows], middle, ends[0], red, vouched)
+            if _pip_beside_says_otherwise(code, found, ends):
+                confidence = min(confidence, DISAGREE)
         pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
         # A shadow across the middle is no other card's ink, where the pips it leaves show the
         # card's own suit (measured: a sunlit 4D read unsure; the pip count's own suit is not
         # taken so, a pile's lower card of the top card's suit being read for the top then).
         own = middle == BLOCKED and suit == code[-1]
         if face is not None and not pictured and not own and foreign_middle(face, [index[i] for i in shows]):
-            confidence = min(confidence, DISAGREE)
-        if _pip_beside_says_otherwise(code, found, ends):
             confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
