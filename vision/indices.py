@@ -95,8 +95,9 @@ def ink_marks(
     keep = _marks(stats, centroids, skip)
     centres, moments = centroids[keep], _moments(labels, stats, keep)
     if colour is not None:
-        longest = np.maximum(stats[:, 2], stats[:, 3])
-        merged = np.nonzero((longest > MARK_PX[1]) & (longest <= MERGED_MOST * MARK_PX[1]))[0]
+        longest, shortest = np.maximum(stats[:, 2], stats[:, 3]), np.minimum(stats[:, 2], stats[:, 3])
+        size = (longest > MARK_PX[1]) & (longest <= MERGED_MOST * MARK_PX[1]) & (shortest >= MARK_PX[0])  # no line
+        merged = np.nonzero(size)[0]
         merged = merged[(merged > 0) & _unskipped(centroids[merged], skip)]  # most lie on the cards found
         more = [_untinted_marks(colour, labels, stats[i], i, skip) for i in merged]
         centres = np.concatenate([centres, *(c for c, _ in more)])
