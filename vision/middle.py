@@ -188,8 +188,7 @@ def court_ends(card: np.ndarray | Planes) -> tuple[str | None, str | None]:
     Measured on the faces of the photographs' court cards read surely: of 183, 106 both ends
     right, 62 one end right (the other none), 14 neither, 1 one end wrong (the other right)."""
     card = planes(card)
-    top, bottom = (_court_pip(card, end) for end in (0, 1))
-    return top, bottom
+    return _court_pip(card, 0), _court_pip(card, 1)
 
 
 def _court_pip(card: Planes, end: int) -> str | None:
@@ -216,7 +215,7 @@ def _court_pip(card: Planes, end: int) -> str | None:
     i = int(np.argmax(np.where(pip, area, -1)))
     mask = labels[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]] == i
     red = median_redness(part.redness[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]][mask]) > RED_INK
-    return _pip_suit(_finer(part.low, stats[i], level), red)  # drawn finer at any size: 94 -> 105 both ends
+    return _pip_suit(_finer(part.low, stats[i], level), red)  # finer at any size: both ends right 94 -> 105
 
 
 def _finer(low: np.ndarray, blob: np.ndarray, level: float) -> np.ndarray:
