@@ -129,7 +129,7 @@ def _moments(labels: np.ndarray, stats: np.ndarray, which: np.ndarray) -> np.nda
     out = np.zeros((len(which), 3))
     for n, i in enumerate(which):
         x, y, w, h = stats[i, :4]
-        m = cv2.moments((labels[y : y + h, x : x + w] == i).astype(np.uint8), binaryImage=True)
+        m = cv2.moments(cv2.compare(labels[y : y + h, x : x + w], float(i), cv2.CMP_EQ), binaryImage=True)
         out[n] = (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12)
     return out
 
