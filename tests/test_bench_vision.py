@@ -61,3 +61,19 @@ def test_a_fan_s_lower_card_is_judged_on_the_part_the_cards_over_it_leave_showin
     # A card on top lies over every covered one, and over no other card on top.
     top = _card("AH", 30, covered=False)
     assert lies_over(top, queen) and not lies_over(queen, top) and not lies_over(top, _card("KS", 0, covered=False))
+
+
+def test_an_outline_holding_a_covered_card_s_showing_index_hides_none_of_that_card() -> None:
+    """An unsure outline drawn round a whole pile holds the index a covered card was known by:
+    that index shows, so the outline lies over none of it and the card is judged on its outline."""
+    from benchmarks.bench_vision import _box_verdict
+    from vision.identify import lies_over
+
+    queen = _card("QC", 10, indices=((15.0, 15.0),))
+    pile = SeenCard(None, 0.2, np.float32([[5, 5], [95, 5], [95, 85], [5, 85]]))
+    assert not lies_over(pile, queen)
+    assert _box_verdict([pile, queen], [10, 10, 60, 80], "Q", (100, 100)) == "right"
+    # An outline that does not hold it still covers it.
+    beside = SeenCard(None, 0.2, np.float32([[20, 5], [95, 5], [95, 85], [20, 85]]))
+    assert lies_over(beside, queen)
+    assert _box_verdict([beside, queen], [10, 10, 60, 80], "Q", (100, 100)) == "not found"

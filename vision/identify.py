@@ -421,11 +421,13 @@ def _shows_at(card: SeenCard, sightings: list[Sighting]) -> SeenCard:
 
 def lies_over(card: SeenCard, other: SeenCard) -> bool:
     """Whether ``card`` lies over ``other`` where their outlines overlap: a card on top over every
-    covered one, and a covered card over another whose outline holds an index it was known by
-    (that index shows) while its own outline holds none of the other's. In a fan of cards each
-    known by an index, the part of each that shows is its outline less the cards over it."""
+    covered one but one whose index shows inside its outline, and a covered card over another
+    whose outline holds an index it was known by (that index shows) while its own outline holds
+    none of the other's. In a fan of cards each known by an index, the part of each that shows is
+    its outline less the cards over it. An outline drawn round a whole pile, or round a game's
+    box a card lies on, holds the index that card was known by: it hides none of that card."""
     if card.covered != other.covered:
-        return not card.covered
+        return not card.covered and not any(_holds(card, at) for at in other.indices)
     return any(_holds(other, at) for at in card.indices) and not any(_holds(card, at) for at in other.indices)
 
 
