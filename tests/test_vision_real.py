@@ -18,9 +18,11 @@ import vision.indices as indices_module
 import vision.middle as middle_module
 import vision.reader as reader_module
 from table.cli import main
+from vision.detect import CARD_H, CARD_W
 from vision.identify import identify
 from vision.ink import PAPER_CELL, Planes
 from vision.profile import enrol, load_deck
+from vision.reader import corner_box
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real_cards_dev"
 if not DATA.is_dir():  # a clone outside the workplace: the photos live beside the project
@@ -376,6 +378,24 @@ def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(monkey
     assert queen.covered and overlap(queen.corners, strip) > 0.5
     monkeypatch.setattr(indices_module, "ONE_SIDE_SURE", 1.01)
     assert queens() == []
+
+
+def test_a_jack_under_a_case_is_found_by_the_paper_of_his_index_s_column(monkeypatch) -> None:
+    """IMG_2549's jack of diamonds lies under a CD case, upside down, one index showing. The
+    corner the reader warps reaches his big red pip and his picture's frame, which the darkest
+    channel shows as dark as ink: sought there, too little paper (``PAPER_SHARE``) and his index
+    was never read. Sought in the index's column (``PAPER_WIDTH``), he is found."""
+    image = cv2.imread(str(DATA / "IMG_2549.JPG"))
+    ((_, strip),) = labelled("IMG_2549.JPG")
+
+    def jacks() -> list:
+        return [c for c in identify(image) if c.code == "JD"]
+
+    (jack,) = jacks()
+    assert jack.covered and overlap(jack.corners, strip) > 0.3
+    _, _, _, corner_width = corner_box(CARD_H, CARD_W, 0)
+    monkeypatch.setattr(indices_module, "PAPER_WIDTH", corner_width)
+    assert jacks() == []
 
 
 def test_a_king_whose_rank_touches_his_picture_s_frame_is_found_by_his_index(monkeypatch) -> None:
