@@ -108,12 +108,12 @@ def test_a_card_as_pale_as_the_table_is_found_by_its_two_indices_facing_each_oth
     """On a table the colour of the card's paper, turned, the card's sides barely show: each index
     alone is not taken, but the two, facing each other from the card's opposite corners and read
     alike, are (``indices.mirrored``). (Each index has one side just past ``SIDE_EDGE``, 32-37
-    grey levels against 28 for the other, so read past ``ONE_SIDE_SURE`` it is taken alone: that
+    grey levels against 28 for the other, so read past ``WEAK_SIDES_SURE`` it is taken alone: that
     is held off here.)"""
     face = render_card("7H", DECK_STYLES["classic"])
     paper = tuple(int(v) for v in np.median(face[5:40, 60:-60, :3].reshape(-1, 3), axis=0))
     image = on_table("7H", "classic", angle=33, table=paper)
-    monkeypatch.setattr(indices_module, "ONE_SIDE_SURE", 1.01)
+    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert [s.code for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == ["7H", "7H"]
     monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
     assert [s.code for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == []
@@ -365,7 +365,7 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     on its own there (the card's sides barely show against the table), but sought in that corner
     it is, and its outline fitted to the edges reads 2H: the top card. (Its two indices facing
     each other find it too, ``indices.mirrored``, and so does each index alone, one of its sides
-    showing, read past ``ONE_SIDE_SURE``: both turned off here to show the corner's search.)
+    showing, read past ``WEAK_SIDES_SURE``: both turned off here to show the corner's search.)
     The king under it is known by his one index showing, covered."""
     image, truth = _benchmark_pile("modern", 6)
     lower, top = truth
@@ -377,7 +377,7 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     assert [(c.code, c.covered) for c in found] == [(top.code, False), (lower.code, True)]
     assert min(np.abs(np.roll(found[0].corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
     monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
-    monkeypatch.setattr(indices_module, "ONE_SIDE_SURE", 1.01)
+    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert not [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == top.code]
     assert read() == [(top.code, False), (lower.code, True)]
     monkeypatch.setattr(identify_module, "_top_by_corner", lambda *args: None)
@@ -530,3 +530,15 @@ def test_the_line_map_is_drawn_where_asked_as_the_whole_frame_s() -> None:
     drawn[: 434 // tile * tile + tile, 100 // tile * tile : 517 // tile * tile + tile] = 1
     assert not lines[drawn == 0].any()
     assert edges.lines_over([box]) is lines  # drawn once
+
+
+@pytest.mark.parametrize(
+    ("ink", "tinted"), [((40, 40, 40), False), ((40, 40, 200), False), ((90, 170, 60), True), ((200, 90, 60), True)]
+)
+def test_ink_neither_grey_nor_red_is_no_index_s(ink: tuple[int, int, int], tinted: bool) -> None:
+    """An index is printed black or red: a corner whose ink is mostly green or blue (a page's
+    coloured print, read as an ace of clubs at 0.95 on a rendered desk) is tinted."""
+    corner = np.full((126, 62, 3), (215, 200, 235), np.uint8)  # pink paper (BGR)
+    cv2.putText(corner, "A", (8, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 4)
+    cv2.circle(corner, (22, 62), 9, ink, -1)
+    assert (indices_module.ink_tint(corner) > indices_module.TINTED_INK) == tinted

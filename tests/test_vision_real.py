@@ -167,14 +167,14 @@ def test_a_queen_on_a_towel_as_pale_as_her_is_found_by_her_two_indices(monkeypat
     """IMG_2460's queen of diamonds lies on a white towel: no outline is found round her and her
     sides barely show beside her indices, but the two indices face each other from her opposite
     corners and read alike (``indices.mirrored``; without it she is not found). One side of an
-    index shows enough for ``ONE_SIDE_SURE`` to take her too: held off here."""
+    index shows enough for ``WEAK_SIDES_SURE`` to take her too: held off here."""
     image = cv2.imread(str(DATA / "IMG_2460.JPG"))
     ((rank, box),) = labelled("IMG_2460.JPG")
 
     def there() -> list:
         return [c.code for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
 
-    monkeypatch.setattr(indices_module, "ONE_SIDE_SURE", 1.01)
+    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert rank == "Q" and there() == ["QD"]
     monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
     assert there() == []
@@ -332,14 +332,17 @@ def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch)
 
 def test_a_jack_on_white_papers_is_vouched_for_by_a_glimpse_of_her_other_index(monkeypatch) -> None:
     """IMG_2581's jack of diamonds lies on a pile of white papers, under a nine of clubs: her
-    sides do not show against the paper, so only her other index, facing her top one, vouches
-    for her. That index lies at the nine's edge and reads alike at 0.53, under the threshold;
-    her top one reads 0.96, so one look at the other reading alike (``FACING_LEAST``) is enough."""
+    sides barely show against the paper (steps of 10 and 18 grey levels), so her other index,
+    facing her top one, vouches for her. That index lies at the nine's edge and reads alike at
+    0.53, under the threshold; her top one reads 0.96, so one look at the other reading alike
+    (``FACING_LEAST``) is enough. (Read past ``WEAK_SIDES_SURE``, her sides showing faintly,
+    her top index alone would take her too: held off here.)"""
     image = cv2.imread(str(DATA / "IMG_2581.JPG"))
 
     def jacks() -> list:
         return [(c.code, c.covered) for c in identify(image) if c.code and c.code[0] == "J"]
 
+    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert jacks() == [("JD", True)]
     monkeypatch.setattr(indices_module, "FACING_LEAST", 1.01)
     assert jacks() == []
@@ -366,7 +369,7 @@ def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeyp
 def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(monkeypatch) -> None:
     """IMG_2671's queen of spades lies in a fan, over a king and under a queen of clubs: her top
     side shows against the carpet, her left one lies over the king's white border and shows no
-    step. Her index, with one side showing, reads 0.99, over ``ONE_SIDE_SURE``; with two sides
+    step. Her index, with one side showing, reads 0.99, over ``WEAK_SIDES_SURE``; with two sides
     asked for she is not found."""
     image = cv2.imread(str(DATA / "IMG_2671.JPG"))
     strip = next(b for r, b in labelled("IMG_2671.JPG") if r == "Q" and b[0] < 150)
@@ -376,8 +379,27 @@ def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(monkey
 
     (queen,) = queens()
     assert queen.covered and overlap(queen.corners, strip) > 0.5
-    monkeypatch.setattr(indices_module, "ONE_SIDE_SURE", 1.01)
+    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert queens() == []
+
+
+@pytest.mark.parametrize(("name", "code"), [("IMG_2507.JPG", "KH"), ("IMG_2477.JPG", "QS")])
+def test_a_court_card_on_a_white_table_is_found_by_an_index_whose_sides_show_faintly(
+    monkeypatch, name: str, code: str
+) -> None:
+    """On a white table, in dim light, a court card's sides beside its index step 14-23 grey
+    levels, under ``SIDE_EDGE``, and no outline is read round it; its other index is hidden or
+    unread. Its sides showing faintly (``FAINT_SIDE``), its index read surely in black or red
+    ink, it is found; asked for one side at ``SIDE_EDGE`` at least, it is not."""
+    image = cv2.imread(str(DATA / name))
+    ((_, box),) = labelled(name)
+
+    def there() -> list:
+        return [c.code for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
+
+    assert there() == [code]
+    monkeypatch.setattr(indices_module, "FAINT_SIDE", float(indices_module.SIDE_EDGE))
+    assert there() == []
 
 
 def test_a_jack_under_a_case_is_found_by_the_paper_of_his_index_s_column(monkeypatch) -> None:
