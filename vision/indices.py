@@ -59,11 +59,11 @@ GLIMPSE_VOUCHES = 0.85
 # it): one side showing, the other lying over a card as white as itself (a fan's middle card),
 # or both showing faintly (FAINT_SIDE or more: a card on a table nearly as pale as itself).
 # Page print beside a card's or a page's edge read 0.86-0.91 so; green dashes on a pink page
-# read as an ace of clubs at 0.95 (tint 0.99; indices' ink: 0-0.45). Measured: photographs
-# 500 -> 504 (IMG_2671's fanned queen, IMG_2477's and IMG_2507's court cards on white tables,
-# counted with the paper change below), rendered fans' lower cards +3/+4/+16/+2 (classic,
-# modern, jumbo, vintage), nothing read that is not there; sides only over 0: a fan's card
-# read that was not there on seeds the benchmark does not use.
+# read as an ace of clubs at 0.95 (tint 0.99; indices' ink: 0-0.45). Measured: photographs +3
+# (IMG_2671's fanned queen; IMG_2477's and IMG_2507's court cards on white tables), rendered
+# fans' lower cards +2/+4/+16/+2 (classic, modern, jumbo, vintage), nothing read that is not
+# there, on the benchmark's seeds and others. Sides over 0 instead of FAINT_SIDE: one more
+# photograph, and a fan's card read that was not there on seeds the benchmark does not use.
 WEAK_SIDES_SURE = 0.95
 FAINT_SIDE = 8.0  # grey levels: the least step a side shows to count, faintly
 TINTED_INK = 0.6  # the most of an index's ink neither grey nor red (``ink_tint``)
