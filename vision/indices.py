@@ -448,6 +448,10 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     rank_1, suit_1 = posteriors(candidates, (1.0,))
     glimpsed = _glimpsed([i for i, _ in candidates], rank_1, suit_1)
     promising = may_be_sure(rank_1, suit_1, threshold)
+    # One whose sides show weakly and whose other index is nowhere is taken only at WEAK_SIDES_SURE:
+    # on a busy desk most print beside a page's edge is such, and its other looks are left unread.
+    alone = np.array([weak[i] and not partners[i].size for i, _ in candidates])
+    promising &= ~alone | may_be_sure(rank_1, suit_1, WEAK_SIDES_SURE)
     candidates = [c for c, keep in zip(candidates, promising, strict=True) if keep]
     if not candidates:
         return []
