@@ -404,7 +404,8 @@ def _glimpsed(at: list[int], rank_p: np.ndarray, suit_p: np.ndarray) -> dict[int
 
 def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarray | None = None) -> list[Sighting]:
     """Every card index in a BGR frame outside ``skip`` (a mask: the cards found already) whose
-    card's sides show beside it, read; the confidence of a lone index is its reading's squared
+    card's sides show beside it (or show weakly, and it reads ``WEAK_SIDES_SURE`` in an index's
+    ink; or its other index faces it), read; the confidence of a lone index is its reading's squared
     (one witness, as ``reader`` weighs a lone corner), below ``threshold`` its code is None (and
     one whose first look rules out reaching ``threshold`` is left out).
     A grey frame is read as grey in all three channels (the corner network takes colour)."""
