@@ -156,12 +156,8 @@ def _untinted_marks(
     A court card's index may touch the line round its picture (measured: IMG_2536's king, whose
     rank joins the blue frame line), and the two make one mark no index is."""
     x, y, w, h = stat[:4]
-    b, g, r = cv2.split(colour[y : y + h, x : x + w])
-    bluegreen = cv2.max(b, g)
-    grey = cv2.compare(cv2.subtract(cv2.max(bluegreen, r), cv2.min(cv2.min(b, g), r)), float(TINTED), cv2.CMP_LT)
-    red = cv2.compare(cv2.subtract(r, bluegreen), float(TINTED_RED), cv2.CMP_GE)
     ours = cv2.compare(labels[y : y + h, x : x + w], float(label), cv2.CMP_EQ)
-    inked = cv2.bitwise_and(ours, cv2.bitwise_or(grey, red))
+    inked = cv2.bitwise_and(ours, _index_ink(colour[y : y + h, x : x + w]))
     _, sub, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(inked, 8, cv2.CV_32S, cv2.CCL_GRANA)
     centroids = centroids + np.array([x, y])
     keep = _marks(stats, centroids, skip)
@@ -246,18 +242,25 @@ def _sample(grey: np.ndarray, frames: np.ndarray, xs: np.ndarray, ys: np.ndarray
     return out.ravel()[:size].reshape(shape).astype(np.float32)
 
 
+def _index_ink(colour: np.ndarray) -> np.ndarray:
+    """Which pixels of a BGR picture (uint8) could be an index's ink: grey (``TINTED``) or red
+    (``TINTED_RED``), as a 0/255 mask. An index is printed black or red."""
+    b, g, r = cv2.split(colour)
+    bluegreen = cv2.max(b, g)
+    grey = cv2.compare(cv2.subtract(cv2.max(bluegreen, r), cv2.min(cv2.min(b, g), r)), float(TINTED), cv2.CMP_LT)
+    red = cv2.compare(cv2.subtract(r, bluegreen), float(TINTED_RED), cv2.CMP_GE)
+    return cv2.bitwise_or(grey, red)
+
+
 def ink_tint(corner: np.ndarray) -> float:
     """How much of a corner's ink (BGR; pixels 60 grey levels darker, in the darkest channel,
-    than its paper) is tinted: neither grey nor red. An index is printed black or red; a
-    page's coloured print is not."""
-    b, g, r = (corner[..., k].astype(np.int16) for k in range(3))
-    low = np.minimum(np.minimum(b, g), r)
+    than its paper) is tinted: neither grey nor red (``_index_ink``). A page's coloured print
+    is so; an index is not."""
+    low = corner.min(axis=2)
     ink = low < np.percentile(low, 90) - 60
     if ink.sum() < 10:
         return 0.0
-    spread = np.maximum(np.maximum(b, g), r) - low
-    tinted = (spread >= TINTED) & (r - np.maximum(b, g) < TINTED_RED)
-    return float(tinted[ink].mean())
+    return float((_index_ink(corner)[ink] == 0).mean())
 
 
 def papery_corners(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
@@ -446,7 +449,8 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     # Each candidate's middle look is read first: on a busy desk most of a page's print reads
     # no rank there that could be sure, and its other looks are left unread.
     middle = SCALES.index(1.0)
-    rank_1, suit_1 = posteriors(candidates, (1.0,))
+    firsts = {i: _patch(image, frame, 0, 0, cw, ch) for i, frame in candidates}  # each frame is its 1.0 look's
+    rank_1, suit_1 = deck.posteriors(deck.net.read(list(firsts.values())))
     glimpsed = _glimpsed([i for i, _ in candidates], rank_1, suit_1)
     promising = may_be_sure(rank_1, suit_1, threshold)
     # One whose sides show weakly and whose other index is nowhere is taken only at WEAK_SIDES_SURE:
@@ -480,7 +484,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         if pale[i] and not (facing or glimpse):
             continue  # on a table as pale as the card only the card's other index, read alike, vouches
         sure = confidences[n] >= WEAK_SIDES_SURE
-        if weak[i] and not (facing or glimpse or (sure and ink_tint(_patch(image, frame, 0, 0, cw, ch)) <= TINTED_INK)):
+        if weak[i] and not (facing or glimpse or (sure and ink_tint(firsts[i]) <= TINTED_INK)):
             continue  # sides showing weakly: its other index vouches, or a sure reading in an index's ink
         code, confidence = RANK_CLASSES[ranks[n]] + SUIT_CLASSES[suits[n]], float(confidences[n])
         at = (float(centres[a[i]][0]), float(centres[a[i]][1]))
