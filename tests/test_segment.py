@@ -14,6 +14,7 @@ from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from vision.corner_net import WEIGHTS as CORNER_WEIGHTS
 from vision.detect import (
     CardQuad,
+    _face_map,
     face_support,
     find_cards,
     portrait_corners,
@@ -226,3 +227,27 @@ def test_a_trained_segmenter_is_read_back_to_train_on() -> None:
         assert np.array_equal(CardSegmenter(to_onnx(back, {})).forward(x), CardSegmenter(model).forward(x))
     with pytest.raises(SystemExit, match="not a segmenter of this shape"):
         weights_of(str(CORNER_WEIGHTS))  # another network's weights
+
+
+class _CellOf:
+    """A stand-in segmenter answering a random map with cells of a given size in pixels."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+
+    def face_map(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        rows, cols = (int(np.ceil(side / self.cell)) + 1 for side in image.shape[:2])
+        return np.random.default_rng(3).random((rows, cols), np.float32), self.cell
+
+
+@pytest.mark.parametrize("cell", [10.0, 7.3])
+def test_face_map_puts_each_cell_centre_where_the_warp_does(cell: float) -> None:
+    """The map is stretched over the working image by a plain resize where a cell is a whole
+    number of pixels: each cell's value lands on its centre, as the affine warp puts it."""
+    small = np.zeros((270, 480, 3), np.uint8)
+    face, _ = _CellOf(cell).face_map(small)
+    m = np.float32([[cell, 0, (cell - 1) / 2], [0, cell, (cell - 1) / 2]])
+    warped = cv2.warpAffine(face, m, (480, 270), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    stretched = _face_map(_CellOf(cell), small)
+    assert stretched.shape == (270, 480)
+    np.testing.assert_allclose(stretched, warped, atol=1e-5)

@@ -303,10 +303,16 @@ def _face_map(segmenter: CardSegmenter, small: np.ndarray) -> np.ndarray:
     """The segmenter's map of the working image, stretched over it (the network is trained on
     frames rendered at about the working size and shrunk the same way)."""
     face, cell = segmenter.face_map(small)
+    height, width = small.shape[:2]
+    rows, cols = face.shape
+    if cell == round(cell) and rows * cell >= height and cols * cell >= width:
+        # A whole number of pixels a cell (the working size's usual case): a plain resize puts
+        # each cell's centre where the warp below does, in a tenth of its time.
+        size = (round(cols * cell), round(rows * cell))
+        return cv2.resize(face, size, interpolation=cv2.INTER_LINEAR)[:height, :width]
     # Map cell i covers pixels [i * cell, (i + 1) * cell): its centre is at (i + 0.5) * cell.
     m = np.float32([[cell, 0, (cell - 1) / 2], [0, cell, (cell - 1) / 2]])
-    size = (small.shape[1], small.shape[0])
-    return cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(face, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _mean_inside(face: np.ndarray, polygon: np.ndarray) -> float:
