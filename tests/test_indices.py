@@ -542,3 +542,37 @@ def test_ink_neither_grey_nor_red_is_no_index_s(ink: tuple[int, int, int], tinte
     cv2.putText(corner, "A", (8, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 4)
     cv2.circle(corner, (22, 62), 9, ink, -1)
     assert (indices_module.ink_tint(corner) > indices_module.TINTED_INK) == tinted
+
+
+def test_a_card_known_by_both_its_indices_gives_the_frame_s_card_size() -> None:
+    """Two sightings of one code, facing each other, whose index corners lie along the diagonal
+    one of them implies: the distance between them is the card's diagonal. Another code, a
+    sighting not facing, or two alike lying elsewhere (two decks) give no size."""
+    implied = np.float32([[100, 100], [180, 100], [180, 212], [100, 212]])  # 0.8 of a 100 x 140 card
+    first = Sighting(implied, "7H", 0.9, (110.0, 115.0), facing=True)
+    other = Sighting(np.float32([[200, 240], [120, 240], [120, 128], [200, 128]]), "7H", 0.9, (190.0, 225.0), True)
+    (side,) = identify_module._facing_sides([first, other])
+    assert side == pytest.approx(100.0, rel=1e-3)
+    assert identify_module._facing_sides([first, replace(other, code="7D")]) == []
+    assert identify_module._facing_sides([first, replace(other, facing=False)]) == []
+    aside = replace(other, corners=other.corners + np.float32([150, 0]))  # a 7H of a second deck
+    assert identify_module._facing_sides([first, aside]) == []
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(monkeypatch) -> None:
+    """IMG_2648: an ace of hearts over a ten of clubs over a queen, every card found by its
+    indices (no outline reads). The ace shows both its indices, so its size is known; the ten,
+    known by one index, takes it, and its outline stops at its own top edge (drawn from the
+    index's height it reached past it, above the ace)."""
+    image = cv2.imread(str(DATA / "IMG_2648.JPG"))
+
+    def ratio() -> float:
+        found = {c.code: c for c in identify(image)}
+        ace, ten = (CardQuad(found[code].corners, 1.0).short_side for code in ("AH", "10C"))
+        assert found["10C"].covered and not found["AH"].covered
+        return ten / ace
+
+    assert ratio() == pytest.approx(1.0, abs=0.03)
+    monkeypatch.setattr(identify_module, "_facing_sides", lambda sightings: [])
+    assert ratio() > 1.03

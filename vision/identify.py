@@ -58,6 +58,8 @@ LONE_SURE = 0.85
 # whose outline reaches out of the frame (photographs +1, the rendered sets the same).
 LONE_BESIDE = 0.7
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
+FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
+FACING_SIZES = (0.6, 1.6)  # ... as far apart as this share of it (an index's height implies a card 0.66-1.28 its size)
 ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
 ONE_INDEX = 0.25  # of a card's width: two sightings whose ranks lie this close are of one index
 PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
@@ -622,10 +624,12 @@ def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
 
 
 def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
-    """The sightings' outlines made the size of the cards read on the frame (kept at the index
-    corner): one deck's cards are one size, and an index's height gives a card's only roughly
-    (decks print indices of many sizes; measured on rendered fans, 0.66 to 1.28 of the card)."""
+    """The sightings' outlines made the size of the cards read on the frame, and of the cards
+    known by both their indices (``_facing_sides``), kept at the index corner: one deck's cards
+    are one size, and an index's height gives a card's only roughly (decks print indices of many
+    sizes; measured on rendered fans, 0.66 to 1.28 of the card)."""
     sides = [CardQuad(c.corners, 1.0).short_side for c in seen if c.code not in (None, BACK) and not c.covered]
+    sides += _facing_sides(sightings)
     if not sides:
         return sightings
     side = float(np.median(sides))
@@ -634,6 +638,29 @@ def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
         scale = side / max(CardQuad(s.corners, 1.0).short_side, 1.0)
         out.append(replace(s, corners=(s.corners[0] + (s.corners - s.corners[0]) * scale).astype(np.float32)))
     return out
+
+
+def _facing_sides(sightings: list[Sighting]) -> list[float]:
+    """The short sides of the cards known by both their indices, read alike (``Sighting.facing``):
+    the two index corners are the card's opposite corners, so its diagonal is measured, and
+    with it the card's size (the index's height gives it only roughly). Only where the line
+    between them runs along the diagonal each index implies (``FACING_ALIGNED``): an index
+    whose direction is a few degrees off places its corner off too (measured: IMG_2601's ten)."""
+    sides = []
+    for n, a in enumerate(sightings):
+        for b in sightings[n + 1 :]:
+            if not (a.facing and b.facing and a.code == b.code):
+                continue
+            between = b.corners[0] - a.corners[0]
+            length = float(np.linalg.norm(between))
+            implied = [a.corners[2] - a.corners[0], b.corners[0] - b.corners[2]]
+            ratio = length / max(float(np.linalg.norm(implied[0])), 1.0)
+            aligned = all(
+                float(np.dot(d, between)) >= FACING_ALIGNED * length * float(np.linalg.norm(d)) for d in implied
+            )
+            if aligned and FACING_SIZES[0] <= ratio <= FACING_SIZES[1]:
+                sides.append(CardQuad(a.corners, 1.0).short_side * ratio)
+    return sides
 
 
 def _one_each(taken: list[tuple[SeenCard, float]]) -> list[SeenCard]:
