@@ -419,16 +419,20 @@ def test_an_unsure_outline_round_a_pile_stays_though_a_corner_reads_a_lower_card
 
 def test_sightings_are_one_card_when_each_index_lies_on_the_other_s_outline_or_they_share_one() -> None:
     """One card's two indices lie on each other's outlines; one index read twice (paired with
-    two marks) gives two ranks close together; a card half under another, its index beside it,
-    has its index off the other's outline."""
+    two marks) gives two sightings sharing a mark; a card half under another, its index beside
+    it, has its index off the other's outline."""
     card = np.float32([[100, 100], [200, 100], [200, 240], [100, 240]])
-    first = Sighting(card, "7H", 0.9, (110.0, 115.0))
-    second = Sighting(card[[2, 3, 0, 1]], "7H", 0.9, (190.0, 225.0))  # the other corner, turned round
-    twice = Sighting(card + 3, "1H", 0.8, (112.0, 120.0))
-    under = Sighting(card - [80, 0], "AD", 0.9, (30.0, 115.0))  # off the first card, left of it
-    together = identify_module._on_each_other([first, second, twice, under])
+    first = Sighting(card, "7H", 0.9, (110.0, 115.0), (110.0, 130.0))
+    second = Sighting(card[[2, 3, 0, 1]], "7H", 0.9, (190.0, 225.0), (190.0, 210.0))  # the other corner, turned round
+    twice = Sighting(card + 3, "1H", 0.8, (107.0, 114.0), (110.0, 131.0))  # a mark beside the rank, the same pip
+    under = Sighting(card - [80, 0], "AD", 0.9, (30.0, 115.0), (30.0, 130.0))  # off the first card, left of it
+    # Fanned tight over the first: its rank a quarter of a card's width from the first's, but
+    # its own two marks, and the first's index off its outline.
+    fanned = Sighting(card + np.float32([20, 14]), "AC", 0.9, (130.0, 129.0), (130.0, 144.0))
+    together = identify_module._on_each_other([first, second, twice, under, fanned])
     assert together[0, 1] and together[1, 0] and together[0, 2]
     assert not together[0, 3] and not together[3, 0] and not together[1, 3]
+    assert not together[0, 4] and not together[4, 0]
 
 
 def test_an_index_that_may_be_sure_is_every_one_whose_averaged_looks_are() -> None:
@@ -549,8 +553,9 @@ def test_a_card_known_by_both_its_indices_gives_the_frame_s_card_size() -> None:
     one of them implies: the distance between them is the card's diagonal. Another code, a
     sighting not facing, or two alike lying elsewhere (two decks) give no size."""
     implied = np.float32([[100, 100], [180, 100], [180, 212], [100, 212]])  # 0.8 of a 100 x 140 card
-    first = Sighting(implied, "7H", 0.9, (110.0, 115.0), facing=True)
-    other = Sighting(np.float32([[200, 240], [120, 240], [120, 128], [200, 128]]), "7H", 0.9, (190.0, 225.0), True)
+    first = Sighting(implied, "7H", 0.9, (110.0, 115.0), (110.0, 130.0), facing=True)
+    turned = np.float32([[200, 240], [120, 240], [120, 128], [200, 128]])
+    other = Sighting(turned, "7H", 0.9, (190.0, 225.0), (190.0, 210.0), True)
     (side,) = identify_module._facing_sides([first, other])
     assert side == pytest.approx(100.0, rel=1e-3)
     assert identify_module._facing_sides([first, replace(other, code="7D")]) == []

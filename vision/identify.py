@@ -61,7 +61,7 @@ CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit)
 FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
 FACING_SIZES = (0.6, 1.6)  # ... as far apart as this share of it (an index's height implies a card 0.66-1.28 its size)
 ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
-ONE_INDEX = 0.25  # of a card's width: two sightings whose ranks lie this close are of one index
+SHARED_MARK = 0.3  # of an index's rank-to-pip spacing: two sightings with marks this close share one
 PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
 CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``_crossed``), and its gaps
 LINE_TILE, LINE_MARGIN = 64, 16  # pixels: the line map is drawn a tile at a time, from a patch this much bigger
@@ -610,17 +610,20 @@ def _lone_least(span: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]) -> 
 
 def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
     """Which pairs of sightings could be one card: each one's index on the other's outline
-    (grown by ``ON_CARD``), as a card's two indices are, or the two indices one (their ranks
-    ``ONE_INDEX`` of a card's width apart at most: one index paired with two marks). A card
-    half under another whose index shows beside it lies under much of that card's outline, but
-    its index lies off it (else it would be hidden)."""
+    (grown by ``ON_CARD``), as a card's two indices are, or the two indices one (one index paired
+    with two marks: they share its rank or its pip, ``SHARED_MARK``). A card half under another
+    whose index shows beside it lies under much of that card's outline, but its index lies off
+    it (else it would be hidden). Two cards fanned tight show their indices close together, each
+    its own two marks (measured: a casino fan's two of hearts and ace of clubs, their ranks 0.23
+    of a card's width apart, were taken for one index read two ways, and neither was taken)."""
     middles = [s.corners.mean(axis=0) for s in sightings]
     grown = [(m + (s.corners - m) * ON_CARD).astype(np.float32) for s, m in zip(sightings, middles, strict=True)]
     holds = np.array([[cv2.pointPolygonTest(g, o.rank_at, False) >= 0 for o in sightings] for g in grown])
-    ranks = np.array([s.rank_at for s in sightings])
-    width = min(CardQuad(s.corners, 1.0).short_side for s in sightings)
-    one_index = np.linalg.norm(ranks[:, None] - ranks[None, :], axis=2) <= ONE_INDEX * width
-    return (holds & holds.T) | one_index
+    marks = np.array([[s.rank_at, s.pip_at] for s in sightings])  # N x 2 marks x (x, y)
+    spacing = np.linalg.norm(marks[:, 0] - marks[:, 1], axis=1)
+    apart = np.linalg.norm(marks[:, None, :, None] - marks[None, :, None, :], axis=-1).min(axis=(2, 3))
+    shared = apart <= SHARED_MARK * np.minimum(spacing[:, None], spacing[None, :])
+    return (holds & holds.T) | shared
 
 
 def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:

@@ -84,13 +84,15 @@ _RANKS = [n for n in range(len(RANK_CLASSES)) if n not in (JOKER, NO_INDEX)]  # 
 @dataclass(frozen=True)
 class Sighting:
     """A card seen by one index: its outline inferred (4 x 2, clockwise, first side short, the
-    index corner first), its reading, where its rank lies, and whether the card's other index,
-    facing it from the opposite corner, reads alike (``mirrored``)."""
+    index corner first), its reading, where its rank and its pip lie (the two marks it was paired
+    from), and whether the card's other index, facing it from the opposite corner, reads alike
+    (``mirrored``)."""
 
     corners: np.ndarray
     code: str | None
     confidence: float
     rank_at: tuple[float, float]
+    pip_at: tuple[float, float]
     facing: bool = False
 
 
@@ -487,8 +489,8 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         if weak[i] and not (facing or glimpse or (sure and ink_tint(firsts[i]) <= TINTED_INK)):
             continue  # sides showing weakly: its other index vouches, or a sure reading in an index's ink
         code, confidence = RANK_CLASSES[ranks[n]] + SUIT_CLASSES[suits[n]], float(confidences[n])
-        at = (float(centres[a[i]][0]), float(centres[a[i]][1]))
-        sighting = Sighting(card_outline(frame), code if confidence >= threshold else None, confidence, at, facing)
+        at, pip = ((float(centres[m][0]), float(centres[m][1])) for m in (a[i], b[i]))
+        sighting = Sighting(card_outline(frame), code if confidence >= threshold else None, confidence, at, pip, facing)
         read.append((confidence, sighting, float(height[i])))
     found: list[Sighting] = []
     for _, sighting, size in sorted(read, key=lambda r: -r[0]):
