@@ -197,7 +197,8 @@ def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) ->
 @pytest.mark.parametrize("at", [(153, 54), (260, 36)])
 def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_surely(monkeypatch, at) -> None:
     """IMG_2635's king and ace lie partly under other cards, each showing one index. Read surely
-    enough, it is the card (covered); under ``LONE_SURE`` it is not taken."""
+    enough, it is the card (covered); under the lone index's thresholds it is not taken (the
+    king lies beside a card known by both its indices: ``LONE_BESIDE`` is his)."""
     image = cv2.imread(str(DATA / "IMG_2635.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2635.JPG") if b[:2] == at]
 
@@ -208,6 +209,7 @@ def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_s
     card = best()
     assert card.covered and card.code[:-1] == rank and card.confidence >= identify_module.LONE_SURE
     monkeypatch.setattr(identify_module, "LONE_SURE", 1.01)
+    monkeypatch.setattr(identify_module, "LONE_BESIDE", 1.01)
     assert best() is None or best().code[:-1] != rank
 
 
@@ -581,3 +583,23 @@ def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(mo
     assert ratio() == pytest.approx(1.0, abs=0.03)
     monkeypatch.setattr(identify_module, "_facing_sides", lambda sightings: [])
     assert ratio() > 1.03
+
+
+def test_a_lone_index_beside_a_card_known_by_both_its_indices_needs_what_one_beside_a_card_read_does() -> None:
+    """A card known by one index reaching under another card needs ``LONE_BESIDE``, not
+    ``LONE_SURE``: the other card may be read by its outline, or known by both its indices read
+    alike (IMG_2668: a ten of spades at 0.76 under a jack of hearts whose two indices show)."""
+    from vision.quads import boxes
+
+    jack = np.float32([[300, 100], [400, 100], [400, 240], [300, 240]])
+    top = Sighting(jack, "JH", 1.0, (310.0, 115.0), (310.0, 130.0), facing=True)
+    bottom = Sighting(jack[[2, 3, 0, 1]], "JH", 0.97, (390.0, 225.0), (390.0, 210.0), facing=True)
+    ten = Sighting(jack - np.float32([60, 10]), "10S", 0.76, (250.0, 105.0), (250.0, 120.0))
+    shape = (480, 640, 3)
+
+    def lone(sightings: list[Sighting]) -> list[int]:
+        spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
+        return identify_module._sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)[2]
+
+    assert lone([top, bottom, ten]) == [2]
+    assert 1 not in lone([top, ten])  # the jack by one index: no card known there, LONE_SURE

@@ -573,7 +573,8 @@ def _sort_sightings(
     """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
     already; ``shape``: the frame's) are cards whose two indices agree with another card across
     them, cards lying clear of everything, and cards known by one index read surely enough
-    beside others (``_lone_least``). Of one card's two indices the first is kept; sightings of
+    beside others (``_lone_least``: beside a card read, or known by both its indices). Of one
+    card's two indices the first is kept; sightings of
     one card that disagree are left out (``_by_index`` says when one of them wins). Last, which
     sightings are confirmed by another reading alike (the card's other index)."""
     same = (iou(spans, spans) >= SAME_CARD) & _on_each_other(sightings)
@@ -594,8 +595,8 @@ def _sort_sightings(
             clear.append(n)
         elif confirmed[n]:
             agreed.append(n)
-        elif sighting.confidence >= _lone_least(spans[n], cards, shape):
-            lone.append(n)
+        elif sighting.confidence >= _lone_least(spans[n], np.concatenate([cards, spans[confirmed & ~same[n]]]), shape):
+            lone.append(n)  # beside a card read, or one known by both its indices, read alike
     return agreed, clear, lone, confirmed
 
 
