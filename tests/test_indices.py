@@ -566,6 +566,46 @@ def test_a_card_known_by_both_its_indices_gives_the_frame_s_card_size() -> None:
     assert identify_module._facing_sides([first, aside]) == []
 
 
+def test_a_card_known_by_both_its_indices_spans_them() -> None:
+    """The outline of a card whose two indices face each other runs from one index corner to the
+    other, as long as the first sighting's outline for its width, though that sighting's
+    direction is a few degrees off (its own outline then misses the other corner)."""
+    card = np.float32([[100, 100], [200, 100], [200, 240], [100, 240]])  # 100 x 140, upright
+    turn = np.deg2rad(6.0)
+    rotation = np.float32([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    off = (card - card[0]) @ rotation.T * 0.9 + card[0]  # turned 6 degrees and a tenth small
+    first = Sighting(off, "JH", 1.0, (110.0, 115.0), (110.0, 130.0), facing=True)
+    other = Sighting(card[[2, 3, 0, 1]], "JH", 0.97, (190.0, 225.0), (190.0, 210.0), True)
+    assert not np.allclose(first.corners[2], card[2], atol=5)
+    spanned = identify_module._spanned(first, other)
+    assert spanned == pytest.approx(card, abs=0.5)
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_it_shows(monkeypatch) -> None:
+    """IMG_2668: a ten of spades under a jack of hearts whose two indices show, the top one's
+    direction 6 degrees off the line between them. The jack's outline spans his two indices, so
+    it holds both and he lies over the ten: the part of the ten that shows is the part labelled.
+    Drawn from one index alone, the jack's outline misses his other index, neither card lies
+    over the other, and what shows of the ten is its whole outline, half of it under the jack."""
+    from benchmarks.bench_vision import _shown_box
+    from vision.identify import lies_over
+    from vision.quads import iou
+
+    image = cv2.imread(str(DATA / "IMG_2668.JPG"))
+    labelled = np.float32([96, 147, 176, 360])  # the ten's part showing
+
+    def shown() -> float:
+        found = identify(image)
+        (ten,) = [c for c in found if c.code == "10S"]
+        box = _shown_box(ten, [c for c in found if lies_over(c, ten)], image.shape[1::-1])
+        return float(iou(np.float32(box), labelled[None])[0])
+
+    assert shown() > 0.7
+    monkeypatch.setattr(identify_module, "SPAN_ALIGNED", float(np.cos(np.deg2rad(5.0))))
+    assert shown() < 0.5
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
 def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(monkeypatch) -> None:
     """IMG_2648: an ace of hearts over a ten of clubs over a queen, every card found by its
