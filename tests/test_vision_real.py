@@ -562,3 +562,14 @@ def test_a_grey_frame_leaves_every_card_unsure_and_the_command_says_why(tmp_path
     out = capsys.readouterr()
     assert all(c["code"] is None for c in json.loads(out.out)[0]["cards"])
     assert "without colour" in out.err and "grey.png" in out.err
+
+
+def test_patches_of_carpet_are_no_cards_left_unsure(monkeypatch) -> None:
+    """IMG_2641: a nine of diamonds and an ace of clubs on a carpet. Two patches of the carpet
+    below them are found as card-shaped outlines, whose corners read no index at all surely and
+    whose middles show the carpet's lines running across and off them (``middle.BLOCKED``): they
+    are table (``identify._grain``), not cards to be shown again."""
+    image = cv2.imread(str(DATA / "IMG_2641.JPG"))
+    assert sorted(c.code for c in identify(image)) == ["9D", "AC"]
+    monkeypatch.setattr(identify_module, "GRAIN_CORNER", 0.0)
+    assert [c.code for c in identify(image)].count(None) == 2
