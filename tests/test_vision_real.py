@@ -573,3 +573,15 @@ def test_patches_of_carpet_are_no_cards_left_unsure(monkeypatch) -> None:
     assert sorted(c.code for c in identify(image)) == ["9D", "AC"]
     monkeypatch.setattr(identify_module, "GRAIN_CORNER", 0.0)
     assert [c.code for c in identify(image)].count(None) == 2
+
+
+@pytest.mark.parametrize("photo", ["IMG_2487.JPG", "IMG_2494.JPG", "cam_image37.jpg"])
+def test_a_patch_of_brown_wood_or_a_flyer_is_no_card_back(monkeypatch, photo: str) -> None:
+    """A patch of brown wood grain, a basket's corner or a flyer is one ink all over, like a card
+    back; found as a card-shaped outline with no index in either corner, each was read as a card
+    lying face down. A back is printed the same turned half round (``middle.turned_alike``):
+    none of these is."""
+    image = cv2.imread(str(DATA / photo))
+    assert "back" not in [c.code for c in identify(image)]
+    monkeypatch.setattr(middle_module, "BACK_TURNED", -1.0)
+    assert "back" in [c.code for c in identify(image)]

@@ -28,6 +28,11 @@ PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
 PICTURE_INKS = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
 BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
 BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
+# A back turned half round correlates with itself this much at least (``turned_alike``). Measured:
+# rendered backs read 0.33-1.0 (80 of them, every design), the photographs' patches of brown wood
+# and a flyer taken for backs -0.45-0.3 (three of four left out, unsure: the fourth at 0.3).
+BACK_TURNED = 0.2
+TURN_SIZE = (50, 70)  # the card's picture is compared at this size (a warped card's, a fifth)
 ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
 ACE_SPECKS = 0.2  # ... and nothing else inked there is this big beside it (a speck of the index or a fleck)
 LONE_PIP = "lone pip"  # what ``_count`` says of one pip alone in the very middle: an ace, if pip-shaped
@@ -290,8 +295,25 @@ def foreign_middle(card: np.ndarray | Planes, corners: list[np.ndarray] | list[P
 def is_back(card: np.ndarray | Planes) -> bool:
     """A card back: one or two inks all over the middle of the card (a lattice, stripes, a solid
     colour), where a court card's picture has several (yellow, red, blue, black) and leaves white
-    paper round it, and a pip card is mostly white."""
+    paper round it, and a pip card is mostly white; and printed the same turned half round, as
+    backs are (so that they tell no card's way up), where a patch of brown wood is not."""
     card = planes(card)
+    return _one_pattern(card) and turned_alike(darkest(card.bgr)) >= BACK_TURNED
+
+
+def turned_alike(low: np.ndarray) -> float:
+    """How much a card's picture (the darkest channel) is the same turned half round: the
+    correlation of its broad shapes with themselves turned. Fine repeats (a lattice, dots) are
+    left out, as an outline a pixel off shifts them; a plain picture counts as alike."""
+    g = cv2.resize(low.astype(np.float32), TURN_SIZE, interpolation=cv2.INTER_AREA)
+    g = (cv2.GaussianBlur(g, (0, 0), 2.5) - cv2.GaussianBlur(g, (0, 0), 8))[4:-4, 4:-4]
+    if float(g.std()) < 1e-3:
+        return 1.0
+    return float(np.corrcoef(g.ravel(), g[::-1, ::-1].ravel())[0, 1])
+
+
+def _one_pattern(card: Planes) -> bool:
+    """``is_back``'s inks: one or two all over the middle, little paper and no line work."""
     h, w = card.shape
     inner = card.cut(h // 8, h - h // 8, w // 8, w - w // 8)
     inked = inner.hsv[:, :, 1] > 70
