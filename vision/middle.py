@@ -30,7 +30,7 @@ BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (
 BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
 # A back turned half round correlates with itself this much at least (``turned_alike``). Measured:
 # rendered backs read 0.33-1.0 (80 of them, every design), the photographs' patches of brown wood
-# and a flyer taken for backs -0.45-0.3 (three of four left out, unsure: the fourth at 0.3).
+# and a flyer taken for backs -0.45-0.3 (three of four now left out: the fourth at 0.3).
 BACK_TURNED = 0.2
 TURN_SIZE = (50, 70)  # the card's picture is compared at this size (a warped card's, a fifth)
 ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
