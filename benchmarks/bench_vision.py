@@ -201,6 +201,7 @@ def _read_photos(deck: Deck, leave_out: set[str] = frozenset()) -> tuple[dict[st
             for obj in root.findall("object")
         ]
         labelled = [(box, RELABELLED.get((photo, box[0], box[1]), label)) for box, label in labelled]
+        tallies.setdefault(OFF_LABELS, Counter()).update(_off_labels(found, [box for box, _ in labelled]))
         for i, (box, label) in enumerate(labelled):
             suit = SUITS.get((photo, box[0], box[1]))
             verdict = _box_verdict(found, box, RANKS[label], (image.shape[1], image.shape[0]), suit)
@@ -210,11 +211,38 @@ def _read_photos(deck: Deck, leave_out: set[str] = frozenset()) -> tuple[dict[st
     return tallies, times
 
 
+OFF_LABELS = "on no labelled card"
+LABEL_SHARE = 0.3  # an outline covering less of every labelled card's box than this lies on none
+
+
+def _off_labels(found: list[SeenCard], labelled: list[list[int]]) -> Counter[str]:
+    """The outlines found that lie on no labelled card (``LABEL_SHARE``), by what they read:
+    unsure (a patch of table the tracker holds as something there), a back (a card face down
+    the tracker would place) or a code. The labels hold every face-up card, and no backs."""
+    out: Counter[str] = Counter()
+    for card in found:
+        (x0, y0), (x1, y1) = card.corners.min(axis=0), card.corners.max(axis=0)
+        shares = [
+            max(0.0, min(b[2], x1) - max(b[0], x0)) * max(0.0, min(b[3], y1) - max(b[1], y0)) / max(_area(b), 1.0)
+            for b in labelled
+        ]
+        if max(shares, default=0.0) < LABEL_SHARE:
+            out["unsure" if card.code is None else "back" if card.code == "back" else "read"] += 1
+    return out
+
+
+def _area(box: list[int]) -> float:
+    return float((box[2] - box[0]) * (box[3] - box[1]))
+
+
 def _report_photos(read: tuple[dict[str, Counter[str]], list[float]], reader: str = "") -> None:
     tallies, times = read
     for kind in ("all", "clear", "partly covered", "cut by the frame"):
         title = f"{reader + ', ' if reader else ''}rank, {kind:16}"
         _report(title, tallies.get(kind, Counter()), times)
+    off = tallies.get(OFF_LABELS, Counter())
+    who = f"{reader}, " if reader else ""
+    print(f"  {who}outlines {OFF_LABELS}: {off['unsure']} unsure, {off['back']} backs, {off['read']} read")
 
 
 def _scenes(style: str, count: int, seed: int, clutter: float = 0.0, shade: float = 0.0, **kw: object) -> list:

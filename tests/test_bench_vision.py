@@ -37,7 +37,7 @@ def test_a_photo_card_whose_suit_was_checked_by_eye_is_wrong_with_another_suit()
     assert _box_verdict([king], box, "K", (100, 100), suit="S") == "right"
 
 
-def _card(code: str, x0: int, covered: bool = True, indices: tuple = ()) -> SeenCard:
+def _card(code: str | None, x0: int, covered: bool = True, indices: tuple = ()) -> SeenCard:
     corners = np.float32([[x0, 10], [x0 + 50, 10], [x0 + 50, 80], [x0, 80]])
     return SeenCard(code, 0.95, corners, covered, indices)
 
@@ -77,3 +77,16 @@ def test_an_outline_holding_a_covered_card_s_showing_index_hides_none_of_that_ca
     beside = SeenCard(None, 0.2, np.float32([[20, 5], [95, 5], [95, 85], [20, 85]]))
     assert lies_over(beside, queen)
     assert _box_verdict([beside, queen], [10, 10, 60, 80], "Q", (100, 100)) == "not found"
+
+
+def test_outlines_on_no_labelled_card_are_counted_by_what_they_read() -> None:
+    """A photograph's outlines lying on no labelled card: a patch of table read unsure, one taken
+    for a back, one read as a card. An outline round a labelled card, or round a pile of them,
+    lies on one."""
+    from benchmarks.bench_vision import _off_labels
+
+    labelled = [[10, 10, 40, 50]]
+    pile = SeenCard(None, 0.2, np.float32([[0, 0], [90, 0], [90, 90], [0, 90]]))
+    found = [_card("QS", 10), _card(None, 60), _card("back", 60), _card("7H", 60), pile]
+    assert _off_labels(found, labelled) == Counter({"unsure": 1, "back": 1, "read": 1})
+    assert _off_labels([], labelled) == Counter()
