@@ -44,13 +44,14 @@ SIDE_EDGE = 30.0  # grey levels: the mean step across a side (one frame pixel ei
 LEFT_SIDE = (-15, 6)  # where the left side may run (warped pixels from the frame's origin)
 TOP_SIDE = (-22, 1)  # where the top side may run
 PAPER = 75  # the corner's paper at least this bright (the darkest channel): not a picture or wood (shaded: 75-110)
-# ... and this much of the index's column paper. A book's shadow over a card greys its paper
-# unevenly, and a court card's big pip and frame crowd the column: IMG_2518's king, in a book's
-# shadow, shows 0.33. Measured from 0.45: the photographs +1 (that king; 0.35 does not take
-# him), the enrolled deck +1, rendered sunlit tables +1 on the benchmark's seeds and -1 on
-# others (a card in a window bar's shadow found by its index, the outline placed off), the
-# rest the same; the speed the same.
-PAPER_SHARE = 0.3
+PAPER_SHARE = 0.45  # ... and this much of the index's column paper
+# ... or this much, where both the card's sides show beside it (``sides_strength``, SIDE_EDGE).
+# A book's shadow over a card greys its paper unevenly, and a court card's big pip and frame
+# crowd the column: IMG_2518's king, in a book's shadow, shows 0.33 (his sides step 102 and 108).
+# Measured: the photographs +1 (that king), the enrolled deck +1, the rendered sets the same.
+# Any index at 0.3 (sides or not) took the king too, but wood grain beside a card, 0.42 of it
+# paper and its sides faint, was read by the enrolled deck as an ace of clubs at 0.95.
+SHADED_SHARE = 0.3
 PAPER_WIDTH = 2 * COLUMN_X  # the corner's width where its paper is sought: the index's column
 SCALES = (0.9, 1.0, 1.1)  # the rank's height read as this much of RANK_H: the three looks averaged
 # An index on a table as pale as its card (its sides unseen) is vouched for by its other index,
@@ -271,9 +272,10 @@ def ink_tint(corner: np.ndarray) -> float:
     return float((_index_ink(corner)[ink] == 0).mean())
 
 
-def papery_corners(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
-    """Whether each index frame's (F x 2 x 3) corner is mostly paper, bright in the darkest
-    channel ``low``: no picture, no wood. Asked first, as most ink marks on a table fail it.
+def papery_corners(low: np.ndarray, frames: np.ndarray, share: float | None = None) -> np.ndarray:
+    """Whether each index frame's (F x 2 x 3) corner is mostly paper (``share`` of it, by default
+    ``PAPER_SHARE``), bright in the darkest channel ``low``: no picture, no wood. Asked first,
+    as most ink marks on a table fail it.
     The paper is sought in the index's column (``PAPER_WIDTH``), not the reader's whole corner:
     a court card's big pip and picture frame reach into that (in the darkest channel a red pip
     is as dark as ink), and IMG_2549's jack, under a CD case, failed so. Measured: the photographs
@@ -282,7 +284,8 @@ def papery_corners(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
     corner = _sample(low, frames, np.arange(2.0, PAPER_WIDTH, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
     corner = corner.reshape(len(frames), -1)
     paper = np.percentile(corner, 75, axis=1)
-    return (paper >= PAPER) & ((corner > paper[:, None] - 25).mean(axis=1) >= PAPER_SHARE)
+    least = PAPER_SHARE if share is None else share
+    return (paper >= PAPER) & ((corner > paper[:, None] - 25).mean(axis=1) >= least)
 
 
 def sides_strength(grey: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -431,13 +434,15 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     frames = np.array([_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
     if not len(frames):
         return []
-    papery = papery_corners(low, frames)
+    shaded = papery_corners(low, frames, SHADED_SHARE)
+    papery = shaded & papery_corners(low, frames)
     sided, weak = np.zeros(len(frames), bool), np.zeros(len(frames), bool)
-    if papery.any():  # the sides of those only: most marks on a table are no index on paper
-        left, top = sides_strength(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), frames[papery])
-        sided[papery] = np.minimum(left, top) >= SIDE_EDGE
+    if shaded.any():  # the sides of those only: most marks on a table are no index on paper
+        left, top = sides_strength(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), frames[shaded])
+        sided[shaded] = np.minimum(left, top) >= SIDE_EDGE
         shows = (np.maximum(left, top) >= SIDE_EDGE) | (np.minimum(left, top) >= FAINT_SIDE)
-        weak[papery] = shows & ~sided[papery]
+        weak[shaded] = shows & ~sided[shaded]
+        weak &= papery  # an index in a shaded column needs both sides showing
     partners = mirrored(frames, down, height, papery)
     pale = papery & ~sided & ~weak & np.array([p.size > 0 for p in partners])  # sides unseen, the other index there
     candidates = [(i, frames[i]) for i in np.nonzero(sided | weak | pale)[0]]
