@@ -272,10 +272,11 @@ def ink_tint(corner: np.ndarray) -> float:
     return float((_index_ink(corner)[ink] == 0).mean())
 
 
-def papery_corners(low: np.ndarray, frames: np.ndarray, share: float | None = None) -> np.ndarray:
-    """Whether each index frame's (F x 2 x 3) corner is mostly paper (``share`` of it, by default
-    ``PAPER_SHARE``), bright in the darkest channel ``low``: no picture, no wood. Asked first,
-    as most ink marks on a table fail it.
+def paper_shares(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
+    """How much of each index frame's (F x 2 x 3) corner is paper, bright in the darkest channel
+    ``low`` (0 where even its brightest is too dark: a picture, wood): ``PAPER_SHARE`` or more is
+    a corner of paper, ``SHADED_SHARE`` one in shade. Asked first, as most ink marks on a table
+    fail it.
     The paper is sought in the index's column (``PAPER_WIDTH``), not the reader's whole corner:
     a court card's big pip and picture frame reach into that (in the darkest channel a red pip
     is as dark as ink), and IMG_2549's jack, under a CD case, failed so. Measured: the photographs
@@ -284,8 +285,7 @@ def papery_corners(low: np.ndarray, frames: np.ndarray, share: float | None = No
     corner = _sample(low, frames, np.arange(2.0, PAPER_WIDTH, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
     corner = corner.reshape(len(frames), -1)
     paper = np.percentile(corner, 75, axis=1)
-    least = PAPER_SHARE if share is None else share
-    return (paper >= PAPER) & ((corner > paper[:, None] - 25).mean(axis=1) >= least)
+    return np.where(paper >= PAPER, (corner > paper[:, None] - 25).mean(axis=1), 0.0)
 
 
 def sides_strength(grey: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -434,8 +434,8 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     frames = np.array([_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
     if not len(frames):
         return []
-    shaded = papery_corners(low, frames, SHADED_SHARE)
-    papery = shaded & papery_corners(low, frames)
+    shares = paper_shares(low, frames)
+    shaded, papery = shares >= SHADED_SHARE, shares >= PAPER_SHARE
     sided, weak = np.zeros(len(frames), bool), np.zeros(len(frames), bool)
     if shaded.any():  # the sides of those only: most marks on a table are no index on paper
         left, top = sides_strength(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), frames[shaded])
