@@ -49,6 +49,18 @@ def overlap(corners, box) -> float:
     return inter / ((box[2] - box[0]) * (box[3] - box[1]) + (x1 - x0) * (y1 - y0) - inter)
 
 
+@pytest.fixture(scope="module")
+def benchmark_deck(tmp_path_factory):
+    """The deck the benchmark enrols from the photographs (``bench_vision.ENROLMENT``)."""
+    from benchmarks.bench_vision import ENROLMENT
+
+    folder = tmp_path_factory.mktemp("benchmark_deck")
+    for code, photo in ENROLMENT.items():
+        shutil.copy(DATA / photo, folder / f"{code}_{photo}")
+    enrol(folder, folder.parent / "benchmark_deck.npz")
+    return load_deck(folder.parent / "benchmark_deck.npz")
+
+
 def test_clear_photos_are_found_and_read_right_or_left_unsure() -> None:
     right = 0
     names = ["IMG_2385.JPG", "IMG_2390.JPG", "IMG_2397.JPG", "IMG_2400.JPG"]
@@ -441,19 +453,12 @@ def test_a_king_in_a_book_s_shadow_is_found_by_his_index(monkeypatch) -> None:
     assert kings() == []
 
 
-def test_wood_grain_beside_a_card_is_no_index_in_a_shaded_column(tmp_path: Path, monkeypatch) -> None:
+def test_wood_grain_beside_a_card_is_no_index_in_a_shaded_column(benchmark_deck, monkeypatch) -> None:
     """cam_image22: beside the queen of hearts, wood grain paired as a rank over its pip, 0.42
     of its column as bright as paper and the sides it implies faint. The deck enrolled from the
     photographs read it as an ace of clubs at 0.95, when any index with a third of its column
     paper was asked; a shaded column needs both the card's sides showing."""
-    from benchmarks.bench_vision import ENROLMENT
-
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    for code, photo in ENROLMENT.items():
-        shutil.copy(DATA / photo, folder / f"{code}_{photo}")
-    enrol(folder, tmp_path / "deck.npz")
-    deck = load_deck(tmp_path / "deck.npz")
+    deck = benchmark_deck
     image = cv2.imread(str(DATA / "cam_image22.jpg"))
     assert [c.code for c in identify(image, deck)] == ["QH"]
     monkeypatch.setattr(indices_module, "PAPER_SHARE", indices_module.SHADED_SHARE)
@@ -512,20 +517,13 @@ def test_a_court_card_s_big_pips_are_read_at_each_end() -> None:
 
 
 def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_beside_it(
-    tmp_path: Path, monkeypatch
+    benchmark_deck, monkeypatch
 ) -> None:
     """With the benchmark's enrolled deck, an outline of cam_image41's blurred king of clubs,
     its top index read as an ace (which his picture rules out), reads KS on his bottom index
     alone, at 0.81. The big pip beside that index is a club: he is left to the outline that
     reads him KC (``reader._pip_beside_says_otherwise``)."""
-    from benchmarks.bench_vision import ENROLMENT
-
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    for code, photo in ENROLMENT.items():
-        shutil.copy(DATA / photo, folder / f"{code}_{photo}")
-    enrol(folder, tmp_path / "deck.npz")
-    deck = load_deck(tmp_path / "deck.npz")
+    deck = benchmark_deck
     image = cv2.imread(str(DATA / "cam_image41.jpg"))
     ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
 
