@@ -709,10 +709,10 @@ def _spanned(a: Sighting, b: Sighting) -> np.ndarray:
     width = length / float(np.hypot(1.0, tall))
     turn = float(np.arctan2(1.0, tall))  # the angle between the diagonal and the card's long sides
     unit = diagonal / max(length, 1e-6)
-    sides = [np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ unit for t in (turn, -turn)]
-    side = max(sides, key=lambda u: float(np.dot(u, down)))
-    right = (diagonal - tall * width * side) / max(width, 1e-6)
-    return np.float32([start, start + width * right, b.corners[0], start + tall * width * side])
+    downs = [np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ unit for t in (turn, -turn)]
+    along = max(downs, key=lambda u: float(np.dot(u, down)))  # the card's long sides' direction
+    right = (diagonal - tall * width * along) / max(width, 1e-6)
+    return np.float32([start, start + width * right, b.corners[0], start + tall * width * along])
 
 
 def _one_each(taken: list[tuple[SeenCard, float]]) -> list[SeenCard]:

@@ -441,8 +441,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         left, top = sides_strength(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), frames[shaded])
         sided[shaded] = np.minimum(left, top) >= SIDE_EDGE
         shows = (np.maximum(left, top) >= SIDE_EDGE) | (np.minimum(left, top) >= FAINT_SIDE)
-        weak[shaded] = shows & ~sided[shaded]
-        weak &= papery  # an index in a shaded column needs both sides showing
+        weak[shaded] = shows & ~sided[shaded] & papery[shaded]  # in a shaded column: both sides, or none
     partners = mirrored(frames, down, height, papery)
     pale = papery & ~sided & ~weak & np.array([p.size > 0 for p in partners])  # sides unseen, the other index there
     candidates = [(i, frames[i]) for i in np.nonzero(sided | weak | pale)[0]]
