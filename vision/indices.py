@@ -71,7 +71,12 @@ GLIMPSE_VOUCHES = 0.85
 # fans' lower cards +2/+4/+16/+2 (classic, modern, jumbo, vintage), nothing read that is not
 # there, on the benchmark's seeds and others. Sides over 0 instead of FAINT_SIDE: one more
 # photograph, and a fan's card read that was not there on seeds the benchmark does not use.
+# One side shows at SHOWN_SIDE, not SIDE_EDGE: a card lying over a card as white as itself
+# shows its one side there as the thin shadow it casts (IMG_2669's jack of diamonds: its top
+# side steps 29.9, its left 1). Measured at 20 (12 and 25 alike): photographs +1 (that jack),
+# the enrolled deck +1, rendered jumbo fans' lower cards +1, nothing read that is not there.
 WEAK_SIDES_SURE = 0.95
+SHOWN_SIDE = 20.0  # grey levels: the step one side shows to count, the other unseen
 FAINT_SIDE = 8.0  # grey levels: the least step a side shows to count, faintly
 TINTED_INK = 0.6  # the most of an index's ink neither grey nor red (``ink_tint``)
 SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index seen twice
@@ -440,7 +445,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     if shaded.any():  # the sides of those only: most marks on a table are no index on paper
         left, top = sides_strength(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), frames[shaded])
         sided[shaded] = np.minimum(left, top) >= SIDE_EDGE
-        shows = (np.maximum(left, top) >= SIDE_EDGE) | (np.minimum(left, top) >= FAINT_SIDE)
+        shows = (np.maximum(left, top) >= SHOWN_SIDE) | (np.minimum(left, top) >= FAINT_SIDE)
         weak[shaded] = shows & ~sided[shaded] & papery[shaded]  # in a shaded column: both sides, or none
     partners = mirrored(frames, down, height, papery)
     pale = papery & ~sided & ~weak & np.array([p.size > 0 for p in partners])  # sides unseen, the other index there
