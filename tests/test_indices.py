@@ -178,6 +178,23 @@ def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypat
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_faint_side(monkeypatch) -> None:
+    """IMG_2669's jack of diamonds lies over a nine as white as itself: its left side shows no
+    step, its top only the thin shadow it casts (29.9 grey levels). Its index reads for sure;
+    the one side showing at ``SHOWN_SIDE`` is side enough. Asked for a side at ``SIDE_EDGE``,
+    the index is no card's."""
+    image = cv2.imread(str(DATA / "IMG_2669.JPG"))
+    ((rank, box),) = [(r, b) for r, b in labelled("IMG_2669.JPG") if b[:2] == (114, 218)]
+
+    def codes() -> list[str | None]:
+        return [c.code for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+
+    assert codes() == ["JD"] and rank == "J"
+    monkeypatch.setattr(indices_module, "SHOWN_SIDE", indices_module.SIDE_EDGE)
+    assert codes() == []
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
 def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) -> None:
     """IMG_2475's ace: its outline runs past the card's end and reads unsure. The index inside it,
     read through the outline it implies, is the card; the unsure outline is left out."""
