@@ -402,7 +402,7 @@ def test_a_court_card_on_a_white_table_is_found_by_an_index_whose_sides_show_fai
     """On a white table, in dim light, a court card's sides beside its index step 14-23 grey
     levels, under ``SIDE_EDGE``, and no outline is read round it; its other index is hidden or
     unread. Its sides showing faintly (``FAINT_SIDE``), its index read surely in black or red
-    ink, it is found; asked for one side at ``SIDE_EDGE`` at least, it is not."""
+    ink, it is found; asked for both sides, or one, at ``SIDE_EDGE`` at least, it is not."""
     image = cv2.imread(str(DATA / name))
     ((_, box),) = labelled(name)
 
@@ -411,6 +411,7 @@ def test_a_court_card_on_a_white_table_is_found_by_an_index_whose_sides_show_fai
 
     assert there() == [code]
     monkeypatch.setattr(indices_module, "FAINT_SIDE", float(indices_module.SIDE_EDGE))
+    monkeypatch.setattr(indices_module, "SHOWN_SIDE", float(indices_module.SIDE_EDGE))
     assert there() == []
 
 
