@@ -195,6 +195,41 @@ def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_fai
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.parametrize(
+    ("name", "at", "ruled"), [("IMG_2657.JPG", (50, 317), True), ("IMG_2603.JPG", (144, 220), False)]
+)
+def test_an_index_read_as_a_court_rank_beside_a_picture_is_no_pip_rank(name: str, at, ruled: bool) -> None:
+    """IMG_2657's lowest king shows his picture right of his index; IMG_2603's ten of clubs, its
+    paper and a pip. Read torn between K, A and 8, the king's index is a king."""
+    image = cv2.imread(str(DATA / name))
+    centres, moments = ink_marks(indices_module.darkest(image), colour=image)
+    a, b, down, height = index_pairs(centres, moments)
+    (n,) = [n for n in range(len(a)) if np.hypot(*(centres[a[n]] - at)) < 3]
+    frame = indices_module._frame(centres[a[n]], centres[b[n]], down[n], float(height[n]))
+    torn = np.zeros(len(RANK_CLASSES), np.float32)
+    torn[[RANK_CLASSES.index("K"), RANK_CLASSES.index("A"), RANK_CLASSES.index("8")]] = (0.6, 0.3, 0.1)
+    (row,) = indices_module._beside_pictures(image, [frame], torn[None])
+    assert row[RANK_CLASSES.index("K")] == pytest.approx(1.0 if ruled else 0.6)
+    assert (row[RANK_CLASSES.index("A")] == 0) == ruled
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monkeypatch) -> None:
+    """IMG_2657's king of diamonds, the lowest of a fan, shows its index and a strip of its
+    picture: the index reads K at 0.78 (A and 8 the rest); beside a picture, 0.95. Without the
+    picture's say, the index is too unsure to be a card."""
+    image = cv2.imread(str(DATA / "IMG_2657.JPG"))
+    ((rank, box),) = [(r, b) for r, b in labelled("IMG_2657.JPG") if b[:2] == (40, 296)]
+
+    def codes() -> list[str | None]:
+        return [c.code for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+
+    assert codes() == ["KD"] and rank == "K"
+    monkeypatch.setattr(indices_module, "PICTURE_INKS", 99)
+    assert codes() == []
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
 def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) -> None:
     """IMG_2475's ace: its outline runs past the card's end and reads unsure. The index inside it,
     read through the outline it implies, is the card; the unsure outline is left out."""

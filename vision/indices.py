@@ -19,6 +19,7 @@ when that index reads alike, for sure.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
@@ -26,7 +27,8 @@ import numpy as np
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import JOKER, NO_INDEX, Deck
 from vision.detect import CARD_H, CARD_W
-from vision.ink import darkest
+from vision.ink import darkest, inks
+from vision.middle import PICTURE_INKS, PIP_RANKS
 from vision.quads import edge_supports
 from vision.reader import corner_box
 
@@ -80,6 +82,13 @@ SHOWN_SIDE = 20.0  # grey levels: the step one side shows to count, the other un
 FAINT_SIDE = 8.0  # grey levels: the least step a side shows to count, faintly
 TINTED_INK = 0.6  # the most of an index's ink neither grey nor red (``ink_tint``)
 SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index seen twice
+# A court card's picture begins just right of its index column: an index read as a court rank
+# with a picture there (``middle.PICTURE_INKS`` coloured inks or more in the strip PICTURE_STRIP
+# warped pixels wide) is no pip rank's. A fan's lower card shows its index and that strip, and
+# no other witness. Measured: photographs +1 (IMG_2657's lowest king, K 0.78 -> 0.95), the
+# enrolled deck +1 (IMG_2603's king), rendered fans' lower cards +1 modern, +1 jumbo, nothing
+# read wrong or not there; strips 25 and 60 wide alike.
+PICTURE_STRIP = 40
 # An index's rank gives a card's size only roughly (rendered designs: 0.66-1.28 of the outline
 # it implies): ``fitted`` tries the implied outline scaled about its index corner by each of these.
 FIT_SCALES = np.linspace(0.6, 1.5, 37, dtype=np.float32)
@@ -91,6 +100,8 @@ MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outline
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 _RANKS = [n for n in range(len(RANK_CLASSES)) if n not in (JOKER, NO_INDEX)]  # what an index's rank can be
+_PIPS = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
+_COURTS = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]
 
 
 @dataclass(frozen=True)
@@ -421,6 +432,19 @@ def _glimpsed(at: list[int], rank_p: np.ndarray, suit_p: np.ndarray) -> dict[int
     return {i: RANK_CLASSES[_RANKS[r]] + SUIT_CLASSES[s] for i, r, s, ok in codes if ok}
 
 
+def _beside_pictures(image: np.ndarray, frames: list[np.ndarray], rank_p: np.ndarray) -> np.ndarray:
+    """The indices' rank posteriors (rows; through their ``frames``), the pip ranks ruled out of
+    each read as a court rank with a picture beside it (``PICTURE_STRIP``)."""
+    out = rank_p.copy()
+    _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
+    for row, frame in zip(out, frames, strict=True):
+        strip = partial(_patch, image, frame, cw, 10, PICTURE_STRIP, ch - 10)  # beside the column, below its top
+        if int(np.argmax(row)) in _COURTS and inks(strip()) >= PICTURE_INKS:
+            row[_PIPS] = 0.0
+            row /= row.sum()
+    return out
+
+
 def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarray | None = None) -> list[Sighting]:
     """Every card index in a BGR frame outside ``skip`` (a mask: the cards found already) whose
     card's sides show beside it (or show weakly, and it reads ``WEAK_SIDES_SURE`` in an index's
@@ -483,6 +507,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         np.insert(others.reshape(len(candidates), len(rest), -1), middle, first[promising], axis=1).mean(axis=1)
         for others, first in ((rank_r, rank_1), (suit_r, suit_1))
     )
+    rank_p = _beside_pictures(image, [frame for _, frame in candidates], rank_p)
     every = np.arange(len(candidates))
     ranks, suits = rank_p.argmax(axis=1), suit_p[:, :-1].argmax(axis=1)  # an index always has a suit
     confidences = np.minimum(rank_p[every, ranks], suit_p[every, suits]).astype(np.float64) ** 2  # one witness
