@@ -213,6 +213,26 @@ def test_an_index_read_as_a_court_rank_beside_a_picture_is_no_pip_rank(name: str
     assert (row[RANK_CLASSES.index("A")] == 0) == ruled
 
 
+@pytest.mark.parametrize("style", sorted(DECK_STYLES))
+def test_a_rendered_court_card_s_picture_shows_beside_its_index_and_a_number_card_s_does_not(style: str) -> None:
+    frame = np.float32([[1, 0, 0], [0, 1, 0]])  # a rendered card is its own warp
+    torn = np.zeros(len(RANK_CLASSES), np.float32)
+    torn[[RANK_CLASSES.index("Q"), RANK_CLASSES.index("9")]] = (0.7, 0.3)
+    for code, ruled in (("KD", True), ("QS", True), ("JH", True), ("10H", False), ("8C", False), ("AS", False)):
+        face = np.ascontiguousarray(render_card(code, DECK_STYLES[style])[:, :, :3])
+        (row,) = indices_module._beside_pictures(face, [frame], torn[None])
+        assert (row[RANK_CLASSES.index("9")] == 0) == ruled, code
+
+
+def test_an_index_printed_on_a_card_lying_whole_on_top_is_that_card_s() -> None:
+    """A vintage jack prints a small index inside his picture's frame, which reads 3H: on the
+    jack, found by his own indices lying whole on top, it is his print, not a card under him."""
+    spec = random_scene(random.Random(zlib.crc32(b"vintage") + 4), style="vintage", cards=3, table="limed")
+    image, truth = render_scene(spec)
+    codes = [c.code for c in identify(image) if c.code is not None]
+    assert "JH" in codes and set(codes) <= {card.code for card in truth}
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
 def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monkeypatch) -> None:
     """IMG_2657's king of diamonds, the lowest of a fan, shows its index and a strip of its

@@ -516,14 +516,14 @@ def _whole_tops(
 ) -> tuple[list[tuple[int, SeenCard]], set[int]]:
     """Of the ``candidates`` (sightings), those whose outline, scaled about the index to the
     picture's edges, is an edge all round and reads as the index does (``_fitted_cards``): they
-    lie whole, on top. Returns them (by sighting) and every sighting they explain: those of the
-    same code whose index lies on such a card (its other index, or one read twice)."""
+    lie whole, on top. Returns them (by sighting) and every sighting they explain: those whose
+    index lies on such a card (its other index, one read twice, or print of its own read as
+    another index: a vintage jack's small index inside his picture's frame read as 3H, which,
+    as a lower card, lay wholly under him)."""
     chosen = [sightings[n] for n in candidates]
     cards = _fitted_cards(edges, reader, [s.corners for s in chosen], [s.code for s in chosen])
     tops = [(n, card) for n, card in zip(candidates, cards, strict=True) if card is not None]
-    explained = {
-        m for _, card in tops for m, s in enumerate(sightings) if s.code == card.code and _holds(card, s.rank_at)
-    }
+    explained = {m for _, card in tops for m, s in enumerate(sightings) if _holds(card, s.rank_at)}
     return tops, explained
 
 

@@ -84,10 +84,13 @@ TINTED_INK = 0.6  # the most of an index's ink neither grey nor red (``ink_tint`
 SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index seen twice
 # A court card's picture begins just right of its index column: an index read as a court rank
 # with a picture there (``middle.PICTURE_INKS`` coloured inks or more in the strip PICTURE_STRIP
-# warped pixels wide) is no pip rank's. A fan's lower card shows its index and that strip, and
-# no other witness. Measured: photographs +1 (IMG_2657's lowest king, K 0.78 -> 0.95), the
-# enrolled deck +1 (IMG_2603's king), rendered fans' lower cards +1 modern, +1 jumbo, nothing
-# read wrong or not there; strips 25 and 60 wide alike.
+# warped pixels wide, down to the card's middle) is no pip rank's. A fan's lower card shows its
+# index and that strip, and no other witness. Measured: photographs +1 (IMG_2657's lowest king,
+# K 0.78 -> 0.95), the enrolled deck +1 (IMG_2603's king); rendered piles' top cards +3, fans'
+# top cards +1 and lower ones +4, busy desks +4, limed tables +7, nothing wrong or not there
+# (once the index inside a vintage jack's frame, read 3H, counts as his: ``identify._whole_tops``).
+# Strips 25 and 60 wide alike; down to the index's foot only, the rendered designs' pictures,
+# drawn lower, went unseen.
 PICTURE_STRIP = 40
 # An index's rank gives a card's size only roughly (rendered designs: 0.66-1.28 of the outline
 # it implies): ``fitted`` tries the implied outline scaled about its index corner by each of these.
@@ -436,9 +439,9 @@ def _beside_pictures(image: np.ndarray, frames: list[np.ndarray], rank_p: np.nda
     """The indices' rank posteriors (rows; through their ``frames``), the pip ranks ruled out of
     each read as a court rank with a picture beside it (``PICTURE_STRIP``)."""
     out = rank_p.copy()
-    _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
+    cw = corner_box(CARD_H, CARD_W, 0)[3]  # the index column's width
     for row, frame in zip(out, frames, strict=True):
-        strip = partial(_patch, image, frame, cw, 10, PICTURE_STRIP, ch - 10)  # beside the column, below its top
+        strip = partial(_patch, image, frame, cw, 10, PICTURE_STRIP, CARD_H // 2 - 10)
         if int(np.argmax(row)) in _COURTS and inks(strip()) >= PICTURE_INKS:
             row[_PIPS] = 0.0
             row /= row.sum()
