@@ -202,6 +202,18 @@ def test_a_picture_in_a_whole_outline_overrules_both_corners_read_as_a_number() 
     assert weigh([(torn, SPADE), (ranks(r3=0.55, Q=0.35), SPADE)], "court", whole=True)[1] < UNSURE
 
 
+def test_a_picture_in_a_whole_outline_joins_a_ruled_out_corner_s_best_of_the_rest_to_the_other() -> None:
+    """IMG_2621's queen: her top index read A 0.91, Q next; her bottom one Q 0.79. Lying whole
+    with a picture in the middle, both corners say Q: a queen, at the fused probability. On an
+    outline that may reach under another card, or where the ruled-out corner leans to a king,
+    the lone Q is squared (0.62): unsure."""
+    misread, queen = ranks(A=0.91, Q=0.05), ranks(Q=0.79, r8=0.18)
+    code, sure = weigh([(misread, SPADE), (queen, SPADE)], "court", whole=True)
+    assert code == "QS" and sure >= UNSURE
+    assert weigh([(misread, SPADE), (queen, SPADE)], "court")[1] < UNSURE
+    assert weigh([(ranks(A=0.91, K=0.05), SPADE), (queen, SPADE)], "court", whole=True)[1] < UNSURE
+
+
 def test_an_index_whose_rank_the_picture_overruled_must_tell_its_suit_clearly() -> None:
     """Its suit only that index tells (a picture has no pips): torn between spade and club, it
     is unsure, where a clear suit is read."""
