@@ -19,7 +19,6 @@ when that index reads alike, for sure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
 import cv2
 import numpy as np
@@ -28,9 +27,9 @@ from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import JOKER, NO_INDEX, Deck
 from vision.detect import CARD_H, CARD_W
 from vision.ink import darkest, inks
-from vision.middle import PICTURE_INKS, PIP_RANKS
+from vision.middle import PICTURE_INKS
 from vision.quads import edge_supports
-from vision.reader import corner_box
+from vision.reader import COURT_CLASSES, PIP_CLASSES, corner_box
 
 INK_WINDOW = 40  # the adaptive threshold's window is the frame's long side over this (a few index heights)
 INK_CONTRAST = 18  # grey levels darker than the window's mean: ink
@@ -103,8 +102,6 @@ MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outline
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 _RANKS = [n for n in range(len(RANK_CLASSES)) if n not in (JOKER, NO_INDEX)]  # what an index's rank can be
-_PIPS = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
-_COURTS = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]
 
 
 @dataclass(frozen=True)
@@ -441,9 +438,10 @@ def _beside_pictures(image: np.ndarray, frames: list[np.ndarray], rank_p: np.nda
     out = rank_p.copy()
     cw = corner_box(CARD_H, CARD_W, 0)[3]  # the index column's width
     for row, frame in zip(out, frames, strict=True):
-        strip = partial(_patch, image, frame, cw, 10, PICTURE_STRIP, CARD_H // 2 - 10)
-        if int(np.argmax(row)) in _COURTS and inks(strip()) >= PICTURE_INKS:
-            row[_PIPS] = 0.0
+        if int(np.argmax(row)) not in COURT_CLASSES:
+            continue
+        if inks(_patch(image, frame, cw, 10, PICTURE_STRIP, CARD_H // 2 - 10)) >= PICTURE_INKS:
+            row[PIP_CLASSES] = 0.0
             row /= row.sum()
     return out
 

@@ -222,8 +222,8 @@ MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card i
 NEAR_COUNT = 0.1  # ... a pip count one short of or over the rank's (a pip lost to glare, a speck counted)
 DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
 OVERRULED_SUIT = 0.9  # a court card whose corners' ranks its picture overrules: its suit read this surely, at least
-_PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]
-_COURT_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]
+PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]  # the ranks a count of pips names (A-10)
+COURT_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]  # the ranks a picture shows
 _COUNTED = {str(n) for n in range(2, 11)}  # ranks told by a count of two pips or more
 
 
@@ -262,13 +262,13 @@ def _weigh(
     confidence, squared)."""
     whole, covered = outline == "whole", outline == "covered"
     every = range(len(RANK_CLASSES))
-    vouched = every if covered or (whole and middle == "court") else _COURT_CLASSES if middle == "court" else ()
+    vouched = every if covered or (whole and middle == "court") else COURT_CLASSES if middle == "court" else ()
     rank, rank_sure = _witnesses(rank_p, _rank_likelihood(middle), vouched, overrule=whole and middle == "court")
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
     vouch_suit = whole or covered or middle == RANK_CLASSES[rank]
     suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), range(len(SUIT_CLASSES)) if vouch_suit else ())
-    overruled = middle == "court" and all(int(np.argmax(row[:-1])) in _PIP_CLASSES for row in rank_p)
+    overruled = middle == "court" and all(int(np.argmax(row[:-1])) in PIP_CLASSES for row in rank_p)
     if overruled and suit_sure < OVERRULED_SUIT:
         suit_sure = min(suit_sure, DISAGREE)  # an index read so poorly tells its suit clearly, or not at all
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
@@ -284,7 +284,7 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     if middle == BLOCKED:
         like[JOKER] = MIDDLE_DOUBT
     elif middle == "court":
-        like[_PIP_CLASSES] = MIDDLE_DOUBT
+        like[PIP_CLASSES] = MIDDLE_DOUBT
     elif middle is not None:
         like[:-1] = MIDDLE_DOUBT
         counted = RANK_CLASSES.index(middle)
