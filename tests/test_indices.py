@@ -458,6 +458,26 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     assert read() == [(None, False), (lower.code, True)]
 
 
+def test_a_pile_s_outline_read_on_one_corner_yields_to_an_index_on_it_read_otherwise(monkeypatch) -> None:
+    """The benchmark's modern pile 24: a five of clubs over an eight, a nine and a queen. The
+    finder's outline is the pile's, not an edge all round; its corner holds the eight's index
+    beside the five's and the network reads the two as a 6 (0.98), the middle counting a lower
+    card's pip too: 6C at 0.92 from one corner. The index search, looking inside that outline,
+    reads the five at its own place: the outline's reading is doubted, and the five is taken."""
+    image, truth = _benchmark_pile("modern", 24)
+    top = truth[-1]
+    assert top.code == "5C"
+    found = identify(image)
+    (card,) = [c for c in found if not c.covered]
+    assert card.code == "5C"
+    assert np.linalg.norm(card.corners.mean(axis=0) - top.corners.mean(axis=0)) < 10
+    contradicted = identify_module._contradicted  # with no loose card: none doubted
+    monkeypatch.setattr(
+        identify_module, "_contradicted", lambda seen, loose, sightings: contradicted(seen, set(), sightings)
+    )
+    assert [c.code for c in identify(image) if not c.covered] == ["6C"]
+
+
 def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
     """Pairs are measured only where two marks lie closer than their longest extents allow:
     the same pairs as measuring every one, on a frame's worth of random marks."""

@@ -160,7 +160,7 @@ def read_cards(
         shows = [i for i in (0, 1) if found[i] is not None]
         vouched = "covered" if covered else "whole" if whole and whole[n] else None
         code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched)
-        if middle == "court" and (confidence < threshold or len(_corners_reading(code, found)) < 2):
+        if middle == "court" and (confidence < threshold or len(corners_reading(code, found)) < 2):
             # A picture's big pips, asked where its two indices alone do not settle the card.
             ends = card.court_ends
             if ends[0] is not None and ends[0] == ends[1]:  # both agree: one alone may be another card's
@@ -185,11 +185,11 @@ def _pip_beside_says_otherwise(
     (``middle.court_ends``, same end) of another suit: the index's own pip is a fraction of its
     size (measured: a blurred webcam king of clubs read KS on one corner, the club beside it).
     Two corners reading alike outweigh it; a pip at the other end may be another card's."""
-    reads = _corners_reading(code, found)
+    reads = corners_reading(code, found)
     return code not in ("RJ", "BJ") and len(reads) == 1 and ends[reads[0]] not in (None, code[-1])
 
 
-def _corners_reading(code: str, found: tuple[CornerReading | None, CornerReading | None]) -> list[int]:
+def corners_reading(code: str, found: tuple[CornerReading | None, CornerReading | None]) -> list[int]:
     """Which corners (0 top-left, 1 bottom-right) read ``code`` (a joker's corner reads its code)."""
     return [n for n, c in enumerate(found) if c is not None and c.rank + c.suit == code]
 
