@@ -186,6 +186,15 @@ def test_a_jokers_colour_is_decided_once_for_the_card() -> None:
     assert codes <= {"RJ"} and reading.code in ("RJ", None)
 
 
+def test_a_card_read_as_a_joker_though_no_corner_reads_one_best_asks_its_colour_of_its_indices() -> None:
+    """A sunlit vintage red joker (the benchmark's sunlit tables, table 3): his corners read 3 at
+    0.5 with the joker next, his picture rules the 3 out, and he is read a joker. Neither corner
+    reading a joker best, his colour was asked of none: a black joker, at 0.92."""
+    image, truth = _bench_scene("vintage", 3, 3, shade=1.0)
+    (joker,) = [t for t in truth if t.code == "RJ"]
+    assert [c.code for c in identify(image) if _near(c, joker)] == ["RJ"]
+
+
 def test_an_outline_that_cannot_be_read_gets_a_second_look_through_its_rivals(monkeypatch) -> None:
     """A shadow or a neighbour can make the best-looking outline cut a card wrongly, so that no
     index shows: the card is then read through a rival outline of it, and only one read for sure
