@@ -544,6 +544,14 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
     assert king() == ["KS"]
 
 
+def test_an_enrolled_deck_s_jack_read_in_two_suits_takes_a_rival_read_beyond_the_threshold(benchmark_deck) -> None:
+    """cam_image43's right-hand jack of clubs lies whole; his corners read JS 0.90 and JC 0.66,
+    and a rival outline reads JC at 0.98, past ``identify.CORNER_SURE``: he is taken so."""
+    image = cv2.imread(str(DATA / "cam_image43.jpg"))
+    box = max((b for r, b in labelled("cam_image43.jpg") if r == "J"), key=lambda b: b[0])
+    assert [c.code for c in identify(image, benchmark_deck) if overlap(c.corners, box) > 0.6] == ["JC"]
+
+
 @pytest.mark.parametrize(
     "corners, ends, doubted",
     [

@@ -195,6 +195,23 @@ def test_a_card_read_as_a_joker_though_no_corner_reads_one_best_asks_its_colour_
     assert [c.code for c in identify(image) if _near(c, joker)] == ["RJ"]
 
 
+def test_a_whole_card_read_in_two_suits_takes_a_rival_only_read_beyond_the_threshold(monkeypatch) -> None:
+    """A sunlit casino king of clubs lying whole (the benchmark's sunlit tables, table 28): his
+    small blurred clubs read KS 0.54 and KC 0.62, and a rival outline of his reads KS at 0.80.
+    That look settles nothing the first two did not: he is unsure, never the king of spades."""
+    import vision.identify as identify_module
+
+    image, truth = _bench_scene("casino", 3, 28, shade=1.0)
+    (king,) = [t for t in truth if t.code == "KC"]
+
+    def there() -> list:
+        return [c.code for c in identify(image) if _near(c, king)]
+
+    assert there() == [None]
+    monkeypatch.setattr(identify_module, "_suits_differ", lambda reading: False)
+    assert there() == ["KS"]
+
+
 def test_an_outline_that_cannot_be_read_gets_a_second_look_through_its_rivals(monkeypatch) -> None:
     """A shadow or a neighbour can make the best-looking outline cut a card wrongly, so that no
     index shows: the card is then read through a rival outline of it, and only one read for sure
