@@ -167,6 +167,8 @@ def read_cards(
                 code, confidence = _weigh(ranks[shows], suits[shows], middle, ends[0], red, vouched)
             if _pip_beside_says_otherwise(code, found, ends):
                 confidence = min(confidence, DISAGREE)
+        if code == "BJ" and not red:  # read as a joker: its colour, if no corner read one best
+            code = "RJ" if _card_is_red(ranks, index, joker_read=True) else code
         pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
         # A shadow across the middle is no other card's ink, where the pips it leaves show the
         # card's own suit (measured: a sunlit 4D read unsure; the pip count's own suit is not
@@ -211,15 +213,16 @@ def read_card(card: Warped | np.ndarray, deck: Deck | None = None, threshold: fl
     return read_cards([card], deck, threshold)[0]
 
 
-def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes]) -> bool:
+def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes], joker_read: bool = False) -> bool:
     """A joker's colour, asked once of the card: the redness of the corners that read as a joker,
     averaged, so glare or a thumb on one corner cannot make one card red and black at once. A
     card may be read as a joker though neither corner reads one best (a picture rules out the
     pip rank a corner reads, and the joker is the best of the rest): then the corners showing an
     index are asked (measured: a sunlit vintage red joker, its corners read 3 at 0.5, joker
-    next, was read BJ at 0.92 with no corner asked)."""
+    next, was read BJ at 0.92 with no corner asked). Only a card so read asks them: asking
+    every card's corners cost an eight-card frame 1 ms."""
     jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) == JOKER]
-    if not jokers:
+    if not jokers and joker_read:
         jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) != NO_INDEX]
     return bool(jokers) and float(np.mean([ink_redness(c) for c in jokers])) > RED_INK
 
