@@ -208,8 +208,35 @@ def test_a_whole_card_read_in_two_suits_takes_a_rival_only_read_beyond_the_thres
         return [c.code for c in identify(image) if _near(c, king)]
 
     assert there() == [None]
-    monkeypatch.setattr(identify_module, "_suits_differ", lambda reading: False)
+    monkeypatch.setattr(identify_module, "_suit_only", lambda first, rival: False)
     assert there() == ["KS"]
+
+
+@pytest.mark.parametrize(
+    ("style", "offset", "number", "kw", "code", "before"),
+    [
+        ("casino", 103, 26, {"shade": 1.0}, "QC", "QS"),  # QC 0.60 / 0.67; a rival reads QS at 0.82
+        ("classic", 101, 25, {"clutter": 1.0}, "JC", "JC"),  # 3C / 3C (his picture rules 3 out); a rival JC
+    ],
+)
+def test_a_rival_changing_only_a_whole_card_s_suit_needs_corner_sure(
+    monkeypatch, style: str, offset: int, number: int, kw: dict, code: str, before: str
+) -> None:
+    """Seeds the benchmark does not use (+100): a sunlit casino queen of clubs lying whole, both
+    corners QC but unsure, took a rival reading QS at 0.82; now she is read right (the index
+    search names her). A classic jack on a busy desk whose corners read 3C through his own
+    outline still takes the rival reading JC: it changes his rank, not only his suit."""
+    import vision.identify as identify_module
+
+    image, truth = _bench_scene(style, offset, number, **kw)
+    (card,) = [t for t in truth if t.code == code]
+
+    def there() -> list:
+        return [c.code for c in identify(image) if _near(c, card)]
+
+    assert there() == [code]
+    monkeypatch.setattr(identify_module, "_suit_only", lambda first, rival: False)
+    assert there() == [before]
 
 
 def test_an_outline_that_cannot_be_read_gets_a_second_look_through_its_rivals(monkeypatch) -> None:

@@ -884,10 +884,13 @@ def _second_looks(
     An unsure card takes the first rival of its place read for sure: even with both corners
     showing an index, an outline a few pixels off can make one misread. (Any rival will do when
     the outline showed no index at all: it was not of a card.) But a card lying whole whose two
-    corners read one rank and two suits saw its indices clearly, and they are hard to tell
-    apart (a small blurred club or spade): a rival, one more look at them, settles it only at
-    ``CORNER_SURE`` (measured: a sunlit casino king of clubs, KS 0.54 / KC 0.62, took a rival
-    reading KS at 0.80; a webcam's jack of clubs, JS 0.90 / JC 0.66, one reading JC at 0.98).
+    corners read one rank saw its indices clearly; what is left in doubt is the small pip under
+    it (a blurred club or spade). A rival changing only that suit is one more look at them, and
+    settles it only at ``CORNER_SURE`` (``_suit_only``; measured: a sunlit casino king of clubs,
+    KS 0.54 / KC 0.62, took a rival reading KS at 0.80, and a queen of clubs, QC 0.60 / 0.67,
+    one reading QS at 0.82; a webcam's jack of clubs, JS 0.90 / JC 0.66, takes one reading JC
+    at 0.98). A rival reading another rank (a classic jack's indices read as 3s through his
+    own outline) or what both corners read is taken as before.
 
     An unsure outline drawn round several cards lying together (a fan, a pile) takes the rivals
     lying inside it when they all read the same card: the top card's own outline.
@@ -925,8 +928,8 @@ def _second_looks(
             continue
         blind = first.corners == (None, None)
         close = [other for other in others if blind or box_overlap(quads[n], other[0]) >= SAME_PLACE]
-        if whole(quads[n]) and _suits_differ(first):
-            close = [other for other in close if other[2].confidence >= CORNER_SURE]
+        if whole(quads[n]):
+            close = [other for other in close if not _suit_only(first, other[2])]
         if not close:
             # An outline drawn round several cards lying together (a fan) is unsure, and the top
             # card's own outline lies inside it: taken when every such outline reads the same.
@@ -937,10 +940,13 @@ def _second_looks(
             quads[n], cards[n], readings[n] = close[0]
 
 
-def _suits_differ(reading: Reading) -> bool:
-    """Whether a card's two corners both read, one rank in two suits."""
-    a, b = reading.corners
-    return a is not None and b is not None and a.rank == b.rank and a.suit != b.suit
+def _suit_only(first: Reading, rival: Reading) -> bool:
+    """Whether a rival's reading, under ``CORNER_SURE``, changes only the suit of what a card's
+    two corners read (one rank, in one suit or two)."""
+    a, b = first.corners
+    if a is None or b is None or a.rank != b.rank or rival.code is None or rival.confidence >= CORNER_SURE:
+        return False
+    return rival.code[:-1] == a.rank and not (a.suit == b.suit == rival.code[-1])
 
 
 WITHIN_SIZE = 0.85  # an outline this much smaller than another, or less, is not of the same card(s)
