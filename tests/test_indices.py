@@ -478,6 +478,35 @@ def test_a_pile_s_outline_read_on_one_corner_yields_to_an_index_on_it_read_other
     assert [c.code for c in identify(image) if not c.covered] == ["6C"]
 
 
+def test_a_whole_card_read_on_one_corner_yields_to_a_card_over_it_whose_index_shows_on_it(monkeypatch) -> None:
+    """The benchmark's jumbo fan 26: a king of clubs over a king of hearts. The king of hearts'
+    outline is an edge all round but for his top side, under the king of clubs, and is read on
+    his one corner showing (0.97) as lying on top. Another outline lies against his, so the
+    index search looks inside it: the king of clubs' index shows on him, and the card it implies
+    lies mostly off him, over him. He is doubted, and no card is called the top one where the
+    king of clubs lies. His own print, read as another index, would imply a card lying on him:
+    that does not doubt him (``MOSTLY_OFF``); nor is a card lying apart searched at all."""
+    rng = random.Random(zlib.crc32(b"jumbo") + 4)
+    for _ in range(26):
+        random_scene(rng, cards=rng.randint(2, 4), style="jumbo", fan=True)
+    image, truth = render_scene(random_scene(rng, cards=rng.randint(2, 4), style="jumbo", fan=True))
+    assert [t.code for t in truth] == ["KH", "KC"]  # the last lies on top
+    assert "KH" not in [c.code for c in identify(image) if not c.covered]
+    monkeypatch.setattr(identify_module, "MOSTLY_OFF", 0.0)
+    assert [c.code for c in identify(image) if not c.covered] == ["KH"]
+    monkeypatch.setattr(identify_module, "MOSTLY_OFF", 0.5)
+    monkeypatch.setattr(identify_module, "AGAINST", 1.01)
+    assert [c.code for c in identify(image) if not c.covered] == ["KH"]
+
+
+def test_only_a_whole_card_with_another_outline_against_it_is_searched() -> None:
+    """Two outlines overlapping by a fifth lie against each other; two apart do not."""
+    a = CardQuad(np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]), 1.0)
+    b = CardQuad(a.corners + np.float32([80, 0]), 1.0)
+    c = CardQuad(a.corners + np.float32([200, 0]), 1.0)
+    assert identify_module._lies_against(a, [b]) and not identify_module._lies_against(a, [c])
+
+
 def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
     """Pairs are measured only where two marks lie closer than their longest extents allow:
     the same pairs as measuring every one, on a frame's worth of random marks."""
