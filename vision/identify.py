@@ -209,10 +209,10 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
         out.append(SeenCard(reading.code, reading.confidence, quad.corners))
         if reading.code is not None:
             shown.append(quad)
-            one_corner = reading.code != BACK and len(corners_reading(reading.code, reading.corners)) < 2
-            others = [f.quad for f in outlines if f.quad is not quad]
-            if one_corner and (not whole(quad) or _lies_against(quad, others)):
-                loose[id(out[-1])] = whole(quad)
+            if reading.code != BACK and len(corners_reading(reading.code, reading.corners)) < 2:
+                lies_whole = whole(quad)
+                if not lies_whole or _lies_against(quad, [f.quad for f in outlines if f.quad is not quad]):
+                    loose[id(out[-1])] = lies_whole
         else:
             shows[id(out[-1])] = {code for _, code in _sure_corners(reading)}
             if whole(quad) and n not in doubted:
