@@ -5,6 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from vision.corner_net import (
     INPUT_H,
@@ -14,6 +17,7 @@ from vision.corner_net import (
     CornerNet,
     CornerOutput,
     builtin_net,
+    byte_percentiles,
     corner_input,
     corner_inputs,
 )
@@ -51,6 +55,17 @@ def test_a_batch_of_corners_is_normalised_each_on_its_own() -> None:
         paper, ink = np.percentile(dark, (50, 98))
         expected = np.clip((dark - paper) / max(ink - paper, 25.0), -1.0, 3.0)
         np.testing.assert_allclose(one[..., 0], expected, atol=1e-4)
+
+
+@given(
+    arrays(np.uint8, st.tuples(st.integers(1, 6), st.integers(1, 300))),
+    st.lists(st.floats(0, 100), min_size=1, max_size=3),
+)
+def test_percentiles_of_bytes_are_numpys(rows: np.ndarray, percents: list[float]) -> None:
+    """The corner inputs' paper and ink levels, taken from histograms, are numpy's (linear) percentiles."""
+    ours = byte_percentiles(rows, tuple(percents))
+    for q, got in zip(percents, ours, strict=True):
+        np.testing.assert_allclose(got, np.percentile(rows.astype(np.float64), q, axis=1), rtol=0, atol=1e-3)
 
 
 def test_the_shipped_network_gives_probabilities_and_unit_embeddings() -> None:

@@ -43,14 +43,32 @@ def corner_input(corner: np.ndarray) -> np.ndarray:
 def corner_inputs(corners: list[np.ndarray]) -> np.ndarray:
     """``corner_input`` of many corners, N x INPUT_H x INPUT_W x 2, in one pass over the batch."""
     small = np.stack([cv2.resize(c, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA) for c in corners])
-    small = small.astype(np.float32)
     b, g, r = small[..., 0], small[..., 1], small[..., 2]
-    dark = 255 - np.minimum(np.minimum(b, g), r)
-    paper, ink = np.percentile(dark.reshape(len(corners), -1), (50, 98), axis=1)[:, :, None, None]
-    dark = np.clip((dark - paper) / np.maximum(ink - paper, 25.0), -1.0, 3.0)
+    dark8 = 255 - np.minimum(np.minimum(b, g), r)  # in bytes: numpy's reductions over channels are slow
+    paper, ink = (p[:, None, None] for p in byte_percentiles(dark8.reshape(len(corners), -1), (50, 98)))
+    dark = np.clip((dark8.astype(np.float32) - paper) / np.maximum(ink - paper, 25.0), -1.0, 3.0)
     brightness = np.maximum(255 - paper, 40.0)
-    red = np.clip((r - np.maximum(b, g)) / brightness * 2, 0.0, 2.0)
+    red = np.clip((r.astype(np.float32) - np.maximum(b, g)) / brightness * 2, 0.0, 2.0)
     return np.stack([dark, red], axis=-1).astype(np.float32)
+
+
+def byte_percentiles(rows: np.ndarray, percents: tuple[float, ...]) -> list[np.ndarray]:
+    """``np.percentile(rows, q, axis=1)`` (linear) for each q, of rows of bytes, from each row's
+    histogram: a third of numpy's time (which sorts) for a frame's corners (0.07 ms for 16)."""
+    count, n = rows.shape
+    histograms = np.bincount((rows + np.arange(count, dtype=np.int32)[:, None] * 256).ravel(), minlength=count * 256)
+    below = np.cumsum(histograms.reshape(count, 256), axis=1)  # how many of each row lie at or below each value
+
+    def nth(k: int) -> np.ndarray:  # each row's k-th smallest value (from 0)
+        return (below <= k).sum(axis=1).astype(np.float32)
+
+    out = []
+    for q in percents:
+        at = q / 100 * (n - 1)
+        low = int(at)
+        lower, upper = nth(low), nth(min(low + 1, n - 1))
+        out.append(lower + np.float32(at - low) * (upper - lower))
+    return out
 
 
 @dataclass(frozen=True)
