@@ -338,9 +338,8 @@ def bench_fans() -> None:
             times.append(elapsed)
             tops[_top_verdict(found, truth)] += 1
             tops[NOT_THERE] += _not_there(found, truth)
-            for card in truth[:-1]:
-                if max(card.index_visible) >= 0.9:
-                    under[_covered_verdict(found, card.corners, card.code)] += 1
+            shown = [card for card in truth[:-1] if max(card.index_visible) >= 0.9]
+            under.update(_covered_verdicts(found, [(card.corners, card.code) for card in shown]))
         _report(f"{style:8} top card ", tops, times)
         _report(f"{style:8} under it ", under, times)
 
@@ -364,16 +363,34 @@ def _top_verdict(found: list[SeenCard], truth: list) -> str:
     return _verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)
 
 
-def _covered_verdict(found: list[SeenCard], corners: np.ndarray, want: str) -> str:
-    """A card lying under others against the covered card laid nearest it (its centre within a
-    fifth of the card's height)."""
-    centre = corners.mean(axis=0)
-    reach = 0.2 * float(np.linalg.norm(corners[3] - corners[0]))
-    near = [c for c in found if c.covered and np.linalg.norm(c.corners.mean(axis=0) - centre) < reach]
-    if not near:
-        return "not found"
-    best = min(near, key=lambda c: float(np.linalg.norm(c.corners.mean(axis=0) - centre)))
-    return "unsure" if best.code is None else "right" if best.code == want else "wrong"
+def _covered_verdicts(found: list[SeenCard], cards: list[tuple[np.ndarray, str]]) -> list[str]:
+    """Cards lying under others (each its corners and code) against the covered cards found,
+    each of which answers for one card at most, laid within a fifth of its height of its centre.
+    One reading a card's own code answers for it first; the cards left take the nearest one
+    left. A fan's cards lie close together: matched to the nearest alone, a card read right
+    counted as its neighbour's wrong reading, and the neighbour's own as nothing."""
+    covered = [c for c in found if c.covered]
+    centres = [c.corners.mean(axis=0) for c in covered]
+    used: set[int] = set()
+
+    def near(corners: np.ndarray) -> list[int]:  # the covered cards left within reach, nearest first
+        centre, reach = corners.mean(axis=0), 0.2 * float(np.linalg.norm(corners[3] - corners[0]))
+        dist = {i: float(np.linalg.norm(centres[i] - centre)) for i in range(len(covered)) if i not in used}
+        return sorted((i for i, d in dist.items() if d < reach), key=dist.__getitem__)
+
+    verdicts: list[str | None] = [None] * len(cards)
+    for n, (corners, code) in enumerate(cards):
+        own = [i for i in near(corners) if covered[i].code == code]
+        if own:
+            used.add(own[0])
+            verdicts[n] = "right"
+    for n, (corners, _) in enumerate(cards):
+        if verdicts[n] is None:
+            left = near(corners)
+            if left:
+                used.add(left[0])
+            verdicts[n] = "not found" if not left else "unsure" if covered[left[0]].code is None else "wrong"
+    return [v for v in verdicts if v is not None]
 
 
 def bench_speed() -> None:

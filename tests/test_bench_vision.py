@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from benchmarks.bench_vision import NOT_THERE, _not_there, _report
+from benchmarks.bench_vision import NOT_THERE, _covered_verdicts, _not_there, _report
 from vision.identify import SeenCard
 
 
@@ -77,6 +77,19 @@ def test_an_outline_holding_a_covered_card_s_showing_index_hides_none_of_that_ca
     beside = SeenCard(None, 0.2, np.float32([[20, 5], [95, 5], [95, 85], [20, 85]]))
     assert lies_over(beside, queen)
     assert _box_verdict([beside, queen], [10, 10, 60, 80], "Q", (100, 100)) == "not found"
+
+
+def test_a_covered_card_read_right_answers_for_its_own_card_not_for_the_nearest() -> None:
+    """A fan's cards lie close: the eight read right lies nearer the jack's centre than the
+    jack's own reading does. Each found card answers for one card, its own code first."""
+    jack, eight = _card("JS", 0).corners, _card("8D", 16).corners
+    found = [_card("8D", 8), _card("JS", 10), _card("AH", 30, covered=False)]
+    assert _covered_verdicts(found, [(jack, "JS"), (eight, "8D")]) == ["right", "right"]
+    # Read as another card: wrong; unsure; nothing left within reach: not found.
+    assert _covered_verdicts([_card("3S", 5)], [(jack, "JS")]) == ["wrong"]
+    assert _covered_verdicts([_card(None, 5)], [(jack, "JS")]) == ["unsure"]
+    assert _covered_verdicts([_card("JS", 5)], [(jack, "JS"), (_card("QS", 8).corners, "QS")]) == ["right", "not found"]
+    assert _covered_verdicts([_card("JS", 5, covered=False)], [(jack, "JS")]) == ["not found"]
 
 
 def test_outlines_on_no_labelled_card_are_counted_by_what_they_read() -> None:
