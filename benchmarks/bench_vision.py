@@ -378,19 +378,19 @@ def _covered_verdicts(found: list[SeenCard], cards: list[tuple[np.ndarray, str]]
         dist = {i: float(np.linalg.norm(centres[i] - centre)) for i in range(len(covered)) if i not in used}
         return sorted((i for i, d in dist.items() if d < reach), key=dist.__getitem__)
 
-    verdicts: list[str | None] = [None] * len(cards)
+    verdicts = [""] * len(cards)
     for n, (corners, code) in enumerate(cards):
         own = [i for i in near(corners) if covered[i].code == code]
         if own:
             used.add(own[0])
             verdicts[n] = "right"
     for n, (corners, _) in enumerate(cards):
-        if verdicts[n] is None:
+        if not verdicts[n]:
             left = near(corners)
             if left:
                 used.add(left[0])
             verdicts[n] = "not found" if not left else "unsure" if covered[left[0]].code is None else "wrong"
-    return [v for v in verdicts if v is not None]
+    return verdicts
 
 
 def bench_speed() -> None:
