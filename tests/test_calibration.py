@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 
 from vision.calibration import (
+    MOVED_MM,
     Calibration,
     CalibrationError,
     ZoneError,
     calibrate_from_markers,
     calibrate_from_points,
+    check_markers,
     default_marker_mm,
     draw_overlay,
     find_markers,
@@ -40,12 +42,20 @@ CHECK_POINTS_MM = [(0, 0), (800, 0), (800, 600), (0, 600), (400, 300), (123, 456
 
 
 def flat_table(
-    cover: tuple[int, ...] = (), turns: dict[int, int] | None = None, extra: int | None = None
+    cover: tuple[int, ...] = (),
+    turns: dict[int, int] | None = None,
+    extra: int | None = None,
+    moved: dict[int, tuple[int, int]] | None = None,
 ) -> np.ndarray:
-    """The table from straight above: cloth, and each marker with a white quiet zone round it."""
+    """The table from straight above: cloth, and each marker with a white quiet zone round it
+    (``moved``: some markers that many mm off their places)."""
     image = np.full((FLAT_SIZE[1], FLAT_SIZE[0], 3), CLOTH, np.uint8)
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    places = {i: (int(x) + OFFSET, int(y) + OFFSET) for i, (x, y) in MARKER_MM.items()}
+    shift = moved or {}
+    places = {
+        i: (int(x) + OFFSET + shift.get(i, (0, 0))[0], int(y) + OFFSET + shift.get(i, (0, 0))[1])
+        for i, (x, y) in MARKER_MM.items()
+    }
     if extra is not None:
         places[-1] = (OFFSET + 400, OFFSET + 150)
     for marker_id, (cx, cy) in places.items():
@@ -67,6 +77,13 @@ def mm_to_camera(points_mm: Any) -> np.ndarray:
     """Where a table point appears in the camera view (pixel centres are whole numbers)."""
     flat = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2) + OFFSET - 0.5
     return cv2.perspectiveTransform(flat, PERSPECTIVE).reshape(-1, 2)
+
+
+def bumped_view(flat: np.ndarray) -> np.ndarray:
+    """The camera's view after a knock: turned a degree and shifted a little over 20 pixels."""
+    turn = cv2.getRotationMatrix2D((WARPED_SIZE[0] / 2, WARPED_SIZE[1] / 2), 1.0, 1.0)
+    turn[:, 2] += (18, -12)
+    return cv2.warpAffine(camera_view(flat), turn, WARPED_SIZE, borderValue=(30, 30, 30))
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +192,64 @@ def test_bad_marker_positions_are_named(view: np.ndarray, marker_mm: Any, messag
 def test_default_marker_mm_refuses_a_bad_size() -> None:
     with pytest.raises(CalibrationError, match="width_mm"):
         default_marker_mm(0, 600)
+
+
+def test_a_frame_s_markers_say_the_calibration_holds(view: np.ndarray, calibration: Calibration) -> None:
+    check = check_markers(view, calibration, MARKER_MM)
+    assert check.steady and not check.moved and check.unseen == () and check.astray == []
+    assert max(check.off_mm.values()) < 2.0
+    assert check.describe().startswith("the calibration holds (marker 0 ")
+
+
+def test_a_bumped_camera_moves_every_marker_and_is_calibrated_again(calibration: Calibration) -> None:
+    knocked = bumped_view(flat_table())
+    check = check_markers(knocked, calibration, MARKER_MM)
+    assert check.moved and not check.steady and check.astray == [0, 1, 2, 3]
+    assert min(check.off_mm.values()) >= MOVED_MM
+    assert check.describe().endswith(": calibrate again")
+    assert check_markers(knocked, calibrate_from_markers(knocked, MARKER_MM), MARKER_MM).steady
+
+
+def test_one_marker_knocked_askew_is_named_and_the_calibration_holds(calibration: Calibration) -> None:
+    check = check_markers(camera_view(flat_table(moved={2: (40, 0)})), calibration, MARKER_MM)
+    assert check.steady and not check.moved and check.astray == [2]
+    assert 37 < check.off_mm[2] < 43
+    assert check.describe().endswith("put marker 2 back where it was")
+
+
+def test_covered_or_doubled_markers_are_not_seen(calibration: Calibration) -> None:
+    check = check_markers(camera_view(flat_table(cover=(0, 1, 3))), calibration, MARKER_MM)
+    assert not check.steady and not check.moved and check.unseen == (0, 1, 3) and list(check.off_mm) == [2]
+    assert check.describe().startswith("too few markers in view") and "not seen: 0, 1, 3" in check.describe()
+    doubled = check_markers(camera_view(flat_table(extra=1)), calibration, MARKER_MM)
+    assert doubled.unseen == (1,) and doubled.steady
+
+
+def test_checking_a_frame_of_another_size_or_bad_marker_places_is_refused(
+    view: np.ndarray, calibration: Calibration
+) -> None:
+    with pytest.raises(CalibrationError, match="calibrate again"):
+        check_markers(view[:400], calibration, MARKER_MM)
+    with pytest.raises(CalibrationError, match="needs 4 markers"):
+        check_markers(view, calibration, {0: (0.0, 0.0)})
+
+
+def test_the_calibrate_command_writes_a_calibration_and_checks_it(tmp_path: Path, capsys) -> None:
+    from table.cli import main
+
+    photo, knocked = tmp_path / "table.png", tmp_path / "knocked.png"
+    cv2.imwrite(str(photo), camera_view(flat_table()))
+    cv2.imwrite(str(knocked), bumped_view(flat_table()))
+    out, overlay = tmp_path / "cal.json", tmp_path / "check.png"
+    assert main(["calibrate", "--image", str(photo), "--out", str(out), "--overlay", str(overlay)]) == 0
+    assert Calibration.load(out).method == "markers" and cv2.imread(str(overlay)).shape[:2] == (820, 1100)
+    capsys.readouterr()
+    assert main(["calibrate", "--image", str(photo), "--check", str(out)]) == 0
+    assert "the calibration holds" in capsys.readouterr().out
+    assert main(["calibrate", "--image", str(knocked), "--check", str(out)]) == 1
+    assert capsys.readouterr().out.strip().endswith(": calibrate again")
+    assert main(["calibrate", "--image", str(photo), "--check", str(tmp_path / "none.json")]) == 2
+    assert "none.json" in capsys.readouterr().err
 
 
 # --- the calibration value -----------------------------------------------------------------------

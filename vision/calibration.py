@@ -467,6 +467,73 @@ def calibrate_from_markers(
     return Calibration(matrix, (int(width), int(height)), "markers", error, outline)
 
 
+# mm: a marker this far from where the calibration puts it has moved. Far beyond the markers' own
+# jitter (the calibration maps them back within 2 mm), and a card's width short of putting a card
+# in the zone beside its own.
+MOVED_MM = 10.0
+
+
+@dataclass(frozen=True)
+class MarkerCheck:
+    """A frame's markers against a calibration: how far each marker seen lies from its place on
+    the table (mm, through the calibration), and which were not seen (a hand or a card over them).
+
+    A bumped camera, or a table pushed under it, moves every marker at once; a marker knocked
+    askew, or misread, moves alone. So the calibration is off (``moved``) when two markers or
+    more lie ``MOVED_MM`` or more from their places, and it holds (``steady``) when two or more
+    lie in place and it is not off; with fewer in view a frame cannot tell."""
+
+    off_mm: dict[int, float]
+    unseen: tuple[int, ...]
+
+    @property
+    def astray(self) -> list[int]:
+        """The markers seen away from their places."""
+        return sorted(i for i, d in self.off_mm.items() if d >= MOVED_MM)
+
+    @property
+    def moved(self) -> bool:
+        return len(self.astray) >= 2
+
+    @property
+    def steady(self) -> bool:
+        return not self.moved and len(self.off_mm) - len(self.astray) >= 2
+
+    def describe(self) -> str:
+        """One line for a person: where the markers lie, and what to do."""
+        seen = ", ".join(f"marker {i} {d:.0f} mm" for i, d in sorted(self.off_mm.items())) or "no marker"
+        place = "from its place" if len(self.off_mm) == 1 else "from their places"
+        where = f"{seen} {place}" + (f"; not seen: {', '.join(map(str, self.unseen))}" if self.unseen else "")
+        if self.moved:
+            return f"the camera or the table has moved ({where}): calibrate again"
+        stray = f"; put marker {self.astray[0]} back where it was" if self.astray else ""
+        if self.steady:
+            return f"the calibration holds ({where}){stray}"
+        return f"too few markers in view to check the calibration ({where}): uncover the table's corners{stray}"
+
+
+def check_markers(
+    image: np.ndarray, calibration: Calibration, marker_mm: Mapping[int, tuple[float, float]]
+) -> MarkerCheck:
+    """Where a frame's markers lie against ``calibration`` (:class:`MarkerCheck`). ``marker_mm``
+    is where their centres are on the table, as for :func:`calibrate_from_markers` (a calibration
+    clicked by hand is checked the same way, if the table has its markers). A marker seen twice
+    counts as not seen. Detection takes a few milliseconds a frame: a table checks once in a while,
+    not every frame."""
+    wanted = _check_marker_mm(marker_mm)
+    calibration.check_image(image)
+    seen: dict[int, list[np.ndarray]] = {}
+    for marker_id, corners in _detect(image):
+        if marker_id in wanted:
+            seen.setdefault(marker_id, []).append(corners)
+    off = {
+        i: float(np.linalg.norm(calibration.to_table(marker_centre(found[0])) - wanted[i]))
+        for i, found in seen.items()
+        if len(found) == 1
+    }
+    return MarkerCheck(off, tuple(sorted(i for i in wanted if i not in off)))
+
+
 KIND_COLOURS = {  # BGR
     "pile": (0, 200, 255),
     "seat": (255, 160, 0),

@@ -17,6 +17,7 @@ from vision.calibration import (
     CalibrationError,
     calibrate_from_markers,
     calibrate_from_points,
+    check_markers,
     default_marker_mm,
     draw_overlay,
 )
@@ -90,6 +91,10 @@ def _calibration_frame(args: argparse.Namespace) -> np.ndarray:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     image = _calibration_frame(args)
+    if args.check:
+        check = check_markers(image, Calibration.load(args.check), default_marker_mm(args.width_mm, args.height_mm))
+        print(f"{args.check}: {check.describe()}")
+        return 0 if check.steady else 1
     table = [(0.0, 0.0), (args.width_mm, 0.0), (args.width_mm, args.height_mm), (0.0, args.height_mm)]
     if args.points:
         try:
@@ -122,7 +127,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     where = cal.add_mutually_exclusive_group(required=True)
     where.add_argument("--image", help="a photo of the table from the camera")
     where.add_argument("--source", help="a live source: usb:0, picamera, folder:PATH, video:PATH")
-    cal.add_argument("--out", required=True, help="the calibration file to write (JSON)")
+    what = cal.add_mutually_exclusive_group(required=True)
+    what.add_argument("--out", help="the calibration file to write (JSON)")
+    what.add_argument(
+        "--check",
+        metavar="CALIBRATION",
+        help="check a calibration against the markers in view instead (exit status 1 unless it holds)",
+    )
     cal.add_argument("--width-mm", type=float, default=800.0, help="between the left and right marker centres")
     cal.add_argument("--height-mm", type=float, default=600.0, help="between the top and bottom marker centres")
     cal.add_argument("--points", help='four pixels instead of markers, clockwise from top-left: "x,y x,y x,y x,y"')
