@@ -31,6 +31,7 @@ USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError, ModelError)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
+    from vision.exposure import overexposure_advice
     from vision.identify import builtin_deck, colourless, draw, identify
     from vision.memory import keep_freed_memory
 
@@ -53,6 +54,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
                 f"{name}: a picture without colour: red suits cannot be told from black, every card is unsure",
                 file=sys.stderr,
             )
+        elif advice := overexposure_advice(image, cards):
+            print(f"{name}: {advice}", file=sys.stderr)
         if args.draw:
             cv2.imwrite(str(Path(args.draw) / (Path(name).stem + ".png")), draw(image, cards))
     if args.json:
