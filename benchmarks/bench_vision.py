@@ -93,7 +93,7 @@ def _box_verdict(
 
 def _shown_box(card: SeenCard, on_top: list[SeenCard], size: tuple[int, int]) -> tuple[float, ...]:
     """The box of the part of a card's outline that shows: all of it, unless the card is covered,
-    less what the cards over it cover (``identify.lies_over``; and the slivers their outlines
+    less what the cards over it cover (``seen.lies_over``; and the slivers their outlines
     leave along its sides)."""
     if not card.covered:
         return (*card.corners.min(axis=0), *card.corners.max(axis=0))

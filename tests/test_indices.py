@@ -1,7 +1,7 @@
 """Cards found by their index alone (vision.indices): a rank over its pip is paired, the card's
 two sides are sought beside it, the corner is read; and identify takes such a card only where
 no outline was read, and its reading is confirmed: by the outline it implies, by its other
-index, or by a sure reading where the segmenter sees a card's face (vision.identify._by_index)."""
+index, or by a sure reading where the segmenter sees a card's face (vision.by_index.find_by_index)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.by_index as by_index_module
 import vision.identify as identify_module
 import vision.indices as indices_module
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
@@ -173,7 +174,7 @@ def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypat
 
     (card,) = matches()
     assert card.code is not None and card.code[:-1] == rank
-    monkeypatch.setattr(identify_module, "_by_index", lambda image, edges, reader, seen, *rest: seen)
+    monkeypatch.setattr(identify_module, "find_by_index", lambda image, edges, reader, seen, *rest: seen)
     assert [c for c in matches() if c.code is not None] == []
 
 
@@ -261,7 +262,7 @@ def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) ->
 
     (code,) = codes()
     assert code is not None and code[:-1] == rank
-    monkeypatch.setattr(identify_module, "_by_index", lambda image, edges, reader, seen, *rest: seen)
+    monkeypatch.setattr(identify_module, "find_by_index", lambda image, edges, reader, seen, *rest: seen)
     assert codes() == [None]
 
 
@@ -279,9 +280,9 @@ def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_s
         return max(cards, key=lambda c: overlap(c.corners, box)) if cards else None
 
     card = best()
-    assert card.covered and card.code[:-1] == rank and card.confidence >= identify_module.LONE_SURE
-    monkeypatch.setattr(identify_module, "LONE_SURE", 1.01)
-    monkeypatch.setattr(identify_module, "LONE_BESIDE", 1.01)
+    assert card.covered and card.code[:-1] == rank and card.confidence >= by_index_module.LONE_SURE
+    monkeypatch.setattr(by_index_module, "LONE_SURE", 1.01)
+    monkeypatch.setattr(by_index_module, "LONE_BESIDE", 1.01)
     assert best() is None or best().code[:-1] != rank
 
 
@@ -298,7 +299,7 @@ def test_a_card_seen_by_two_of_its_indices_is_one_card(monkeypatch) -> None:
 
     (king,) = kings()
     assert king.covered and overlap(king.corners, (*lower.corners.min(axis=0), *lower.corners.max(axis=0))) > 0.6
-    monkeypatch.setattr(identify_module, "_one_each", lambda taken: [card for card, _ in taken])
+    monkeypatch.setattr(by_index_module, "_one_each", lambda taken: [card for card, _ in taken])
     assert len(kings()) == 2
 
 
@@ -317,7 +318,7 @@ def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(mon
         )
 
     assert size() == pytest.approx(1.0, abs=0.05)
-    monkeypatch.setattr(identify_module, "_sized", lambda sightings, seen: sightings)
+    monkeypatch.setattr(by_index_module, "_sized", lambda sightings, seen: sightings)
     assert size() < 0.8
 
 
@@ -333,7 +334,7 @@ def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely
 
     (card,) = matches()
     assert card.covered and card.code[:-1] == rank
-    monkeypatch.setattr(identify_module, "LONE_SURE", 1.01)
+    monkeypatch.setattr(by_index_module, "LONE_SURE", 1.01)
     assert matches() == []
 
 
@@ -348,14 +349,14 @@ def test_marks_on_a_printed_page_read_as_an_index_are_no_card_where_no_card_face
     specs = [replace(random_scene(rng, style="vintage", cards=3), clutter=1.0) for _ in range(24)]
     image, truth = render_scene(specs[-1])
     two = max((s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == "2S"), key=lambda s: s.confidence)
-    sure = replace(two, confidence=max(two.confidence, identify_module.LONE_SURE))
-    monkeypatch.setattr(identify_module, "find_indices", lambda *args: [sure])
+    sure = replace(two, confidence=max(two.confidence, by_index_module.LONE_SURE))
+    monkeypatch.setattr(by_index_module, "find_indices", lambda *args: [sure])
 
     def others() -> list[str | None]:
         return [c.code for c in identify(image) if c.code not in {t.code for t in truth}]
 
     assert others() == []
-    monkeypatch.setattr(identify_module, "face_beliefs", lambda image, quads: [1.0] * len(quads))
+    monkeypatch.setattr(by_index_module, "face_beliefs", lambda image, quads: [1.0] * len(quads))
     assert others() == ["2S"]
 
 
@@ -428,7 +429,7 @@ def test_a_pile_s_top_card_known_by_its_index_is_on_top(monkeypatch, style: str,
     assert None not in [c.code for c in found]
     assert {c.code for c in found} <= {t.code for t in truth}  # the lower cards read by their indices are the pile's
     assert min(np.abs(np.roll(card.corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
-    monkeypatch.setattr(identify_module, "_whole_tops", lambda *args: ([], set()))
+    monkeypatch.setattr(by_index_module, "_whole_tops", lambda *args: ([], set()))
     before = identify(image)
     assert not any(c.code == top.code and not c.covered for c in before)
 
@@ -454,7 +455,7 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert not [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == top.code]
     assert read() == [(top.code, False), (lower.code, True)]
-    monkeypatch.setattr(identify_module, "_top_by_corner", lambda *args: None)
+    monkeypatch.setattr(identify_module, "top_by_corner", lambda *args: None)
     assert read() == [(None, False), (lower.code, True)]
 
 
@@ -471,9 +472,9 @@ def test_a_pile_s_outline_read_on_one_corner_yields_to_an_index_on_it_read_other
     (card,) = [c for c in found if not c.covered]
     assert card.code == "5C"
     assert np.linalg.norm(card.corners.mean(axis=0) - top.corners.mean(axis=0)) < 10
-    contradicted = identify_module._contradicted  # with no loose card: none doubted
+    contradicted = by_index_module._contradicted  # with no loose card: none doubted
     monkeypatch.setattr(
-        identify_module, "_contradicted", lambda seen, loose, sightings: contradicted(seen, set(), sightings)
+        by_index_module, "_contradicted", lambda seen, loose, sightings: contradicted(seen, set(), sightings)
     )
     assert [c.code for c in identify(image) if not c.covered] == ["6C"]
 
@@ -492,10 +493,10 @@ def test_a_whole_card_read_on_one_corner_yields_to_a_card_over_it_whose_index_sh
     image, truth = render_scene(random_scene(rng, cards=rng.randint(2, 4), style="jumbo", fan=True))
     assert [t.code for t in truth] == ["KH", "KC"]  # the last lies on top
     assert "KH" not in [c.code for c in identify(image) if not c.covered]
-    monkeypatch.setattr(identify_module, "MOSTLY_OFF", 0.0)
+    monkeypatch.setattr(by_index_module, "MOSTLY_OFF", 0.0)
     assert [c.code for c in identify(image) if not c.covered] == ["KH"]
-    monkeypatch.setattr(identify_module, "MOSTLY_OFF", 0.5)
-    monkeypatch.setattr(identify_module, "AGAINST", 1.01)
+    monkeypatch.setattr(by_index_module, "MOSTLY_OFF", 0.5)
+    monkeypatch.setattr(by_index_module, "AGAINST", 1.01)
     assert [c.code for c in identify(image) if not c.covered] == ["KH"]
 
 
@@ -504,7 +505,7 @@ def test_only_a_whole_card_with_another_outline_against_it_is_searched() -> None
     a = CardQuad(np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]), 1.0)
     b = CardQuad(a.corners + np.float32([80, 0]), 1.0)
     c = CardQuad(a.corners + np.float32([200, 0]), 1.0)
-    assert identify_module._lies_against(a, [b]) and not identify_module._lies_against(a, [c])
+    assert by_index_module.lies_against(a, [b]) and not by_index_module.lies_against(a, [c])
 
 
 def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
@@ -552,7 +553,7 @@ def test_sightings_are_one_card_when_each_index_lies_on_the_other_s_outline_or_t
     # Fanned tight over the first: its rank a quarter of a card's width from the first's, but
     # its own two marks, and the first's index off its outline.
     fanned = Sighting(card + np.float32([20, 14]), "AC", 0.9, (130.0, 129.0), (130.0, 144.0))
-    together = identify_module._on_each_other([first, second, twice, under, fanned])
+    together = by_index_module._on_each_other([first, second, twice, under, fanned])
     assert together[0, 1] and together[1, 0] and together[0, 2]
     assert not together[0, 3] and not together[3, 0] and not together[1, 3]
     assert not together[0, 4] and not together[4, 0]
@@ -614,8 +615,8 @@ def test_an_index_s_fitted_tries_are_read_in_rounds_until_one_reads_as_the_index
 
     tries = {n: [np.full((4, 2), k, np.float32) for k in ks] for n, ks in ((0, (1, 2, 3)), (1, (4, 5)))}
     reads = {1: "7H", 2: "7H", 3: None, 4: None, 5: "QS"}  # what each try reads, by its corners' value
-    monkeypatch.setattr(identify_module, "fitted", lambda gray, corners, lines: tries[int(corners[0, 0])])
-    monkeypatch.setattr(identify_module, "_snapped", lambda gray, lines, quad: quad)
+    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: tries[int(corners[0, 0])])
+    monkeypatch.setattr(by_index_module, "_snapped", lambda gray, lines, quad: quad)
     rounds = []
 
     class Reader:
@@ -630,7 +631,7 @@ def test_an_index_s_fitted_tries_are_read_in_rounds_until_one_reads_as_the_index
             return None
 
     outlines = [np.zeros((4, 2), np.float32), np.ones((4, 2), np.float32)]
-    cards = identify_module._fitted_cards(Edges(), Reader(), outlines, ["7H", "QS"])
+    cards = by_index_module._fitted_cards(Edges(), Reader(), outlines, ["7H", "QS"])
     assert [c.code for c in cards] == ["7H", "QS"] and [int(c.corners[0, 0]) for c in cards] == [1, 5]
     assert rounds == [[1, 4], [5]]  # outline 0 found at its first try: its others are not read
 
@@ -679,12 +680,12 @@ def test_a_card_known_by_both_its_indices_gives_the_frame_s_card_size() -> None:
     first = Sighting(implied, "7H", 0.9, (110.0, 115.0), (110.0, 130.0), facing=True)
     turned = np.float32([[200, 240], [120, 240], [120, 128], [200, 128]])
     other = Sighting(turned, "7H", 0.9, (190.0, 225.0), (190.0, 210.0), True)
-    (side,) = identify_module._facing_sides([first, other])
+    (side,) = by_index_module._facing_sides([first, other])
     assert side == pytest.approx(100.0, rel=1e-3)
-    assert identify_module._facing_sides([first, replace(other, code="7D")]) == []
-    assert identify_module._facing_sides([first, replace(other, facing=False)]) == []
+    assert by_index_module._facing_sides([first, replace(other, code="7D")]) == []
+    assert by_index_module._facing_sides([first, replace(other, facing=False)]) == []
     aside = replace(other, corners=other.corners + np.float32([150, 0]))  # a 7H of a second deck
-    assert identify_module._facing_sides([first, aside]) == []
+    assert by_index_module._facing_sides([first, aside]) == []
 
 
 def test_a_card_known_by_both_its_indices_spans_them() -> None:
@@ -698,7 +699,7 @@ def test_a_card_known_by_both_its_indices_spans_them() -> None:
     first = Sighting(off, "JH", 1.0, (110.0, 115.0), (110.0, 130.0), facing=True)
     other = Sighting(card[[2, 3, 0, 1]], "JH", 0.97, (190.0, 225.0), (190.0, 210.0), True)
     assert not np.allclose(first.corners[2], card[2], atol=5)
-    spanned = identify_module._spanned(first, other)
+    spanned = by_index_module._spanned(first, other)
     assert spanned == pytest.approx(card, abs=0.5)
 
 
@@ -723,7 +724,7 @@ def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_i
         return float(iou(np.float32(box), labelled[None])[0])
 
     assert shown() > 0.7
-    monkeypatch.setattr(identify_module, "SPAN_ALIGNED", float(np.cos(np.deg2rad(5.0))))
+    monkeypatch.setattr(by_index_module, "SPAN_ALIGNED", float(np.cos(np.deg2rad(5.0))))
     assert shown() < 0.5
 
 
@@ -742,7 +743,7 @@ def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(mo
         return ten / ace
 
     assert ratio() == pytest.approx(1.0, abs=0.03)
-    monkeypatch.setattr(identify_module, "_facing_sides", lambda sightings: [])
+    monkeypatch.setattr(by_index_module, "_facing_sides", lambda sightings: [])
     assert ratio() > 1.03
 
 
@@ -760,7 +761,7 @@ def test_a_lone_index_beside_a_card_known_by_both_its_indices_needs_what_one_bes
 
     def lone(sightings: list[Sighting]) -> list[int]:
         spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
-        return identify_module._sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)[2]
+        return by_index_module._sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)[2]
 
     assert lone([top, bottom, ten]) == [2]
     assert 1 not in lone([top, ten])  # the jack by one index: no card known there, LONE_SURE

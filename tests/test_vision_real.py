@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.by_index as by_index_module
 import vision.detect as detect_module
 import vision.identify as identify_module
 import vision.indices as indices_module
@@ -104,7 +105,7 @@ def test_identify_prints_one_json_list_and_reports_bad_files(tmp_path: Path, cap
 def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> None:
     """IMG_2596's queen of spades lies under a nine of diamonds, one index showing, which the
     networks read at 0.91 (the first court-trained ones at 0.85): she is taken, covered, as an
-    index read at ``identify.LONE_SURE`` (0.85) or more is; at 0.95 she would be left out (and
+    index read at ``by_index.LONE_SURE`` (0.85) or more is; at 0.95 she would be left out (and
     so at ``LONE_BESIDE``, which she needs no more than ``LONE_SURE``)."""
     image = cv2.imread(str(DATA / "IMG_2596.JPG"))
     assert sorted(rank for rank, _ in labelled("IMG_2596.JPG")) == ["9", "Q"]
@@ -113,8 +114,8 @@ def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> No
         return [(c.code, c.covered) for c in identify(image) if c.code is not None and c.code[0] == "Q"]
 
     assert there() == [("QS", True)]
-    monkeypatch.setattr(identify_module, "LONE_SURE", 0.95)
-    monkeypatch.setattr(identify_module, "LONE_BESIDE", 0.95)
+    monkeypatch.setattr(by_index_module, "LONE_SURE", 0.95)
+    monkeypatch.setattr(by_index_module, "LONE_BESIDE", 0.95)
     assert there() == []
 
 
@@ -230,21 +231,21 @@ def test_the_part_of_a_ten_showing_past_a_cover_is_no_second_card(monkeypatch, n
     """A ten of hearts half under a cloth (IMG_2529) or a book (IMG_2535): the outline round the
     part showing reads unsure (one corner, 10H, and half the pips), while the ten is known by
     its indices. That outline, smaller than the ten and reading its code in a corner, is the
-    part showing (``identify._part_shown``), not a second card to be shown again."""
+    part showing (``by_index._part_shown``), not a second card to be shown again."""
     image = cv2.imread(str(DATA / name))
 
     def cards() -> list:
         return sorted((str(c.code), c.covered) for c in identify(image))
 
     assert cards() == [("10H", True)]
-    monkeypatch.setattr(identify_module, "PART_SHOWN", 0.0)
+    monkeypatch.setattr(by_index_module, "PART_SHOWN", 0.0)
     assert cards() == [("10H", True), ("None", False)]
 
 
 def test_an_ace_half_under_a_ten_is_no_second_reading_of_the_ten(monkeypatch) -> None:
     """IMG_2660's ace of diamonds lies half under a ten of clubs, her index showing beside it:
     the outlines the two indices imply overlap as much as one card's two indices' do, but the
-    ace's index lies off the ten's outline (``identify._on_each_other``), so she is a card of her
+    ace's index lies off the ten's outline (``by_index._on_each_other``), so she is a card of her
     own, not a reading of the ten that disagrees, and she is read. Her showing part's unsure
     outline then gives way to her."""
     image = cv2.imread(str(DATA / "IMG_2660.JPG"))
@@ -253,7 +254,7 @@ def test_an_ace_half_under_a_ten_is_no_second_reading_of_the_ten(monkeypatch) ->
         return sorted((str(c.code), c.covered) for c in identify(image))
 
     assert ("AD", True) in cards()
-    monkeypatch.setattr(identify_module, "_on_each_other", lambda s: np.ones((len(s), len(s)), bool))
+    monkeypatch.setattr(by_index_module, "_on_each_other", lambda s: np.ones((len(s), len(s)), bool))
     assert "AD" not in [code for code, _ in cards()]
 
 
@@ -274,7 +275,7 @@ def test_a_card_cut_by_the_frame_is_known_by_its_index_not_left_unsure(
         )
 
     assert at_box() == [(code, True)]
-    monkeypatch.setattr(identify_module, "_in_frame", lambda spans, shape: spans)
+    monkeypatch.setattr(by_index_module, "_in_frame", lambda spans, shape: spans)
     assert ("None", False) in at_box()
 
 
@@ -337,8 +338,8 @@ def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch)
 
     assert jacks() == [("JC", True)]
     (jack,) = [c for c in identify(image) if c.code == "JC"]
-    assert jack.confidence < identify_module.LONE_SURE and overlap(jack.corners, strip) > 0.5
-    monkeypatch.setattr(identify_module, "LONE_BESIDE", identify_module.LONE_SURE)
+    assert jack.confidence < by_index_module.LONE_SURE and overlap(jack.corners, strip) > 0.5
+    monkeypatch.setattr(by_index_module, "LONE_BESIDE", by_index_module.LONE_SURE)
     assert jacks() == []
 
 
@@ -373,9 +374,9 @@ def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeyp
         return [c for c in identify(image) if c.code == "QS"]
 
     (queen,) = queens()
-    assert queen.covered and queen.confidence < identify_module.LONE_SURE
+    assert queen.covered and queen.confidence < by_index_module.LONE_SURE
     assert overlap(np.clip(queen.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
-    monkeypatch.setattr(identify_module, "LONE_BESIDE", identify_module.LONE_SURE)
+    monkeypatch.setattr(by_index_module, "LONE_BESIDE", by_index_module.LONE_SURE)
     assert queens() == []
 
 
@@ -526,7 +527,7 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
     alone, at 0.81. The big pip beside that index is a club: he is left to the outline that
     reads him KC (``reader._pip_beside_says_otherwise``). Without it, his outline (not an edge
     all round) is doubted all the same by the index search reading his club on it
-    (``identify._contradicted``): unsure, never KS."""
+    (``by_index._contradicted``): unsure, never KS."""
     deck = benchmark_deck
     image = cv2.imread(str(DATA / "cam_image41.jpg"))
     ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
@@ -537,16 +538,16 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
     assert king() == ["KC"]
     monkeypatch.setattr(reader_module, "_pip_beside_says_otherwise", lambda code, found, ends: False)
     assert king() == [None]
-    contradicted = identify_module._contradicted  # with no loose card: none doubted
+    contradicted = by_index_module._contradicted  # with no loose card: none doubted
     monkeypatch.setattr(
-        identify_module, "_contradicted", lambda seen, loose, sightings: contradicted(seen, set(), sightings)
+        by_index_module, "_contradicted", lambda seen, loose, sightings: contradicted(seen, set(), sightings)
     )
     assert king() == ["KS"]
 
 
 def test_an_enrolled_deck_s_jack_read_in_two_suits_takes_a_rival_read_beyond_the_threshold(benchmark_deck) -> None:
     """cam_image43's right-hand jack of clubs lies whole; his corners read JS 0.90 and JC 0.66,
-    and a rival outline reads JC at 0.98, past ``identify.CORNER_SURE``: he is taken so."""
+    and a rival outline reads JC at 0.98, past ``by_index.CORNER_SURE``: he is taken so."""
     image = cv2.imread(str(DATA / "cam_image43.jpg"))
     box = max((b for r, b in labelled("cam_image43.jpg") if r == "J"), key=lambda b: b[0])
     assert [c.code for c in identify(image, benchmark_deck) if overlap(c.corners, box) > 0.6] == ["JC"]

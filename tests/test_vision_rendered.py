@@ -322,6 +322,7 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     """An outline drawn round a fan (two cards, one over the other) is unsure; the top card's own
     outline, lying inside it, is read instead (the lower card's, reaching under it, reads unsure).
     Two outlines inside that read two cards for sure leave it unsure: which one it is is not known."""
+    import vision.by_index as by_index_module
     import vision.identify as identify_module
     from sim.render import CardPlacement, SceneSpec, render_scene
     from vision.detect import CardQuad, FoundCard
@@ -342,11 +343,11 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     union = around(lower, top)
     # Round both cards, the corners disagree: the row's own top card is sought (``vision.fans``).
     assert codes(image, FoundCard(union)) == ["QS"]
-    # Without that search, its index finds it on top (``identify._whole_tops``); without both,
+    # Without that search, its index finds it on top (``by_index._whole_tops``); without both,
     # the outline round the two is unsure, and its rivals are read.
     monkeypatch.setattr(identify_module, "_rows", lambda *args: [])
     assert codes(image, FoundCard(union)) == ["QS"]
-    monkeypatch.setattr(identify_module, "_whole_tops", lambda *args: ([], set()))
+    monkeypatch.setattr(by_index_module, "_whole_tops", lambda *args: ([], set()))
     assert codes(image, FoundCard(union)) == [None]
     assert codes(image, FoundCard(union, (top,))) == ["QS"]
     assert codes(image, FoundCard(union, (top, lower))) == ["QS"]
@@ -465,8 +466,7 @@ def test_a_card_lying_apart_is_whole_and_the_lower_card_of_a_pile_is_not() -> No
     edge in the picture on every side; the outline of a lower card of a pile crosses the top card."""
     from sim.render import CardPlacement, SceneSpec, render_scene
     from vision.detect import find_card_outlines
-    from vision.identify import WHOLE, whole
-    from vision.quads import edge_support
+    from vision.quads import WHOLE, edge_support, whole
 
     lone = (CardPlacement("KS", 400, 300, 25, 260),)
     pile = (CardPlacement("9D", 380, 300, 0, 260), CardPlacement("QS", 410, 310, 20, 260))
@@ -533,6 +533,7 @@ def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch)
     """The king of spades of a rendered casino table (the benchmark's plain tables on the seeds
     it does not use, +100: table 3) reads unsure through his own outline, and right with his
     corners also seen through outlines nudged a few pixels off it (``identify._nudged_looks``)."""
+    import vision.by_index as by_index_module
     import vision.identify as identify_module
 
     image, truth = _bench_scene("casino", 100, 3)
@@ -543,7 +544,7 @@ def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch)
 
     assert there() == ["KS"]
     # His index, read where it lies at several scales, names his outline too (``_named_by_index``).
-    monkeypatch.setattr(identify_module, "_named_by_index", lambda seen, *args: (seen, set()))
+    monkeypatch.setattr(by_index_module, "_named_by_index", lambda seen, *args: (seen, set()))
     assert there() == ["KS"]
     monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
     assert there() == [None]
@@ -553,18 +554,19 @@ def test_an_unsure_card_lying_whole_is_named_by_its_index_where_the_middle_agree
     """The same king, not read again through nudged outlines: the index search reads his index
     surely, its implied outline his own, and the middle shows a picture, so his outline is named
     KS. Were the middle to count pips, it would not be (the index may be another card's)."""
+    import vision.by_index as by_index_module
     import vision.identify as identify_module
 
     image, truth = _bench_scene("casino", 100, 3)
     (king,) = [t for t in truth if t.code == "KS"]
     monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
     assert [c.code for c in identify(image) if _near(c, king)] == ["KS"]
-    named = identify_module._named_by_index
+    named = by_index_module._named_by_index
 
     def counted_five(seen, sightings, sized, lying_whole):
         return named(seen, sightings, sized, dict.fromkeys(lying_whole, "5"))
 
-    monkeypatch.setattr(identify_module, "_named_by_index", counted_five)
+    monkeypatch.setattr(by_index_module, "_named_by_index", counted_five)
     assert [c.code for c in identify(image) if _near(c, king)] == [None]
 
 

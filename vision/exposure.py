@@ -17,8 +17,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.detect import CardQuad, warp_source
-from vision.identify import SeenCard, warp_corners
+from vision.identify import warp_corners
 from vision.reader import BACK
+from vision.seen import SeenCard
 
 CLIPPED = 250  # each channel this bright or more: the camera's white, no detail left
 OVEREXPOSED = 0.25  # this share of the read cards' corners clipped: the frame is overexposed

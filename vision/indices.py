@@ -87,7 +87,7 @@ SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index s
 # index and that strip, and no other witness. Measured: photographs +1 (IMG_2657's lowest king,
 # K 0.78 -> 0.95), the enrolled deck +1 (IMG_2603's king); rendered piles' top cards +3, fans'
 # top cards +1 and lower ones +4, busy desks +4, limed tables +7, nothing wrong or not there
-# (once the index inside a vintage jack's frame, read 3H, counts as his: ``identify._whole_tops``).
+# (once the index inside a vintage jack's frame, read 3H, counts as his: ``by_index._whole_tops``).
 # Strips 25 and 60 wide alike; down to the index's foot only, the rendered designs' pictures,
 # drawn lower, went unseen.
 PICTURE_STRIP = 40

@@ -177,3 +177,13 @@ def corner_rectangles(segments: np.ndarray, gap: float) -> np.ndarray:
             b = a + di * li[:, None]
             out.append(np.stack([a, b, b + dj * lj[:, None], a + dj * lj[:, None]], axis=1))
     return np.concatenate(out).astype(np.float32)
+
+
+WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
+
+
+def whole(quad: CardQuad) -> bool:
+    """Whether the picture shows every side of an outline as an edge: a card lying whole, not an
+    outline reaching under another card. The reader then trusts one index corner with a picture
+    in the middle (the other under glare, a thumb, a blur)."""
+    return quad.edges >= WHOLE

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from table.cards import parse_card
 from table.events import CardGone, CardSeen, Event
-from vision.identify import SeenCard
 from vision.reader import BACK
+from vision.seen import SeenCard
 
 Zone = tuple[str, int | None]  # zone name and seat (None for shared zones)
 ZoneOf = Callable[[tuple[float, float]], Zone | None]

@@ -1,0 +1,522 @@
+"""Cards found by their index (``vision.indices``), where no outline read them: a card lying
+under others, a card whose outline was drawn wrong, a pile's top card inside an outline drawn
+round the pile. ``find_by_index`` is the last step of ``identify``, and its docstring says what
+decides; each rule is a constant here, with what it was measured to do."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.deck import builtin_deck
+from vision.detect import CARD_H, CARD_W, FACE_SUPPORT, CardQuad, face_beliefs, refine_quads
+from vision.indices import FIT_SCALES, Sighting, find_indices, fit_box, fitted, outlines_in
+from vision.quads import boxes, edge_supports, iou
+from vision.reader import BACK, DISAGREE, Reading, corner_box
+from vision.seen import SeenCard, holds
+
+if TYPE_CHECKING:
+    from vision.identify import _Edges, _Reader
+
+REFINE_REACH = 0.12  # of its short side: an outline inferred from an index is moved this far at most to the edges
+SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (over their union) are one card
+NAMED_OVERLAP = 0.8  # an index whose implied outline's box overlaps an unsure outline's this much may name it
+# A card known by one index alone is taken (covered) when that index reads this surely.
+# Measured: photographs 389 -> 441 of 527 right (with the rest of ``find_by_index``), none wrong;
+# rendered piles, fans and tables: covered cards read 95 -> 365, no card read that is not in the
+# scene added (0.7 read more, and 6 cards not in the scene). With the court-trained corner
+# networks, 0.9 -> 0.85: photographs 467 -> 470, covered cards read on the rendered sets +41 and
+# +29 (the benchmark's seeds and +100), cards not in the scene 13 both (0.8: 15).
+LONE_SURE = 0.85
+# ... or this surely, where its outline reaches under a card read already (a fan's lower card,
+# whose middle the card over it hides). A jack's J read as a 3, from both its corners alike at
+# 0.73-0.79, is the commonest such misreading on the rendered decks: on a card lying clear of
+# the others it stays a misreading, beside a card read it is rarer. Measured from 0.85: the
+# photographs 489 -> 493 of 527 right (three jacks and the queen a jack lay over), none wrong;
+# rendered covered cards read right +34 and +34 (the benchmark's seeds and +100), wrong +4 and
+# +5, cards not in the scene +3 (all covered: the tracker never takes a covered card); every
+# card on top reads the same (0.7 anywhere: 13 more cards not in the scene). So is a card
+# whose outline reaches out of the frame (photographs +1, the rendered sets the same).
+LONE_BESIDE = 0.7
+CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
+FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
+# ... and within 10 degrees, a card known by both its indices spans them (``_spanned``): one
+# index's direction a few degrees off, the outline drawn from it alone misses the other index
+# (IMG_2668's jack, 5.9 degrees), and the card under him is not known to lie under him.
+# Measured: the photographs +1 (that ten), the enrolled deck +1, every rendered set the same,
+# on seeds the benchmark does not use too. Taking the card's size from such a pair as well
+# (FACING_ALIGNED at 7 degrees) made IMG_2601's fan 9% too big again.
+SPAN_ALIGNED = 0.985
+FACING_SIZES = (0.6, 1.6)  # ... as far apart as this share of it (an index's height implies a card 0.66-1.28 its size)
+ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
+SHARED_MARK = 0.3  # of an index's rank-to-pip spacing: two sightings with marks this close share one
+PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
+MOSTLY_OFF = 0.5  # of an index's implied outline: at most this much on a whole card, it is another card's
+AGAINST = 0.01  # of a whole card's outline: another outline overlapping this much may be a card over it
+
+_WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
+
+
+def sure_corners(reading: Reading) -> list[tuple[int, str]]:
+    """The corners (0 top-left, 1 bottom-right) of an outline that read an index at
+    ``CORNER_SURE`` or more (rank and suit), with the code each reads."""
+    return [
+        (which, c.rank + c.suit)
+        for which, c in enumerate(reading.corners)
+        if c is not None and c.suit and min(c.rank_confidence, c.suit_confidence) >= CORNER_SURE
+    ]
+
+
+def find_by_index(
+    image: np.ndarray,
+    edges: _Edges,
+    reader: _Reader,
+    seen: list[SeenCard],
+    held: list[SeenCard],
+    shows: dict[int, set[str]],
+    lying_whole: dict[int, str | None],
+    loose: dict[int, bool],
+) -> list[SeenCard]:
+    """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
+    outside the cards read already, their outlines sized like the frame's cards (``_sized``).
+
+    A card showing both its indices is one card (its two sightings' outlines overlap): if they
+    read differently, neither is taken, unless one reading is confirmed by another index reading
+    alike and the other is not (a card lying over another whose index, close by, implies much
+    the same outline). One lying clear of every other card read is read like any
+    card (both corners and the middle) on the outline it implies, moved to the edges nearby, and
+    taken when that reading agrees. One with another card across it has no middle to read: it is
+    taken (``covered``) when both its indices show and agree. A card known by one index alone,
+    read at ``LONE_SURE`` or more (``LONE_BESIDE`` reaching under a card read; another card lies
+    across it, or its own outline reads unsure: it reaches under something), is taken, covered,
+    where the card segmenter sees a card's face
+    (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge;
+    or where its other index faces it from the opposite corner, read alike (``Sighting.facing``):
+    no page's marks do that (the segmenter misses some court cards' faces on a pale table).
+    So is one whose outline reads unsure though both its indices read alike. But a card about
+    to be taken so whose outline, scaled to the picture's edges, is an edge all round and reads
+    alike lies whole, on top (``_whole_tops``): a pile's top card, the finder's outline drawn
+    round the whole pile. Measured on the rendered piles: top cards read 157 -> 182 of 200.
+
+    An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
+    table, or reaching under a neighbour): it is left out. So is one lying on such a card one of
+    whose corners reads that card surely (``shows``: what each unsure outline's corners read, by
+    the id of its card): the part of it showing past a cloth or a book over the rest (see
+    ``_part_shown``). The cards ``held`` unsure (in ``seen``: read, then doubted as a lower card
+    of a pile) count as read: they are not read again through an index, and give way only to a
+    card known by both its indices, read alike: the outline held was that card's, lying under
+    something (measured: IMG_2578's queen, under a binder). The ``loose`` cards (by id: read on
+    one corner; whether their outline lies whole) are searched too, and doubted where an index
+    on them reads otherwise (``_contradicted``)."""
+    skip = np.zeros(image.shape[:2], np.uint8)
+    for card in seen:
+        if card.code is not None and id(card) not in loose:
+            cv2.fillPoly(skip, [np.round(card.corners).astype(np.int32)], 1)
+    sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
+    if loose:
+        seen, sightings = _contradicted(seen, loose, sightings)
+    if not sightings:
+        return seen
+    # Which sightings are one card, and which lie near others, is judged on the outlines their
+    # indices imply; the cards taken are given the outlines sized like the frame's cards.
+    sized = _sized(sightings, seen)
+    seen, named = _named_by_index(seen, sightings, sized, lying_whole)
+    if named:
+        keep = [n for n in range(len(sightings)) if n not in named]
+        if not keep:
+            return seen
+        sightings, sized = [sightings[n] for n in keep], [sized[n] for n in keep]
+    spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
+    others = card_spans([c for c in seen if c.code is not None] + held)
+    agreed, clear_at, lone_at, confirmed = _sort_sightings(sized, spans, others, image.shape)
+    taken: list[tuple[SeenCard, float]] = []  # each card with the area of the outline its index implied
+    read: set[int] = set()  # the sightings so taken, read through their outlines
+    if clear_at:
+        quads = [CardQuad(sized[n].corners, 1.0) for n in clear_at]
+        quads = [refine_quads(edges.gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
+        _, readings = reader.read(quads, vouch=False)  # one network pass for them all
+        for n, quad, reading in zip(clear_at, quads, readings, strict=True):
+            if reading.code == sightings[n].code:
+                taken.append((SeenCard(reading.code, reading.confidence, quad.corners), _area(spans[n])))
+                read.add(n)
+            elif reading.code is None and (
+                confirmed[n] or sightings[n].confidence >= _lone_least(spans[n], others, image.shape)
+            ):
+                # Its outline reads unsure (it reaches under something, its middle is hidden), but
+                # its two indices read alike, or its one index surely.
+                lone_at.append(n)
+    # Any other card seen by an index (about to be taken as lying under others, or left out:
+    # read less than surely, or read otherwise by the card's other index) may lie whole, on top
+    # of others: a pile's top card, the finder's outline drawn round the whole pile.
+    tops, explained = _whole_tops(edges, reader, sightings, [n for n in range(len(sightings)) if n not in read])
+    taken += [(card, _area(spans[n])) for n, card in tops]
+    # Both indices show and agree: the card is known, though another lies across it; where
+    # they face each other, its outline spans them.
+    for n in (n for n in agreed if n not in explained):
+        facing = [m for m in range(len(sized)) if m != n and _facing(sized[n], sized[m], SPAN_ALIGNED) is not None]
+        corners = _spanned(sized[n], sized[facing[0]]) if facing else sized[n].corners
+        taken.append((SeenCard(sightings[n].code, sightings[n].confidence, corners, covered=True), _area(spans[n])))
+    lone = [(sized[n], _area(spans[n])) for n in lone_at if n not in explained]  # known by their indices alone
+    if lone:
+        beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _ in lone])
+        for (sighting, area), belief in zip(lone, beliefs, strict=True):
+            if belief >= FACE_SUPPORT or sighting.facing:
+                taken.append((SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True), area))
+    out = [_shows_at(card, sightings) if card.covered else card for card in _one_each(taken)]
+    if out:
+        # Their parts in the frame: a card cut by the frame's edge is found by its outline as the
+        # part showing, and by its index as the whole card, reaching out of the picture.
+        places = _in_frame(card_spans(out), image.shape)
+        both = card_spans([c for c in out if c.covered and len(c.indices) >= 2])  # known by both indices, alike
+
+        def gives_way(card: SeenCard) -> bool:
+            if any(card is h for h in held):  # only to a card known by both its indices
+                return bool(np.any(iou(card_spans([card])[0], both) >= SAME_CARD))
+            return bool(
+                np.any(iou(_in_frame(card_spans([card]), image.shape)[0], places) >= SAME_CARD)
+                or _part_shown(card, out, shows.get(id(card)))
+            )
+
+        seen = [c for c in seen if c.code is not None or not gives_way(c)]
+    return seen + out
+
+
+def _contradicted(
+    seen: list[SeenCard], loose: dict[int, bool], sightings: list[Sighting]
+) -> tuple[list[SeenCard], list[Sighting]]:
+    """``seen`` with its ``loose`` cards (by id: read for sure on one corner; whether their
+    outline lies whole) that an index read for sure on them contradicts (``_contradicts``) made
+    unsure, and the sightings on no card still read (the index search skips the others; loose
+    cards are searched).
+
+    An outline drawn round a tight pile, not an edge all round, has a lower card's index beside
+    the top card's in its corner, and the corner network may read the two as one glyph: a modern
+    five of clubs over an eight read as a 6 at 0.98, its middle counting a lower card's pip too
+    (6C at 0.92). The index search reads the five at its own place. A card lying whole, read on
+    one corner, with another outline against it (``lies_against``) may have its other corner
+    under a card over it: a jumbo fan's king of hearts, whole but for his top side under a king
+    of clubs whose index shows on him, was read as the top card at 0.97. Measured on the
+    rendered piles: two wrong top cards of 400 gone (the benchmark's seeds and +100); fans: that
+    wrong top card and a lower card read wrong now not found; every other set the same."""
+    out = list(seen)
+    for k, card in enumerate(seen):
+        if id(card) in loose and any(_contradicts(s, card, loose[id(card)]) for s in sightings):
+            out[k] = SeenCard(None, min(card.confidence, DISAGREE), card.corners)
+    read = [c for c in out if c.code is not None]
+    kept = [s for s in sightings if not any(holds(c, s.rank_at) or holds(c, s.pip_at) for c in read)]
+    return out, kept
+
+
+def _contradicts(sighting: Sighting, card: SeenCard, lies_whole: bool) -> bool:
+    """Whether an index read for sure on a card read on one corner names another card: one whose
+    outline, if the card's lies whole, lies mostly off it (``MOSTLY_OFF``: a card over it, not
+    its own print read as another index, which implies a card lying on it)."""
+    if sighting.code == card.code or not holds(card, sighting.rank_at):
+        return False
+    if not lies_whole:
+        return True
+    implied = sighting.corners.astype(np.float32)
+    shared, _ = cv2.intersectConvexConvex(implied, card.corners.astype(np.float32))
+    return shared < MOSTLY_OFF * cv2.contourArea(implied)
+
+
+def lies_against(quad: CardQuad, others: list[CardQuad]) -> bool:
+    """Whether another outline overlaps this one (``AGAINST`` of its area or more): a card lying
+    apart has none, and the index search need not look inside it."""
+    return any(cv2.intersectConvexConvex(quad.corners, o.corners)[0] >= AGAINST * quad.area for o in others)
+
+
+def _shows_at(card: SeenCard, sightings: list[Sighting]) -> SeenCard:
+    """A card known by its index, taken as lying under others, with where its indices show (its
+    code's sightings on it): it lies over any card whose outline holds one (``lies_over``)."""
+    at = tuple(s.rank_at for s in sightings if s.code == card.code and holds(card, s.rank_at))
+    return replace(card, indices=at)
+
+
+def _named_by_index(
+    seen: list[SeenCard], sightings: list[Sighting], sized: list[Sighting], lying_whole: dict[int, str | None]
+) -> tuple[list[SeenCard], set[int]]:
+    """``seen`` with the unsure outlines lying whole (``lying_whole``: by id, each one's middle
+    count) that the index sightings name, and the sightings they explain (of that code, on it).
+    An outline is named when every sighting whose index lies on it, its implied outline
+    (``sized``) the outline's own (``NAMED_OVERLAP``), reads one code, and the middle confirms
+    the rank: a picture for a court card, the pip count for a number. The corner networks, asked through the outline's
+    fixed corners, can be torn where a court card prints its frame or a second index close
+    beside the first (a jack read as a 3); the index search looks at the index itself, at
+    several scales, and reads it (on the benchmark's eight-card frames, the jacks and kings
+    so torn were left unsure or taken as lying under others, after 6 to 9 more reads)."""
+    if not lying_whole:
+        return seen, set()
+    spans = boxes([CardQuad(s.corners, 1.0) for s in sized])
+    out, named = list(seen), set()
+    for k, card in enumerate(seen):
+        if id(card) not in lying_whole:
+            continue
+        on = [
+            n
+            for n in np.nonzero(iou(card_spans([card])[0], spans) >= NAMED_OVERLAP)[0]
+            if holds(card, sightings[n].rank_at)
+        ]
+        codes = {sightings[n].code for n in on}
+        if len(codes) != 1:
+            continue
+        code = codes.pop()
+        middle = lying_whole[id(card)]
+        if middle != ("court" if code[:-1] in ("J", "Q", "K") else code[:-1]):
+            continue
+        out[k] = SeenCard(code, max(sightings[n].confidence for n in on), card.corners)
+        # Every sighting of that code on it is explained: the small index beside a court picture too.
+        named.update(n for n, s in enumerate(sightings) if s.code == code and holds(card, s.rank_at))
+    return out, named
+
+
+def _part_shown(card: SeenCard, taken: list[SeenCard], reads: set[str] | None) -> bool:
+    """Whether an unsure outline is the part showing of a card taken by its index: smaller than
+    that card (``PART_SHOWN``), its middle on it, and one of its corners reads that card's code
+    surely (``reads``). An outline drawn round a pile is bigger than any of its cards, and reads
+    a lower card's index in a corner: it stays, unsure (its top card is shown again)."""
+    area = CardQuad(card.corners, 1.0).area
+    return bool(reads) and any(
+        t.code in reads and area < PART_SHOWN * CardQuad(t.corners, 1.0).area and holds(t, card.center) for t in taken
+    )
+
+
+def _whole_tops(
+    edges: _Edges, reader: _Reader, sightings: list[Sighting], candidates: list[int]
+) -> tuple[list[tuple[int, SeenCard]], set[int]]:
+    """Of the ``candidates`` (sightings), those whose outline, scaled about the index to the
+    picture's edges, is an edge all round and reads as the index does (``_fitted_cards``): they
+    lie whole, on top. Returns them (by sighting) and every sighting they explain: those whose
+    index lies on such a card (its other index, one read twice, or print of its own read as
+    another index: a vintage jack's small index inside his picture's frame read as 3H, which,
+    as a lower card, lay wholly under him)."""
+    chosen = [sightings[n] for n in candidates]
+    cards = _fitted_cards(edges, reader, [s.corners for s in chosen], [s.code for s in chosen])
+    tops = [(n, card) for n, card in zip(candidates, cards, strict=True) if card is not None]
+    explained = {m for _, card in tops for m, s in enumerate(sightings) if holds(card, s.rank_at)}
+    return tops, explained
+
+
+def top_by_corner(
+    image: np.ndarray, edges: _Edges, reader: _Reader, quad: CardQuad, reading: Reading
+) -> SeenCard | None:
+    """The card on top of an unsure outline (drawn round a pile, or across its top card) one of
+    whose corners reads an index at ``CORNER_SURE`` or more: found by that index in that corner
+    (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
+    show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``)."""
+    sure = sure_corners(reading)
+    to_frame = cv2.getPerspectiveTransform(_WARPED, quad.corners.astype(np.float32))
+    c = quad.corners
+    for which, code in sure:
+        top, bottom, left, right = corner_box(CARD_H, CARD_W, which)
+        box = np.float32([[left, top], [right, top], [right, bottom], [left, bottom]])
+        region = cv2.perspectiveTransform(box[None], to_frame)[0]
+        down = c[3] - c[0] if which == 0 else c[1] - c[2]  # the card's down at that corner, upright
+        outlines = outlines_in(image, region, down / max(float(np.linalg.norm(down)), 1e-6))
+        found = [card for card in _fitted_cards(edges, reader, outlines, [code] * len(outlines)) if card is not None]
+        if found:
+            return found[0]
+    return None
+
+
+def _fitted_cards(
+    edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None]
+) -> list[SeenCard | None]:
+    """For each outline implied by an index (image pixels, the index corner first), the card
+    lying whole there: the outline scaled (and turned a little) to the picture's edges
+    (``indices.fitted``, a few tries), moved onto them (``_snapped``) and read like any card
+    (both corners and the middle), the first try that is an edge all round and reads as the
+    index did (its code); else None. The tries are read in rounds, the first of every outline
+    in one network pass, then the next of those not yet found: moving and reading a try costs
+    as much as reading a card, and most cards are found at the first (on the benchmark's busy
+    and limed tables, 311 tries read -> 201; the same cards found)."""
+    lines = edges.lines_over([_fit_region(corners) for corners in outlines])
+    fits = [fitted(edges.gray, corners, lines) for corners in outlines]
+    out: list[SeenCard | None] = [None] * len(outlines)
+    for round_ in range(max(map(len, fits), default=0)):
+        tried = [(n, tries[round_]) for n, tries in enumerate(fits) if out[n] is None and round_ < len(tries)]
+        if not tried:
+            break
+        quads = [_snapped(edges.gray, lines, CardQuad(fit, 1.0)) for _, fit in tried]
+        _, readings = reader.read(quads, vouch=False)
+        for (n, _), quad, r in zip(tried, quads, readings, strict=True):
+            if r.code is not None and r.code == codes[n]:
+                out[n] = SeenCard(r.code, r.confidence, quad.corners)
+    return out
+
+
+def _fit_region(corners: np.ndarray) -> np.ndarray:
+    """The box (x0, y0, x1, y1) where the tries fitted to an index's outline (``fitted``) can lie,
+    moved onto the edges (``_snapped``: twice its reach at most, of the biggest try's side)."""
+    reach = 2 * REFINE_REACH * float(FIT_SCALES[-1]) * CardQuad(corners, 1.0).short_side + 2
+    return fit_box(corners) + np.array([-reach, -reach, reach, reach])
+
+
+def _snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
+    """An outline moved onto the picture's edges nearby (``detect.refine_quads``), unless that
+    makes it less an edge all round (the line map, ``lines``, counted): an outline found on the
+    edges already can be pulled onto a court card's frame or the card beneath."""
+    moved = refine_quads(gray, [quad], REFINE_REACH * quad.short_side)[0]
+    pair = np.stack([quad.corners, moved.corners]).astype(np.float32)
+    before, after = edge_supports(gray, pair, lines)
+    return moved if after >= before else quad
+
+
+def _sort_sightings(
+    sightings: list[Sighting], spans: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]
+) -> tuple[list[int], list[int], list[int], np.ndarray]:
+    """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
+    already; ``shape``: the frame's) are cards whose two indices agree with another card across
+    them, cards lying clear of everything, and cards known by one index read surely enough
+    beside others (``_lone_least``: beside a card read, or known by both its indices). Of one
+    card's two indices the first is kept; sightings of
+    one card that disagree are left out (``find_by_index`` says when one of them wins). Last, which
+    sightings are confirmed by another reading alike (the card's other index)."""
+    same = (iou(spans, spans) >= SAME_CARD) & _on_each_other(sightings)
+    np.fill_diagonal(same, False)
+    codes = np.array([s.code for s in sightings])
+    alike = same & (codes[:, None] == codes[None, :])
+    confirmed = alike.any(axis=1)  # by the card's other index, reading alike
+    others = np.concatenate([spans, cards])
+    agreed, clear, lone = [], [], []
+    for n, sighting in enumerate(sightings):
+        twins = np.nonzero(same[n])[0]
+        rivals = twins[~alike[n, twins]]
+        if alike[n, :n].any():
+            continue  # this card's other index, taken already
+        if len(rivals) and (not confirmed[n] or confirmed[rivals].any()):
+            continue  # two readings of one card that disagree, neither confirmed by the card's other index
+        if not any(m != n and m not in twins for m in np.nonzero(iou(spans[n], others) > 0)[0]):
+            clear.append(n)
+        elif confirmed[n]:
+            agreed.append(n)
+        elif sighting.confidence >= _lone_least(spans[n], np.concatenate([cards, spans[confirmed & ~same[n]]]), shape):
+            lone.append(n)  # beside a card read, or one known by both its indices, read alike
+    return agreed, clear, lone, confirmed
+
+
+def _lone_least(span: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How surely a card known by one index alone must read, its outline's box ``span``:
+    ``LONE_BESIDE`` where its middle is hidden (the outline reaches under one of the ``cards``
+    read, boxes, or out of a frame of ``shape``), else ``LONE_SURE``."""
+    under = len(cards) > 0 and bool(np.any(iou(span, cards) > 0))
+    out = bool(span[0] < 0 or span[1] < 0 or span[2] > shape[1] or span[3] > shape[0])
+    return LONE_BESIDE if under or out else LONE_SURE
+
+
+def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
+    """Which pairs of sightings could be one card: each one's index on the other's outline
+    (grown by ``ON_CARD``), as a card's two indices are, or the two indices one (one index paired
+    with two marks: they share its rank or its pip, ``SHARED_MARK``). A card half under another
+    whose index shows beside it lies under much of that card's outline, but its index lies off
+    it (else it would be hidden). Two cards fanned tight show their indices close together, each
+    its own two marks (measured: a casino fan's two of hearts and ace of clubs, their ranks 0.23
+    of a card's width apart, were taken for one index read two ways, and neither was taken)."""
+    middles = [s.corners.mean(axis=0) for s in sightings]
+    grown = [(m + (s.corners - m) * ON_CARD).astype(np.float32) for s, m in zip(sightings, middles, strict=True)]
+    holds = np.array([[cv2.pointPolygonTest(g, o.rank_at, False) >= 0 for o in sightings] for g in grown])
+    marks = np.array([[s.rank_at, s.pip_at] for s in sightings])  # N x 2 marks x (x, y)
+    spacing = np.linalg.norm(marks[:, 0] - marks[:, 1], axis=1)
+    apart = np.linalg.norm(marks[:, None, :, None] - marks[None, :, None, :], axis=-1).min(axis=(2, 3))
+    shared = apart <= SHARED_MARK * np.minimum(spacing[:, None], spacing[None, :])
+    return (holds & holds.T) | shared
+
+
+def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
+    """The sightings' outlines made the size of the cards read on the frame, and of the cards
+    known by both their indices (``_facing_sides``), kept at the index corner: one deck's cards
+    are one size, and an index's height gives a card's only roughly (decks print indices of many
+    sizes; measured on rendered fans, 0.66 to 1.28 of the card)."""
+    sides = [CardQuad(c.corners, 1.0).short_side for c in seen if c.code not in (None, BACK) and not c.covered]
+    sides += _facing_sides(sightings)
+    if not sides:
+        return sightings
+    side = float(np.median(sides))
+    out = []
+    for s in sightings:
+        scale = side / max(CardQuad(s.corners, 1.0).short_side, 1.0)
+        out.append(replace(s, corners=(s.corners[0] + (s.corners - s.corners[0]) * scale).astype(np.float32)))
+    return out
+
+
+def _facing_sides(sightings: list[Sighting]) -> list[float]:
+    """The short sides of the cards known by both their indices, read alike (``Sighting.facing``):
+    the two index corners are the card's opposite corners, so its diagonal is measured, and
+    with it the card's size (the index's height gives it only roughly). Only where the line
+    between them runs along the diagonal each index implies (``FACING_ALIGNED``): an index
+    whose direction is a few degrees off places its corner off too (measured: IMG_2601's ten)."""
+    sides = []
+    for n, a in enumerate(sightings):
+        for b in sightings[n + 1 :]:
+            ratio = _facing(a, b)
+            if ratio is not None:
+                sides.append(CardQuad(a.corners, 1.0).short_side * ratio)
+    return sides
+
+
+def _facing(a: Sighting, b: Sighting, aligned: float = FACING_ALIGNED) -> float | None:
+    """How far apart two sightings of one card's two indices are, over the diagonal ``a``
+    implies, where they face each other along it (``aligned``: a cosine); else None."""
+    if not (a.facing and b.facing and a.code == b.code):
+        return None
+    between = b.corners[0] - a.corners[0]
+    length = float(np.linalg.norm(between))
+    implied = [a.corners[2] - a.corners[0], b.corners[0] - b.corners[2]]
+    ratio = length / max(float(np.linalg.norm(implied[0])), 1.0)
+    along = all(float(np.dot(d, between)) >= aligned * length * float(np.linalg.norm(d)) for d in implied)
+    return ratio if along and FACING_SIZES[0] <= ratio <= FACING_SIZES[1] else None
+
+
+def _spanned(a: Sighting, b: Sighting) -> np.ndarray:
+    """The outline of a card known by its two indices (``_facing``), spanning their corners:
+    the card's opposite corners. Its proportions are ``a``'s outline's, and of the two such
+    outlines through both corners, the one whose sides run nearer ``a``'s. An index's direction
+    can be a few degrees off, and ``a``'s outline alone then misses the other index."""
+    start, diagonal = a.corners[0], b.corners[0] - a.corners[0]
+    across, down = a.corners[1] - start, a.corners[3] - start
+    tall = float(np.linalg.norm(down)) / max(float(np.linalg.norm(across)), 1.0)
+    length = float(np.linalg.norm(diagonal))
+    width = length / float(np.hypot(1.0, tall))
+    turn = float(np.arctan2(1.0, tall))  # the angle between the diagonal and the card's long sides
+    unit = diagonal / max(length, 1e-6)
+    downs = [np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ unit for t in (turn, -turn)]
+    along = max(downs, key=lambda u: float(np.dot(u, down)))  # the card's long sides' direction
+    right = (diagonal - tall * width * along) / max(width, 1e-6)
+    return np.float32([start, start + width * right, b.corners[0], start + tall * width * along])
+
+
+def _one_each(taken: list[tuple[SeenCard, float]]) -> list[SeenCard]:
+    """Cards found by their indices, one of each code where outlines of one code overlap: they
+    are one card seen twice, by its two indices, or by an index and the small one some court
+    cards print beside their picture. The card whose index implied the biggest outline (the
+    true corner's: the small index implies a card inside the true one) is kept. ``taken``: each
+    card with the area of the outline its index implied."""
+    cards = [card for card, _ in taken]
+    if len(cards) < 2:
+        return cards
+    spans = card_spans(cards)
+    kept: list[int] = []
+    for n in np.argsort([-area for _, area in taken], kind="stable"):
+        same = [k for k in kept if cards[k].code == cards[n].code]
+        if not same or not np.any(iou(spans[n], spans[same]) > 0):
+            kept.append(int(n))
+    return [cards[n] for n in sorted(kept)]
+
+
+def _area(box: np.ndarray) -> float:
+    """A box's area (x0, y0, x1, y1)."""
+    return float((box[2] - box[0]) * (box[3] - box[1]))
+
+
+def card_spans(cards: list[SeenCard]) -> np.ndarray:
+    """The cards' boxes (N x 4: x0, y0, x1, y1)."""
+    return boxes([CardQuad(c.corners, 1.0) for c in cards])
+
+
+def _in_frame(spans: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Boxes (N x 4: x0, y0, x1, y1) cut to a frame of ``shape``."""
+    h, w = shape[:2]
+    return np.clip(spans, 0, [w, h, w, h]).astype(spans.dtype)
