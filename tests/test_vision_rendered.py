@@ -131,12 +131,28 @@ def test_enrolment_learns_a_deck_and_reports_missing_and_duplicate_cards(tmp_pat
     assert report.duplicates == ["QC"]
     assert "7C_1.png" in report.failed
     assert "KS" in report.missing and "AS" not in report.missing
+    assert report.doubts == {}  # clear photos, each named for its card
     deck = load_deck(tmp_path / "casino.npz")
     read = [identify(on_table(code, "casino", angle=-30), deck) for code in ["AS", "7H", "10D", "QC"]]
     assert all(len(cards) == 1 for cards in read)
     codes = [cards[0].code for cards in read]
     assert all(got in (want, None) for got, want in zip(codes, ["AS", "7H", "10D", "QC"], strict=True)), codes
     assert sum(got is not None for got in codes) >= 3, codes
+
+
+def test_enrolment_names_a_photo_named_for_another_card_and_a_blurred_one(tmp_path: Path) -> None:
+    """Learnt all the same (a deck unlike any the network knows is what enrolment is for), but
+    said: a queen of hearts named QD would teach the reader to call her so, and a blurred seven
+    makes a prototype other cards' corners lie as near as its own."""
+    cv2.imwrite(str(tmp_path / "QD_1.png"), on_table("QH", "classic"))
+    cv2.imwrite(str(tmp_path / "7H_1.png"), cv2.GaussianBlur(on_table("7H", "casino"), (0, 0), 4))
+    cv2.imwrite(str(tmp_path / "AS_1.png"), on_table("AS", "casino", angle=8))
+    report = enrol(tmp_path, tmp_path / "deck.npz")
+    assert set(report.cards) == {"QD", "7H", "AS"}
+    assert set(report.doubts) == {"QD_1.png", "7H_1.png"}
+    assert report.doubts["QD_1.png"].startswith("both corners read QH (") and "not QD" in report.doubts["QD_1.png"]
+    assert report.doubts["7H_1.png"].startswith("its corners read ") and "sharper" in report.doubts["7H_1.png"]
+    assert "check QD_1.png: both corners read QH" in "\n".join(report.lines())
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,15 @@ from vision.reader import NO_INDEX, corner_image
 
 FORMAT = "cardtable-deck/2"
 BLANK = 0.9  # a corner the network is this sure shows no index (covered, cut off) is not learnt
+# A photo whose learnt corners the network reads less surely than this as the card's own index is
+# reported as weak: it is learnt, but a blurred or washed-out corner makes a prototype other
+# cards' corners lie as near as their own (the photographs' webcam nine of spades: one corner
+# read as no index, 0.58; the enrolled deck then lost a nine of spades the built-in reader reads).
+WEAK = 0.8
+# Both corners read surely as one other card: the photo may be named for the wrong card. Only
+# reported (a deck unlike any the network knows is what enrolment is for); read surely, though,
+# another card's name would teach the reader to misread it.
+MISNAMED = 0.95
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 
 
@@ -37,6 +46,7 @@ class EnrolReport:
     missing: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)  # file -> why nothing was learnt
+    doubts: dict[str, str] = field(default_factory=dict)  # file -> what is wrong with what was learnt
 
     def lines(self) -> list[str]:
         out = [f"learnt {len(self.cards)} cards ({sum(self.cards.values())} index corners)"]
@@ -45,6 +55,7 @@ class EnrolReport:
         if self.duplicates:
             out.append(f"more than one photo: {' '.join(self.duplicates)}")
         out += [f"not learnt from {name}: {why}" for name, why in sorted(self.failed.items())]
+        out += [f"check {name}: {why}" for name, why in sorted(self.doubts.items())]
         return out
 
 
@@ -95,8 +106,10 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
             learnt += 1
         if learnt == 0:
             report.failed[path.name] = "no index found in either corner"
-        else:
-            report.cards[code] = report.cards.get(code, 0) + learnt
+            continue
+        report.cards[code] = report.cards.get(code, 0) + learnt
+        if doubt := _doubt(seen, code):
+            report.doubts[path.name] = doubt
     expected = [c.code for c in make_deck()]
     report.missing = [c for c in expected if c not in report.cards]
     if not report.cards:
@@ -104,6 +117,26 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     prototypes = Prototypes(np.stack(embeddings), np.array(ranks), np.array(suits))
     save_profile(out, prototypes, sorted(report.cards))
     return report
+
+
+def _doubt(seen: CornerOutput, code: str) -> str | None:
+    """What is wrong with a photo's two corners as the network reads them (``seen``) for the card
+    ``code``, if anything: read surely as another card (``MISNAMED``), or learnt from a corner
+    read as its own index less surely than ``WEAK``."""
+    reads = []
+    for which in (0, 1):
+        rank, suit = int(np.argmax(seen.rank[which])), int(np.argmax(seen.suit[which, :-1]))
+        name = "joker" if rank == RANK_CLASSES.index("joker") else RANK_CLASSES[rank] + SUIT_CLASSES[suit]
+        reads.append((name, float(min(seen.rank[which, rank], 1.0 if name == "joker" else seen.suit[which, suit]))))
+    own = "joker" if code in ("RJ", "BJ") else code
+    (first, p), (second, q) = reads
+    if first == second != own and min(p, q) >= MISNAMED:
+        return f"both corners read {first} ({p:.2f}, {q:.2f}), not {code}: is the photo named for the card it shows?"
+    learnt = [n for n in (0, 1) if seen.rank[n, NO_INDEX] <= BLANK]
+    if any(reads[n][0] != own or reads[n][1] < WEAK for n in learnt):
+        said = ", ".join("no index" if r.startswith("none") else f"{r} {c:.2f}" for r, c in reads)
+        return f"its corners read {said}: a sharper, evenly lit photo of the card lying whole would teach more"
+    return None
 
 
 def _the_card(image: np.ndarray, quads: list[CardQuad]) -> CornerOutput:
