@@ -173,14 +173,15 @@ def bench_real_photos() -> None:
 
 
 # One photograph a card of the photographs' deck (nine to ace), each showing that card alone: the
-# one the built-in reader read most surely of those the enrolment does not ask to check (a corner
-# read weakly, ``profile.WEAK``), its suit checked by eye (the labels give no suits). Until
-# session 35 the nine of spades was the webcam's cam_image34 (one corner read as no index) and
-# the jack of clubs IMG_2704 (0.57 and 0.78): enrolled, 489 -> 490 of the 503 cards right.
+# one the built-in reader read most surely, its suit checked by eye (the labels give no suits).
+# The enrolment asks to check two of them (``profile.WEAK``): the webcam's nine of spades (one
+# corner read as no index) and IMG_2704's jack of clubs (0.57, 0.78). With IMG_2698 and IMG_2408
+# instead (session 35), 489 -> 490 of the 503 cards right, but a covered 5H was then read at 0.73
+# on IMG_2452's nine, on no labelled card (see the README): these stay until that is mended.
 ENROLMENT = {
-    "9C": "IMG_2696.JPG", "9D": "IMG_2392.JPG", "9H": "IMG_2394.JPG", "9S": "IMG_2698.JPG",
+    "9C": "IMG_2696.JPG", "9D": "IMG_2392.JPG", "9H": "IMG_2394.JPG", "9S": "cam_image34.jpg",
     "10C": "cam_image28.jpg", "10D": "IMG_2409.JPG", "10H": "IMG_2397.JPG", "10S": "IMG_2416.JPG",
-    "JC": "IMG_2408.JPG", "JD": "IMG_2405.JPG", "JH": "IMG_2428.JPG", "JS": "IMG_2411.JPG",
+    "JC": "IMG_2704.JPG", "JD": "IMG_2405.JPG", "JH": "IMG_2428.JPG", "JS": "IMG_2411.JPG",
     "QC": "IMG_2426.JPG", "QD": "IMG_2402.JPG", "QH": "IMG_2427.JPG", "QS": "IMG_2422.JPG",
     "KC": "cam_image24.jpg", "KD": "IMG_2425.JPG", "KH": "IMG_2385.JPG", "KS": "IMG_2421.JPG",
     "AC": "IMG_2492.JPG", "AD": "IMG_2474.JPG", "AH": "IMG_2424.JPG", "AS": "IMG_2500.JPG",
