@@ -123,20 +123,29 @@ def _doubt(seen: CornerOutput, code: str) -> str | None:
     """What is wrong with a photo's two corners as the network reads them (``seen``) for the card
     ``code``, if anything: read surely as another card (``MISNAMED``), or learnt from a corner
     read as its own index less surely than ``WEAK``."""
-    reads = []
-    for which in (0, 1):
-        rank, suit = int(np.argmax(seen.rank[which])), int(np.argmax(seen.suit[which, :-1]))
-        name = "joker" if rank == RANK_CLASSES.index("joker") else RANK_CLASSES[rank] + SUIT_CLASSES[suit]
-        reads.append((name, float(min(seen.rank[which, rank], 1.0 if name == "joker" else seen.suit[which, suit]))))
+    reads = [_corner_says(seen, which) for which in (0, 1)]
     own = "joker" if code in ("RJ", "BJ") else code
     (first, p), (second, q) = reads
-    if first == second != own and min(p, q) >= MISNAMED:
+    if first == second not in (own, "no index") and min(p, q) >= MISNAMED:
         return f"both corners read {first} ({p:.2f}, {q:.2f}), not {code}: is the photo named for the card it shows?"
     learnt = [n for n in (0, 1) if seen.rank[n, NO_INDEX] <= BLANK]
     if any(reads[n][0] != own or reads[n][1] < WEAK for n in learnt):
-        said = ", ".join("no index" if r.startswith("none") else f"{r} {c:.2f}" for r, c in reads)
+        said = ", ".join(f"{name} {p:.2f}" for name, p in reads)
         return f"its corners read {said}: a sharper, evenly lit photo of the card lying whole would teach more"
     return None
+
+
+def _corner_says(seen: CornerOutput, which: int) -> tuple[str, float]:
+    """What the network reads in one corner: a card code, "joker" or "no index", and how surely
+    (a code: the lesser of its rank's and its suit's probabilities)."""
+    rank = int(np.argmax(seen.rank[which]))
+    sure = float(seen.rank[which, rank])
+    if rank == NO_INDEX:
+        return "no index", sure
+    if RANK_CLASSES[rank] == "joker":
+        return "joker", sure
+    suit = int(np.argmax(seen.suit[which, :-1]))  # an index always has a suit
+    return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(sure, float(seen.suit[which, suit]))
 
 
 def _the_card(image: np.ndarray, quads: list[CardQuad]) -> CornerOutput:
