@@ -1,8 +1,10 @@
 """Vision: camera frames to the ``CardSeen`` / ``CardGone`` events the referee consumes.
 
 frames (sources with host timestamps) -> detect (card outlines) -> reader (rank and suit from the
-corner indices, with a confidence) -> identify (per frame) -> tracker (events over frames), with
-calibration and zones mapping the camera to the table, and profile for enrolled decks.
+corner indices, with a confidence) -> identify (per frame, a ``seen.SeenCard`` each; cards no
+outline read but an index names: by_index) -> tracker (events over frames), with calibration and
+zones mapping the camera to the table (and checking it still does), profile for enrolled decks,
+and exposure for a camera that clips the cards' paper white.
 """
 
 import cv2
