@@ -10,6 +10,8 @@ import numpy as np
 
 @dataclass(frozen=True)
 class SeenCard:
+    """One card in one frame: what it reads (None when unsure: show it again) and where it lies."""
+
     code: str | None  # a card code, "back", or None when unsure
     confidence: float
     corners: np.ndarray  # 4 x 2 image pixels, clockwise, first side short
