@@ -96,15 +96,20 @@ def _detect(image: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return [(int(i), np.asarray(c, dtype=np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel(), strict=True)]
 
 
+def _sightings(image: np.ndarray) -> dict[int, list[np.ndarray]]:
+    """Every marker id found, with each detection of it (a marker printed twice is seen twice)."""
+    found: dict[int, list[np.ndarray]] = {}
+    for marker_id, corners in _detect(image):
+        found.setdefault(marker_id, []).append(corners)
+    return found
+
+
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """Marker id -> its 4x2 corner points in pixels (clockwise from the marker's own top-left).
 
     A marker seen twice keeps its first detection; :func:`calibrate_from_markers` refuses that.
     """
-    found: dict[int, np.ndarray] = {}
-    for marker_id, corners in _detect(image):
-        found.setdefault(marker_id, corners)
-    return found
+    return {marker_id: seen[0] for marker_id, seen in _sightings(image).items()}
 
 
 def marker_centre(corners: np.ndarray) -> np.ndarray:
@@ -424,21 +429,18 @@ def calibrate_from_markers(
     wanted = _check_marker_mm(marker_mm)
     if marker_size_mm is not None and (not is_number(marker_size_mm) or marker_size_mm <= 0):
         raise CalibrationError(f"marker_size_mm must be a positive number, not {marker_size_mm!r}")
-    detections = _detect(image)
-    counts: dict[int, int] = {}
-    for marker_id, _ in detections:
-        counts[marker_id] = counts.get(marker_id, 0) + 1
-    repeated = sorted(i for i in wanted if counts.get(i, 0) > 1)
+    sightings = _sightings(image)
+    repeated = sorted(i for i in wanted if len(sightings.get(i, ())) > 1)
     if repeated:
         raise CalibrationError(f"marker(s) {', '.join(map(str, repeated))} seen more than once; cover the extra copies")
-    missing = sorted(i for i in wanted if i not in counts)
+    missing = sorted(i for i in wanted if i not in sightings)
     if missing:
-        found = ", ".join(map(str, sorted(counts))) or "none"
+        found = ", ".join(map(str, sorted(sightings))) or "none"
         raise CalibrationError(
             f"marker(s) {', '.join(map(str, missing))} not found in the image (found: {found}); "
             "check that every corner marker is in view, uncovered and lit"
         )
-    corners = {i: c for i, c in detections if i in wanted}
+    corners = {i: sightings[i][0] for i in wanted}
     ids = sorted(wanted)
     centres_px = np.array([marker_centre(corners[i]) for i in ids])
     centres_mm = np.array([wanted[i] for i in ids])
@@ -522,14 +524,11 @@ def check_markers(
     not every frame."""
     wanted = _check_marker_mm(marker_mm)
     calibration.check_image(image)
-    seen: dict[int, list[np.ndarray]] = {}
-    for marker_id, corners in _detect(image):
-        if marker_id in wanted:
-            seen.setdefault(marker_id, []).append(corners)
+    sightings = _sightings(image)
     off = {
-        i: float(np.linalg.norm(calibration.to_table(marker_centre(found[0])) - wanted[i]))
-        for i, found in seen.items()
-        if len(found) == 1
+        i: float(np.linalg.norm(calibration.to_table(marker_centre(sightings[i][0])) - place))
+        for i, place in wanted.items()
+        if len(sightings.get(i, ())) == 1
     }
     return MarkerCheck(off, tuple(sorted(i for i in wanted if i not in off)))
 

@@ -96,19 +96,16 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
             continue
         seen = _the_card(image, quads)
         joker = code in ("RJ", "BJ")
-        learnt = 0
-        for which in (0, 1):
-            if seen.rank[which, NO_INDEX] > BLANK:
-                continue
+        learnt = [which for which in (0, 1) if seen.rank[which, NO_INDEX] <= BLANK]
+        if not learnt:
+            report.failed[path.name] = "no index found in either corner"
+            continue
+        for which in learnt:
             embeddings.append(seen.embedding[which])
             ranks.append(RANK_CLASSES.index("joker" if joker else code[:-1]))
             suits.append(SUIT_CLASSES.index("none" if joker else code[-1]))
-            learnt += 1
-        if learnt == 0:
-            report.failed[path.name] = "no index found in either corner"
-            continue
-        report.cards[code] = report.cards.get(code, 0) + learnt
-        if doubt := _doubt(seen, code):
+        report.cards[code] = report.cards.get(code, 0) + len(learnt)
+        if doubt := _doubt(seen, code, learnt):
             report.doubts[path.name] = doubt
     expected = [c.code for c in make_deck()]
     report.missing = [c for c in expected if c not in report.cards]
@@ -119,16 +116,15 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     return report
 
 
-def _doubt(seen: CornerOutput, code: str) -> str | None:
+def _doubt(seen: CornerOutput, code: str, learnt: list[int]) -> str | None:
     """What is wrong with a photo's two corners as the network reads them (``seen``) for the card
-    ``code``, if anything: read surely as another card (``MISNAMED``), or learnt from a corner
-    read as its own index less surely than ``WEAK``."""
+    ``code``, if anything: read surely as another card (``MISNAMED``), or one of the corners
+    ``learnt`` read as its own index less surely than ``WEAK``."""
     reads = [_corner_says(seen, which) for which in (0, 1)]
     own = "joker" if code in ("RJ", "BJ") else code
     (first, p), (second, q) = reads
     if first == second not in (own, "no index") and min(p, q) >= MISNAMED:
         return f"both corners read {first} ({p:.2f}, {q:.2f}), not {code}: is the photo named for the card it shows?"
-    learnt = [n for n in (0, 1) if seen.rank[n, NO_INDEX] <= BLANK]
     if any(reads[n][0] != own or reads[n][1] < WEAK for n in learnt):
         said = ", ".join(f"{name} {p:.2f}" for name, p in reads)
         return f"its corners read {said}: a sharper, evenly lit photo of the card lying whole would teach more"
