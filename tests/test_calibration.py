@@ -250,6 +250,8 @@ def test_the_calibrate_command_writes_a_calibration_and_checks_it(tmp_path: Path
     assert capsys.readouterr().out.strip().endswith(": calibrate again")
     assert main(["calibrate", "--image", str(photo), "--check", str(tmp_path / "none.json")]) == 2
     assert "none.json" in capsys.readouterr().err
+    assert main(["calibrate", "--image", str(photo), "--check", str(out), "--points", "0,0 1,0 1,1 0,1"]) == 2
+    assert "--points belongs to making a calibration" in capsys.readouterr().err
 
 
 # --- the calibration value -----------------------------------------------------------------------

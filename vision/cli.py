@@ -93,6 +93,9 @@ def _calibration_frame(args: argparse.Namespace) -> np.ndarray:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    if args.check and (args.points or args.overlay):
+        given = "--points" if args.points else "--overlay"
+        raise CalibrationError(f"{given} belongs to making a calibration (--out); --check only checks one")
     image = _calibration_frame(args)
     if args.check:
         check = check_markers(image, Calibration.load(args.check), default_marker_mm(args.width_mm, args.height_mm))
