@@ -144,6 +144,45 @@ def test_indices_inside_the_cards_found_already_are_not_sought() -> None:
     assert find_indices(image, builtin_deck(), UNSURE, skip=np.ones(image.shape[:2], np.uint8)) == []
 
 
+def test_paper_beyond_the_cards_found_is_a_square_of_bright_pixels_outside_them() -> None:
+    """Where the cards found are all the paper in view, the index search has nothing to look at:
+    a square of paper outside them counts; a wood grain's thin bright streak does not, nor the
+    found cards' own paper showing a few pixels past their outlines."""
+    low = np.full((200, 300), 40, np.uint8)  # a dark table, in the darkest channel
+    skip = np.zeros_like(low)
+    skip[50:150, 50:120] = 1  # a card found
+    low[45:155, 45:125] = 230  # its paper, a little past its outline
+    assert not indices_module.paper_beyond(low, skip)
+    low[20:24, 150:290] = 120  # a streak of grain, four pixels thick
+    assert not indices_module.paper_beyond(low, skip)
+    low[100:105, 200:205] = 120  # five pixels square: a corner of paper
+    assert indices_module.paper_beyond(low, skip)
+    assert indices_module.paper_beyond(low, np.zeros_like(low))
+
+
+def test_on_a_dark_table_the_cards_found_leave_no_index_to_seek_but_another_card_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Felt: the one card showing, found already, is all the paper there is, and the index search
+    does not look for ink marks at all. A second card beside it is still found by its index."""
+    cards = (CardPlacement("9C", 250, 300, 20, 200), CardPlacement("4H", 560, 300, -10, 200))
+    image = render_scene(SceneSpec(table="felt", cards=cards, seed=3))[0]
+    skip = np.zeros(image.shape[:2], np.uint8)
+    first = next(c for c in identify(image) if c.code == "9C")
+    cv2.fillPoly(skip, [np.round(first.corners).astype(np.int32)], 1)
+    assert "4H" in {s.code for s in find_indices(image, builtin_deck(), UNSURE, skip)}
+
+    lone = render_scene(SceneSpec(table="felt", cards=cards[:1], seed=3))[0]
+
+    def no_marks(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the index search looked for ink marks")
+
+    monkeypatch.setattr(indices_module, "ink_marks", no_marks)
+    assert find_indices(lone, builtin_deck(), UNSURE, skip) == []
+    with pytest.raises(AssertionError, match="ink marks"):
+        find_indices(lone, builtin_deck(), UNSURE, np.zeros_like(skip))
+
+
 def test_a_grey_frame_is_searched_too_and_reads_no_other_rank() -> None:
     grey = cv2.cvtColor(on_table("9C", "classic", angle=15, table=(200, 200, 200)), cv2.COLOR_BGR2GRAY)
     seen = find_indices(grey, builtin_deck(), UNSURE)

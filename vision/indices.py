@@ -53,6 +53,8 @@ PAPER_SHARE = 0.45  # ... and this much of the index's column paper
 # Any index at 0.3 (sides or not) took the king too, but wood grain beside a card, 0.42 of it
 # paper and its sides faint, was read by the enrolled deck as an ace of clubs at 0.95.
 SHADED_SHARE = 0.3
+SKIP_BAND = 4  # pixels round the cards found (``find_indices``' skip) where their own paper shows past their outlines
+PAPER_SPAN = 5  # pixels: paper elsewhere is a square this big at least (a wood's grain shows thinner bright streaks)
 PAPER_WIDTH = 2 * COLUMN_X  # the corner's width where its paper is sought: the index's column
 SCALES = (0.9, 1.0, 1.1)  # the rank's height read as this much of RANK_H: the three looks averaged
 # An index on a table as pale as its card (its sides unseen) is vouched for by its other index,
@@ -288,6 +290,19 @@ def ink_tint(corner: np.ndarray) -> float:
     return float((_index_ink(corner)[ink] == 0).mean())
 
 
+def paper_beyond(low: np.ndarray, skip: np.ndarray) -> bool:
+    """Whether paper shows outside the ``skip`` mask (grown by ``SKIP_BAND``): a ``PAPER_SPAN``
+    square of pixels bright enough in the darkest channel ``low`` (``PAPER``). An index is only
+    taken on paper (``paper_shares``), so where the cards found are all the paper in view, no
+    card is left to find by its index: on a dark table (felt, wood) that is most frames, and the
+    search's ink marks, their pairs and their readings (2 ms of a 800 x 600 frame) are left out."""
+    band = 2 * SKIP_BAND + 1
+    grown = cv2.dilate(skip, np.ones((band, band), np.uint8))
+    paper = cv2.compare(low, PAPER, cv2.CMP_GE)
+    paper = cv2.bitwise_and(paper, paper, mask=cv2.compare(grown, 0, cv2.CMP_EQ))
+    return cv2.countNonZero(cv2.erode(paper, np.ones((PAPER_SPAN, PAPER_SPAN), np.uint8))) > 0
+
+
 def paper_shares(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
     """How much of each index frame's (F x 2 x 3) corner is paper, bright in the darkest channel
     ``low`` (0 where even its brightest is too dark: a picture, wood): ``PAPER_SHARE`` or more is
@@ -456,6 +471,8 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     low = darkest(image)
+    if skip is not None and not paper_beyond(low, skip):
+        return []
     centres, moments = ink_marks(low, skip, image)  # the darkest channel is grey: taken once
     if len(centres) < 2:
         return []
