@@ -295,12 +295,13 @@ def paper_beyond(low: np.ndarray, skip: np.ndarray) -> bool:
     square of pixels bright enough in the darkest channel ``low`` (``PAPER``). An index is only
     taken on paper (``paper_shares``), so where the cards found are all the paper in view, no
     card is left to find by its index: on a dark table (felt, wood) that is most frames, and the
-    search's ink marks, their pairs and their readings (2 ms of a 800 x 600 frame) are left out."""
-    band = 2 * SKIP_BAND + 1
-    grown = cv2.dilate(skip, np.ones((band, band), np.uint8))
-    paper = cv2.compare(low, PAPER, cv2.CMP_GE)
-    paper = cv2.bitwise_and(paper, paper, mask=cv2.compare(grown, 0, cv2.CMP_EQ))
-    return cv2.countNonZero(cv2.erode(paper, np.ones((PAPER_SPAN, PAPER_SPAN), np.uint8))) > 0
+    search's ink marks, their pairs and their readings (1-2 ms of a 800 x 600 frame) are left
+    out. Judged on every other pixel each way, in a quarter of the time (0.1 ms)."""
+    low, skip = (np.ascontiguousarray(m[::2, ::2]) for m in (low, skip))
+    band, span = SKIP_BAND | 1, (PAPER_SPAN + 1) // 2  # in every other pixel: 4 and 5-6 pixels
+    beyond = cv2.compare(cv2.dilate(skip, np.ones((band, band), np.uint8)), 0, cv2.CMP_EQ)
+    paper = cv2.bitwise_and(cv2.compare(low, PAPER, cv2.CMP_GE), beyond)
+    return cv2.countNonZero(cv2.erode(paper, np.ones((span, span), np.uint8))) > 0
 
 
 def paper_shares(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
