@@ -290,14 +290,14 @@ def ink_tint(corner: np.ndarray) -> float:
     return float((_index_ink(corner)[ink] == 0).mean())
 
 
-def paper_beyond(low: np.ndarray, skip: np.ndarray) -> bool:
-    """Whether paper shows outside the ``skip`` mask (grown by ``SKIP_BAND``): a ``PAPER_SPAN``
-    square of pixels bright enough in the darkest channel ``low`` (``PAPER``). An index is only
-    taken on paper (``paper_shares``), so where the cards found are all the paper in view, no
-    card is left to find by its index: on a dark table (felt, wood) that is most frames, and the
-    search's ink marks, their pairs and their readings (1-2 ms of a 800 x 600 frame) are left
-    out. Judged on every other pixel each way, in a quarter of the time (0.1 ms)."""
-    low, skip = (np.ascontiguousarray(m[::2, ::2]) for m in (low, skip))
+def paper_beyond(image: np.ndarray, skip: np.ndarray) -> bool:
+    """Whether paper shows outside the ``skip`` mask (grown by ``SKIP_BAND``) in a frame (BGR or
+    grey): a ``PAPER_SPAN`` square of pixels bright enough in its darkest channel (``PAPER``).
+    An index is only taken on paper (``paper_shares``), so where the cards found are all the
+    paper in view, no card is left to find by its index: on a dark table (felt, wood) that is
+    most frames, and the search's darkest channel, ink marks, pairs and readings (1-2 ms of a
+    800 x 600 frame) are left out. Judged on every other pixel each way (0.1 ms)."""
+    low, skip = darkest(np.ascontiguousarray(image[::2, ::2])), np.ascontiguousarray(skip[::2, ::2])
     band, span = SKIP_BAND | 1, (PAPER_SPAN + 1) // 2  # in every other pixel: 4 and 5-6 pixels
     beyond = cv2.compare(cv2.dilate(skip, np.ones((band, band), np.uint8)), 0, cv2.CMP_EQ)
     paper = cv2.bitwise_and(cv2.compare(low, PAPER, cv2.CMP_GE), beyond)
@@ -471,9 +471,9 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     A grey frame is read as grey in all three channels (the corner network takes colour)."""
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    low = darkest(image)
-    if skip is not None and not paper_beyond(low, skip):
+    if skip is not None and not paper_beyond(image, skip):
         return []
+    low = darkest(image)
     centres, moments = ink_marks(low, skip, image)  # the darkest channel is grey: taken once
     if len(centres) < 2:
         return []
