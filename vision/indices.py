@@ -297,7 +297,9 @@ def paper_beyond(image: np.ndarray, skip: np.ndarray) -> bool:
     paper in view, no card is left to find by its index: on a dark table (felt, wood) that is
     most frames, and the search's darkest channel, ink marks, pairs and readings (1-2 ms of a
     800 x 600 frame) are left out. Judged on every other pixel each way (0.1 ms)."""
-    low, skip = darkest(np.ascontiguousarray(image[::2, ::2])), np.ascontiguousarray(skip[::2, ::2])
+    half = ((image.shape[1] + 1) // 2, (image.shape[0] + 1) // 2)  # OpenCV's nearest pixels: 4x numpy's speed
+    low = darkest(cv2.resize(image, half, interpolation=cv2.INTER_NEAREST))
+    skip = cv2.resize(skip, half, interpolation=cv2.INTER_NEAREST)
     band, span = SKIP_BAND | 1, (PAPER_SPAN + 1) // 2  # in every other pixel: 4 and 5-6 pixels
     beyond = cv2.compare(cv2.dilate(skip, np.ones((band, band), np.uint8)), 0, cv2.CMP_EQ)
     paper = cv2.bitwise_and(cv2.compare(low, PAPER, cv2.CMP_GE), beyond)
