@@ -49,6 +49,7 @@ RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills 
 ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
 CLEAN_SUPPORT = 0.2  # ... unless its region fills it as a lone card's does (``CardQuad.fill`` over ``LOOSE``)
+COVERED = 0.9  # a region this much inside the outlines found already is not split again
 SEVERAL = 0.9  # a region of several cards is at least this much of a card found (the median)
 EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
 CORNER_GAP = 0.15  # a corner's two edges end this near it at most (of the region's short side): corners are round
@@ -115,9 +116,19 @@ def _distinct(contours: list[np.ndarray]) -> list[np.ndarray]:
 
 
 def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
-    """Whether clean card outlines already account for most of a region (found at another level)."""
+    """Whether card outlines found already account for a region (found at another level): one
+    of them covers most of its box, or together they cover ``COVERED`` of it (a pile split
+    already, seen again at another whiteness level: a split costs 2-3 ms and finds those cards)."""
+    if not quads:
+        return False
     x, y, w, h = cv2.boundingRect(contour)
-    return bool(quads) and bool((iou(np.array([x, y, x + w, y + h], np.float32), boxes(quads)) > 0.6).any())
+    if (iou(np.array([x, y, x + w, y + h], np.float32), boxes(quads)) > 0.6).any():
+        return True
+    region, found = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, [contour - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
+    for quad in quads:  # one at a time: given several, fillPoly leaves their overlaps empty
+        cv2.fillPoly(found, [np.round(quad.corners - (x, y)).astype(np.int32)], 1)
+    return cv2.countNonZero(cv2.bitwise_and(region, found)) >= COVERED * cv2.countNonZero(region)
 
 
 def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
