@@ -194,6 +194,25 @@ def test_a_ragged_blob_is_a_card_only_where_nothing_else_was_found() -> None:
     assert [ragged(f.quad) for f in over] == [False]
 
 
+def test_a_card_the_segmenter_misses_is_found_by_the_size_of_the_cards_it_believes() -> None:
+    """Cards of one deck are one size: a clean white rectangle of the size and shape of the card
+    the segmenter believes is a card too, though the segmenter sees nothing there (measured: a
+    rendered jumbo ten of clubs on a dark table, its belief 0.02). A smaller one is not."""
+    from vision.detect import find_card_outlines
+
+    table = np.full((360, 480, 3), 40, np.uint8)
+    cv2.rectangle(table, (250, 80), (370, 250), (245, 245, 245), -1)  # believed
+    cv2.rectangle(table, (40, 100), (160, 270), (245, 245, 245), -1)  # missed: the same size
+    cv2.rectangle(table, (190, 270), (250, 355), (245, 245, 245), -1)  # missed: a quarter of it
+    face = np.zeros((90, 120), np.float32)
+    face[22:61, 64:91] = 1.0
+    found = sorted(
+        np.round(f.quad.corners.mean(axis=0)).astype(int).tolist() for f in find_card_outlines(table, _MapOnly(face))
+    )
+    assert len(found) == 2
+    assert np.abs(np.array(found) - [[100, 185], [310, 165]]).max() <= 3
+
+
 def test_outlines_refined_together_are_each_refined_alone() -> None:
     """A frame's outlines are refitted in one batch: the same corners, to the bit, as one by one,
     and an outline kept as it was (no edge near it) does not disturb the others."""

@@ -49,6 +49,7 @@ RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills 
 ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
 FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
 CLEAN_SUPPORT = 0.2  # ... unless its region fills it as a lone card's does (``CardQuad.fill`` over ``LOOSE``)
+SAME_SIZE = 0.1  # ... or has, filling it so, the area and proportions of the cards believed, within this
 COVERED = 0.9  # a region this much inside the outlines found already is not split again
 SEVERAL = 0.9  # a region of several cards is at least this much of a card found (the median)
 EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
@@ -113,6 +114,19 @@ def _distinct(contours: list[np.ndarray]) -> list[np.ndarray]:
         if not any(contour.shape == seen.shape and np.array_equal(contour, seen) for seen in out):
             out.append(contour)
     return out
+
+
+def _card_sized(quad: CardQuad, cards: list[CardQuad]) -> bool:
+    """Whether an outline has the area and the proportions (long side over short) of the
+    ``cards`` given, their medians, each within ``SAME_SIZE``."""
+    if not cards:
+        return False
+
+    def aspect(q: CardQuad) -> float:
+        return float(np.linalg.norm(q.corners[2] - q.corners[1])) / max(q.short_side, 1e-6)
+
+    area, shape = (float(np.median([f(q) for q in cards])) for f in (lambda q: q.area, aspect))
+    return abs(quad.area / area - 1) <= SAME_SIZE and abs(aspect(quad) / shape - 1) <= SAME_SIZE
 
 
 def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
@@ -547,9 +561,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
     # A region filling its rectangle as a lone card's does is paper of a card's shape and size:
-    # it needs less of the segmenter's belief (a court card on streaked wood, cam_image22).
+    # it needs less of the segmenter's belief (a court card on streaked wood, cam_image22), and
+    # none where it is the size and shape of the cards believed (one deck's cards are one size).
     candidates = [
-        q for q, f in zip(candidates, supports, strict=True) if f >= (CLEAN_SUPPORT if q.fill > LOOSE else FACE_SUPPORT)
+        q
+        for q, f in zip(candidates, supports, strict=True)
+        if f >= (CLEAN_SUPPORT if q.fill > LOOSE else FACE_SUPPORT) or (q.fill > LOOSE and _card_sized(q, believed))
     ]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it,
