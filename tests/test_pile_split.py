@@ -176,16 +176,19 @@ def test_a_region_found_at_several_whiteness_levels_is_searched_once(monkeypatch
 def test_a_region_the_outlines_found_cover_together_is_not_split_again() -> None:
     """Two cards lying together show as one region at one whiteness level and as most of it at
     another: once the first is split, the cards found cover the second, which is not split
-    again (measured: a rendered frame of eight cards, 32 -> 25 ms). Half covered, it is."""
+    again (measured: a rendered frame of eight cards, 32 -> 25 ms). Half covered, it is; and
+    pieces of a card (smaller than the cards found) explain no region: it may show that card."""
     left = CardQuad(np.float32([[10, 10], [60, 10], [60, 80], [10, 80]]), 0.85)
     right = CardQuad(np.float32([[55, 20], [105, 20], [105, 90], [55, 90]]), 0.85)
     region = np.zeros((120, 120), np.uint8)
     for quad in (left, right):
         cv2.fillPoly(region, [quad.corners.astype(np.int32)], 255)
     (contour,) = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    assert vision.detect._explained(contour, [left, right])
-    assert not vision.detect._explained(contour, [left])  # no one outline covers most of its box
-    assert not vision.detect._explained(contour, [])
+    card = left.area
+    assert vision.detect._explained(contour, [left, right], card)
+    assert not vision.detect._explained(contour, [left], card)  # no one outline covers most of its box
+    assert not vision.detect._explained(contour, [], card)
+    assert not vision.detect._explained(contour, [left, right], 2 * card)  # pieces of bigger cards
 
 
 def test_a_tight_pile_whose_top_card_shows_clean_is_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -194,17 +194,20 @@ def test_a_queen_on_a_towel_as_pale_as_her_is_found_by_her_two_indices(monkeypat
 
 
 def test_a_queen_whose_picture_the_segmenter_misses_is_taken_on_her_two_facing_indices(monkeypatch) -> None:
-    """cam_image10's queen of hearts: her outline reads unsure and the segmenter sees no card's
-    face under her (its belief 0.01), which a card known by its indices alone needs; but her two
-    indices face each other from her opposite corners and read alike, which no printed page's
-    marks do (``indices.mirrored``), so she is taken."""
+    """cam_image10's queen of hearts: the segmenter sees no card's face under her (its belief
+    0.01), which a card known by its indices alone needs; but her two indices face each other
+    from her opposite corners and read alike, which no printed page's marks do
+    (``indices.mirrored``), so she is taken. Her own clean outline, the size and shape of the
+    ten beside her, is a card too (``detect._card_sized``): she is read whole through it."""
     image = cv2.imread(str(DATA / "cam_image10.jpg"))
     (box,) = [b for r, b in labelled("cam_image10.jpg") if r == "Q"]
 
     def there() -> list:
-        return [c.code for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
+        return [(c.code, c.covered) for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
 
-    assert there() == ["QH"]
+    assert there() == [("QH", False)]
+    monkeypatch.setattr(detect_module, "SAME_SIZE", -1.0)  # no outline is a card by its size alone
+    assert there() == [("QH", True)]
     monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
     assert there() == []
 

@@ -129,18 +129,23 @@ def _card_sized(quad: CardQuad, cards: list[CardQuad]) -> bool:
     return abs(quad.area / area - 1) <= SAME_SIZE and abs(aspect(quad) / shape - 1) <= SAME_SIZE
 
 
-def _explained(contour: np.ndarray, quads: list[CardQuad]) -> bool:
+def _explained(contour: np.ndarray, quads: list[CardQuad], card: float = 0.0) -> bool:
     """Whether card outlines found already account for a region (found at another level): one
-    of them covers most of its box, or together they cover ``COVERED`` of it (a pile split
-    already, seen again at another whiteness level: a split costs 2-3 ms and finds those cards)."""
+    of them covers most of its box, or those of a whole card's size at least (``SEVERAL`` of
+    ``card``, the median card's area; 0: none counted so) together cover ``COVERED`` of it: a
+    pile split already, seen again at another whiteness level (a split costs 2-3 ms and finds
+    those cards). Pieces of a card do not: the region may show the card they are parts of."""
     if not quads:
         return False
     x, y, w, h = cv2.boundingRect(contour)
     if (iou(np.array([x, y, x + w, y + h], np.float32), boxes(quads)) > 0.6).any():
         return True
+    whole_cards = [q for q in quads if card > 0 and q.area >= SEVERAL * card]
+    if not whole_cards:
+        return False
     region, found = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
     cv2.drawContours(region, [contour - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
-    for quad in quads:  # one at a time: given several, fillPoly leaves their overlaps empty
+    for quad in whole_cards:  # one at a time: given several, fillPoly leaves their overlaps empty
         cv2.fillPoly(found, [np.round(quad.corners - (x, y)).astype(np.int32)], 1)
     return cv2.countNonZero(cv2.bitwise_and(region, found)) >= COVERED * cv2.countNonZero(region)
 
@@ -551,13 +556,13 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     for contour in _distinct(merged):
         if (
             card * SEVERAL <= cv2.contourArea(contour) < 4 * largest
-            and not _explained(contour, candidates)
+            and not _explained(contour, candidates, card)
             and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
             candidates += _split_region(contour, gray)
     clean = [q for q in candidates if q.fill > LOOSE]
     for contour in _distinct(loose):
-        if not _explained(contour, clean) and _mean_inside(face, contour) >= FACE_SUPPORT:
+        if not _explained(contour, clean, card) and _mean_inside(face, contour) >= FACE_SUPPORT:
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
     # A region filling its rectangle as a lone card's does is paper of a card's shape and size:
