@@ -116,17 +116,15 @@ def _distinct(contours: list[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
-def _card_sized(quad: CardQuad, cards: list[CardQuad]) -> bool:
-    """Whether an outline has the area and the proportions (long side over short) of the
-    ``cards`` given, their medians, each within ``SAME_SIZE``."""
-    if not cards:
-        return False
+def _aspect(quad: CardQuad) -> float:
+    """An outline's long side over its short one."""
+    return float(np.linalg.norm(quad.corners[2] - quad.corners[1])) / max(quad.short_side, 1e-6)
 
-    def aspect(q: CardQuad) -> float:
-        return float(np.linalg.norm(q.corners[2] - q.corners[1])) / max(q.short_side, 1e-6)
 
-    area, shape = (float(np.median([f(q) for q in cards])) for f in (lambda q: q.area, aspect))
-    return abs(quad.area / area - 1) <= SAME_SIZE and abs(aspect(quad) / shape - 1) <= SAME_SIZE
+def _card_sized(quad: CardQuad, area: float, aspect: float) -> bool:
+    """Whether an outline has a card's ``area`` and proportions (``_aspect``), each within
+    ``SAME_SIZE``; no card's size known (an area of 0), none has."""
+    return area > 0 and abs(quad.area / area - 1) <= SAME_SIZE and abs(_aspect(quad) / aspect - 1) <= SAME_SIZE
 
 
 def _explained(contour: np.ndarray, quads: list[CardQuad], card: float = 0.0) -> bool:
@@ -553,6 +551,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     believed = [q for q, f in zip(candidates, supports, strict=True) if f >= FACE_SUPPORT]
     # ... and a region smaller than a card is a card cut by light or shadow, not several.
     card = float(np.median([q.area for q in believed])) if believed else 0.0
+    shape = float(np.median([_aspect(q) for q in believed])) if believed else 0.0
     for contour in _distinct(merged):
         if (
             card * SEVERAL <= cv2.contourArea(contour) < 4 * largest
@@ -571,7 +570,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     candidates = [
         q
         for q, f in zip(candidates, supports, strict=True)
-        if f >= (CLEAN_SUPPORT if q.fill > LOOSE else FACE_SUPPORT) or (q.fill > LOOSE and _card_sized(q, believed))
+        if f >= (CLEAN_SUPPORT if q.fill > LOOSE else FACE_SUPPORT) or (q.fill > LOOSE and _card_sized(q, card, shape))
     ]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it,
