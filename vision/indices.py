@@ -300,7 +300,7 @@ def paper_beyond(image: np.ndarray, skip: np.ndarray) -> bool:
     half = ((image.shape[1] + 1) // 2, (image.shape[0] + 1) // 2)  # OpenCV's nearest pixels: 4x numpy's speed
     low = darkest(cv2.resize(image, half, interpolation=cv2.INTER_NEAREST))
     skip = cv2.resize(skip, half, interpolation=cv2.INTER_NEAREST)
-    band, span = SKIP_BAND | 1, (PAPER_SPAN + 1) // 2  # in every other pixel: 4 and 5-6 pixels
+    band, span = 2 * (SKIP_BAND // 2) + 1, (PAPER_SPAN + 1) // 2  # in half pixels: SKIP_BAND each way; 5-6 pixels
     beyond = cv2.compare(cv2.dilate(skip, np.ones((band, band), np.uint8)), 0, cv2.CMP_EQ)
     paper = cv2.bitwise_and(cv2.compare(low, PAPER, cv2.CMP_GE), beyond)
     return cv2.countNonZero(cv2.erode(paper, np.ones((span, span), np.uint8))) > 0
