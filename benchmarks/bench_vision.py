@@ -68,6 +68,13 @@ def _verdict(found: list[SeenCard], center: tuple[float, float], want: str, rank
     return "right" if got == want else "wrong"
 
 
+# A card found by its index under something that is no card (a book, a cloth) has its whole
+# outline inferred, the hidden part too, and nothing found over it says which part shows: with
+# no outline matching the label's box (IoU 0.5), a covered card's holding this much of the box
+# matches it, the box being at least this share of the card's outline's (the part showing).
+HOLDS_BOX, SHOWS_OF_CARD = 0.9, 0.25
+
+
 def _box_verdict(
     found: list[SeenCard], box: list[int], want: str, image_size: tuple[int, int], suit: str | None = None
 ) -> str:
@@ -76,13 +83,19 @@ def _box_verdict(
     In a pile the top card's outline covers the middle of the card under it: matching by the
     box's centre would count the top card's reading against the lower card's label."""
     best, best_iou = None, 0.5
+    held: list[tuple[float, SeenCard]] = []  # covered cards holding the box, and how much of it
+    area = (box[2] - box[0]) * (box[3] - box[1])
     for card in found:
         x0, y0, x1, y1 = _shown_box(card, [c for c in found if lies_over(c, card)], image_size)
         iw = max(0.0, min(box[2], x1) - max(box[0], x0))
         ih = max(0.0, min(box[3], y1) - max(box[1], y0))
-        union = (box[2] - box[0]) * (box[3] - box[1]) + (x1 - x0) * (y1 - y0) - iw * ih
+        union = area + (x1 - x0) * (y1 - y0) - iw * ih
         if union > 0 and iw * ih / union >= best_iou:
             best, best_iou = card, iw * ih / union
+        if card.covered and area > 0 and iw * ih >= HOLDS_BOX * area and area >= SHOWS_OF_CARD * (x1 - x0) * (y1 - y0):
+            held.append((iw * ih / area, card))
+    if best is None and held:
+        best = max(held, key=lambda h: h[0])[1]
     if best is None:
         return "not found"
     if best.code is None:

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from benchmarks.bench_vision import NOT_THERE, _covered_verdicts, _not_there, _report
+from benchmarks.bench_vision import NOT_THERE, _covered_verdicts, _not_there, _report, _shown_box
 from vision.identify import SeenCard
 
 
@@ -53,11 +53,11 @@ def test_a_fan_s_lower_card_is_judged_on_the_part_the_cards_over_it_leave_showin
     assert lies_over(ten, queen) and not lies_over(queen, ten)
     assert _box_verdict([queen, ten], [10, 10, 30, 80], "Q", (100, 100)) == "right"
     assert _box_verdict([queen, ten], [30, 10, 80, 80], "10", (100, 100)) == "right"
-    # Known by no index (read through the part showing), a covered card lies over no other.
-    assert (
-        not lies_over(_card("10D", 30), queen)
-        and _box_verdict([queen, _card("10D", 30)], [10, 10, 30, 80], "Q", (100, 100)) == "not found"
-    )
+    # Known by no index (read through the part showing), a covered card lies over no other:
+    # the queen is judged on her whole outline.
+    plain = _card("10D", 30)
+    over = [c for c in (queen, plain) if lies_over(c, queen)]
+    assert not over and _shown_box(queen, over, (100, 100)) == (10, 10, 60, 80)
     # A card on top lies over every covered one, and over no other card on top.
     top = _card("AH", 30, covered=False)
     assert lies_over(top, queen) and not lies_over(queen, top) and not lies_over(top, _card("KS", 0, covered=False))
@@ -103,3 +103,17 @@ def test_outlines_on_no_labelled_card_are_counted_by_what_they_read() -> None:
     found = [_card("QS", 10), _card(None, 60), _card("back", 60), _card("7H", 60), pile]
     assert _off_labels(found, labelled) == Counter({"unsure": 1, "back": 1, "read": 1})
     assert _off_labels([], labelled) == Counter()
+
+
+def test_a_card_under_a_book_matches_the_label_of_the_part_showing() -> None:
+    """A card found by its index under a book has its whole outline inferred; its label boxes
+    only the strip showing (IoU under 0.5). Covered, holding the box, it matches; a card read
+    whole does not, and neither does an outline far bigger than the box (another card's)."""
+    from benchmarks.bench_vision import _box_verdict
+
+    strip = [10, 10, 30, 80]  # a fifth of a 50 x 70 card
+    under_book = _card("9C", 10)
+    assert _box_verdict([under_book], strip, "9", (100, 100)) == "right"
+    assert _box_verdict([under_book], strip, "K", (100, 100)) == "wrong"
+    assert _box_verdict([_card("9C", 10, covered=False)], strip, "9", (100, 100)) == "not found"
+    assert _box_verdict([under_book], [10, 10, 20, 40], "9", (100, 100)) == "not found"
