@@ -57,7 +57,7 @@ PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by
 MOSTLY_OFF = 0.5  # of an index's implied outline: at most this much on a whole card, it is another card's
 AGAINST = 0.01  # of a whole card's outline: another outline overlapping this much may be a card over it
 
-_WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
+WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
 
 
 def sure_corners(reading: Reading) -> list[tuple[int, str]]:
@@ -308,7 +308,7 @@ def top_by_corner(
     (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
     show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``)."""
     sure = sure_corners(reading)
-    to_frame = cv2.getPerspectiveTransform(_WARPED, quad.corners.astype(np.float32))
+    to_frame = cv2.getPerspectiveTransform(WARPED, quad.corners.astype(np.float32))
     c = quad.corners
     for which, code in sure:
         top, bottom, left, right = corner_box(CARD_H, CARD_W, which)

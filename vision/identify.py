@@ -9,7 +9,16 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision.by_index import CORNER_SURE, SAME_CARD, card_spans, find_by_index, lies_against, sure_corners, top_by_corner
+from vision.by_index import (
+    CORNER_SURE,
+    SAME_CARD,
+    WARPED,
+    card_spans,
+    find_by_index,
+    lies_against,
+    sure_corners,
+    top_by_corner,
+)
 from vision.covered import hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import (
@@ -43,6 +52,7 @@ SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over
 GRAIN_CORNER = 0.5
 CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``_crossed``), and its gaps
 LINE_TILE, LINE_MARGIN = 64, 16  # pixels: the line map is drawn a tile at a time, from a patch this much bigger
+LOWER_SIZE = 0.8  # a lower card's outline is at least this share of the card over it, and at most its inverse
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "colourless", "draw", "identify", "lies_over"]
@@ -123,6 +133,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
     shows: dict[int, set[str]] = {}  # what each unsure outline's corners read surely (by id of its card)
     loose: dict[int, bool] = {}  # cards read for sure on one corner (by id): whether their outline lies whole
     lying_whole: dict[int, str | None] = {}  # the unsure outlines lying whole: their middle's count (by id)
+    unsure: dict[int, tuple[CardQuad, Reading]] = {}  # the unsure outlines and their readings (by id)
     for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
         if unreadable and (reading.code != BACK or ragged(quad) or border_contrast(image, quad) < 30):
@@ -148,13 +159,16 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
             shows[id(out[-1])] = {code for _, code in sure_corners(reading)}
             if whole(quad) and n not in doubted:
                 lying_whole[id(out[-1])] = cards[n].middle[0]
+            if n not in doubted:
+                unsure[id(out[-1])] = (quad, reading)
         if n in doubted:
             held.append(out[-1])
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
     seen = out + reader.read_covered(covered)
-    return find_by_index(image, edges, reader, seen, held, shows, lying_whole, loose)
+    seen = find_by_index(image, edges, reader, seen, held, shows, lying_whole, loose)
+    return _lower_cards(reader, seen, unsure)
 
 
 class _Edges:
@@ -238,15 +252,67 @@ class _Reader:
     def read_covered(self, found: list[FoundCard]) -> list[SeenCard]:
         """Cards partly under others, read with what lies under the cards on top painted out;
         those showing no index are left out."""
-        shown = [(f.quad, hide(warp_card(self.source, f.quad), f.quad, f.over)) for f in found]
-        shown = [(quad, card) for quad, card in shown if card is not None]
-        cards = [Warped.of(card) for _, card in shown]
-        readings = read_cards(cards, self.deck, self.threshold, covered=True) if shown else []
-        return [
-            SeenCard(r.code, r.confidence, quad.corners, covered=True)
-            for (quad, _), r in zip(shown, readings, strict=True)
-            if r.corners != (None, None)
-        ]
+        return [card for card in self.read_under(found) if card is not None]
+
+    def read_under(self, found: list[FoundCard]) -> list[SeenCard | None]:
+        """``read_covered``, one answer a card: None for one hardly showing, or showing no index."""
+        hidden = [hide(warp_card(self.source, f.quad), f.quad, f.over) for f in found]
+        shown = [(f.quad, card) for f, card in zip(found, hidden, strict=True) if card is not None]
+        readings = iter(read_cards([Warped.of(c) for _, c in shown], self.deck, self.threshold, covered=True))
+        out: list[SeenCard | None] = []
+        for f, card in zip(found, hidden, strict=True):
+            r = next(readings) if card is not None else None
+            shows = r is not None and r.corners != (None, None)
+            out.append(SeenCard(r.code, r.confidence, f.quad.corners, covered=True) if shows else None)
+        return out
+
+
+def _lower_cards(reader: _Reader, seen: list[SeenCard], unsure: dict[int, tuple[CardQuad, Reading]]) -> list[SeenCard]:
+    """``seen`` with the unsure outlines that are a lower card's read again as lying partly
+    under others: one corner reads an index where no card read lies, and the other, reading
+    none, lies under a card read, of much its size (``LOWER_SIZE``: one deck's cards are one
+    size; a sliver between a pile's cards read a joker's corner). Its middle is that card's, or
+    a picture of it, and the one index alone was left unsure; with the card on top painted out,
+    the one corner is read alone (``read_covered``). Taken where it reads as that corner did.
+    ``unsure``: the unsure outlines and their readings, by the id of their cards in ``seen``."""
+    read = [CardQuad(c.corners, 1.0) for c in seen if c.code not in (None, BACK)]
+    tries: list[tuple[int, FoundCard, str]] = []
+    for at, card in enumerate(seen):
+        if card.code is not None or id(card) not in unsure:
+            continue
+        quad, reading = unsure[id(card)]
+        showing = [n for n, c in enumerate(reading.corners) if c is not None]
+        if len(showing) != 1:
+            continue
+        own, far = _index_points(quad, showing[0])
+        over = tuple(top for top in read if _holds(top, far))
+        size = quad.area / np.mean([top.area for top in over]) if over else 0.0
+        if 1 / LOWER_SIZE >= size >= LOWER_SIZE and not any(_holds(top, own) for top in read):
+            corner = reading.corners[showing[0]]
+            tries.append((at, FoundCard(quad, over=over), corner.rank + corner.suit))
+    if not tries:
+        return seen
+    seen = list(seen)
+    for (at, _, code), card in zip(tries, reader.read_under([found for _, found, _ in tries]), strict=True):
+        if card is not None and card.code == code:
+            seen[at] = card
+    return seen
+
+
+def _index_points(quad: CardQuad, which: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The middles of an outline's index corner ``which`` (0 top-left, 1 bottom-right) and of the
+    other one, in the frame's pixels."""
+    to_frame = cv2.getPerspectiveTransform(WARPED, quad.corners.astype(np.float32))
+    middles = []
+    for n in (which, 1 - which):
+        top, bottom, left, right = corner_box(CARD_H, CARD_W, n)
+        middles.append(np.float32([[[(left + right) / 2, (top + bottom) / 2]]]))
+    own, far = (cv2.perspectiveTransform(m, to_frame)[0, 0] for m in middles)
+    return (float(own[0]), float(own[1])), (float(far[0]), float(far[1]))
+
+
+def _holds(quad: CardQuad, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(quad.corners.astype(np.float32), point, False) >= 0
 
 
 def _grain(card: Warped, reading: Reading) -> bool:
