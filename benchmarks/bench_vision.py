@@ -48,7 +48,8 @@ RELABELLED = {("IMG_2396.JPG", 126, 172): "ten"}  # a ten of diamonds, labelled 
 SUITS = {
     ("IMG_2442.JPG", 115, 32): "H", ("IMG_2579.JPG", 206, 273): "C", ("IMG_2584.JPG", 95, 321): "C",
     ("IMG_2613.JPG", 302, 255): "S", ("IMG_2614.JPG", 153, 1): "S", ("IMG_2650.JPG", 181, 203): "S",
-    ("IMG_2658.JPG", 48, 79): "C", ("cam_image41.jpg", 446, 19): "C",
+    ("IMG_2658.JPG", 48, 79): "C", ("cam_image41.jpg", 446, 19): "C", ("IMG_2548.JPG", 76, 184): "S",
+    ("IMG_2661.JPG", 30, 98): "C", ("IMG_2664.JPG", 56, 164): "H",
 }  # fmt: skip
 
 

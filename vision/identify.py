@@ -258,7 +258,8 @@ class _Reader:
         """``read_covered``, one answer a card: None for one hardly showing, or showing no index."""
         hidden = [hide(warp_card(self.source, f.quad), f.quad, f.over) for f in found]
         shown = [(f.quad, card) for f, card in zip(found, hidden, strict=True) if card is not None]
-        readings = iter(read_cards([Warped.of(c) for _, c in shown], self.deck, self.threshold, covered=True))
+        cards = [Warped.of(c) for _, c in shown]
+        readings = iter(read_cards(cards, self.deck, self.threshold, covered=True) if cards else [])
         out: list[SeenCard | None] = []
         for f, card in zip(found, hidden, strict=True):
             r = next(readings) if card is not None else None
