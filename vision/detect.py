@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from statistics import median
 
 import cv2
 import numpy as np
@@ -550,8 +551,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     supports = face_supports(face, candidates)
     believed = [q for q, f in zip(candidates, supports, strict=True) if f >= FACE_SUPPORT]
     # ... and a region smaller than a card is a card cut by light or shadow, not several.
-    card = float(np.median([q.area for q in believed])) if believed else 0.0
-    shape = float(np.median([_aspect(q) for q in believed])) if believed else 0.0
+    card = float(median(q.area for q in believed)) if believed else 0.0
+    shape = float(median(_aspect(q) for q in believed)) if believed else 0.0
     for contour in _distinct(merged):
         if (
             card * SEVERAL <= cv2.contourArea(contour) < 4 * largest

@@ -7,6 +7,8 @@ the planes once a card and hands them to each witness.
 
 from __future__ import annotations
 
+from statistics import median
+
 import cv2
 import numpy as np
 
@@ -107,7 +109,7 @@ def _count(card: Planes) -> str | None:
         # (measured on rendered sunlit tables: a 7 whose shadowed pips merged with the shadow
         # counted 4). A loose outline's table past the card's edge shows so too: no count then.
         return BLOCKED
-    size, width = np.median([b[4] for b in inside]), np.median([b[2] for b in inside])
+    size, width = median(b[4] for b in inside), median(b[2] for b in inside)
     cut_pips = [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]
     blobs = inside + [b for b in cut_pips if _mirrored(b, inside + cut_pips, shape)]
     biggest = max(b[4] for b in blobs)
