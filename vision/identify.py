@@ -39,7 +39,7 @@ from vision.fans import fan_tops, line_map
 from vision.middle import BLOCKED
 from vision.quads import boxes, iou, whole
 from vision.reader import BACK, FACE_SCALE, UNSURE, Reading, Warped, corner_box, corners_reading, read_cards
-from vision.seen import SeenCard, lies_over
+from vision.seen import SeenCard, holds, lies_over
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
@@ -286,9 +286,9 @@ def _lower_cards(reader: _Reader, seen: list[SeenCard], unsure: dict[int, tuple[
         if len(showing) != 1:
             continue
         own, far = _index_points(quad, showing[0])
-        over = tuple(top for top in read if _holds(top, far))
+        over = tuple(top for top in read if holds(top, far))
         size = quad.area / np.mean([top.area for top in over]) if over else 0.0
-        if 1 / LOWER_SIZE >= size >= LOWER_SIZE and not any(_holds(top, own) for top in read):
+        if 1 / LOWER_SIZE >= size >= LOWER_SIZE and not any(holds(top, own) for top in read):
             corner = reading.corners[showing[0]]
             tries.append((at, FoundCard(quad, over=over), corner.rank + corner.suit))
     if not tries:
@@ -310,10 +310,6 @@ def _index_points(quad: CardQuad, which: int) -> tuple[tuple[float, float], tupl
         middles.append(np.float32([[[(left + right) / 2, (top + bottom) / 2]]]))
     own, far = (cv2.perspectiveTransform(m, to_frame)[0, 0] for m in middles)
     return (float(own[0]), float(own[1])), (float(far[0]), float(far[1]))
-
-
-def _holds(quad: CardQuad, point: tuple[float, float]) -> bool:
-    return cv2.pointPolygonTest(quad.corners.astype(np.float32), point, False) >= 0
 
 
 def _grain(card: Warped, reading: Reading) -> bool:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.quads import CardQuad
+
 
 @dataclass(frozen=True)
 class SeenCard:
@@ -44,6 +46,6 @@ def lies_over(card: SeenCard, other: SeenCard) -> bool:
     return any(holds(other, at) for at in card.indices) and not any(holds(card, at) for at in other.indices)
 
 
-def holds(card: SeenCard, point: tuple[float, float]) -> bool:
+def holds(card: SeenCard | CardQuad, point: tuple[float, float]) -> bool:
     """Whether a card's outline holds a point (image pixels), on its edge too."""
     return cv2.pointPolygonTest(card.corners.astype(np.float32), point, False) >= 0
