@@ -525,6 +525,27 @@ def test_a_card_s_corners_looked_at_again_alike_read_the_same() -> None:
     assert np.allclose([r.confidence for r in again], [r.confidence for r in once], atol=1e-5)
 
 
+def test_a_card_read_again_is_not_passed_through_the_networks_twice(monkeypatch) -> None:
+    """A card read unsure is read again with nudged looks at its corners (``_nudged_looks``): its
+    own corners' answers are kept from the first reading, and only the looks are asked, reading
+    as they would in one pass with them."""
+    from vision.corner_net import CornerNet
+    from vision.reader import Warped
+
+    picture = cv2.resize(render_card("QS", DECK_STYLES["classic"])[:, :, :3].copy(), (250, 350))
+    cards = [Warped.of(picture)]
+    looks = [[corner_image(picture, i) for i in (0, 1)]]
+    asked: list[int] = []
+    read = CornerNet.read
+    monkeypatch.setattr(CornerNet, "read", lambda self, corners: asked.append(len(corners)) or read(self, corners))
+    once = read_cards(cards)
+    again = read_cards(cards, looks=looks)
+    fresh = read_cards([Warped(cards[0].face, cards[0].corners)], looks=looks)  # a card never read
+    assert asked == [2, 2, 4]
+    assert again[0].code == fresh[0].code == once[0].code == "QS"
+    assert again[0].confidence == pytest.approx(fresh[0].confidence, abs=1e-6)
+
+
 @pytest.mark.parametrize("looks", [[[]], [[np.zeros((126, 62, 3), np.uint8)], []]])
 def test_looks_that_do_not_match_the_cards_are_refused_by_name(looks: list) -> None:
     faces = [render_card(code, DECK_STYLES["classic"])[:, :, :3].copy() for code in ("QS", "7D")]

@@ -12,13 +12,13 @@ the referee asks for the card again rather than hear a guess.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import cv2
 import numpy as np
 
-from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
+from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
 from vision.ink import PAPER_CELL, RED_INK, Planes, ink_redness
 from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, court_ends, foreign_middle, is_back
@@ -74,6 +74,8 @@ class Warped:
 
     face: np.ndarray
     corners: tuple[np.ndarray, np.ndarray]
+    # The corner networks' answers for its two corners, by the networks asked (``_networks_read``).
+    read_by: dict[CornerNet, CornerOutput] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, card: np.ndarray) -> Warped:
@@ -105,6 +107,27 @@ class Warped:
         """``centre_witnesses`` of the face, asked once a card: an unsure card is read again
         through outlines a little off its own (``identify._nudged_looks``), its face the same."""
         return centre_witnesses(self._planes)
+
+
+def _networks_read(deck: Deck, cards: list[Warped], more: list[np.ndarray]) -> CornerOutput:
+    """The networks' answers for the cards' corners (two a card, in order), then for ``more``
+    corners: one pass for those not read by this deck's networks before. A card read again
+    (``identify._nudged_looks``: its corners' answers averaged with nudged outlines') is not
+    passed through them twice (0.4 ms a card)."""
+    net = deck.net
+    fresh = [card for card in cards if net not in card.read_by]
+    asked = [corner for card in fresh for corner in card.corners] + more
+    out = net.read(asked)
+    for n, card in enumerate(fresh):
+        card.read_by[net] = _rows(out, slice(2 * n, 2 * n + 2))
+    if len(fresh) == len(cards):
+        return out
+    parts = [card.read_by[net] for card in cards] + ([_rows(out, slice(2 * len(fresh), None))] if more else [])
+    return CornerOutput(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "suit", "embedding")))
+
+
+def _rows(out: CornerOutput, rows: slice) -> CornerOutput:
+    return CornerOutput(out.rank[rows], out.suit[rows], out.embedding[rows])
 
 
 def _corner_reading(rank_p: np.ndarray, suit_p: np.ndarray, red: bool) -> CornerReading | None:
@@ -140,9 +163,8 @@ def read_cards(
     if looks is not None and (len(looks) != len(cards) or any(len(pairs) % 2 for pairs in looks)):
         given = [len(pairs) for pairs in looks]
         raise ValueError(f"looks must give each of the {len(cards)} cards its corners in pairs, got {given}")
-    corners = [corner for card in cards for corner in card.corners]
     more = [c for pairs in looks or [] for c in pairs]
-    rank_p, suit_p = (_averaged(p, len(corners), looks) for p in deck.posteriors(deck.net.read(corners + more)))
+    rank_p, suit_p = (_averaged(p, 2 * len(cards), looks) for p in deck.posteriors(_networks_read(deck, cards, more)))
     readings = []
     for n, card in enumerate(cards):
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
