@@ -669,3 +669,26 @@ def test_an_enrolled_deck_learns_its_corners_a_little_out_of_focus_too(benchmark
     assert "9S" in [c.code for c in identify(image, benchmark_deck)]
     assert len(benchmark_deck.prototypes.embeddings) == 2 * len(sharp_benchmark_deck.prototypes.embeddings)
     assert "9S" not in [c.code for c in identify(image, sharp_benchmark_deck)]
+
+
+def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_outlines(
+    benchmark_deck, monkeypatch
+) -> None:
+    """IMG_2657's ten of spades lies whole at the end of a fan of courts. The outline the fan
+    gives it reads its corners as a queen and a nine, unsure, though its middle counts ten
+    spades; read through nudged outlines it is 10S (``identify._counted_tops_nudged``). Not
+    without that look. IMG_2668's jack, half of whom a row's top outline holds, stays the whole
+    jack his index finds: a picture counts no pips."""
+    image = cv2.imread(str(DATA / "IMG_2657.JPG"))
+    box = next(b for r, b in labelled("IMG_2657.JPG") if r == "10")
+
+    def tens() -> list[str]:
+        return [c.code for c in identify(image, benchmark_deck) if overlap(c.corners, box) > 0.6]
+
+    assert tens() == ["10S"]
+    monkeypatch.setattr(identify_module, "_counted_tops_nudged", lambda reader, tops, warps, readings: None)
+    assert tens() == []
+    monkeypatch.undo()
+    jack = next(b for r, b in labelled("IMG_2668.JPG") if r == "J")
+    found = identify(cv2.imread(str(DATA / "IMG_2668.JPG")), benchmark_deck)
+    assert [c.code for c in found if overlap(c.corners, jack) > 0.6] == ["JH"]

@@ -359,6 +359,7 @@ def _rows(
     if not tries:
         return
     warps, second = reader.read([top for _, top in tries], vouch=False)
+    _counted_tops_nudged(reader, [top for _, top in tries], warps, second)
     replaced: set[int] = set()
     for (n, top), warp, reading in zip(tries, warps, second, strict=True):
         if reading.code not in (None, BACK) and n not in replaced:
@@ -383,6 +384,25 @@ def _nudged_looks(
     second = reader.read_warps([cards[n] for n in todo], [quads[n] for n in todo], looks=looks)
     for n, reading in zip(todo, second, strict=True):
         if reading.code not in (None, BACK):  # a face whose index showed is no back
+            readings[n] = reading
+
+
+COUNTED_RANKS = frozenset(str(n) for n in range(2, 11))  # what a middle's count of pips names (an ace's is no count)
+
+
+def _counted_tops_nudged(reader: _Reader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]) -> None:
+    """A row's top card read unsure whose middle counts pips (2 to 10) is looked at through
+    nudged outlines (``_nudged_looks``), and taken so when it then reads as the rank counted:
+    IMG_2657's ten of spades, lying whole at the end of a fan of courts, its corners read as a
+    queen and a nine through the outline the fan gave it, reads 10S at 0.71 so with the enrolled
+    deck. Every unsure top nudged read parts of court cards for sure (IMG_2668's jack, half of
+    him, over the whole one found by his index) and more cards of rendered fans that were not
+    there. ``readings`` are updated in place."""
+    looked = list(readings)
+    uncounted = {n for n, warp in enumerate(warps) if warp.middle[0] not in COUNTED_RANKS}
+    _nudged_looks(reader, tops, warps, looked, uncounted)
+    for n, reading in enumerate(looked):
+        if reading.code not in (None, BACK) and reading.code[:-1] == warps[n].middle[0]:
             readings[n] = reading
 
 
