@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from table.cards import parse_card
 from table.events import CardGone, CardSeen
@@ -100,3 +101,38 @@ def test_the_most_confident_reading_of_a_zone_is_its_top_card() -> None:
     tracker = CardTracker(config=TrackerConfig(confirm=1))
     events = tracker.update(5, [seen("9C", 0.55), seen("QH", 0.95)])
     assert [e.card.code for e in events] == ["QH"]
+
+
+def test_a_card_hidden_whole_by_a_hand_and_seen_again_is_not_played_again() -> None:
+    """A hand resting on the pile hides it whole: the camera sees no card, and after ``vanish``
+    frames the pile counts as taken. The same card seen there again next was hidden, not played:
+    no second ``CardSeen``. The next card placed there is a new one."""
+    tracker = CardTracker(config=TrackerConfig(confirm=2, vanish=4))
+    run(tracker, [[seen("QH")]] * 2)
+    assert run(tracker, [[]] * 6, start=2) == [CardGone(200 * MS, "camera", "pile")]
+    assert run(tracker, [[seen("QH")]] * 3, start=8) == []
+    assert run(tracker, [[seen("7C")]] * 2, start=11) == [CardSeen(1100 * MS, "camera", parse_card("7C"), "pile")]
+
+
+def test_a_card_lifted_from_a_seat_and_put_back_is_shown_not_played() -> None:
+    tracker = CardTracker(zone_of=lambda _p: ("seat", 1), config=TrackerConfig(confirm=2, vanish=3))
+    assert [e.card.code for e in run(tracker, [[seen("KS", where=SEAT)]] * 2)] == ["KS"]
+    lifted = run(tracker, [[]] * 5 + [[seen("KS", where=SEAT)]] * 2, start=2)
+    assert [type(e) for e in lifted] == [CardGone]
+
+
+def test_a_card_landing_blurred_is_dated_by_its_unreadable_frame() -> None:
+    """The frame a card lands in is often blurred (unsure); the first frame it appeared in is
+    that one, not the first that reads it (``TrackerConfig.settle``: one such frame by default)."""
+    landing = [[], [seen(None, 0.2)], [seen("QH")], [seen("QH")]]
+    assert run(CardTracker(), landing) == [CardSeen(100 * MS, "camera", parse_card("QH"), "pile")]
+    hovering = [[], [seen(None, 0.2)], [seen("5S", 0.3)], [seen("QH")], [seen("QH")]]
+    assert run(CardTracker(), hovering) == [CardSeen(200 * MS, "camera", parse_card("QH"), "pile")]
+    strict = CardTracker(config=TrackerConfig(settle=0))
+    assert run(strict, landing) == [CardSeen(200 * MS, "camera", parse_card("QH"), "pile")]
+
+
+def test_a_tracker_configured_to_confirm_over_no_frames_is_refused_by_name() -> None:
+    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            TrackerConfig(**bad)

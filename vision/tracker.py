@@ -7,10 +7,18 @@ appeared, not the moment it was confirmed. A zone that has shown nothing readabl
 frames lost its card (``CardGone``). Unsure frames neither confirm nor break a streak, so a hand
 passing over the table, a blurred frame or a thumb on a corner produce no event at all: a phantom
 would have to be read as the same card, confidently, frame after frame.
+
+A card lands blurred: the unreadable frames in its zone just before its first reading (at most
+``settle`` of them, unbroken) are when it appeared, and its ``CardSeen`` carries the first. A
+zone's card that comes back after the zone emptied, before any other card was placed there, was
+hidden, not taken: a hand resting on the pile hides it whole (the camera sees no card at all),
+a player lifts a card to look at it and puts it down. It is shown again, and no ``CardSeen``
+says it was played a second time.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +36,14 @@ class TrackerConfig:
     confirm: int = 2  # frames a reading must hold to place a card (one unsure frame between: still within three)
     vanish: int = 5  # frames without any card before a zone counts as emptied
     min_confidence: float = 0.5
+    settle: int = 1  # unreadable frames just before a card's first reading that date it (it lands blurred)
+
+    def __post_init__(self) -> None:
+        for name in ("confirm", "vanish"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"tracker {name} must be at least 1 frame, got {getattr(self, name)}")
+        if self.settle < 0:
+            raise ValueError(f"tracker settle must be 0 frames or more, got {self.settle}")
 
 
 @dataclass
@@ -38,6 +54,8 @@ class _ZoneState:
     candidate_frames: int = 0
     empty_since: int | None = None
     empty_frames: int = 0
+    hidden: str | None = None  # what the zone showed when it emptied: seen there again next, it was hidden
+    unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times
 
 
 @dataclass
@@ -68,9 +86,14 @@ class CardTracker:
             state = self.zones.setdefault(zone, _ZoneState())
             if zone in top:
                 events += self._reading(zone, state, t_ns, top[zone].code)  # type: ignore[arg-type]
+                state.unreadable.clear()
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
+                state.unreadable.append(t_ns)
+                while len(state.unreadable) > self.config.settle:
+                    state.unreadable.popleft()
             else:
+                state.unreadable.clear()
                 events += self._nothing(zone, state, t_ns)
         return sorted(events, key=lambda e: e.sort_key())
 
@@ -80,17 +103,20 @@ class CardTracker:
             state.candidate, state.candidate_frames = None, 0
             return []
         if code != state.candidate:
-            state.candidate, state.candidate_t, state.candidate_frames = code, t, 0
+            landed = state.unreadable[0] if state.unreadable else t
+            state.candidate, state.candidate_t, state.candidate_frames = code, landed, 0
         state.candidate_frames += 1
         if state.candidate_frames < self.config.confirm:
             return []
         events: list[Event] = []
         name, seat = zone
-        if state.shown is not None and state.shown != BACK and code == BACK:
+        if state.shown is None and code == state.hidden:
+            pass  # the card the zone showed before it emptied: it was hidden, not played again
+        elif state.shown is not None and state.shown != BACK and code == BACK:
             events.append(CardGone(state.candidate_t, self.source, name, parse_card(state.shown)))  # turned face down
         elif code != BACK:
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
-        state.shown, state.candidate, state.candidate_frames = code, None, 0
+        state.shown, state.candidate, state.candidate_frames, state.hidden = code, None, 0, None
         return events
 
     def _nothing(self, zone: Zone, state: _ZoneState, t: int) -> list[Event]:
@@ -104,5 +130,5 @@ class CardTracker:
             return []
         name, _ = zone
         gone = state.empty_since
-        state.shown, state.empty_since, state.empty_frames = None, None, 0
+        state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
         return [CardGone(gone, self.source, name)]
