@@ -87,9 +87,11 @@ def test_a_card_on_a_table_at_any_angle_is_found_and_read_or_left_unsure() -> No
     assert right >= 6  # raise as the reader improves
 
 
-def test_a_card_back_is_reported_as_back() -> None:
-    cards = identify(on_table("back", "classic", angle=20))
-    assert [c.code for c in cards] == ["back"]
+def test_a_card_back_is_reported_as_back_and_unsure_under_a_threshold_above_its_confidence() -> None:
+    image = on_table("back", "classic", angle=20)
+    cards = identify(image)
+    assert [(c.code, c.confidence) for c in cards] == [("back", 0.9)]
+    assert [(c.code, c.confidence) for c in identify(image, threshold=0.95)] == [(None, 0.9)]
 
 
 def test_a_ragged_outline_showing_no_index_is_not_called_a_back(monkeypatch) -> None:

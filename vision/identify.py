@@ -83,10 +83,14 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     """Every card in a BGR frame: read, unsure (code None), or face down ("back"); then the
     cards showing beside others that lie over them (``covered``), read from their one index.
     An empty frame (a camera that returned no pixels) shows no card. In a frame with no colour
-    (``colourless``) every face-up card is unsure: red suits cannot be told from black."""
+    (``colourless``) every face-up card is unsure: red suits cannot be told from black. A back
+    is read 0.9 surely (its pattern is a yes or a no): under a threshold above that, it is unsure."""
     if image.size == 0:
         return []
-    cards = _identify(image, deck, threshold)
+    cards = [
+        replace(c, code=None) if c.code == BACK and c.confidence < threshold else c
+        for c in _identify(image, deck, threshold)
+    ]
     if colourless(image):
         return [replace(c, code=None, confidence=0.0) if c.code not in (None, BACK) else c for c in cards]
     return cards
