@@ -7,8 +7,10 @@ import pytest
 
 from table.cards import parse_card
 from table.events import CardGone, CardSeen
+from vision.calibration import calibrate_from_points
 from vision.identify import SeenCard
-from vision.tracker import CardTracker, TrackerConfig
+from vision.tracker import CardTracker, TrackerConfig, table_zones
+from vision.zones import default_zones
 
 MS = 1_000_000
 PILE = np.array([[100, 100], [150, 100], [150, 170], [100, 170]], np.float32)
@@ -136,3 +138,22 @@ def test_a_tracker_configured_to_confirm_over_no_frames_is_refused_by_name() -> 
     for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             TrackerConfig(**bad)
+
+
+def test_a_calibrated_table_files_each_card_in_the_zone_it_lies_in() -> None:
+    """Camera pixels through the calibration to table millimetres, then the table's zones: a card
+    in seat 2's area is seat 2's, one in the middle lies on the pile, one off the table nowhere."""
+    width, height = 800.0, 600.0
+    corners_px = [[40, 30], [760, 50], [770, 580], [30, 560]]  # a camera a little askew
+    calibration = calibrate_from_points(corners_px, [[0, 0], [width, 0], [width, height], [0, height]])
+    zones = default_zones(4, width, height)
+    seat2 = next(z for z in zones if z.kind == "seat" and z.seat == 2)
+    tracker = CardTracker(zone_of=table_zones(calibration, zones), config=TrackerConfig(confirm=1))
+
+    def card_at(code: str, point_mm: tuple[float, float]) -> SeenCard:
+        centre = calibration.to_image(np.array(point_mm, np.float64))
+        return seen(code, where=(PILE - PILE.mean(axis=0)) * 0.3 + centre.astype(np.float32))
+
+    events = tracker.update(5, [card_at("QH", seat2.centre), card_at("7C", (width / 2, height / 2))])
+    events += tracker.update(6, [card_at("KS", (-200.0, -200.0))])
+    assert sorted((e.zone, e.seat, e.card.code) for e in events) == [("pile", None, "7C"), ("seat", 2, "QH")]

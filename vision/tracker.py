@@ -19,16 +19,33 @@ says it was played a second time.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from table.cards import parse_card
 from table.events import CardGone, CardSeen, Event
+from vision.calibration import Calibration
 from vision.reader import BACK
 from vision.seen import SeenCard
+from vision.zones import Zone as TableZone
+from vision.zones import zone_at
 
 Zone = tuple[str, int | None]  # zone name and seat (None for shared zones)
 ZoneOf = Callable[[tuple[float, float]], Zone | None]
+
+
+def table_zones(calibration: Calibration, zones: Sequence[TableZone]) -> ZoneOf:
+    """The tracker's ``zone_of`` for a calibrated table: a card's centre (camera pixels) taken to
+    table millimetres, and the zone it lies in (``zones.zone_at``) named as the referees know
+    zones, by kind ("pile", "seat", "stock", "trump", "cut") and seat; None off every zone."""
+
+    def zone_of(point: tuple[float, float]) -> Zone | None:
+        zone = zone_at(zones, calibration.to_table(np.array(point, np.float64)))
+        return None if zone is None else (zone.kind, zone.seat)
+
+    return zone_of
 
 
 @dataclass(frozen=True)
