@@ -511,3 +511,39 @@ def test_draw_overlay_takes_a_grey_image(view: np.ndarray, calibration: Calibrat
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     out = draw_overlay(grey, calibration)
     assert out.shape == (*grey.shape, 3)
+
+
+def test_calibrating_from_a_live_source_waits_for_a_frame_showing_every_marker(tmp_path: Path, capsys) -> None:
+    """A hand over a marker spoils the first frames of a live source, not the calibration: the
+    first frame showing all four is used. When none does, the frame showing most is, and the
+    marker it misses is named."""
+    from table.cli import main
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n in range(3):
+        cv2.imwrite(str(frames / f"{n:02d}.png"), camera_view(flat_table(cover=(2,) if n < 2 else ())))
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(out)]) == 0
+    assert Calibration.load(out).method == "markers"
+    (frames / "02.png").unlink()
+    capsys.readouterr()
+    assert main(["calibrate", "--source", f"folder:{frames}", "--out", str(tmp_path / "none.json")]) == 2
+    assert "marker(s) 2 not found" in capsys.readouterr().err and not (tmp_path / "none.json").exists()
+
+
+def test_the_calibrate_command_takes_four_points_by_hand(tmp_path: Path, capsys) -> None:
+    from table.cli import main
+
+    photo, out = tmp_path / "table.png", tmp_path / "cal.json"
+    cv2.imwrite(str(photo), camera_view(flat_table(cover=(0, 1, 2, 3))))
+    corners = mm_to_camera([(0, 0), (TABLE_W, 0), (TABLE_W, TABLE_H), (0, TABLE_H)])
+    points = " ".join(f"{x:.2f},{y:.2f}" for x, y in corners)
+    args = ["calibrate", "--image", str(photo), "--out", str(out), "--width-mm", str(TABLE_W), "--height-mm"]
+    assert main([*args, str(TABLE_H), "--points", points]) == 0
+    calibration = Calibration.load(out)
+    assert calibration.method == "points"
+    assert np.abs(calibration.to_table(mm_to_camera(CHECK_POINTS_MM)) - np.array(CHECK_POINTS_MM)).max() < 2.0
+    capsys.readouterr()
+    assert main([*args, str(TABLE_H), "--points", "10,10 20;20"]) == 2
+    assert "give four x,y pixel points" in capsys.readouterr().err

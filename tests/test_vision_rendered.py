@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -681,3 +682,28 @@ def test_a_lone_card_read_through_nudged_outlines_is_not_searched_as_a_row(monke
     monkeypatch.setattr(identify_module, "fan_tops", lambda *args: searched.append(1) or tops(*args))
     assert [c.code for c in identify(image)] == [t.code for t in truth] == ["JC"]
     assert not searched
+
+
+def test_the_identify_command_reads_rendered_cards_backs_and_bad_files_and_draws_each(tmp_path: Path, capsys) -> None:
+    """One JSON list, an object per image in order: a card face up with its code, confidence and
+    four corners; a back as "back"; an unreadable file with an "error" and no cards, the others
+    still read. ``--draw`` writes one picture per image, two of one name numbered, not overwritten."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    face, back, broken = tmp_path / "a" / "card.png", tmp_path / "b" / "card.png", tmp_path / "broken.jpg"
+    cv2.imwrite(str(face), on_table("QH", "classic", angle=15))
+    cv2.imwrite(str(back), on_table("back", "classic", angle=20))
+    broken.write_bytes(b"not a picture")
+    drawn = tmp_path / "drawn"
+    images = [str(face), str(broken), str(back)]
+    assert main(["vision", "identify", *images, "--json", "--draw", str(drawn)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["image"] for r in out] == images
+    (card,) = out[0]["cards"]
+    assert card["code"] == "QH" and 0.7 <= card["confidence"] <= 1.0
+    assert np.array(card["corners"]).shape == (4, 2)
+    assert out[1]["cards"] == [] and "cannot read" in out[1]["error"]
+    assert [c["code"] for c in out[2]["cards"]] == ["back"] and "error" not in out[2]
+    assert sorted(p.name for p in drawn.iterdir()) == ["card-2.png", "card.png"]
+    assert main(["vision", "identify", str(back), "--json", "--threshold", "0.95"]) == 0
+    assert [c["code"] for c in json.loads(capsys.readouterr().out)[0]["cards"]] == [None]

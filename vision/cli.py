@@ -20,6 +20,7 @@ from vision.calibration import (
     check_markers,
     default_marker_mm,
     draw_overlay,
+    find_markers,
 )
 from vision.frames import FrameSourceError, open_source
 from vision.profile import EnrolError, enrol, load_deck
@@ -41,6 +42,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         deck = replace(deck, jokers=False)
     if args.draw:
         Path(args.draw).mkdir(parents=True, exist_ok=True)
+    drawn: set[str] = set()
     results = []
     for name in args.images:
         image = cv2.imread(name) if Path(name).is_file() else None
@@ -57,7 +59,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         elif advice := overexposure_advice(image, cards):
             print(f"{name}: {advice}", file=sys.stderr)
         if args.draw:
-            cv2.imwrite(str(Path(args.draw) / (Path(name).stem + ".png")), draw(image, cards))
+            cv2.imwrite(str(Path(args.draw) / _drawn_name(Path(name).stem, drawn)), draw(image, cards))
     if args.json:
         print(json.dumps(results))
     else:
@@ -70,6 +72,17 @@ def cmd_identify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _drawn_name(stem: str, taken: set[str]) -> str:
+    """The annotated picture's file name: the image's own name as a PNG, numbered when another
+    image of the run had that name (``a/x.jpg`` and ``b/x.png``), so that none is overwritten."""
+    name, n = f"{stem}.png", 1
+    while name in taken:
+        n += 1
+        name = f"{stem}-{n}.png"
+    taken.add(name)
+    return name
+
+
 def cmd_enrol(args: argparse.Namespace) -> int:
     report = enrol(args.folder, args.out)
     for line in report.lines():
@@ -78,18 +91,36 @@ def cmd_enrol(args: argparse.Namespace) -> int:
     return 0
 
 
+SETTLE_FRAMES = 50  # frames a live source is given for a frame showing every marker (a camera settles, a hand moves)
+
+
 def _calibration_frame(args: argparse.Namespace) -> np.ndarray:
+    """The frame to calibrate (or check) from: the image given, or from a live source the first
+    frame that shows every marker (``--points``: its first frame). A hand over a marker or a
+    camera still settling its exposure spoils a frame, not the calibration; when no frame within
+    ``SETTLE_FRAMES`` shows them all, the one showing most is used, and the markers it misses are named."""
     if args.image:
         image = cv2.imread(args.image) if Path(args.image).is_file() else None
         if image is None:
             raise CalibrationError(f"{args.image}: cannot read the file as an image")
         return image
+    wanted = set(default_marker_mm(args.width_mm, args.height_mm))
+    best, shown = None, -1
     with open_source(args.source) as source:
-        for _ in range(50):  # a camera may need a moment (and a few frames) to settle
+        for _ in range(SETTLE_FRAMES):
             frame = source.read()
-            if frame is not None:
+            if frame is None:
+                continue
+            if args.points:
                 return frame.image
-    raise FrameSourceError(f"{args.source}: no frame came from the camera")
+            seen = len(wanted & set(find_markers(frame.image)))
+            if seen > shown:
+                best, shown = frame.image, seen
+            if seen == len(wanted):
+                break
+    if best is None:
+        raise FrameSourceError(f"{args.source}: no frame came from the camera")
+    return best
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
