@@ -134,6 +134,7 @@ def test_enrolment_learns_a_deck_and_reports_missing_and_duplicate_cards(tmp_pat
     assert report.duplicates == ["QC"]
     assert "7C_1.png" in report.failed
     assert "KS" in report.missing and "AS" not in report.missing
+    assert not {"RJ", "BJ"} & set(report.missing)  # photographed without jokers: a deck without
     assert report.doubts == {}  # clear photos, each named for its card
     deck = load_deck(tmp_path / "casino.npz")
     read = [identify(on_table(code, "casino", angle=-30), deck) for code in ["AS", "7H", "10D", "QC"]]
@@ -707,3 +708,10 @@ def test_the_identify_command_reads_rendered_cards_backs_and_bad_files_and_draws
     assert sorted(p.name for p in drawn.iterdir()) == ["card-2.png", "card.png"]
     assert main(["vision", "identify", str(back), "--json", "--threshold", "0.95"]) == 0
     assert [c["code"] for c in json.loads(capsys.readouterr().out)[0]["cards"]] == [None]
+
+
+def test_enrolling_one_joker_reports_the_other_missing(tmp_path: Path) -> None:
+    for code in ["AS", "RJ"]:
+        cv2.imwrite(str(tmp_path / f"{code}_1.png"), on_table(code, "classic", angle=8))
+    report = enrol(tmp_path, tmp_path / "deck.npz")
+    assert "RJ" in report.cards and "BJ" in report.missing and "RJ" not in report.missing

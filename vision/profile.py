@@ -42,6 +42,7 @@ WEAK = 0.8
 # another card's name would teach the reader to misread it.
 MISNAMED = 0.95
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
+JOKERS = ["RJ", "BJ"]
 
 
 class EnrolError(ValueError):
@@ -118,6 +119,8 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
         if doubt := _doubt(seen, code, learnt):
             report.doubts[path.name] = doubt
     expected = [c.code for c in make_deck()]
+    if named & set(JOKERS):  # a deck photographed with a joker has its jokers: most carry a red and a black
+        expected += JOKERS
     report.missing = [c for c in expected if c not in report.cards]
     if not report.cards:
         raise EnrolError(f"{folder}: no card could be learnt; " + "; ".join(report.lines()[1:]))
