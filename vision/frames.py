@@ -3,6 +3,9 @@
 Every source hands out :class:`Frame` values whose ``t_ns`` is integer nanoseconds on the host's
 CLOCK_MONOTONIC (``time.monotonic_ns()``), converted once here, where the frame enters. The vision
 code downstream never reads a clock: the card a frame shows happened at that frame's ``t_ns``.
+A folder of images or a video file opened from a spec plays as a recording made from that
+moment (its frames at their recorded spacing); made directly, it starts at ``start_ns`` (0 by
+default: a replay's timeline, the same every run). ``lost`` says a camera stopped delivering.
 
 ``read()`` returns ``None`` when there is no frame now: the end of a file source (``ended`` is then
 true), or a camera that timed out or was lost (``ended`` stays false; keep polling). Iterating a
@@ -66,6 +69,9 @@ class Frame:
 class FrameSource(Protocol):
     """What the vision loop needs from a source of frames."""
 
+    @property
+    def lost(self) -> bool: ...
+
     def read(self) -> Frame | None: ...
 
     def close(self) -> None: ...
@@ -93,6 +99,12 @@ class BaseSource:
 
     name: str = "source"
     ended: bool = False
+
+    @property
+    def lost(self) -> bool:
+        """Whether the source stopped delivering (a camera unplugged or stalled): worth telling
+        the players and pausing the game. A file never is: its end is ``ended``."""
+        return False
 
     def read(self) -> Frame | None:
         raise NotImplementedError
@@ -289,14 +301,25 @@ class PiCamera2Source(BaseSource):
     it is much closer to the moment a card landed than :class:`OpenCVCamera`'s time of arrival.
 
     Like the USB camera, ``read()`` never raises once the camera is running: a frame that does not
-    arrive within ``timeout_s`` gives ``None`` and counts in ``failures``. A CSI camera cannot be
-    hot-plugged, so there is no reopening.
+    arrive within ``timeout_s`` gives ``None`` and counts in ``failures``; ``lost_after`` of them in
+    a row and the camera is ``lost`` (a loose ribbon, a stalled pipeline) until a frame comes. A CSI
+    camera cannot be hot-plugged, so there is no reopening.
     """
 
     def __init__(
-        self, width: int = 1280, height: int = 720, fps: float = 30.0, *, camera_num: int = 0, timeout_s: float = 1.0
+        self,
+        width: int = 1280,
+        height: int = 720,
+        fps: float = 30.0,
+        *,
+        camera_num: int = 0,
+        timeout_s: float = 1.0,
+        lost_after: int = 2,
     ) -> None:
         self.name = f"picamera:{camera_num}"
+        if type(lost_after) is not int or lost_after < 1:
+            raise FrameSourceError(f"camera {self.name}: lost_after must be a whole number from 1, not {lost_after!r}")
+        self.lost_after = lost_after
         self.failures = 0
         self.ended = False
         self.clock: str | None = None
@@ -335,6 +358,11 @@ class PiCamera2Source(BaseSource):
         except Exception as exc:
             self.close()
             raise FrameSourceError(f"camera {self.name}: cannot start {width}x{height} at {fps} fps ({exc})") from None
+
+    @property
+    def lost(self) -> bool:
+        """True once ``lost_after`` frames in a row did not come."""
+        return self.failures >= self.lost_after
 
     def read(self) -> Frame | None:
         if self._closed:
@@ -544,7 +572,9 @@ SPEC_HELP = "usb:N, usb:/dev/videoN, picamera, folder:PATH, video:PATH, or the p
 def open_source(
     spec: str, *, width: int | None = None, height: int | None = None, fps: float | None = None
 ) -> BaseSource:
-    """Open the frame source a command-line spec names; ``fps`` is the camera rate or a folder's pace."""
+    """Open the frame source a command-line spec names; ``fps`` is the camera rate or a folder's pace.
+    A folder or a video plays as a recording made from the moment it is opened: its first frame
+    is stamped with the host's monotonic clock then, the rest at their recorded spacing."""
     if not isinstance(spec, str) or not spec.strip():
         raise FrameSourceError(f"empty frame source; use {SPEC_HELP}")
     spec = spec.strip()
@@ -560,15 +590,15 @@ def open_source(
         if kind == "usb":
             return OpenCVCamera(rest, width, height, fps)
         if kind == "folder":
-            return ImageFolderSource(rest, fps or 10.0)
-        return VideoFileSource(rest)
+            return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
+        return VideoFileSource(rest, time.monotonic_ns())
     if spec.lower() == "picamera":
         return PiCamera2Source(width or 1280, height or 720, fps or 30.0)
     path = Path(spec)
     if path.is_dir():
-        return ImageFolderSource(path, fps or 10.0)
+        return ImageFolderSource(path, fps or 10.0, time.monotonic_ns())
     if path.is_file():
-        return VideoFileSource(path)
+        return VideoFileSource(path, time.monotonic_ns())
     if sep and len(kind) > 1:
         raise FrameSourceError(f"unknown frame source {spec!r}; use {SPEC_HELP}")
     raise FrameSourceError(f"frame source {spec!r}: no such folder or file; use {SPEC_HELP}")
