@@ -33,6 +33,7 @@ from sim.render_cards import (
     parse_code,
     render_card,
 )
+from vision.frames import CallableSource
 
 __all__ = [
     "ALL_CODES",
@@ -571,6 +572,24 @@ def _shadows(canvas: np.ndarray, amount: float, short: int, rng: random.Random) 
     dark = amount * rng.uniform(0.35, 0.65)
     sky = [1.0 - rng.uniform(0, 0.08), 1.0, 1.0 + rng.uniform(0, 0.08)]  # B, G, R: shade, lit by the sky, is bluer
     cv2.multiply(canvas, cv2.merge([1 - dark * mask * np.float32(c) for c in sky]), dst=canvas)
+
+
+class SceneSource(CallableSource):
+    """The renderer as a camera: the scenes as frames ``1/fps`` apart from ``start_ns`` (the
+    simulator's clock), read by the real vision pipeline like any source's; ``truth`` keeps each
+    frame's ground truth by its index, to check what vision made of it."""
+
+    def __init__(self, specs: Sequence[SceneSpec], fps: float = 15.0, start_ns: int = 0) -> None:
+        self.truth: dict[int, list[PlacedCard]] = {}
+        interval = 1e9 / fps
+
+        def render(i: int) -> tuple[np.ndarray, int] | None:
+            if i >= len(specs):
+                return None
+            image, self.truth[i] = render_scene(specs[i])
+            return image, start_ns + round(i * interval)
+
+        super().__init__(render, name="sim:render")
 
 
 def random_scene(
