@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from sim.render import CardPlacement, SceneSpec, render_scene
 from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
 from vision.detect import CardQuad, warp_card, warp_source
@@ -715,3 +716,23 @@ def test_enrolling_one_joker_reports_the_other_missing(tmp_path: Path) -> None:
         cv2.imwrite(str(tmp_path / f"{code}_1.png"), on_table(code, "classic", angle=8))
     report = enrol(tmp_path, tmp_path / "deck.npz")
     assert "RJ" in report.cards and "BJ" in report.missing and "RJ" not in report.missing
+
+
+@pytest.mark.parametrize(
+    "conditions",
+    [
+        {"table": "dark"},
+        {"table": "wood"},
+        {"table": "carpet", "glare": 0.9, "light": 0.8},  # a busy carpet, a lamp's glare, uneven light
+        {"table": "paper", "perspective": 0.15},  # a table as pale as the cards, a camera tilted
+        {"table": "limed", "seed": 1},
+    ],
+)
+def test_three_cards_at_any_angle_are_found_and_read_whatever_the_table(conditions: dict) -> None:
+    cards = (
+        CardPlacement("KD", 250, 300, 20.0, 200),
+        CardPlacement("8S", 520, 280, -60.0, 200),
+        CardPlacement("AH", 420, 470, 95.0, 180),
+    )
+    image, _ = render_scene(SceneSpec(cards=cards, **conditions))
+    assert sorted(c.code for c in identify(image)) == ["8S", "AH", "KD"]
