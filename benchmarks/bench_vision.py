@@ -341,8 +341,51 @@ def bench_rendered() -> None:
             scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + offset, cards=3, **scene)
             tally, times = _score_scenes(scenes, builtin_deck())
             _report(f"{style:8} built-in", tally, times)
+    bench_empty_tables()
+    bench_jokers()
 
 
+def bench_empty_tables() -> None:
+    """Tables with no card on them (every kind, plain, cluttered and in hard shadows, with uneven
+    light and glare): any card read is a phantom, and every unsure outline keeps a zone from
+    counting as empty (``tracker``: a pile taken away would not be reported)."""
+    from sim.render import TABLES, SceneSpec, render_scene
+
+    print("Rendered tables with no card (12 a kind: plain, cluttered, in hard shadows):")
+    for table in TABLES:
+        read, unsure = Counter(), 0
+        for seed in range(12):
+            for scene in ({}, {"clutter": 0.6}, {"shade": 0.6}):
+                spec = SceneSpec(table=table, seed=seed, light=0.5, glare=0.3 if seed % 2 else 0.0, **scene)
+                found = identify(render_scene(spec)[0])
+                read.update(c.code for c in found if c.code is not None)
+                unsure += sum(c.code is None for c in found)
+        cards = ", ".join(f"{n} {code}" for code, n in sorted(read.items())) or "none"
+        print(f"  {table:6}: 36 frames   cards read (phantoms): {cards}   unsure outlines: {unsure}")
+
+
+def bench_jokers() -> None:
+    """Both jokers and a five of hearts lying apart, 60 scenes over the five designs: the random
+    scenes above draw jokers rarely, and the shedding game plays four."""
+    from sim.render import DECK_STYLES, random_scene, render_scene
+
+    rng = random.Random(3)
+    tally: dict[str, Counter[str]] = {"RJ": Counter(), "BJ": Counter()}
+    for n in range(60):
+        spec = random_scene(rng, 800, 600, cards=3, style=list(DECK_STYLES)[n % len(DECK_STYLES)], codes=JOKER_SCENE)
+        image, truth = render_scene(spec)
+        found = identify(image)
+        for card in truth:
+            if card.code in tally:
+                centre = card.corners.mean(axis=0)
+                tally[card.code][_verdict(found, (float(centre[0]), float(centre[1])), card.code, False)] += 1
+    print("Rendered jokers (60 scenes of both jokers and a five, five designs), built-in reader:")
+    for code, verdicts in tally.items():
+        counts = ", ".join(f"{name} {verdicts[name]}" for name in ("right", "wrong", "unsure", "not found"))
+        print(f"  {code}: {counts}")
+
+
+JOKER_SCENE = ("RJ", "BJ", "5H")
 FANS = 30  # rendered fans per design
 
 

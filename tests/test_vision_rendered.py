@@ -736,3 +736,13 @@ def test_three_cards_at_any_angle_are_found_and_read_whatever_the_table(conditio
     )
     image, _ = render_scene(SceneSpec(cards=cards, **conditions))
     assert sorted(c.code for c in identify(image)) == ["8S", "AH", "KD"]
+
+
+def test_an_outline_past_the_frame_s_edge_is_warped_with_the_edge_carried_on_not_black() -> None:
+    """An empty limed table (whitewashed grain, as pale as a card): an outline found at the
+    frame's bottom edge reaches past it. Warped with black beyond the frame, that band read as a
+    black joker's letters and picture frame (0.91); with the frame's edge carried on, as nothing."""
+    image, _ = render_scene(SceneSpec(table="limed", seed=7, light=0.5, glare=0.3))
+    assert [c.code for c in identify(image) if c.code is not None] == []
+    card = warp_card(warp_source(image), CardQuad(np.float32([[518, 530], [570, 531], [568, 604], [516, 603]]), 1.0))
+    assert card[-3:].min() > 60  # past the frame: the table's pale edge, no black

@@ -690,7 +690,10 @@ def warp_card(
 ) -> np.ndarray:
     """The card seen straight on, CARD_W x CARD_H, portrait, in BGR (grey from a grey frame);
     with ``box`` (top, bottom, left, right), only that part of it; with ``scale``, the whole
-    card that much smaller. Warping from the frame's ``warp_source`` copy is faster."""
+    card that much smaller. Warping from the frame's ``warp_source`` copy is faster.
+    Where the outline reaches past the frame (a card cut by its edge), the frame's edge pixels
+    carry on: black there read as ink (an empty limed table's grain at the frame's bottom edge,
+    a black band across its corners, was read as a black joker at 0.91)."""
     if box is None:
         w, h = round(CARD_W * scale), round(CARD_H * scale)
         top, bottom, left, right = 0, h, 0, w
@@ -699,7 +702,9 @@ def warp_card(
         top, bottom, left, right = box
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(quad.corners.astype(np.float32), dst - np.float32([left, top]))
-    card = cv2.warpPerspective(image, m, (right - left, bottom - top), flags=cv2.INTER_LINEAR)
+    card = cv2.warpPerspective(
+        image, m, (right - left, bottom - top), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
     return cv2.cvtColor(card, cv2.COLOR_BGRA2BGR) if card.ndim == 3 and card.shape[2] == 4 else card
 
 
