@@ -364,6 +364,9 @@ def bench_empty_tables() -> None:
         print(f"  {table:6}: 36 frames   cards read (phantoms): {cards}   unsure outlines: {unsure}")
 
 
+JOKER_SCENE = ("RJ", "BJ", "5H")
+
+
 def bench_jokers() -> None:
     """Both jokers and a five of hearts lying apart, 60 scenes over the five designs: the random
     scenes above draw jokers rarely, and the shedding game plays four."""
@@ -385,7 +388,6 @@ def bench_jokers() -> None:
         print(f"  {code}: {counts}")
 
 
-JOKER_SCENE = ("RJ", "BJ", "5H")
 FANS = 30  # rendered fans per design
 
 

@@ -72,7 +72,7 @@ class _ZoneState:
     empty_since: int | None = None
     empty_frames: int = 0
     hidden: str | None = None  # what the zone showed when it emptied: seen there again next, it was hidden
-    unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times
+    unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
 
 
 @dataclass
@@ -100,15 +100,13 @@ class CardTracker:
                 top[zone] = card
         events: list[Event] = []
         for zone in set(self.zones) | present:
-            state = self.zones.setdefault(zone, _ZoneState())
+            state = self.zones.setdefault(zone, _ZoneState(unreadable=deque(maxlen=self.config.settle)))
             if zone in top:
                 events += self._reading(zone, state, t_ns, top[zone].code)  # type: ignore[arg-type]
                 state.unreadable.clear()
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
                 state.unreadable.append(t_ns)
-                while len(state.unreadable) > self.config.settle:
-                    state.unreadable.popleft()
             else:
                 state.unreadable.clear()
                 events += self._nothing(zone, state, t_ns)
