@@ -283,7 +283,9 @@ def test_a_card_cut_by_the_frame_is_known_by_its_index_not_left_unsure(
     """IMG_2642's ace of clubs and IMG_2615's king of diamonds lie cut by the photo's edge, one
     index showing: the finder's outline round the part in the picture reads unsure, and the index
     implies the whole card, reaching out of the frame. Their parts in the frame are one place,
-    so the unsure outline gives way to the card its index names; compared whole, they are not."""
+    so the unsure outline gives way to the card its index names; compared whole, they are not.
+    (IMG_2615's outline, warped with the frame's edge carried on past it since session 38, no
+    longer reads unsure by itself: black there had read as ink.)"""
     image = cv2.imread(str(DATA / name))
     ((_, box),) = [(r, b) for r, b in labelled(name) if b[:2] == at]
 
@@ -293,8 +295,9 @@ def test_a_card_cut_by_the_frame_is_known_by_its_index_not_left_unsure(
         )
 
     assert at_box() == [(code, True)]
-    monkeypatch.setattr(by_index_module, "_in_frame", lambda spans, shape: spans)
-    assert ("None", False) in at_box()
+    if name == "IMG_2642.JPG":
+        monkeypatch.setattr(by_index_module, "_in_frame", lambda spans, shape: spans)
+        assert ("None", False) in at_box()
 
 
 @pytest.mark.parametrize("name", ["IMG_2471.JPG", "IMG_2472.JPG"])
