@@ -804,3 +804,39 @@ def test_a_lone_index_beside_a_card_known_by_both_its_indices_needs_what_one_bes
 
     assert lone([top, bottom, ten]) == [2]
     assert 1 not in lone([top, ten])  # the jack by one index: no card known there, LONE_SURE
+
+
+def test_a_frame_of_sensor_noise_reads_a_bounded_number_of_index_candidates(monkeypatch) -> None:
+    """Heavy sensor noise over a pale table makes thousands of marks paired as indices (1,705
+    candidates in a 640 x 480 frame, 6,400 in a 1280 x 720 one, read in 6 s and 2.5 GB). The
+    most papery ``CANDIDATES_MOST`` are read; the card lying there is read as before."""
+    from vision.corner_net import CornerNet
+
+    image, _ = render_scene(
+        SceneSpec(width=640, height=480, table="paper", cards=(CardPlacement("QH", 320, 240, 10.0, 180),), seed=1)
+    )
+    noisy = np.clip(image + np.random.default_rng(0).normal(0, 40, image.shape), 0, 255).astype(np.uint8)
+    batches: list[int] = []
+    read = CornerNet.read
+    monkeypatch.setattr(CornerNet, "read", lambda self, corners: batches.append(len(corners)) or read(self, corners))
+    monkeypatch.setattr(indices_module, "CANDIDATES_MOST", 500)
+    assert [c.code for c in identify(noisy)] == ["QH"]
+    assert max(batches) == 500
+
+
+def test_the_networks_read_a_big_batch_in_passes_with_the_same_answers(monkeypatch) -> None:
+    """``CornerNet.read`` passes ``BATCH_MOST`` corners at a time (memory stays bounded): every
+    corner's answer is the one a single pass gives, to the bit."""
+    from vision.corner_net import BATCH_MOST, CornerNet, builtin_net, corner_inputs
+
+    rng = np.random.default_rng(5)
+    corners = [rng.integers(0, 256, (126, 62, 3), dtype=np.uint8) for _ in range(BATCH_MOST + 40)]
+    net = builtin_net()
+    whole = net.forward(corner_inputs(corners))
+    passes: list[int] = []
+    forward = CornerNet.forward
+    monkeypatch.setattr(CornerNet, "forward", lambda self, inputs: passes.append(len(inputs)) or forward(self, inputs))
+    chunked = net.read(corners)
+    assert passes == [BATCH_MOST, 40]
+    for part in ("rank", "suit", "embedding"):
+        assert np.array_equal(getattr(chunked, part), getattr(whole, part))

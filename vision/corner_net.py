@@ -71,6 +71,9 @@ def byte_percentiles(rows: np.ndarray, percents: tuple[float, ...]) -> list[np.n
     return out
 
 
+BATCH_MOST = 256  # corners the networks read in one pass at most (memory stays bounded)
+
+
 @dataclass(frozen=True)
 class CornerOutput:
     rank: np.ndarray  # N x len(RANK_CLASSES) probabilities
@@ -113,10 +116,16 @@ class CornerNet:
         return CornerOutput(rank, suit, hidden / np.maximum(norm, 1e-6))
 
     def read(self, corners: list[np.ndarray]) -> CornerOutput:
+        """The corners' answers, ``BATCH_MOST`` corners a pass at most: a frame of noise holds
+        thousands of index candidates, and one pass over all took gigabytes (ONNX Runtime's
+        buffers grow with the batch). Each corner's answer is the same, to the bit, either way."""
         if not corners:
             empty = np.zeros((0, 1), np.float32)
             return CornerOutput(empty, empty, empty)
-        return self.forward(corner_inputs(corners))
+        if len(corners) <= BATCH_MOST:
+            return self.forward(corner_inputs(corners))
+        parts = [self.forward(corner_inputs(corners[i : i + BATCH_MOST])) for i in range(0, len(corners), BATCH_MOST)]
+        return CornerOutput(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "suit", "embedding")))
 
 
 def _read(path: str | Path) -> bytes:

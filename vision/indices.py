@@ -102,6 +102,9 @@ FIT_TRIES = 3  # ... of that many turns at most, the best
 DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees of a card's "down"
 MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outlines' far corners lie this close
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
+# Index candidates read in a frame at most. The photographs' busiest frames hold under 700; a
+# frame of sensor noise held 6,400, read in 6 s (2.5 GB before the networks read in batches).
+CANDIDATES_MOST = 2000
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 _RANKS = [n for n in range(len(RANK_CLASSES)) if n not in (JOKER, NO_INDEX)]  # what an index's rank can be
 
@@ -228,20 +231,26 @@ def _close_marks(centres: np.ndarray, longest: np.ndarray) -> tuple[np.ndarray, 
     within that reach of each other across (x) are measured: on a speckled pale table's 800
     marks, 6 ms -> 1 ms against measuring every pair."""
     reach = 0.85 * (longest + longest.max()) + 1  # each mark's farthest partner, at most
-    order = np.argsort(centres[:, 0], kind="stable")
-    xs = centres[order, 0]
-    first = np.searchsorted(xs, xs - reach[order], side="left")
-    last = np.searchsorted(xs, xs + reach[order], side="right")
-    counts = last - first
-    rows = np.repeat(np.arange(len(xs)), counts)
-    cols = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(first, counts)
-    a, b = order[rows], order[cols]
+    a, b = _within_across(centres[:, 0], centres[:, 0], reach)
     dx, dy = centres[b, 0] - centres[a, 0], centres[b, 1] - centres[a, 1]
     dist = np.sqrt(dx * dx + dy * dy)
     near = (dist < 0.85 * (longest[a] + longest[b]) + 1) & (dist > 0)
     a, b, dist = a[near], b[near], dist[near]
     rowwise = np.lexsort((b, a))
     return a[rowwise], b[rowwise], dist[rowwise]
+
+
+def _within_across(xs: np.ndarray, targets: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of a point ``xs[i]`` and a target ``targets[j]`` at most ``reach[i]``
+    apart across (x): what the exact tests of nearness are then asked of, instead of every pair
+    (a frame of noise holds thousands of marks: their every pair took gigabytes)."""
+    order = np.argsort(targets, kind="stable")
+    sorted_x = targets[order]
+    first = np.searchsorted(sorted_x, xs - reach, side="left")
+    counts = np.searchsorted(sorted_x, xs + reach, side="right") - first
+    rows = np.repeat(np.arange(len(xs)), counts)
+    cols = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(first, counts)
+    return rows, order[cols]
 
 
 def _largest_variance(moments: np.ndarray) -> np.ndarray:
@@ -366,12 +375,18 @@ def mirrored(frames: np.ndarray, downs: np.ndarray, heights: np.ndarray, among: 
         return out
     outlines = card_outlines(frames[at])
     short = np.linalg.norm(outlines[:, 1] - outlines[:, 0], axis=1)
-    near = np.linalg.norm(outlines[:, None, 0] - outlines[None, :, 2], axis=2) < MIRROR_REACH * short[:, None]
-    ratio = heights[at][:, None] / heights[at][None, :]
-    facing = (downs[at] @ downs[at].T < -DOWN_AGREES) & (ratio < MIRROR_SIZE) & (ratio > 1 / MIRROR_SIZE)
-    pairs = near & near.T & facing
-    for k, i in enumerate(at):
-        out[i] = at[np.nonzero(pairs[k])[0]]
+    reach = MIRROR_REACH * short
+    k, m = _within_across(outlines[:, 0, 0], outlines[:, 2, 0], reach)  # k's index corner near m's far corner?
+
+    def near(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(outlines[i, 0] - outlines[j, 2], axis=1) < reach[i]
+
+    ratio = heights[at][k] / heights[at][m]
+    facing = (np.einsum("ij,ij->i", downs[at][k], downs[at][m]) < -DOWN_AGREES) & (ratio < MIRROR_SIZE)
+    keep = near(k, m) & near(m, k) & facing & (ratio > 1 / MIRROR_SIZE)
+    k, m = k[keep], m[keep]
+    for n in np.unique(k):
+        out[at[n]] = at[np.sort(m[k == n])]
     return out
 
 
@@ -514,6 +529,9 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     candidates = [(i, frames[i]) for i in np.nonzero(sided | weak | pale)[0]]
     if not candidates:
         return []
+    if len(candidates) > CANDIDATES_MOST:  # a frame of noise or fine texture: the most papery are read
+        most = sorted(range(len(candidates)), key=lambda n: -shares[candidates[n][0]])[:CANDIDATES_MOST]
+        candidates = [candidates[n] for n in sorted(most)]
     _, ch, _, cw = corner_box(CARD_H, CARD_W, 0)
 
     def posteriors(at: list[tuple[int, np.ndarray]], scales: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
