@@ -746,3 +746,20 @@ def test_an_outline_past_the_frame_s_edge_is_warped_with_the_edge_carried_on_not
     assert [c.code for c in identify(image) if c.code is not None] == []
     card = warp_card(warp_source(image), CardQuad(np.float32([[518, 530], [570, 531], [568, 604], [516, 603]]), 1.0))
     assert card[-3:].min() > 60  # past the frame: the table's pale edge, no black
+
+
+def test_identify_takes_any_frame_a_camera_or_file_gives_and_names_what_it_cannot() -> None:
+    """A frame too small to show a card shows none; grey with a channel axis, BGRA and 16-bit
+    frames are read as their BGR; a frame of floats is refused by its kind."""
+    image = on_table("QH", "classic", angle=15)
+    assert [c.code for c in identify(image)] == ["QH"]
+    for tiny in ((1, 1, 3), (2, 2, 3), (7, 400, 3), (0, 0, 3)):
+        assert identify(np.zeros(tiny, np.uint8)) == []
+    bgra = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    deep = image.astype(np.uint16) * 257
+    for same in (bgra, deep):
+        assert [(c.code, c.confidence) for c in identify(same)] == [(c.code, c.confidence) for c in identify(image)]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert [c.code for c in identify(grey[..., None])] == [c.code for c in identify(grey)] == [None]
+    with pytest.raises(ValueError, match="float32"):
+        identify(image.astype(np.float32))

@@ -36,6 +36,7 @@ from vision.detect import (
     working_image,
 )
 from vision.fans import fan_tops, line_map
+from vision.frames import as_bgr
 from vision.middle import BLOCKED
 from vision.quads import boxes, iou, whole
 from vision.reader import BACK, FACE_SCALE, UNSURE, Reading, Warped, corner_box, corners_reading, read_cards
@@ -79,14 +80,25 @@ def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
     return float(np.linalg.norm(a - b))
 
 
+MIN_FRAME = 8  # pixels a side a frame needs to show a card at all
+
+
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back"); then the
     cards showing beside others that lie over them (``covered``), read from their one index.
-    An empty frame (a camera that returned no pixels) shows no card. In a frame with no colour
+    A grey, BGRA or 16-bit frame is read as ``frames.as_bgr`` makes it; another kind is a
+    ``ValueError`` that names it. A frame under ``MIN_FRAME`` pixels a side (a camera that
+    returned no picture, or a sliver of one) shows no card. In a frame with no colour
     (``colourless``) every face-up card is unsure: red suits cannot be told from black. A back
     is read 0.9 surely (its pattern is a yes or a no): under a threshold above that, it is unsure."""
-    if image.size == 0:
+    if not isinstance(image, np.ndarray):
+        raise ValueError(f"identify: a frame is a numpy image, not {type(image).__name__}")
+    if image.ndim < 2 or min(image.shape[:2]) < MIN_FRAME:
         return []
+    try:
+        image = as_bgr(image)
+    except ValueError as exc:
+        raise ValueError(f"identify: a frame of {image.dtype} {image.shape} cannot be read ({exc})") from None
     cards = [
         replace(c, code=None) if c.code == BACK and c.confidence < threshold else c
         for c in _identify(image, deck, threshold)
