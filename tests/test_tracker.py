@@ -157,3 +157,14 @@ def test_a_calibrated_table_files_each_card_in_the_zone_it_lies_in() -> None:
     events = tracker.update(5, [card_at("QH", seat2.centre), card_at("7C", (width / 2, height / 2))])
     events += tracker.update(6, [card_at("KS", (-200.0, -200.0))])
     assert sorted((e.zone, e.seat, e.card.code) for e in events) == [("pile", None, "7C"), ("seat", 2, "QH")]
+
+
+def test_a_frame_time_that_is_no_integer_is_refused_and_an_older_frame_is_left_out() -> None:
+    """A time of another type is refused before anything changes (it had left the zone stuck,
+    each later frame refused too); a frame older than the latest cannot undo what came after."""
+    tracker = CardTracker()
+    with pytest.raises(ValueError, match="integer nanoseconds"):
+        tracker.update(np.int64(100), [seen("KH")])
+    run(tracker, [[seen("KH")]] * 2, start=1)
+    assert tracker.update(50, []) == [] and tracker.stale == 1
+    assert [e.card.code for e in run(tracker, [[seen("7C")]] * 2, start=3)] == ["7C"]

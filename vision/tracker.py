@@ -83,9 +83,19 @@ class CardTracker:
     config: TrackerConfig = field(default_factory=TrackerConfig)
     source: str = "camera"
     zones: dict[Zone, _ZoneState] = field(default_factory=dict)
+    last_t: int | None = None  # the latest frame's time
+    stale: int = 0  # frames given older than one tracked already (left out: a card cannot leave before it came)
 
     def update(self, t_ns: int, cards: list[SeenCard]) -> list[Event]:
-        """One frame (exposed at ``t_ns``) and what was read in it."""
+        """One frame (exposed at ``t_ns``, integer nanoseconds) and what was read in it. A time
+        that is no integer is a ``ValueError`` before anything changes; a frame older than the
+        latest one is left out (counted in ``stale``)."""
+        if type(t_ns) is not int:
+            raise ValueError(f"tracker: a frame's time must be integer nanoseconds, not {t_ns!r}")
+        if self.last_t is not None and t_ns < self.last_t:
+            self.stale += 1
+            return []
+        self.last_t = t_ns
         top: dict[Zone, SeenCard] = {}
         present: set[Zone] = set()
         for card in cards:
