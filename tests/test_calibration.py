@@ -547,3 +547,16 @@ def test_the_calibrate_command_takes_four_points_by_hand(tmp_path: Path, capsys)
     capsys.readouterr()
     assert main([*args, str(TABLE_H), "--points", "10,10 20;20"]) == 2
     assert "give four x,y pixel points" in capsys.readouterr().err
+
+
+def test_a_calibration_or_overlay_that_cannot_be_written_is_named(tmp_path: Path, capsys) -> None:
+    from table.cli import main
+
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), camera_view(flat_table()))
+    nowhere = tmp_path / "missing" / "cal.json"
+    assert main(["calibrate", "--image", str(photo), "--out", str(nowhere)]) == 2
+    assert "cannot write it" in capsys.readouterr().err and not list(tmp_path.rglob("*.tmp"))
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--image", str(photo), "--out", str(out), "--overlay", str(tmp_path / "check")]) == 2
+    assert "name it .png or .jpg" in capsys.readouterr().err

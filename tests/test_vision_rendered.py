@@ -763,3 +763,22 @@ def test_identify_takes_any_frame_a_camera_or_file_gives_and_names_what_it_canno
     assert [c.code for c in identify(grey[..., None])] == [c.code for c in identify(grey)] == [None]
     with pytest.raises(ValueError, match="float32"):
         identify(image.astype(np.float32))
+
+
+def test_the_vision_commands_name_what_they_cannot_write_or_read(tmp_path: Path, capsys) -> None:
+    """A folder for --draw that cannot be made, a zero-byte --deck, a threshold out of 0-1 and a
+    profile path that is a folder: each a clear error (exit 2), no traceback."""
+    photo = tmp_path / "card.png"
+    cv2.imwrite(str(photo), on_table("QH", "classic"))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["vision", "identify", str(photo), "--draw", str(blocker / "drawn")]) == 2
+    assert "cannot make the folder" in capsys.readouterr().err
+    (tmp_path / "zero.npz").write_bytes(b"")
+    assert main(["vision", "identify", str(photo), "--deck", str(tmp_path / "zero.npz")]) == 2
+    assert "not a file `cardtable vision enrol` wrote" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["vision", "identify", str(photo), "--threshold", "nan"])
+    assert "no confidence from 0 to 1" in capsys.readouterr().err
+    assert main(["vision", "enrol", "--out", str(tmp_path), str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err

@@ -294,8 +294,12 @@ class Calibration:
         """Write the calibration as JSON, atomically (a power cut leaves the old file or the new one)."""
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        try:
+            tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise CalibrationError(f"calibration file {path}: cannot write it ({exc.strerror or exc})") from None
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:

@@ -28,7 +28,12 @@ from vision.reader import UNSURE
 from vision.runtime import ModelError
 from vision.zones import default_zones, load_zones
 
-USER_ERRORS = (EnrolError, CalibrationError, FrameSourceError, ModelError)
+
+class OutputError(OSError):
+    """A picture or folder the command was asked to write cannot be written; names it."""
+
+
+USER_ERRORS: tuple[type[Exception], ...] = (EnrolError, CalibrationError, FrameSourceError, ModelError, OutputError)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
@@ -41,7 +46,10 @@ def cmd_identify(args: argparse.Namespace) -> int:
     if args.no_jokers:
         deck = replace(deck, jokers=False)
     if args.draw:
-        Path(args.draw).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(args.draw).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"--draw {args.draw}: cannot make the folder ({exc.strerror or exc})") from None
     drawn: set[str] = set()
     results = []
     for name in args.images:
@@ -59,7 +67,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         elif advice := overexposure_advice(image, cards):
             print(f"{name}: {advice}", file=sys.stderr)
         if args.draw:
-            cv2.imwrite(str(Path(args.draw) / _drawn_name(Path(name).stem, drawn)), draw(image, cards))
+            _write_picture(Path(args.draw) / _drawn_name(Path(name).stem, drawn), draw(image, cards))
     if args.json:
         print(json.dumps(results))
     else:
@@ -70,6 +78,27 @@ def cmd_identify(args: argparse.Namespace) -> int:
             found = ", ".join(f"{c['code'] or 'unsure'} ({c['confidence']:.2f})" for c in result["cards"])
             print(f"{result['image']}: {found or 'no cards'}")
     return 0
+
+
+def _write_picture(path: Path, picture: np.ndarray) -> None:
+    """Write a picture, or say why it cannot be (OpenCV's own write only answers false)."""
+    try:
+        written = cv2.imwrite(str(path), picture)
+    except cv2.error:
+        raise OutputError(f"{path}: cannot write a picture of that kind; name it .png or .jpg") from None
+    if not written:
+        raise OutputError(f"{path}: cannot write the picture there")
+
+
+def _threshold(text: str) -> float:
+    """``--threshold``: a confidence from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is no confidence from 0 to 1")
+    return value
 
 
 def _drawn_name(stem: str, taken: set[str]) -> str:
@@ -154,7 +183,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             zones = load_zones(config)
         else:
             zones = default_zones(args.players, args.width_mm, args.height_mm)
-        cv2.imwrite(args.overlay, draw_overlay(image, calibration, zones))
+        _write_picture(Path(args.overlay), draw_overlay(image, calibration, zones))
         print(f"wrote {args.overlay}: check the outline, grid and zones by eye")
     return 0
 
@@ -187,7 +216,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     ident.add_argument("--deck", default=None, metavar="PROFILE", help="an enrolled deck profile (.npz)")
     ident.add_argument("--json", action="store_true", help="one JSON list, an object per image")
     ident.add_argument("--draw", default=None, metavar="DIR", help="write annotated pictures here")
-    ident.add_argument("--threshold", type=float, default=UNSURE, help=f"unsure below this confidence ({UNSURE})")
+    ident.add_argument("--threshold", type=_threshold, default=UNSURE, help=f"unsure below this confidence ({UNSURE})")
     ident.add_argument("--no-jokers", action="store_true", help="the game has no jokers: nothing is read as one")
     ident.set_defaults(func=cmd_identify)
 

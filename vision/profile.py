@@ -11,6 +11,7 @@ to the network it was made with: a profile from another network is refused, not 
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,6 +83,7 @@ def card_code_of(path: Path) -> str:
 def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     """Learn the deck in ``folder`` and write the profile to ``out``."""
     folder = Path(folder)
+    _writable(Path(out))
     if not folder.is_dir():
         raise EnrolError(f"{folder}: not a folder of card photos")
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -175,14 +177,25 @@ def _the_card(image: np.ndarray, quads: list[CardQuad]) -> tuple[CornerOutput, l
 
 def save_profile(path: str | Path, prototypes: Prototypes, cards: list[str]) -> None:
     meta = json.dumps({"format": FORMAT, "cards": cards, "net": net_id(builtin_net())})
-    with open(path, "wb") as f:
-        np.savez_compressed(
-            f,
-            meta=np.array(meta),
-            embeddings=prototypes.embeddings.astype(np.float32),
-            ranks=np.array([RANK_CLASSES[i] for i in prototypes.ranks]),
-            suits=np.array([SUIT_CLASSES[i] for i in prototypes.suits]),
-        )
+    try:
+        with open(path, "wb") as f:
+            np.savez_compressed(
+                f,
+                meta=np.array(meta),
+                embeddings=prototypes.embeddings.astype(np.float32),
+                ranks=np.array([RANK_CLASSES[i] for i in prototypes.ranks]),
+                suits=np.array([SUIT_CLASSES[i] for i in prototypes.suits]),
+            )
+    except OSError as exc:
+        raise EnrolError(f"{path}: cannot write the deck profile ({exc.strerror or exc})") from None
+
+
+def _writable(out: Path) -> None:
+    """Refuse a profile path that cannot be written before any photo is read."""
+    if out.is_dir():
+        raise EnrolError(f"{out}: is a folder; give the profile's file name, like mydeck.npz")
+    if not out.parent.is_dir():
+        raise EnrolError(f"{out}: its folder {out.parent} does not exist")
 
 
 def load_deck(path: str | Path) -> Deck:
@@ -201,8 +214,10 @@ def load_deck(path: str | Path) -> Deck:
                 np.array([RANK_CLASSES.index(str(r)) for r in data["ranks"]]),
                 np.array([SUIT_CLASSES.index(str(s)) for s in data["suits"]]),
             )
-    except (OSError, ValueError, KeyError) as exc:
+    except OSError as exc:
+        raise EnrolError(f"{path}: cannot read the deck profile ({exc.strerror or exc})") from None
+    except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         if isinstance(exc, EnrolError):
             raise
-        raise EnrolError(f"{path}: cannot read the deck profile ({exc})") from None
+        raise EnrolError(f"{path}: cannot read the deck profile (not a file `cardtable vision enrol` wrote)") from None
     return Deck(builtin_net(), prototypes, Path(path).stem)
