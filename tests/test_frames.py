@@ -479,3 +479,11 @@ def test_picamera2_frames_without_a_timestamp_count_as_failures(monkeypatch: pyt
     with PiCamera2Source() as camera:
         assert camera.read() is None and camera.failures == 1 and not camera.lost
         assert camera.read() is None and camera.failures == 2 and camera.lost
+
+
+def test_one_image_is_no_frame_source(tmp_path: Path) -> None:
+    """A bare path to one image (a truncated JPEG made a video source that quietly ended)."""
+    photo = tmp_path / "shot.jpg"
+    cv2.imwrite(str(photo), np.zeros((20, 20, 3), np.uint8))
+    with pytest.raises(FrameSourceError, match="is one image"):
+        open_source(str(photo))

@@ -782,3 +782,11 @@ def test_the_vision_commands_name_what_they_cannot_write_or_read(tmp_path: Path,
     assert "no confidence from 0 to 1" in capsys.readouterr().err
     assert main(["vision", "enrol", "--out", str(tmp_path), str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_enrolment_takes_files_only(tmp_path: Path) -> None:
+    """A folder named like a photo (KH_1.png/) is no second photo of the king."""
+    cv2.imwrite(str(tmp_path / "KH_1.png"), on_table("KH", "classic", angle=8))
+    (tmp_path / "KH_2.png").mkdir()
+    report = enrol(tmp_path, tmp_path.parent / f"{tmp_path.name}.npz")
+    assert report.duplicates == [] and "KH" in report.cards

@@ -597,6 +597,8 @@ def open_source(
     path = Path(spec)
     if path.is_dir():
         return ImageFolderSource(path, fps or 10.0, time.monotonic_ns())
+    if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
+        raise FrameSourceError(f"frame source {spec!r} is one image: give a camera, a video or a folder of images")
     if path.is_file():
         return VideoFileSource(path, time.monotonic_ns())
     if sep and len(kind) > 1:

@@ -86,7 +86,7 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     _writable(Path(out))
     if not folder.is_dir():
         raise EnrolError(f"{folder}: not a folder of card photos")
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
     if not files:
         raise EnrolError(f"{folder}: no .jpg, .png or .bmp photos in it")
     codes = {p: card_code_of(p) for p in files}  # every bad name is refused before any work
