@@ -763,6 +763,8 @@ def test_identify_takes_any_frame_a_camera_or_file_gives_and_names_what_it_canno
     assert [c.code for c in identify(grey[..., None])] == [c.code for c in identify(grey)] == [None]
     with pytest.raises(ValueError, match="float32"):
         identify(image.astype(np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        identify(np.zeros(400, np.uint8))
 
 
 def test_the_vision_commands_name_what_they_cannot_write_or_read(tmp_path: Path, capsys) -> None:

@@ -93,7 +93,7 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     is read 0.9 surely (its pattern is a yes or a no): under a threshold above that, it is unsure."""
     if not isinstance(image, np.ndarray):
         raise ValueError(f"identify: a frame is a numpy image, not {type(image).__name__}")
-    if image.ndim < 2 or min(image.shape[:2]) < MIN_FRAME:
+    if image.ndim in (2, 3) and min(image.shape[:2]) < MIN_FRAME:
         return []
     try:
         image = as_bgr(image)
