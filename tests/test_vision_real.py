@@ -695,3 +695,20 @@ def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_ou
     jack = next(b for r, b in labelled("IMG_2668.JPG") if r == "J")
     found = identify(cv2.imread(str(DATA / "IMG_2668.JPG")), benchmark_deck)
     assert [c.code for c in found if overlap(c.corners, jack) > 0.6] == ["JH"]
+
+
+def test_a_blurred_ten_whose_wide_rank_lies_beside_its_pip_is_found_by_its_index(benchmark_deck, monkeypatch) -> None:
+    """IMG_2614's ten of clubs lies sideways at the frame's edge, blurred: its "10" is one wide
+    mark whose centre lies 1.74 of the two marks' mean extent from its pip's. Within
+    ``indices.PIP_GAP_MOST`` (1.8) the pair is an index, and the enrolled deck finds the ten."""
+    image = cv2.imread(str(DATA / "IMG_2614.JPG"))
+    box = next(b for r, b in labelled("IMG_2614.JPG") if r == "10")
+
+    def tens() -> list:
+        inside = np.array([image.shape[1] - 1, image.shape[0] - 1])  # the part of the card in the frame
+        found = identify(image, benchmark_deck)
+        return [c.code for c in found if overlap(np.clip(c.corners, 0, inside), box) > 0.5]
+
+    assert tens() == ["10C"]
+    monkeypatch.setattr(indices_module, "PIP_GAP_MOST", 1.7)
+    assert tens() == []
