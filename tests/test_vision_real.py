@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -17,6 +18,7 @@ import vision.detect as detect_module
 import vision.identify as identify_module
 import vision.indices as indices_module
 import vision.middle as middle_module
+import vision.pictures as pictures_module
 import vision.reader as reader_module
 from table.cli import main
 from vision.detect import CARD_H, CARD_W
@@ -695,6 +697,74 @@ def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_ou
     jack = next(b for r, b in labelled("IMG_2668.JPG") if r == "J")
     found = identify(cv2.imread(str(DATA / "IMG_2668.JPG")), benchmark_deck)
     assert [c.code for c in found if overlap(c.corners, jack) > 0.6] == ["JH"]
+
+
+@pytest.mark.parametrize(
+    "photo, rank, code",
+    [("cam_image25.jpg", "K", "KH"), ("cam_image23.jpg", "Q", "QD"), ("IMG_2514.JPG", "Q", "QD")],
+)
+def test_an_enrolled_deck_reads_a_court_whose_index_does_not_by_his_picture(
+    benchmark_deck, photo: str, rank: str, code: str
+) -> None:
+    """A webcam's washed-out king of hearts and queen of diamonds (their thin red indices a few
+    grey levels over the paper) and a queen of diamonds behind a wire mesh: their corners read
+    no rank for sure, but each picture is near its own court's enrolled signature and far from
+    the others (``vision.pictures``). Read so with the enrolled deck; unsure without its pictures."""
+    image = cv2.imread(str(DATA / photo))
+    ((_, box),) = [(r, b) for r, b in labelled(photo) if r == rank]
+
+    def read(deck, threshold: float = reader_module.UNSURE) -> list:
+        found = identify(image, deck, threshold)
+        return [(c.code, c.confidence) for c in found if overlap(c.corners, box) > 0.6]
+
+    assert read(benchmark_deck) == [(code, reader_module.PICTURED)]
+    assert [c for c, _ in read(replace(benchmark_deck, pictures=None))] == [None]
+    assert [c for c, _ in read(benchmark_deck, threshold=0.9)] == [None]  # a picture alone is read 0.8 surely
+
+
+def test_a_court_s_picture_names_only_his_own_court(benchmark_deck) -> None:
+    """Each enrolled court's picture is his own court's (warped from his enrolment photo), among
+    every court and among his suit's, a pip card's face is no court's, and a picture as near two
+    courts names neither."""
+    from benchmarks.bench_vision import ENROLMENT
+
+    pictures = benchmark_deck.pictures
+    assert sorted(pictures.codes) == sorted(c for c in ENROLMENT if c[:-1] in ("J", "Q", "K"))
+    for code in ("KH", "QS", "JD", "9H", "AS"):
+        image = cv2.imread(str(DATA / ENROLMENT[code]))
+        quad = max(detect_module.find_cards(image), key=lambda q: (q.edges, q.area))
+        face = reader_module.Warped.of(detect_module.warp_card(image, quad)).face
+        assert pictures.court_of(face) == (code if code[:-1] in ("J", "Q", "K") else None)
+        assert pictures.court_of(cv2.rotate(face, cv2.ROTATE_180)) == pictures.court_of(face)
+        if code[:-1] in ("J", "Q", "K"):  # among his own suit's courts too, and none of another's
+            assert pictures.court_of(face, code[-1]) == code
+            assert pictures.court_of(face, "C" if code[-1] != "C" else "D") is None
+    twice = pictures_module.Pictures(("KH", "KD"), np.stack([pictures.signatures[pictures.codes.index("KH")]] * 2))
+    assert twice.court_of(face) is None
+
+
+@pytest.mark.parametrize(
+    "corners, middle, taken",
+    [
+        ((("7", "H", 0.95), None), None, True),  # the suit read surely: the picture tells which of its courts
+        ((None, ("7", "H", 0.3)), None, True),  # a suit read unsurely backs the picture's court of every suit
+        ((("K", "D", 0.9), None), None, False),  # another suit read surely: none of its courts is pictured
+        ((("K", "H", 0.9), ("K", "D", 0.9)), None, False),  # two suits read surely
+        ((("7", "S", 0.3), None), None, False),  # neither rank nor suit backs him, nor a picture in the middle
+        ((None, None), None, False),
+        ((None, None), "court", True),  # the middle is a picture
+        ((("4", "C", 0.9), None), "court", True),  # ... and a pip card's rank read on a picture's card is no witness
+    ],
+)
+def test_a_picture_names_a_court_only_when_something_else_backs_it(corners: tuple, middle, taken: bool) -> None:
+    found = tuple(None if c is None else reader_module.CornerReading(c[0], c[1], 0.5, c[2]) for c in corners)
+    pictures = pictures_module.Pictures(("KH",), np.ones((1, 4), np.float32) / 2)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            pictures_module.Pictures, "court_of", lambda self, face, suit=None: "KH" if suit in (None, "H") else None
+        )
+        code, p = reader_module._pictured(pictures, np.zeros((8, 8, 3), np.uint8), found, middle, "7H", 0.4)
+    assert (code, p) == (("KH", reader_module.PICTURED) if taken else ("7H", 0.4))
 
 
 def test_a_blurred_ten_whose_wide_rank_lies_beside_its_pip_is_found_by_its_index(benchmark_deck, monkeypatch) -> None:

@@ -172,10 +172,36 @@ def test_enrolment_refuses_a_bad_file_name(tmp_path: Path, name: str, message: s
 def test_enrol_command_and_a_bad_profile(tmp_path: Path, capsys) -> None:
     cv2.imwrite(str(tmp_path / "KS_a.png"), on_table("KS", "classic"))
     assert main(["vision", "enrol", str(tmp_path), "--out", str(tmp_path / "d.npz")]) == 0
-    assert "learnt 1 cards" in capsys.readouterr().out
+    assert "learnt 1 cards (2 index corners, 1 court pictures)" in capsys.readouterr().out
     (tmp_path / "bad.npz").write_bytes(b"nonsense")
     assert main(["vision", "identify", str(tmp_path / "KS_a.png"), "--deck", str(tmp_path / "bad.npz")]) == 2
     assert "cannot read the deck profile" in capsys.readouterr().err
+
+
+def test_a_profile_keeps_its_courts_pictures_and_an_older_one_is_read_without(tmp_path: Path) -> None:
+    """Enrolment keeps each court's picture (``vision.pictures``), none of a pip card's; a profile
+    of the format before pictures is read without them; pictures not of courts are refused."""
+    for code in ["KS", "QH", "7H"]:
+        cv2.imwrite(str(tmp_path / f"{code}_1.png"), on_table(code, "casino", angle=8))
+    enrol(tmp_path, tmp_path / "deck.npz")
+    deck = load_deck(tmp_path / "deck.npz")
+    assert deck.pictures is not None and deck.pictures.codes == ("KS", "QH")
+    assert [c.code for c in identify(on_table("KS", "casino", angle=-20), deck)] == ["KS"]
+    with np.load(tmp_path / "deck.npz") as data:
+        fields = {k: data[k] for k in data.files}
+    meta = json.loads(str(fields["meta"]))
+
+    def rewritten(name: str, format: str, **changed: np.ndarray) -> Path:
+        kept = {k: v for k, v in fields.items() if k not in ("pictures", "picture_codes") or k in changed}
+        kept.update(changed, meta=np.array(json.dumps({**meta, "format": format})))
+        np.savez(tmp_path / name, **kept)
+        return tmp_path / name
+
+    older = load_deck(rewritten("older.npz", "cardtable-deck/2"))
+    assert older.pictures is None and len(older.prototypes.embeddings) == len(deck.prototypes.embeddings)
+    bad = rewritten("bad.npz", meta["format"], pictures=fields["pictures"], picture_codes=np.array(["KS", "7H"]))
+    with pytest.raises(EnrolError, match="cannot read the deck profile"):
+        load_deck(bad)
 
 
 def test_odd_frames_neither_crash_nor_invent_cards() -> None:

@@ -16,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput, builtin_net
+from vision.pictures import Pictures
 
 TEMPERATURE = 0.03  # cosine-similarity difference that counts as a factor e between two classes
 
@@ -38,6 +39,8 @@ class Deck:
     # Whether the cards in play include jokers. A game of 52 cards has none, and a corner read as
     # one (the streaks of pale wood grain can be, surely) then shows no index at all.
     jokers: bool = True
+    # The enrolled courts' pictures (``vision.pictures``): a witness for a court whose index is unread.
+    pictures: Pictures | None = None
 
     def posteriors(self, out: CornerOutput) -> tuple[np.ndarray, np.ndarray]:
         """Rank and suit probabilities per corner, the prototypes' evidence folded in."""

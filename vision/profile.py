@@ -22,9 +22,11 @@ from table.cards import CardError, make_deck, parse_card
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerOutput, builtin_net
 from vision.deck import Deck, Prototypes, net_id
 from vision.detect import CardQuad, find_cards, warp_card
-from vision.reader import NO_INDEX, corner_image
+from vision.pictures import SIGNATURE_PX, Pictures, signature
+from vision.reader import NO_INDEX, Warped, corner_image
 
-FORMAT = "cardtable-deck/2"
+FORMAT = "cardtable-deck/3"  # /3 adds the courts' pictures (``vision.pictures``)
+READABLE = {"cardtable-deck/2", FORMAT}  # a /2 profile is read without pictures
 # Each corner is learnt as the photo shows it and blurred by these (Gaussian sigmas, in a corner's
 # 62 x 126 pixels): an overhead camera sees many cards a little out of focus, and a blurred club
 # then lay nearer the sharp spade's prototype than the sharp club's. Measured: the photographs'
@@ -44,6 +46,7 @@ WEAK = 0.8
 MISNAMED = 0.95
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 JOKERS = ["RJ", "BJ"]
+COURTS = ("J", "Q", "K")
 
 
 class EnrolError(ValueError):
@@ -57,9 +60,11 @@ class EnrolReport:
     duplicates: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)  # file -> why nothing was learnt
     doubts: dict[str, str] = field(default_factory=dict)  # file -> what is wrong with what was learnt
+    pictures: list[str] = field(default_factory=list)  # the courts whose pictures were learnt
 
     def lines(self) -> list[str]:
-        out = [f"learnt {len(self.cards)} cards ({sum(self.cards.values())} index corners)"]
+        learnt = f"{sum(self.cards.values())} index corners, {len(self.pictures)} court pictures"
+        out = [f"learnt {len(self.cards)} cards ({learnt})"]
         if self.missing:
             out.append(f"missing: {' '.join(self.missing)}")
         if self.duplicates:
@@ -92,6 +97,7 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     codes = {p: card_code_of(p) for p in files}  # every bad name is refused before any work
     report = EnrolReport()
     embeddings, ranks, suits = [], [], []
+    pictures: dict[str, np.ndarray] = {}  # court code -> its picture's signature
     named: set[str] = set()
     for path, code in codes.items():
         if code in named and code not in report.duplicates:
@@ -105,7 +111,7 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
         if not quads:
             report.failed[path.name] = "no card found in the photo"
             continue
-        seen, corners = _the_card(image, quads)
+        seen, corners, face = _the_card(image, quads)
         joker = code in ("RJ", "BJ")
         learnt = [which for which in (0, 1) if seen.rank[which, NO_INDEX] <= BLANK]
         if not learnt:
@@ -118,6 +124,8 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
                 ranks.append(RANK_CLASSES.index("joker" if joker else code[:-1]))
                 suits.append(SUIT_CLASSES.index("none" if joker else code[-1]))
         report.cards[code] = report.cards.get(code, 0) + len(learnt)
+        if code[:-1] in COURTS and code not in pictures:
+            pictures[code] = signature(face)
         if doubt := _doubt(seen, code, learnt):
             report.doubts[path.name] = doubt
     expected = [c.code for c in make_deck()]
@@ -127,7 +135,9 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     if not report.cards:
         raise EnrolError(f"{folder}: no card could be learnt; " + "; ".join(report.lines()[1:]))
     prototypes = Prototypes(np.stack(embeddings), np.array(ranks), np.array(suits))
-    save_profile(out, prototypes, sorted(report.cards))
+    courts = report.pictures = sorted(pictures)
+    signatures = np.stack([pictures[c] for c in courts]) if courts else np.zeros((0, 0), np.float32)
+    save_profile(out, prototypes, sorted(report.cards), Pictures(tuple(courts), signatures))
     return report
 
 
@@ -159,24 +169,25 @@ def _corner_says(seen: CornerOutput, which: int) -> tuple[str, float]:
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(sure, float(seen.suit[which, suit]))
 
 
-def _the_card(image: np.ndarray, quads: list[CardQuad]) -> tuple[CornerOutput, list[np.ndarray]]:
+def _the_card(image: np.ndarray, quads: list[CardQuad]) -> tuple[CornerOutput, list[np.ndarray], np.ndarray]:
     """The network's reading of the two index corners of the card a photo shows: of the outlines
     found, the first showing an index in a corner, those most an edge all round first (a card
     lying whole), then the biggest. The biggest alone was often the table or a sheet of paper
     round the card (three of 24 photographs of the real deck, `real_cards_dev`). Also the two
-    corners' pictures."""
-    seen, corners = None, []
+    corners' pictures and the face as the reader sees it (``Warped.face``)."""
+    seen, corners, card = None, [], None
     for quad in sorted(quads, key=lambda q: (q.edges, q.area), reverse=True):
         card = warp_card(image, quad)
         corners = [corner_image(card, 0), corner_image(card, 1)]
         seen = builtin_net().read(corners)
         if (seen.rank[:, NO_INDEX] <= BLANK).any():
             break
-    return seen, corners
+    return seen, corners, Warped.of(card).face
 
 
-def save_profile(path: str | Path, prototypes: Prototypes, cards: list[str]) -> None:
+def save_profile(path: str | Path, prototypes: Prototypes, cards: list[str], pictures: Pictures | None = None) -> None:
     meta = json.dumps({"format": FORMAT, "cards": cards, "net": net_id(builtin_net())})
+    pictures = pictures or Pictures((), np.zeros((0, 0), np.float32))
     try:
         with open(path, "wb") as f:
             np.savez_compressed(
@@ -185,6 +196,8 @@ def save_profile(path: str | Path, prototypes: Prototypes, cards: list[str]) -> 
                 embeddings=prototypes.embeddings.astype(np.float32),
                 ranks=np.array([RANK_CLASSES[i] for i in prototypes.ranks]),
                 suits=np.array([SUIT_CLASSES[i] for i in prototypes.suits]),
+                picture_codes=np.array(pictures.codes, dtype=str),
+                pictures=pictures.signatures.astype(np.float32),
             )
     except OSError as exc:
         raise EnrolError(f"{path}: cannot write the deck profile ({exc.strerror or exc})") from None
@@ -203,7 +216,7 @@ def load_deck(path: str | Path) -> Deck:
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            if meta.get("format") != FORMAT:
+            if meta.get("format") not in READABLE:
                 raise EnrolError(
                     f"{path}: not a deck profile of this version (format {meta.get('format')!r}); enrol again"
                 )
@@ -214,10 +227,24 @@ def load_deck(path: str | Path) -> Deck:
                 np.array([RANK_CLASSES.index(str(r)) for r in data["ranks"]]),
                 np.array([SUIT_CLASSES.index(str(s)) for s in data["suits"]]),
             )
+            pictures = _pictures(data) if "pictures" in data else None
     except OSError as exc:
         raise EnrolError(f"{path}: cannot read the deck profile ({exc.strerror or exc})") from None
     except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         if isinstance(exc, EnrolError):
             raise
         raise EnrolError(f"{path}: cannot read the deck profile (not a file `cardtable vision enrol` wrote)") from None
-    return Deck(builtin_net(), prototypes, Path(path).stem)
+    return Deck(builtin_net(), prototypes, Path(path).stem, pictures=pictures)
+
+
+def _pictures(data: np.lib.npyio.NpzFile) -> Pictures | None:
+    """A profile's court pictures, None if it has none; a court code or a size that is wrong is a
+    ``ValueError`` (a profile not written by enrolment)."""
+    codes = tuple(str(c) for c in data["picture_codes"])
+    signatures = data["pictures"].astype(np.float32)
+    if not codes:
+        return None
+    size = SIGNATURE_PX[0] * SIGNATURE_PX[1]
+    if signatures.shape != (len(codes), size) or any(c[:-1] not in COURTS or c[-1] not in "CDHS" for c in codes):
+        raise ValueError("court pictures")
+    return Pictures(codes, signatures)

@@ -22,6 +22,7 @@ from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutpu
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
 from vision.ink import PAPER_CELL, RED_INK, Planes, ink_redness
 from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, court_ends, foreign_middle, is_back
+from vision.pictures import Pictures
 
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
@@ -189,6 +190,13 @@ def read_cards(
                 code, confidence = _weigh(ranks[shows], suits[shows], middle, ends[0], red, vouched)
             if _pip_beside_says_otherwise(code, found, ends):
                 confidence = min(confidence, DISAGREE)
+        if (
+            confidence < threshold
+            and face is not None
+            and deck.pictures is not None
+            and middle in (None, "court", BLOCKED)
+        ):
+            code, confidence = _pictured(deck.pictures, card.face, found, middle, code, confidence)
         if code == "BJ" and not red:  # read as a joker: its colour, if no corner read one best
             code = "RJ" if _card_is_red(ranks, index, joker_read=True) else code
         pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
@@ -200,6 +208,36 @@ def read_cards(
             confidence = min(confidence, DISAGREE)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
+
+
+PICTURED = 0.8  # how sure a court is read from its picture alone (``vision.pictures``)
+SUIT_SAYS = 0.5  # a corner's suit read this surely leaves the picture to tell only which of its courts
+
+
+def _pictured(
+    pictures: Pictures,
+    face: np.ndarray,
+    found: tuple[CornerReading | None, CornerReading | None],
+    middle: str | None,
+    code: str,
+    p: float,
+) -> tuple[str, float]:
+    """The court an unsure card's picture shows (``Pictures.court_of``), read ``PICTURED`` surely
+    when something else says so too; else the card as it was read. A suit its corners read
+    ``SUIT_SAYS`` surely (a pip is read more surely than a washed-out rank) leaves the picture
+    to tell which of that suit's courts it is; with none so read, the picture is compared with
+    every court, and a corner reading its rank or suit, or a middle that is a picture, must
+    back it. Where the middle is a picture, a corner reading a pip card's rank is no witness
+    (a wire mesh across a queen of diamonds read as a 4C)."""
+    credible = [c for c in found if c is not None and (middle != "court" or c.rank in COURT_RANKS)]
+    said = {c.suit for c in credible if c.suit_confidence >= SUIT_SAYS}
+    if len(said) > 1:
+        return code, p
+    court = pictures.court_of(face, next(iter(said), None))
+    if court is None:
+        return code, p
+    backed = bool(said) or middle == "court" or any(c.suit == court[-1] or c.rank == court[:-1] for c in credible)
+    return (court, PICTURED) if backed else (code, p)
 
 
 def _pip_beside_says_otherwise(
@@ -254,7 +292,8 @@ NEAR_COUNT = 0.1  # ... a pip count one short of or over the rank's (a pip lost 
 DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
 OVERRULED_SUIT = 0.9  # a court card whose corners' ranks its picture overrules: its suit read this surely, at least
 PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]  # the ranks a count of pips names (A-10)
-COURT_CLASSES = [RANK_CLASSES.index(r) for r in ("J", "Q", "K")]  # the ranks a picture shows
+COURT_RANKS = ("J", "Q", "K")
+COURT_CLASSES = [RANK_CLASSES.index(r) for r in COURT_RANKS]  # the ranks a picture shows
 _COUNTED = {str(n) for n in range(2, 11)}  # ranks told by a count of two pips or more
 
 
