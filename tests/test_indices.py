@@ -26,6 +26,7 @@ from vision.detect import CardQuad, FoundCard
 from vision.fans import line_map
 from vision.identify import SeenCard, identify
 from vision.indices import (
+    PIP_GAP_MOST,
     Sighting,
     _extent,
     _frame,
@@ -561,7 +562,7 @@ def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
     rank_h, pip_h = _extent(moments[:, None, :], u), _extent(moments[None, :, :], u)
     rank_w, pip_w = _extent(moments[:, None, :], across), _extent(moments[None, :, :], across)
     half = (rank_h + pip_h) / 2
-    ok = (dist > 0.9 * half) & (dist < 1.7 * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
+    ok = (dist > 0.9 * half) & (dist < PIP_GAP_MOST * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
     ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= 6)
     want = set(zip(*np.nonzero(ok), strict=True))
     a, b, _, _ = index_pairs(centres, moments)
