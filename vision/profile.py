@@ -23,7 +23,7 @@ from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerOutput, builtin_
 from vision.deck import Deck, Prototypes, net_id
 from vision.detect import CardQuad, find_cards, warp_card
 from vision.pictures import SIGNATURE_PX, Pictures, signature
-from vision.reader import NO_INDEX, Warped, corner_image
+from vision.reader import COURT_RANKS, NO_INDEX, Warped, corner_image
 
 FORMAT = "cardtable-deck/3"  # /3 adds the courts' pictures (``vision.pictures``)
 READABLE = {"cardtable-deck/2", FORMAT}  # a /2 profile is read without pictures
@@ -46,7 +46,6 @@ WEAK = 0.8
 MISNAMED = 0.95
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 JOKERS = ["RJ", "BJ"]
-COURTS = ("J", "Q", "K")
 
 
 class EnrolError(ValueError):
@@ -124,7 +123,7 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
                 ranks.append(RANK_CLASSES.index("joker" if joker else code[:-1]))
                 suits.append(SUIT_CLASSES.index("none" if joker else code[-1]))
         report.cards[code] = report.cards.get(code, 0) + len(learnt)
-        if code[:-1] in COURTS and code not in pictures:
+        if code[:-1] in COURT_RANKS and code not in pictures:
             pictures[code] = signature(face)
         if doubt := _doubt(seen, code, learnt):
             report.doubts[path.name] = doubt
@@ -245,6 +244,6 @@ def _pictures(data: np.lib.npyio.NpzFile) -> Pictures | None:
     if not codes:
         return None
     size = SIGNATURE_PX[0] * SIGNATURE_PX[1]
-    if signatures.shape != (len(codes), size) or any(c[:-1] not in COURTS or c[-1] not in "CDHS" for c in codes):
+    if signatures.shape != (len(codes), size) or any(c[:-1] not in COURT_RANKS or c[-1] not in "CDHS" for c in codes):
         raise ValueError("court pictures")
     return Pictures(codes, signatures)

@@ -199,7 +199,7 @@ def read_cards(
             code, confidence = _pictured(deck.pictures, card.face, found, middle, code, confidence)
         if code == "BJ" and not red:  # read as a joker: its colour, if no corner read one best
             code = "RJ" if _card_is_red(ranks, index, joker_read=True) else code
-        pictured = middle == "court" or code[:-1] in ("J", "Q", "K") or code in ("RJ", "BJ")
+        pictured = middle == "court" or code[:-1] in COURT_RANKS or code in ("RJ", "BJ")
         # A shadow across the middle is no other card's ink, where the pips it leaves show the
         # card's own suit (measured: a sunlit 4D read unsure; the pip count's own suit is not
         # taken so, a pile's lower card of the top card's suit being read for the top then).
