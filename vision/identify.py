@@ -39,7 +39,17 @@ from vision.fans import fan_tops, line_map
 from vision.frames import as_bgr
 from vision.middle import BLOCKED
 from vision.quads import boxes, iou, whole
-from vision.reader import BACK, FACE_SCALE, UNSURE, Reading, Warped, corner_box, corners_reading, read_cards
+from vision.reader import (
+    BACK,
+    COUNTED_RANKS,
+    FACE_SCALE,
+    UNSURE,
+    Reading,
+    Warped,
+    corner_box,
+    corners_reading,
+    read_cards,
+)
 from vision.seen import SeenCard, holds, lies_over
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
@@ -401,9 +411,6 @@ def _nudged_looks(
     for n, reading in zip(todo, second, strict=True):
         if reading.code not in (None, BACK):  # a face whose index showed is no back
             readings[n] = reading
-
-
-COUNTED_RANKS = frozenset(str(n) for n in range(2, 11))  # what a middle's count of pips names (an ace's is no count)
 
 
 def _counted_tops_nudged(reader: _Reader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]) -> None:

@@ -294,7 +294,8 @@ OVERRULED_SUIT = 0.9  # a court card whose corners' ranks its picture overrules:
 PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]  # the ranks a count of pips names (A-10)
 COURT_RANKS = ("J", "Q", "K")
 COURT_CLASSES = [RANK_CLASSES.index(r) for r in COURT_RANKS]  # the ranks a picture shows
-_COUNTED = {str(n) for n in range(2, 11)}  # ranks told by a count of two pips or more
+# The ranks told by a count of two pips or more (an ace's single pip is no count).
+COUNTED_RANKS = frozenset(str(n) for n in range(2, 11))
 
 
 def _weigh(
@@ -359,7 +360,7 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
         like[:-1] = MIDDLE_DOUBT
         counted = RANK_CLASSES.index(middle)
         if middle != "A":  # a lone pip is an ace's own sign, no count a pip off another
-            near = [c for c in (counted - 1, counted + 1) if RANK_CLASSES[c] in _COUNTED]
+            near = [c for c in (counted - 1, counted + 1) if RANK_CLASSES[c] in COUNTED_RANKS]
             like[near] = NEAR_COUNT
         like[counted] = 1.0
     return like
