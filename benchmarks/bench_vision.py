@@ -335,6 +335,7 @@ def bench_rendered() -> None:
         ("on a busy desk (printed paper, objects, covers, cables under the cards)", 1, {"clutter": 1.0}),
         ("in sunlight through a window (hard shadows across table and cards)", 3, {"shade": 1.0}),
         ("on limed wood (whitewashed: as pale as a card, with dark grain)", 4, {"table": "limed"}),
+        ("out of focus in hard light (blur 0.7-2 pixels, glare, noise, perspective)", 5, {"hard": True}),
     )
     for title, offset, scene in tables:
         print(f"Rendered scenes {title}:")
