@@ -55,10 +55,13 @@ CLUB_NOTCH = 0.04
 # camera's blur widens a spade's point a tenth of the way down to a club's leaf (the one measure
 # ``_pip_suit`` takes); it widens both heights alike. Measured on the black pip cards of 600
 # random rendered scenes in hard light (blur 0.7-2 pixels): a club 0.04-0.29 (median 0.13), a
-# spade 0.13-0.38 (median 0.27); on the photographs a club 0.02-0.07, a spade 0.26-0.33. Spades'
-# middles told as clubs 323 -> 0 of 878, clubs' as spades 0 -> 5 of 794.
+# spade 0.13-0.38 (median 0.27); on the photographs a club 0.02-0.07, a spade 0.26-0.33. With a
+# club's notches and a spade's point a tenth of the way down, the middle told spades as clubs
+# 323 -> 0 of 878 and clubs as spades 0 -> 6 of 794; the cards read wrong 160 -> 50 (spades as
+# clubs 131 -> 1; clubs as spades 29 -> 49, their index misread where the middle tells nothing).
 SPADE_WIDENING = 0.26
-CLUB_WIDENING = 0.15
+CLUB_WIDENING = 0.17
+MEASURED_PIPS = 3  # a black card's pips whose shapes are measured, at most (each one a few hundredths of a ms)
 SMALL_PIP = 24  # pixels high: a pip smaller than this is measured finer (``_finer``)
 COURT_PIP_AT = (0.1, 0.5, 0.03, 0.3)  # left, right, top, bottom of a card: where a court's big pip lies
 COURT_PIP_H = (0.1, 0.2)  # of the card's height: how tall it is, least and most (an inner index's rank: 0.074)
@@ -188,7 +191,10 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     pip = min(upright, key=lambda i: stats[i, 1])
     x, y, pw, ph = stats[pip, :4]
     red = median_redness(middle.redness[y : y + ph, x : x + pw][labels[y : y + ph, x : x + pw] == pip]) > RED_INK
-    mask = _pip_mask(middle, labels, stats, pip, level)
+    # The top pip first: black pips' shapes are measured on it and the next ones down (a median).
+    measured = [pip] if red else sorted(upright, key=lambda i: stats[i, 1])[:MEASURED_PIPS]
+    masks = [_pip_mask(middle, labels, stats, i, level) for i in measured]
+    mask = masks[0]
     ace = len(big) == 1 and not above[pip]
     if ace:
         # An ace's pip may be upside down: a card reads the same both ways up, so the warp is
@@ -204,13 +210,12 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     else:
         # A camera's blur widens a spade's point a tenth of the way down to a club's leaf: a
         # point there is a spade's, a leaf there tells nothing, the widening below it does.
-        pips = [_pip_mask(middle, labels, stats, i, level) for i in upright]
-        said = "S" if _pip_suit(mask, red) == "S" else _widening_says(pips)
-    # A club's notches stay a club's; a spade's blurred point does not notch.
-    notched = _notched_as_clubs([_pip_mask(middle, labels, stats, i, level) for i in whole])
-    if said == "C" or (notched and said != "S"):
+        said = "S" if _pip_suit(mask, red) == "S" else _widening_says(masks)
+    if said == "C":
         return "C"
-    return "S" if said == "S" and not notched else None
+    # A club's notches stay a club's; a spade's blurred point does not notch.
+    notched = _notched_as_clubs(masks)
+    return "C" if notched and said != "S" else "S" if said == "S" and not notched else None
 
 
 def _widening_says(masks: list[np.ndarray]) -> str | None:
