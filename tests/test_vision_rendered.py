@@ -110,6 +110,16 @@ def test_a_jokers_colour_is_its_index_colour(style: str) -> None:
         assert [ink_is_red(corner_image(face, i)) for i in (0, 1)] == [red, red]
 
 
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_a_blurred_jokers_letters_run_together_past_the_corner_and_keep_their_colour(style: str) -> None:
+    """Out of focus, JOKER's five letters blur into one column that the corner's crop cuts at its
+    foot: that column is the index's ink (a classic red joker out of focus was read BJ at 0.84)."""
+    for code, red in (("RJ", True), ("BJ", False)):
+        face = cv2.resize(render_card(code, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
+        blurred = cv2.GaussianBlur(face, (0, 0), 3.0)
+        assert [ink_is_red(corner_image(blurred, i)) for i in (0, 1)] == [red, red]
+
+
 def test_a_card_on_a_table_at_any_angle_is_found_and_read_or_left_unsure() -> None:
     right = 0
     for i, code in enumerate(CODES[:8]):

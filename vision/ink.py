@@ -182,8 +182,9 @@ def _inks(hsv: np.ndarray) -> int:
 
 
 def ink_redness(corner: np.ndarray | Planes) -> float:
-    """How red a corner's index is (its topmost mark clear of the crop's edges: a joker's J): its
-    median redness (red over the other two channels); above ``RED_INK`` it is red ink.
+    """How red a corner's index is (its topmost mark clear of the crop's top and sides: a joker's
+    J, or its letters blurred into one column running on past the crop's foot): its median
+    redness (red over the other two channels); above ``RED_INK`` it is red ink.
 
     Only that mark is asked: a printed border line, a court frame or the joker's picture share
     the corner and may be any colour."""
@@ -194,11 +195,7 @@ def ink_redness(corner: np.ndarray | Planes) -> float:
     marks = [
         i
         for i in range(1, count)
-        if stats[i, 0] > 0
-        and stats[i, 1] > 0
-        and stats[i, 0] + stats[i, 2] < w
-        and stats[i, 1] + stats[i, 3] < h
-        and stats[i, 3] >= 0.05 * h
+        if stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < w and stats[i, 3] >= 0.05 * h
     ]
     if not marks:
         return 0.0
