@@ -188,11 +188,11 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     upright = whole if len(big) == 1 else [i for i in whole if above[i]]
     if not upright:
         return None
-    pip = min(upright, key=lambda i: stats[i, 1])
+    upright = sorted(upright, key=lambda i: stats[i, 1])  # the top pip first
+    pip = upright[0]
     x, y, pw, ph = stats[pip, :4]
     red = median_redness(middle.redness[y : y + ph, x : x + pw][labels[y : y + ph, x : x + pw] == pip]) > RED_INK
-    # The top pip first: black pips' shapes are measured on it and the next ones down (a median).
-    measured = [pip] if red else sorted(upright, key=lambda i: stats[i, 1])[:MEASURED_PIPS]
+    measured = [pip] if red else upright[:MEASURED_PIPS]  # black pips' shapes: the top ones' median
     masks = [_pip_mask(middle, labels, stats, i, level) for i in measured]
     mask = masks[0]
     ace = len(big) == 1 and not above[pip]
