@@ -21,11 +21,13 @@ import vision.middle as middle_module
 import vision.pictures as pictures_module
 import vision.reader as reader_module
 from table.cli import main
-from vision.detect import CARD_H, CARD_W
+from vision.detect import CARD_H, CARD_W, warp_card
 from vision.identify import identify
 from vision.ink import PAPER_CELL, Planes
+from vision.middle import centre_suit
 from vision.profile import enrol, load_deck
-from vision.reader import corner_box
+from vision.quads import CardQuad
+from vision.reader import Warped, corner_box
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real_cards_dev"
 if not DATA.is_dir():  # a clone outside the workplace: the photos live beside the project
@@ -797,11 +799,6 @@ def test_a_blurred_ten_whose_wide_rank_lies_beside_its_pip_is_found_by_its_index
 def test_an_ace_s_big_club_is_told_from_a_spade_either_way_up(photo: str, code: str) -> None:
     """A club's three leaves and stem notch it four times, a spade's stem twice: IMG_2512's and
     cam_image18's spades, crossed by a shadow's edge or a corner, notch a third time, no more."""
-    from vision.detect import warp_card
-    from vision.middle import centre_suit
-    from vision.quads import CardQuad
-    from vision.reader import Warped
-
     image = cv2.imread(str(DATA / photo))
     card = next(c for c in identify(image) if c.code == code and not c.covered)
     face = Warped.of(warp_card(image, CardQuad(card.corners.astype(np.float32), 1.0))).face

@@ -191,7 +191,8 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     upright = sorted(upright, key=lambda i: stats[i, 1])  # the top pip first
     pip = upright[0]
     x, y, pw, ph = stats[pip, :4]
-    red = median_redness(middle.redness[y : y + ph, x : x + pw][labels[y : y + ph, x : x + pw] == pip]) > RED_INK
+    own = labels[y : y + ph, x : x + pw] == pip
+    red = median_redness(middle.redness[y : y + ph, x : x + pw][own]) > RED_INK
     measured = [pip] if red else upright[:MEASURED_PIPS]  # black pips' shapes: the top ones' median
     masks = [_pip_mask(middle, labels, stats, i, level) for i in measured]
     mask = masks[0]
