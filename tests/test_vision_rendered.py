@@ -18,7 +18,7 @@ from table.cli import main
 from vision.detect import CardQuad, warp_card, warp_source
 from vision.identify import identify, nudged, warp_corners
 from vision.ink import ink_is_red
-from vision.middle import centre_suit, is_back
+from vision.middle import centre_suit, centre_witnesses, is_back
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import Warped, corner_image, read_card, read_cards
 
@@ -86,6 +86,22 @@ def test_blurred_black_pips_are_never_told_as_the_other_black_suit(sigma: float)
             told[code[-1], centre_suit(cv2.resize(face, (125, 175), interpolation=cv2.INTER_AREA))] += 1
     assert told["S", "C"] == 0 and told["C", "S"] == 0, told
     assert told["C", "C"] + told["S", "S"] >= (38 if sigma < 2 else 20), told  # of 40
+
+
+@pytest.mark.parametrize("style", list(DECK_STYLES))
+def test_pips_left_uncounted_by_glare_still_tell_the_suit_and_a_jokers_star_none(style: str) -> None:
+    """Glare over the lowest pips leaves them in pieces, which are not counted; the pips above
+    still tell the suit, two of them alike. A black joker's star alone has a club's notches or
+    a spade's point: it has no twin, and tells nothing."""
+    told = {}
+    for code in ("4C", "5S", "6C", "8S", "10C", "9H"):
+        face = cv2.resize(render_card(code, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
+        cv2.circle(face, (125, 300), 60, (255, 255, 255), -1)
+        told[code] = centre_witnesses(face)
+    assert all(suit in (None, code[-1]) for code, (_, suit) in told.items()), told
+    assert sum(count is None and suit == code[-1] for code, (count, suit) in told.items()) >= 3, told
+    joker = cv2.resize(render_card("BJ", DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
+    assert all(centre_witnesses(face) == (None, None) for face in (joker, cv2.rotate(joker, cv2.ROTATE_180)))
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))

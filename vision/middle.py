@@ -61,6 +61,7 @@ CLUB_NOTCH = 0.04
 # clubs 131 -> 1; clubs as spades 29 -> 49, their index misread where the middle tells nothing).
 SPADE_WIDENING = 0.26
 CLUB_WIDENING = 0.17
+PIPS_ALIKE = 0.15  # two of a card's pips differ this much at most in width, height and ink
 MEASURED_PIPS = 3  # a black card's pips whose shapes are measured, at most (each one a few hundredths of a ms)
 SMALL_PIP = 24  # pixels high: a pip smaller than this is measured finer (``_finer``)
 COURT_PIP_AT = (0.1, 0.5, 0.03, 0.3)  # left, right, top, bottom of a card: where a court's big pip lies
@@ -78,13 +79,15 @@ def centre_count(card: np.ndarray | Planes) -> str | None:
 
 
 def centre_witnesses(card: np.ndarray | Planes) -> tuple[str | None, str | None]:
-    """``centre_count`` and, where it counts pips (or something lies across them), their suit
-    (``centre_suit``), each asked once.
+    """``centre_count`` and, but for a picture, the suit of the pips (``centre_suit``), each
+    asked once. Where the pips are not counted (the lower ones pale in a lamp's light or glare),
+    the upper ones still tell the suit if two of them are alike, as a card's pips are and a
+    joker's star and cap are not (out of focus, the suit the index's small pip cannot tell).
     One pip no bigger than a ten's, alone in the very middle, is most decks' ace (but spades)
     when it has a pip's shape, its suit read (a speck of dirt or a reflection has none)."""
     card = planes(card)
     count = _count(card)
-    suit = centre_suit(card) if count not in (None, "court") else None
+    suit = centre_suit(card, paired=count is None) if count != "court" else None
     if count == LONE_PIP:
         count = "A" if suit is not None else None
     return count, suit
@@ -160,8 +163,9 @@ def _mirrored(blob: np.ndarray, others: list[np.ndarray], shape: tuple[int, int]
     return any(o[0] <= x <= o[0] + o[2] and o[1] <= y <= o[1] + o[3] for o in others)
 
 
-def centre_suit(card: np.ndarray | Planes) -> str | None:
-    """The suit the middle's upright pips show, or None when it cannot tell (a picture, a blur).
+def centre_suit(card: np.ndarray | Planes, paired: bool = False) -> str | None:
+    """The suit the middle's upright pips show, or None when it cannot tell (a picture, a blur);
+    ``paired``, only where the top upright pip has a twin among the middle's whole pips (``_alike``).
 
     Big pips tell the suits of one colour apart by their tops: a club's round leaf and a heart's
     two lobes are wide a tenth of the way down, a spade and a diamond come to a point there. The
@@ -189,6 +193,8 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     if not upright:
         return None
     upright = sorted(upright, key=lambda i: stats[i, 1])  # the top pip first
+    if paired and not any(_alike(stats[upright[0]], stats[i]) for i in whole if i != upright[0]):
+        return None  # the top pip has no twin, upright or turned, among the whole big blobs
     pip = upright[0]
     x, y, pw, ph = stats[pip, :4]
     own = labels[y : y + ph, x : x + pw] == pip
@@ -217,6 +223,13 @@ def centre_suit(card: np.ndarray | Planes) -> str | None:
     # A club's notches stay a club's; a spade's blurred point does not notch.
     notched = _notched_as_clubs(masks)
     return "C" if notched and said != "S" else "S" if said == "S" and not notched else None
+
+
+def _alike(one: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two blobs (``components``' stats) are as alike in width, height and ink as two
+    pips of a card, within ``PIPS_ALIKE``."""
+    sizes = zip(one[2:5].astype(float), other[2:5].astype(float), strict=True)  # width, height, ink
+    return all(abs(a - b) <= PIPS_ALIKE * max(a, b) for a, b in sizes)
 
 
 def _widening_says(masks: list[np.ndarray]) -> str | None:
