@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
-from vision.ink import PAPER_CELL, RED_INK, Planes, ink_redness
+from vision.ink import PAPER_CELL, RED_SHARE, Planes, mark_red_share
 from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, court_ends, foreign_middle, is_back
 from vision.pictures import Pictures
 
@@ -173,7 +173,8 @@ def read_cards(
         # The indices' ink is asked of the face's corners (a witness asks it of most cards).
         index = list(card.corners) if face is None else [_corner_planes(face, i) for i in (0, 1)]
         middle, suit = (None, None) if face is None else card.middle
-        red = _card_is_red(ranks, index)
+        colour = _joker_colour(ranks, index)
+        red = colour is True
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
             # A back's pattern may look a picture.
@@ -197,8 +198,11 @@ def read_cards(
             and middle in (None, "court", BLOCKED)
         ):
             code, confidence = _pictured(deck.pictures, card.face, found, middle, code, confidence)
-        if code == "BJ" and not red:  # read as a joker: its colour, if no corner read one best
-            code = "RJ" if _card_is_red(ranks, index, joker_read=True) else code
+        if code == "BJ" and colour is None:  # read as a joker: its colour, if no joker's corner told it
+            colour = _joker_colour(ranks, index, joker_read=True)
+            code = "RJ" if colour else code
+            if colour is None:
+                confidence = min(confidence, DISAGREE)  # a joker of no colour seen: red or black?
         pictured = middle == "court" or code[:-1] in COURT_RANKS or code in ("RJ", "BJ")
         # A shadow across the middle is no other card's ink, where the pips it leaves show the
         # card's own suit (measured: a sunlit 4D read unsure; the pip count's own suit is not
@@ -273,18 +277,23 @@ def read_card(card: Warped | np.ndarray, deck: Deck | None = None, threshold: fl
     return read_cards([card], deck, threshold)[0]
 
 
-def _card_is_red(rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes], joker_read: bool = False) -> bool:
-    """A joker's colour, asked once of the card: the redness of the corners that read as a joker,
-    averaged, so glare or a thumb on one corner cannot make one card red and black at once. A
-    card may be read as a joker though neither corner reads one best (a picture rules out the
-    pip rank a corner reads, and the joker is the best of the rest): then the corners showing an
-    index are asked (measured: a sunlit vintage red joker, its corners read 3 at 0.5, joker
-    next, was read BJ at 0.92 with no corner asked). Only a card so read asks them: asking
-    every card's corners cost an eight-card frame 1 ms."""
+def _joker_colour(
+    rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes], joker_read: bool = False
+) -> bool | None:
+    """A joker's colour (True red, False black), asked once of the card: the share of red in the
+    ink of the corners that read as a joker (``mark_red_share``), averaged, so glare or a thumb
+    on one corner cannot make one card red and black at once; None where no such corner shows
+    its marks (a pale red joker's letters on paper lit unevenly were taken for black, and the
+    card is unsure). A card may be read as a joker though neither corner reads one best (a
+    picture rules out the pip rank a corner reads, and the joker is the best of the rest): then
+    the corners showing an index are asked (measured: a sunlit vintage red joker, its corners
+    read 3 at 0.5, joker next, was read BJ at 0.92 with no corner asked). Only a card so read
+    asks them: asking every card's corners cost an eight-card frame 1 ms."""
     jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) == JOKER]
     if not jokers and joker_read:
         jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) != NO_INDEX]
-    return bool(jokers) and float(np.mean([ink_redness(c) for c in jokers])) > RED_INK
+    shares = [share for share in (mark_red_share(c) for c in jokers) if share is not None]
+    return float(np.mean(shares)) > RED_SHARE if shares else None
 
 
 MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
