@@ -545,6 +545,22 @@ def test_a_court_card_s_big_pips_are_read_at_each_end() -> None:
     assert ends(top_only) == ("C", None)
 
 
+@pytest.mark.parametrize(
+    ("photo", "code"), [("IMG_2464.JPG", "KS"), ("IMG_2494.JPG", "KS"), ("IMG_2430.JPG", "KC"), ("IMG_2562.JPG", "KC")]
+)
+def test_a_court_card_s_big_black_pips_out_of_focus_tell_their_suit(photo: str, code: str) -> None:
+    """A camera's blur widens a spade's point a tenth of the way down to a club's leaf, the one
+    width the big pips beside a court's indices were told by: blurred, they told nothing. Told
+    as the middle's pips are (a spade's point or its widening, a club's notches), both ends tell
+    the suit (on the photographs' black courts blurred so, both ends 70 -> 99 of 195)."""
+    image = cv2.imread(str(DATA / photo))
+    (card,) = [c for c in identify(image) if c.code == code]
+    quad = detect_module.CardQuad(card.corners, 1.0)
+    face = detect_module.warp_card(detect_module.warp_source(image), quad, scale=reader_module.FACE_SCALE)
+    blurred = cv2.GaussianBlur(face, (0, 0), 2.0)
+    assert middle_module.court_ends(Planes.of(blurred, round(PAPER_CELL * reader_module.FACE_SCALE))) == (code[-1],) * 2
+
+
 def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_beside_it(
     benchmark_deck, monkeypatch
 ) -> None:
