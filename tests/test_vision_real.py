@@ -567,9 +567,10 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
     """With the benchmark's enrolled deck, an outline of cam_image41's blurred king of clubs,
     its top index read as an ace (which his picture rules out), reads KS on his bottom index
     alone, at 0.81. The big pip beside that index is a club: he is left to the outline that
-    reads him KC (``reader._pip_beside_says_otherwise``). Without it, his outline (not an edge
-    all round) is doubted all the same by the index search reading his club on it
-    (``by_index._contradicted``): unsure, never KS."""
+    reads him KC (``reader._pip_beside_says_otherwise``); and since the big pips are told by
+    their shapes, blurred as they are, both tell a club, which outweighs that lone corner
+    itself. Without them, his outline (not an edge all round) is doubted all the same by the
+    index search reading his club on it (``by_index._contradicted``): unsure, never KS."""
     deck = benchmark_deck
     image = cv2.imread(str(DATA / "cam_image41.jpg"))
     ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
@@ -579,6 +580,8 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
 
     assert king() == ["KC"]
     monkeypatch.setattr(reader_module, "_pip_beside_says_otherwise", lambda code, found, ends: False)
+    assert king() == ["KC"]
+    monkeypatch.setattr(reader_module, "court_ends", lambda card: (None, None))
     assert king() == [None]
     contradicted = by_index_module._contradicted  # with no loose card: none doubted
     monkeypatch.setattr(
