@@ -9,6 +9,7 @@ is computed pixel by pixel) and about a tenth less time a card read.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -216,7 +217,7 @@ def mark_red_share(corner: np.ndarray | Planes) -> float | None:
     towards the paper (a webcam's overexposure) keeps that share, where its redness falls under
     ``RED_INK``. None where no mark shows."""
     corner = planes(corner)
-    marks = index_marks(corner)
+    marks = list(index_marks(corner))
     if not marks:
         return None
     low = darkest(corner.bgr)
@@ -233,25 +234,23 @@ def index_mark(corner: Planes) -> tuple[tuple[slice, slice], np.ndarray] | None:
     joker's J, or its letters blurred into one column), None where none shows. Only that mark
     is asked: a printed border line, a court frame or the joker's picture share the corner and
     may be any colour."""
-    marks = index_marks(corner)
-    return min(marks, key=lambda mark: mark[0][0].start) if marks else None
+    return next(index_marks(corner), None)
 
 
-def index_marks(corner: Planes) -> list[tuple[tuple[slice, slice], np.ndarray]]:
-    """The marks of a corner's index, each its box and its mask there: what ink lies clear of
-    the crop's top and sides (letters blurred into one column may run on past its foot), a
-    twentieth of its height at least, and thicker than a line (``MARK_STROKE``); none where the
-    index is too pale for its paper lit unevenly (the ink mask takes the paper too)."""
+def index_marks(corner: Planes) -> Iterator[tuple[tuple[slice, slice], np.ndarray]]:
+    """The marks of a corner's index, the topmost first, each its box and its mask there (cut
+    as asked: most callers want the first only): what ink lies clear of the crop's top and
+    sides (letters blurred into one column may run on past its foot), a twentieth of its height
+    at least, and thicker than a line (``MARK_STROKE``); none where the index is too pale for
+    its paper lit unevenly (the ink mask takes the paper too)."""
     _, ink = ink_mask(corner)
-    count, labels, stats = components(ink)
+    _, labels, stats = components(ink)
     h, w = ink.shape
-    marks = []
-    for i in range(1, count):
-        x, y, bw, bh, area = stats[i]
-        if x > 0 and y > 0 and x + bw < w and bh >= 0.05 * h and area >= MARK_STROKE * w * max(bw, bh):
-            box = (slice(y, y + bh), slice(x, x + bw))
-            marks.append((box, labels[box] == i))
-    return marks
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    kept = (x > 0) & (y > 0) & (x + bw < w) & (bh >= 0.05 * h) & (area >= MARK_STROKE * w * np.maximum(bw, bh))
+    for i in sorted(np.flatnonzero(kept[1:]) + 1, key=lambda i: y[i]):
+        box = (slice(y[i], y[i] + bh[i]), slice(x[i], x[i] + bw[i]))
+        yield box, labels[box] == i
 
 
 def ink_is_red(corner: np.ndarray | Planes) -> bool:
