@@ -336,7 +336,10 @@ def test_enrolment_learns_the_card_a_photo_shows_not_the_biggest_region(tmp_path
 def test_in_a_fan_of_cards_known_by_their_indices_the_one_whose_index_shows_on_another_lies_over_it() -> None:
     """IMG_2601: a ten of diamonds fanned over a queen of clubs, both outlines reading unsure and
     both cards known by their indices. The ten's top index shows on the queen's outline, so the
-    ten lies over her, and what shows of her is the strip the labels box."""
+    ten lies over her, and what shows of her is the strip the labels box (as the benchmark takes
+    the part showing: the ten's top edge lies a little under hers, and the sliver of her that
+    leaves along the ten's top is no part a label boxes)."""
+    from benchmarks.bench_vision import _shown_box
     from vision.identify import lies_over
 
     image = cv2.imread(str(DATA / "IMG_2601.JPG"))
@@ -344,11 +347,8 @@ def test_in_a_fan_of_cards_known_by_their_indices_the_one_whose_index_shows_on_a
     queen, ten = cards["QC"], cards["10D"]
     assert lies_over(ten, queen) and not lies_over(queen, ten)
     ((_, strip),) = [(r, b) for r, b in labelled("IMG_2601.JPG") if r == "Q"]
-    shown = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillPoly(shown, [np.round(queen.corners).astype(np.int32)], 1)
-    cv2.fillPoly(shown, [np.round(ten.corners).astype(np.int32)], 0)
-    ys, xs = np.nonzero(shown)
-    assert overlap(np.float32([[xs.min(), ys.min()], [xs.max(), ys.max()]]), strip) > 0.7
+    x0, y0, x1, y1 = _shown_box(queen, [ten], image.shape[1::-1])
+    assert overlap(np.float32([[x0, y0], [x1, y1]]), strip) > 0.7
 
 
 def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch) -> None:

@@ -155,7 +155,7 @@ def find_by_index(
     taken += [(card, _area(spans[n])) for n, card in tops]
     # Both indices show and agree: the card is known, though another lies across it; where
     # they face each other, its outline spans them.
-    for n in (n for n in agreed if n not in explained):
+    for n in (n for n, twins in agreed if not explained.issuperset(twins)):
         facing = [m for m in range(len(sized)) if m != n and _facing(sized[n], sized[m], SPAN_ALIGNED) is not None]
         corners = _spanned(sized[n], sized[facing[0]]) if facing else sized[n].corners
         taken.append((SeenCard(sightings[n].code, sightings[n].confidence, corners, covered=True), _area(spans[n])))
@@ -367,12 +367,13 @@ def _snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
 
 def _sort_sightings(
     sightings: list[Sighting], spans: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]
-) -> tuple[list[int], list[int], list[int], np.ndarray]:
+) -> tuple[list[tuple[int, list[int]]], list[int], list[int], np.ndarray]:
     """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
     already; ``shape``: the frame's) are cards whose two indices agree with another card across
     them, cards lying clear of everything, and cards known by one index read surely enough
     beside others (``_lone_least``: beside a card read, or known by both its indices). Of one
-    card's two indices the first is kept; sightings of
+    card's two indices the first is kept, with every sighting of that card reading alike (a
+    card on top that explains one of them may cover that index alone); sightings of
     one card that disagree are left out (``find_by_index`` says when one of them wins). Last, which
     sightings are confirmed by another reading alike (the card's other index)."""
     same = (iou(spans, spans) >= SAME_CARD) & _on_each_other(sightings)
@@ -381,7 +382,8 @@ def _sort_sightings(
     alike = same & (codes[:, None] == codes[None, :])
     confirmed = alike.any(axis=1)  # by the card's other index, reading alike
     others = np.concatenate([spans, cards])
-    agreed, clear, lone = [], [], []
+    agreed: list[tuple[int, list[int]]] = []  # each with every sighting of its card reading alike
+    clear, lone = [], []
     for n, sighting in enumerate(sightings):
         twins = np.nonzero(same[n])[0]
         rivals = twins[~alike[n, twins]]
@@ -392,7 +394,7 @@ def _sort_sightings(
         if not any(m != n and m not in twins for m in np.nonzero(iou(spans[n], others) > 0)[0]):
             clear.append(n)
         elif confirmed[n]:
-            agreed.append(n)
+            agreed.append((n, [n, *np.nonzero(alike[n])[0].tolist()]))
         elif sighting.confidence >= _lone_least(spans[n], np.concatenate([cards, spans[confirmed & ~same[n]]]), shape):
             lone.append(n)  # beside a card read, or one known by both its indices, read alike
     return agreed, clear, lone, confirmed

@@ -57,6 +57,14 @@ PAPER_SHARE = 0.45  # ... and this much of the index's column paper
 # Any index at 0.3 (sides or not) took the king too, but wood grain beside a card, 0.42 of it
 # paper and its sides faint, was read by the enrolled deck as an ace of clubs at 0.95.
 SHADED_SHARE = 0.3
+# A ten's digits, two marks side by side (``_side_by_side``): their heights within this factor,
+# their long axes within 25 degrees of each other, the line joining them within 60 degrees of
+# square to each (a cosine), their centres at most this share of the taller apart.
+DIGITS_ALIKE = 1.35
+DIGITS_PARALLEL = 0.9
+DIGITS_ACROSS = 0.5
+DIGITS_GAP = 0.9
+DIGITS_SQUARE = 0.35  # a cosine: the pip lies within 20 degrees of square to the line joining the digits
 SKIP_BAND = 4  # pixels round the cards found (``find_indices``' skip) where their own paper shows past their outlines
 PAPER_SPAN = 5  # pixels: paper elsewhere is a square this big at least (a wood's grain shows thinner bright streaks)
 PAPER_WIDTH = 2 * COLUMN_X  # the corner's width where its paper is sought: the index's column
@@ -130,11 +138,13 @@ class Sighting:
 
 def ink_marks(
     image: np.ndarray, skip: np.ndarray | None = None, colour: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The frame's marks of ink (connected dark or coloured pixels) of an index's size: their
     centres (M x 2) and second moments (M x 3: xx, xy, yy); those whose centre ``skip`` (a mask
-    of the frame) marks are left out. Given the frame in ``colour`` (BGR), marks too big for an
-    index are cut again without their tinted pixels (``_untinted_marks``)."""
+    of the frame) marks are left out. Two marks side by side as a ten's digits are one more mark
+    too (``_side_by_side``); the third array holds, for each mark, the unit vector from one of
+    its digits to the other (zero for a mark of one piece). Given the frame in ``colour`` (BGR),
+    marks too big for an index are cut again without their tinted pixels (``_untinted_marks``)."""
     low = darkest(image)
     window = max(15, round(max(image.shape[:2]) / INK_WINDOW) | 1)
     ink = cv2.adaptiveThreshold(low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
@@ -142,6 +152,7 @@ def ink_marks(
     _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     keep = _marks(stats, centroids, skip)
     centres, moments = centroids[keep], _moments(labels, stats, keep)
+    tens, ten_moments, joins = _side_by_side(centres, moments, stats[keep, 4].astype(np.float64))
     if colour is not None:
         longest, shortest = np.maximum(stats[:, 2], stats[:, 3]), np.minimum(stats[:, 2], stats[:, 3])
         size = (longest > MARK_PX[1]) & (longest <= MERGED_MOST * MARK_PX[1]) & (shortest >= MARK_PX[0])  # no line
@@ -150,7 +161,46 @@ def ink_marks(
         more = [_untinted_marks(colour, labels, stats[i], i, skip) for i in merged]
         centres = np.concatenate([centres, *(c for c, _ in more)])
         moments = np.concatenate([moments, *(m for _, m in more)])
-    return centres, moments
+    joins = np.concatenate([np.zeros((len(centres), 2)), joins])
+    return np.concatenate([centres, tens]), np.concatenate([moments, ten_moments]), joins
+
+
+def _side_by_side(
+    centres: np.ndarray, moments: np.ndarray, areas: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two marks standing side by side as a ten's "1" and "0" do, as one more mark (centres and
+    moments, as ``ink_marks``, and the unit vector from one digit to the other): about as tall
+    (``DIGITS_ALIKE``), each taller than wide, their long sides facing each other
+    (``DIGITS_ACROSS``), close (``DIGITS_GAP``). Paired with its pip, either digit alone frames
+    the index off its column and tilted (the pip lies under both): read so, tens were the rank
+    most often not found."""
+    if len(centres) < 2:
+        return np.zeros((0, 2)), np.zeros((0, 3)), np.zeros((0, 2))
+    var = _largest_variance(moments)
+    longest = np.sqrt(12 * np.maximum(var, 0))
+    a, b, gap = _close_marks(centres, longest)
+    a, b, gap = a[a < b], b[a < b], gap[a < b]
+    xx, xy, yy = moments[:, 0], moments[:, 1], moments[:, 2]
+    axis = np.stack([xy, var - xx], axis=-1)  # each mark's long axis (an eigenvector of its moments)
+    flat = np.hypot(axis[:, 0], axis[:, 1]) < 1e-9
+    axis[flat] = np.stack([var - yy, xy], axis=-1)[flat]
+    axis /= np.maximum(np.hypot(axis[:, 0], axis[:, 1]), 1e-9)[:, None]
+    tall = var > 1.5 * (xx + yy - var)  # longer than wide
+    u = (centres[b] - centres[a]) / gap[:, None]
+    along = np.abs(np.sum(u * axis[a], axis=1)), np.abs(np.sum(u * axis[b], axis=1))
+    ok = tall[a] & tall[b] & (np.abs(np.sum(axis[a] * axis[b], axis=1)) >= DIGITS_PARALLEL)
+    taller, shorter = np.maximum(longest[a], longest[b]), np.minimum(longest[a], longest[b])
+    ok &= (taller <= DIGITS_ALIKE * shorter) & (gap <= DIGITS_GAP * taller)
+    ok &= (along[0] <= DIGITS_ACROSS) & (along[1] <= DIGITS_ACROSS)
+    a, b, u = a[ok], b[ok], u[ok]
+    wa, wb = areas[a] / (areas[a] + areas[b]), areas[b] / (areas[a] + areas[b])
+    centre = wa[:, None] * centres[a] + wb[:, None] * centres[b]
+
+    def spread(d: np.ndarray) -> np.ndarray:  # a mark's moments about the pair's centre add its offset's
+        return np.stack([d[:, 0] * d[:, 0], d[:, 0] * d[:, 1], d[:, 1] * d[:, 1]], axis=-1)
+
+    da, db = centres[a] - centre, centres[b] - centre
+    return centre, wa[:, None] * (moments[a] + spread(da)) + wb[:, None] * (moments[b] + spread(db)), u
 
 
 def _marks(stats: np.ndarray, centres: np.ndarray, skip: np.ndarray | None) -> np.ndarray:
@@ -208,22 +258,36 @@ def _extent(moments: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.sqrt(12 * np.maximum(var, 0))
 
 
-def index_pairs(centres: np.ndarray, moments: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def index_pairs(
+    centres: np.ndarray, moments: np.ndarray, joins: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Marks that could be a rank (``a``) with its pip (``b``) under it: the pip about as wide,
-    smaller, just past the rank's end along the line joining them. Returns a, b, the unit
-    direction rank to pip (P x 2) and the rank's extent along it (its height).
+    smaller, just past the rank's end along the line joining them. A mark of two digits
+    (``joins``, as ``ink_marks`` gives them) is a rank only, its pip under both digits
+    (``DIGITS_SQUARE``): printed text holds many letters side by side, and each such mark paired
+    every way tripled a page's pairs. Returns a, b, the unit direction rank to pip (P x 2; for
+    two digits, square to their line) and the rank's extent along it (its height).
 
     Only pairs closer than their marks' longest extents allow are measured: a frame of textured
     table holds hundreds of marks, and measuring every pair cost more than the rest of the search."""
     longest = np.sqrt(12 * np.maximum(_largest_variance(moments), 0))
     a, b, gap = _close_marks(centres, longest)
     u = (centres[b] - centres[a]) / gap[:, None]
+    ok = np.ones(len(a), bool)
+    if joins is not None and len(joins):
+        joined, join = np.any(joins != 0, axis=1), joins[a]
+        ok &= ~joined[b] & (~joined[a] | (np.abs(np.sum(u * join, axis=1)) <= DIGITS_SQUARE))
+        # A ten's down is square to its digits' line, which a long baseline gives surely: a
+        # deck may print the pip under the "0" more than under both (IMG_2668: 8 degrees off).
+        square = np.stack([-join[:, 1], join[:, 0]], axis=-1)
+        square *= np.where(np.sum(square * u, axis=1) < 0, -1.0, 1.0)[:, None]
+        u = np.where(joined[a][:, None], square, u)
     across = np.stack([u[:, 1], -u[:, 0]], axis=-1)
     rank_m, pip_m = moments[a], moments[b]
     rank_h, pip_h = _extent(rank_m, u), _extent(pip_m, u)
     rank_w, pip_w = _extent(rank_m, across), _extent(pip_m, across)
     half = (rank_h + pip_h) / 2
-    ok = (gap > 0.9 * half) & (gap < PIP_GAP_MOST * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
+    ok &= (gap > 0.9 * half) & (gap < PIP_GAP_MOST * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
     ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= MARK_PX[0])
     return a[ok], b[ok], u[ok], rank_h[ok]
 
@@ -457,10 +521,10 @@ def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: i
     x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 4, (w, h))
     if x1 - x0 < MARK_PX[0] or y1 - y0 < MARK_PX[0]:
         return []
-    centres, moments = ink_marks(darkest(image[y0:y1, x0:x1]), colour=image[y0:y1, x0:x1])
+    centres, moments, joins = ink_marks(darkest(image[y0:y1, x0:x1]), colour=image[y0:y1, x0:x1])
     if len(centres) < 2:
         return []
-    a, b, downs, heights = index_pairs(centres, moments)
+    a, b, downs, heights = index_pairs(centres, moments, joins)
     centres = centres + np.array([x0, y0], np.float64)
     out = []
     for i in np.argsort(-heights, kind="stable"):
@@ -514,10 +578,10 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     if skip is not None and not paper_beyond(image, skip):
         return []
     low = darkest(image)
-    centres, moments = ink_marks(low, skip, image)  # the darkest channel is grey: taken once
+    centres, moments, joins = ink_marks(low, skip, image)  # the darkest channel is grey: taken once
     if len(centres) < 2:
         return []
-    a, b, down, height = index_pairs(centres, moments)
+    a, b, down, height = index_pairs(centres, moments, joins)
     pairs = zip(centres[a], centres[b], down, height, strict=True)
     frames = np.array([_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
     if not len(frames):
