@@ -453,6 +453,35 @@ def test_a_card_whose_two_indices_agree_is_taken_though_a_card_under_it_reads_ot
     assert [c.code[:-1] for c in cards] == [rank]
 
 
+def _development_fan(style: str, number: int) -> tuple[np.ndarray, list]:
+    """Rendered fan ``number`` of a design at seeds the benchmark does not use (its fans' + 996)."""
+    rng = random.Random(zlib.crc32(style.encode()) + 1000)
+    for _ in range(number):
+        random_scene(rng, cards=rng.randint(2, 4), style=style, fan=True)
+    return render_scene(random_scene(rng, cards=rng.randint(2, 4), style=style, fan=True))
+
+
+@pytest.mark.parametrize(("style", "number"), [("jumbo", 7), ("classic", 17), ("casino", 29)])
+def test_an_index_on_a_lower_cards_outline_drawn_round_the_cards_over_it_too_is_sought(
+    monkeypatch, style: str, number: int
+) -> None:
+    """A fan's lower cards found as one outline, read as the lowest (its index in the outline's
+    corner), covered: the indices of the cards lying over it, inside that outline, are sought
+    and the cards taken. The covered card's own index is not sought again (``OWN_CORNER``);
+    grown to reach every index on it, the cards over it are lost as they were when a covered
+    card's whole outline was left out of the search."""
+    image, truth = _development_fan(style, number)
+    over = {card.code for card in truth[1:-1] if max(card.index_visible) >= 0.9}  # over the lowest, under the top
+    assert over
+
+    def found() -> set[str]:
+        return {c.code for c in identify(image) if c.covered}
+
+    assert over <= found()
+    monkeypatch.setattr(by_index_module, "OWN_CORNER", 10.0)
+    assert not over <= found()
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
 def test_a_card_known_by_both_indices_is_taken_though_a_card_on_top_explains_one_of_them(monkeypatch) -> None:
     """IMG_2667: the ten of diamonds lies over an ace of clubs, both indices read 10D. The ace is

@@ -55,6 +55,7 @@ ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the
 SHARED_MARK = 0.3  # of an index's rank-to-pip spacing: two sightings with marks this close share one
 PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
 MOSTLY_OFF = 0.5  # of an index's implied outline: at most this much on a whole card, it is another card's
+OWN_CORNER = 0.25  # of a covered card's short side: a sighting's corner this near one of its index corners is its
 AGAINST = 0.01  # of a whole card's outline: another outline overlapping this much may be a card over it
 
 WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
@@ -113,9 +114,10 @@ def find_by_index(
     on them reads otherwise (``_contradicted``)."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for card in seen:
-        if card.code is not None and id(card) not in loose:
+        if card.code is not None and id(card) not in loose and not card.covered:
             cv2.fillPoly(skip, [np.round(card.corners).astype(np.int32)], 1)
     sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
+    sightings = [s for s in sightings if not _own_index(s, [c for c in seen if c.covered and c.code is not None])]
     if loose:
         seen, sightings = _contradicted(seen, loose, sightings)
     if not sightings:
@@ -182,6 +184,18 @@ def find_by_index(
 
         seen = [c for c in seen if c.code is not None or not gives_way(c)]
     return seen + out
+
+
+def _own_index(sighting: Sighting, covered: list[SeenCard]) -> bool:
+    """Whether a sighting is the index of a card found lying under others (``covered``): its
+    index corner at one of that card's index corners (``OWN_CORNER``). Such a card's outline may
+    be drawn round the cards over it too (a fan's lower cards found as one): an index elsewhere
+    on it is sought, as a card lying over it."""
+    for card in covered:
+        reach = OWN_CORNER * CardQuad(card.corners, 1.0).short_side
+        if min(float(np.linalg.norm(sighting.corners[0] - card.corners[k])) for k in (0, 2)) <= reach:
+            return True
+    return False
 
 
 def _contradicted(
