@@ -55,7 +55,7 @@ ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the
 SHARED_MARK = 0.3  # of an index's rank-to-pip spacing: two sightings with marks this close share one
 PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
 MOSTLY_OFF = 0.5  # of an index's implied outline: at most this much on a whole card, it is another card's
-OWN_CORNER = 0.25  # of a covered card's short side: a sighting's corner this near one of its index corners is its
+OWN_CORNER = 0.25  # of a covered card's short side: a sighting's corner this near its index corner is its own
 AGAINST = 0.01  # of a whole card's outline: another outline overlapping this much may be a card over it
 
 WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
@@ -117,7 +117,8 @@ def find_by_index(
         if card.code is not None and id(card) not in loose and not card.covered:
             cv2.fillPoly(skip, [np.round(card.corners).astype(np.int32)], 1)
     sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
-    sightings = [s for s in sightings if not _own_index(s, [c for c in seen if c.covered and c.code is not None])]
+    under = [c for c in seen if c.covered and c.code is not None]
+    sightings = [s for s in sightings if not _own_index(s, under)]
     if loose:
         seen, sightings = _contradicted(seen, loose, sightings)
     if not sightings:

@@ -58,7 +58,7 @@ PAPER_SHARE = 0.45  # ... and this much of the index's column paper
 # paper and its sides faint, was read by the enrolled deck as an ace of clubs at 0.95.
 SHADED_SHARE = 0.3
 # A ten's digits, two marks side by side (``_side_by_side``): their heights within this factor,
-# their long axes within 25 degrees of each other, the line joining them within 60 degrees of
+# their long axes within 25 degrees of each other, the line joining them within 30 degrees of
 # square to each (a cosine), their centres at most this share of the taller apart.
 DIGITS_ALIKE = 1.35
 DIGITS_PARALLEL = 0.9
