@@ -482,6 +482,20 @@ def test_an_index_on_a_lower_cards_outline_drawn_round_the_cards_over_it_too_is_
     assert not over <= found()
 
 
+@pytest.mark.parametrize(("style", "number", "code"), [("classic", 18, "3D"), ("casino", 35, "5S")])
+def test_a_fan_s_lower_card_beside_cards_taken_by_their_indices_is_taken_by_its_own(
+    monkeypatch, style: str, number: int, code: str
+) -> None:
+    """A fan's lower card known by one index read under ``LONE_SURE``, beside cards themselves
+    known by one index each, is taken where the segmenter believes its face at even odds
+    (``RELAYED_FACE``); not without that relay."""
+    image, truth = _development_fan(style, number)
+    assert code in {card.code for card in truth}
+    assert code in {c.code for c in identify(image)}
+    monkeypatch.setattr(by_index_module, "RELAYED_FACE", 1.01)  # no relayed card taken
+    assert code not in {c.code for c in identify(image)}
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
 def test_a_card_known_by_both_indices_is_taken_though_a_card_on_top_explains_one_of_them(monkeypatch) -> None:
     """IMG_2667: the ten of diamonds lies over an ace of clubs, both indices read 10D. The ace is
@@ -891,7 +905,28 @@ def test_a_lone_index_beside_a_card_known_by_both_its_indices_needs_what_one_bes
         return by_index_module._sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)[2]
 
     assert lone([top, bottom, ten]) == [2]
-    assert 1 not in lone([top, ten])  # the jack by one index: no card known there, LONE_SURE
+    assert lone([replace(top, confidence=0.8), ten]) == []  # the jack by one index, unsure: LONE_SURE for both
+
+
+def test_a_fan_s_lower_card_known_by_one_index_is_relayed_by_a_card_taken_by_one_index() -> None:
+    """A fan's lower cards often show one index each: one read at ``LONE_SURE`` is taken, and
+    the card reaching under it needs ``LONE_BESIDE`` (relayed: the segmenter must then believe
+    its face more likely than not, ``RELAYED_FACE``). Not when the first card's index is unsure."""
+    from vision.quads import boxes
+
+    jack = np.float32([[300, 100], [400, 100], [400, 240], [300, 240]])
+    top = Sighting(jack, "JH", 0.9, (310.0, 115.0), (310.0, 130.0))
+    ten = Sighting(jack - np.float32([60, 10]), "10S", 0.76, (250.0, 105.0), (250.0, 120.0))
+    apart = Sighting(jack + np.float32([200, 200]), "4C", 0.76, (510.0, 315.0), (510.0, 330.0))
+    shape = (480, 640, 3)
+
+    def sorted_out(sightings: list[Sighting]) -> tuple[list[int], set[int]]:
+        spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
+        out = by_index_module._sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)
+        return out[2], out[4]
+
+    assert sorted_out([top, ten, apart]) == ([0, 1], {1})  # the four lies clear of both: read as any card
+    assert sorted_out([replace(top, confidence=0.8), ten]) == ([], set())
 
 
 def test_a_frame_of_sensor_noise_reads_a_bounded_number_of_index_candidates(monkeypatch) -> None:

@@ -697,6 +697,17 @@ def test_an_enrolled_deck_learns_its_corners_a_little_out_of_focus_too(benchmark
     assert "9S" not in [c.code for c in identify(image, sharp_benchmark_deck)]
 
 
+def test_print_beside_a_card_taken_by_its_index_needs_the_segmenter_s_even_odds(benchmark_deck, monkeypatch) -> None:
+    """IMG_2452's nine of spades, on a certificate, is known by his index; the certificate's
+    print beside him reads as a 5H's index at 0.73, over LONE_BESIDE. Relayed by a card taken by
+    its index alone, it needs the segmenter to believe a card's face there at even odds
+    (``RELAYED_FACE``; it believes 0.39): at ``FACE_SUPPORT`` the 5H is read, not there."""
+    image = cv2.imread(str(DATA / "IMG_2452.JPG"))
+    assert [c.code for c in identify(image, benchmark_deck) if c.code] == ["9S"]
+    monkeypatch.setattr(by_index_module, "RELAYED_FACE", by_index_module.FACE_SUPPORT)
+    assert "5H" in [c.code for c in identify(image, benchmark_deck)]
+
+
 def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_outlines(
     benchmark_deck, monkeypatch
 ) -> None:

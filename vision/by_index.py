@@ -41,6 +41,14 @@ LONE_SURE = 0.85
 # card on top reads the same (0.7 anywhere: 13 more cards not in the scene). So is a card
 # whose outline reaches out of the frame (photographs +1, the rendered sets the same).
 LONE_BESIDE = 0.7
+# A fan's lower card known by one index lies beside others known so: beside one taken (read at
+# LONE_SURE, or LONE_BESIDE beside a card read), LONE_BESIDE is its too, where the segmenter
+# believes its face more likely than not (no card read vouches for the place). Measured: the
+# benchmark's fans' lower cards +2 (modern, jumbo), a fan's and a pile's top card read by its
+# index where its outline read unsure; fans at seeds +1000, +2000, +3000 +4, +1, +1; nothing read
+# wrong or not there. At FACE_SUPPORT, +4, +2, +1, but IMG_2452's certificate showed a 5H at 0.73
+# beside the nine of spades lying on it (the segmenter's belief there: 0.39).
+RELAYED_FACE = 0.5
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
 FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
 # ... and within 10 degrees, a card known by both its indices spans them (``_spanned``): one
@@ -134,7 +142,7 @@ def find_by_index(
         sightings, sized = [sightings[n] for n in keep], [sized[n] for n in keep]
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = card_spans([c for c in seen if c.code is not None] + held)
-    agreed, clear_at, lone_at, confirmed = _sort_sightings(sized, spans, others, image.shape)
+    agreed, clear_at, lone_at, confirmed, relayed = _sort_sightings(sized, spans, others, image.shape)
     taken: list[tuple[SeenCard, float]] = []  # each card with the area of the outline its index implied
     read: set[int] = set()  # the sightings so taken, read through their outlines
     if clear_at:
@@ -162,11 +170,11 @@ def find_by_index(
         facing = [m for m in range(len(sized)) if m != n and _facing(sized[n], sized[m], SPAN_ALIGNED) is not None]
         corners = _spanned(sized[n], sized[facing[0]]) if facing else sized[n].corners
         taken.append((SeenCard(sightings[n].code, sightings[n].confidence, corners, covered=True), _area(spans[n])))
-    lone = [(sized[n], _area(spans[n])) for n in lone_at if n not in explained]  # known by their indices alone
+    lone = [(sized[n], _area(spans[n]), n in relayed) for n in lone_at if n not in explained]  # by one index
     if lone:
-        beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _ in lone])
-        for (sighting, area), belief in zip(lone, beliefs, strict=True):
-            if belief >= FACE_SUPPORT or sighting.facing:
+        beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _, _ in lone])
+        for (sighting, area, beside_lone), belief in zip(lone, beliefs, strict=True):
+            if belief >= (RELAYED_FACE if beside_lone else FACE_SUPPORT) or sighting.facing:
                 taken.append((SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True), area))
     out = [_shows_at(card, sightings) if card.covered else card for card in _one_each(taken)]
     if out:
@@ -382,15 +390,17 @@ def _snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
 
 def _sort_sightings(
     sightings: list[Sighting], spans: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]
-) -> tuple[list[tuple[int, list[int]]], list[int], list[int], np.ndarray]:
+) -> tuple[list[tuple[int, list[int]]], list[int], list[int], np.ndarray, set[int]]:
     """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
     already; ``shape``: the frame's) are cards whose two indices agree with another card across
     them, cards lying clear of everything, and cards known by one index read surely enough
-    beside others (``_lone_least``: beside a card read, or known by both its indices). Of one
+    beside others (``_lone_least``: beside a card read, or known by both its indices, or, ``relayed``,
+    beside one taken by its one index read surely: a fan's lower cards beside each other). Of one
     card's two indices the first is kept, with every sighting of that card reading alike (a
     card on top that explains one of them may cover that index alone); sightings of
     one card that disagree are left out (``find_by_index`` says when one of them wins). Last, which
-    sightings are confirmed by another reading alike (the card's other index)."""
+    sightings are confirmed by another reading alike (the card's other index), and which lone
+    ones are relayed."""
     same = (iou(spans, spans) >= SAME_CARD) & _on_each_other(sightings)
     np.fill_diagonal(same, False)
     codes = np.array([s.code for s in sightings])
@@ -398,8 +408,8 @@ def _sort_sightings(
     confirmed = alike.any(axis=1)  # by the card's other index, reading alike
     others = np.concatenate([spans, cards])
     agreed: list[tuple[int, list[int]]] = []  # each with every sighting of its card reading alike
-    clear, lone = [], []
-    for n, sighting in enumerate(sightings):
+    clear, alone = [], []
+    for n in range(len(sightings)):
         twins = np.nonzero(same[n])[0]
         rivals = twins[~alike[n, twins]]
         if alike[n, :n].any():
@@ -410,9 +420,17 @@ def _sort_sightings(
             clear.append(n)
         elif confirmed[n]:
             agreed.append((n, [n, *np.nonzero(alike[n])[0].tolist()]))
-        elif sighting.confidence >= _lone_least(spans[n], np.concatenate([cards, spans[confirmed & ~same[n]]]), shape):
-            lone.append(n)  # beside a card read, or one known by both its indices, read alike
-    return agreed, clear, lone, confirmed
+        else:
+            alone.append(n)
+
+    def taken(among: list[int], beside: np.ndarray) -> list[int]:  # those read surely enough beside those
+        by = [np.concatenate([cards, spans[confirmed & ~same[n]], beside]) for n in among]
+        least = [_lone_least(spans[n], near, shape) for n, near in zip(among, by, strict=True)]
+        return [n for n, at in zip(among, least, strict=True) if sightings[n].confidence >= at]
+
+    lone = taken(alone, spans[:0])
+    relayed = taken([n for n in alone if n not in lone], spans[lone])
+    return agreed, clear, sorted(lone + relayed), confirmed, set(relayed)
 
 
 def _lone_least(span: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]) -> float:
