@@ -101,7 +101,8 @@ def find_by_index(
     taken (``covered``) when both its indices show and agree. A card known by one index alone,
     read at ``LONE_SURE`` or more (``LONE_BESIDE`` reaching under a card read; another card lies
     across it, or its own outline reads unsure: it reaches under something), is taken, covered,
-    where the card segmenter sees a card's face
+    where the card segmenter sees a card's face (at even odds, ``RELAYED_FACE``, where the card
+    it reaches under was itself taken by one index)
     (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge;
     or where its other index faces it from the opposite corner, read alike (``Sighting.facing``):
     no page's marks do that (the segmenter misses some court cards' faces on a pale table).
