@@ -424,7 +424,7 @@ def _sort_sightings(
         else:
             alone.append(n)
 
-    def taken(among: list[int], beside: np.ndarray) -> list[int]:  # those read surely enough beside those
+    def taken(among: list[int], beside: np.ndarray) -> list[int]:  # read surely enough, the ``beside`` boxes read too
         by = [np.concatenate([cards, spans[confirmed & ~same[n]], beside]) for n in among]
         least = [_lone_least(spans[n], near, shape) for n, near in zip(among, by, strict=True)]
         return [n for n, at in zip(among, least, strict=True) if sightings[n].confidence >= at]
