@@ -251,7 +251,3 @@ def index_marks(corner: Planes) -> Iterator[tuple[tuple[slice, slice], np.ndarra
     for i in sorted(np.flatnonzero(kept[1:]) + 1, key=lambda i: y[i]):
         box = (slice(y[i], y[i] + bh[i]), slice(x[i], x[i] + bw[i]))
         yield box, labels[box] == i
-
-
-def ink_is_red(corner: np.ndarray | Planes) -> bool:
-    return ink_redness(corner) > RED_INK
