@@ -37,6 +37,7 @@ from vision.indices import (
     fitted,
     index_pairs,
     ink_marks,
+    levelled,
     may_be_sure,
     mirrored,
 )
@@ -963,3 +964,30 @@ def test_the_networks_read_a_big_batch_in_passes_with_the_same_answers(monkeypat
     assert passes == [BATCH_MOST, 40]
     for part in ("rank", "suit", "embedding"):
         assert np.array_equal(getattr(chunked, part), getattr(whole, part))
+
+
+def _index_look(rank_ink: tuple[int, int, int], pip_ink: tuple[int, int, int]) -> np.ndarray:
+    """A look at an index (warped-card pixels from the corner): a rank's bar in one ink over a
+    pip's blob in another, on white paper, where ``levelled`` measures them."""
+    _, h, _, w = indices_module.corner_box(indices_module.CARD_H, indices_module.CARD_W, 0)
+    look = np.full((h, w, 3), 235, np.uint8)
+    look[14:46, 16:22] = rank_ink
+    look[62:90, 10:30] = pip_ink
+    return look
+
+
+def test_a_pale_rank_is_deepened_to_its_pip_s_ink_and_a_red_one_stays_red() -> None:
+    grey = _index_look((175, 175, 175), (25, 25, 25))  # the rank's ink 60 over the paper, the pip's 210
+    deeper = levelled(grey)
+    gain = min(210 / 60, indices_module.PALE_GAIN)
+    assert deeper is not None and deeper[30, 18, 0] == round(235 - 60 * gain)
+    assert np.array_equal(deeper[50:], grey[50:]) and np.array_equal(deeper[:, 40:], grey[:, 40:])  # the rank only
+    red = levelled(_index_look((170, 170, 235), (20, 20, 230)))  # a red rank over a red pip
+    assert red is not None and red[30, 18, 2] == 235 and red[30, 18, 0] < 100
+
+
+@pytest.mark.parametrize(
+    ("rank", "pip"), [((40, 40, 40), (25, 25, 25)), ((175, 175, 175), (220, 220, 220)), ((235, 235, 235), (25, 25, 25))]
+)
+def test_a_rank_as_dark_as_its_pip_or_with_no_pip_or_no_rank_is_not_levelled(rank: tuple, pip: tuple) -> None:
+    assert levelled(_index_look(rank, pip)) is None

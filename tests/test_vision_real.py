@@ -422,6 +422,25 @@ def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(monkey
     assert queens() == []
 
 
+@pytest.mark.parametrize("name", ["IMG_2603.JPG", "IMG_2614.JPG"])
+def test_a_ten_whose_digits_are_grey_beside_its_pip_is_read_again_with_them_deepened(monkeypatch, name: str) -> None:
+    """IMG_2603's ten of clubs lies between an ace and a king, the 1 of his "10" under the ace
+    and the 0 a pale grey beside a black club; IMG_2614's, blurred, reaches out of the frame.
+    Each index reads unsurely as it is; its digits deepened to its pip's ink
+    (``indices.levelled``) it reads the same card surely enough to be taken. Not levelled, it is
+    not found."""
+    image = cv2.imread(str(DATA / name))
+    ((_, strip),) = [(r, b) for r, b in labelled(name) if r == "10"]
+
+    def tens() -> list:
+        return [c for c in identify(image) if c.code == "10C"]
+
+    (ten,) = tens()
+    assert ten.covered and overlap(np.clip(ten.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
+    monkeypatch.setattr(indices_module, "PALE_RANK", 0.0)
+    assert tens() == []
+
+
 @pytest.mark.parametrize(("name", "code"), [("IMG_2507.JPG", "KH"), ("IMG_2477.JPG", "QS")])
 def test_a_court_card_on_a_white_table_is_found_by_an_index_whose_sides_show_faintly(
     monkeypatch, name: str, code: str
