@@ -425,10 +425,22 @@ def levelled(look: np.ndarray) -> np.ndarray | None:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _deepened(look: np.ndarray) -> np.ndarray:
-    """A look ``levelled``, or as it is where its rank is not pale."""
-    deeper = levelled(look)
-    return look if deeper is None else deeper
+def _read_deepened(
+    deck: Deck, image: np.ndarray, looks: list[np.ndarray], frames: list[np.ndarray]
+) -> list[tuple[int, int, float]]:
+    """Each index's reading (rank, suit, and the confidence of one witness) from its ``SCALES``
+    looks (in order, an index after another) with their pale ranks ``levelled``, as
+    ``find_indices`` reads them: averaged, the pip ranks ruled out beside a picture."""
+    deepened = [look if (deeper := levelled(look)) is None else deeper for look in looks]
+    rank_p, suit_p = (
+        p.reshape(len(frames), len(SCALES), -1).mean(axis=1) for p in deck.posteriors(deck.net.read(deepened))
+    )
+    rank_p = _beside_pictures(image, frames, rank_p)
+    out = []
+    for rank_row, suit_row in zip(rank_p, suit_p, strict=True):
+        rank, suit = int(rank_row.argmax()), int(suit_row[:-1].argmax())
+        out.append((rank, suit, float(min(rank_row[rank], suit_row[suit])) ** 2))
+    return out
 
 
 def paper_beyond(image: np.ndarray, skip: np.ndarray) -> bool:
@@ -686,17 +698,14 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     ranks, suits = rank_p.argmax(axis=1), suit_p[:, :-1].argmax(axis=1)  # an index always has a suit
     confidences = np.minimum(rank_p[every, ranks], suit_p[every, suits]).astype(np.float64) ** 2  # one witness
     # Those read unsurely whose rank is pale beside the pip are read again, the rank levelled.
-    unsure = [n for n in every if PALE_READ <= confidences[n] < PALE_SURE]
-    greyed = [n for n in unsure if levelled(firsts[candidates[n][0]]) is not None]
+    greyed = [
+        n for n in every if PALE_READ <= confidences[n] < PALE_SURE and levelled(firsts[candidates[n][0]]) is not None
+    ]
     if greyed:
-        deepened = [_deepened(look) for look in looks([candidates[n] for n in greyed], SCALES)]
-        rank_l, suit_l = (
-            p.reshape(len(greyed), len(SCALES), -1).mean(axis=1) for p in deck.posteriors(deck.net.read(deepened))
+        again = _read_deepened(
+            deck, image, looks([candidates[n] for n in greyed], SCALES), [candidates[n][1] for n in greyed]
         )
-        rank_l = _beside_pictures(image, [candidates[n][1] for n in greyed], rank_l)
-        for k, n in enumerate(greyed):
-            rank, suit = int(rank_l[k].argmax()), int(suit_l[k][:-1].argmax())
-            surer = float(min(rank_l[k][rank], suit_l[k][suit])) ** 2
+        for n, (rank, suit, surer) in zip(greyed, again, strict=True):
             if (rank, suit) == (ranks[n], suits[n]) and surer > confidences[n]:  # the same card, more surely
                 confidences[n] = surer
     # Each candidate's code, where read surely: a pale one's partner must read alike.
