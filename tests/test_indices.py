@@ -22,7 +22,7 @@ from tests.test_vision_real import DATA, labelled, overlap
 from tests.test_vision_rendered import on_table
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import builtin_deck
-from vision.detect import CardQuad, FoundCard
+from vision.detect import CARD_H, CARD_W, CardQuad, FoundCard
 from vision.fans import line_map
 from vision.identify import SeenCard, identify
 from vision.indices import (
@@ -41,7 +41,7 @@ from vision.indices import (
     may_be_sure,
     mirrored,
 )
-from vision.reader import UNSURE
+from vision.reader import UNSURE, corner_box
 
 
 @pytest.mark.parametrize("line, cut", [((200, 90, 40), True), ((40, 40, 200), False), ((25, 25, 25), False)])
@@ -969,7 +969,7 @@ def test_the_networks_read_a_big_batch_in_passes_with_the_same_answers(monkeypat
 def _index_look(rank_ink: tuple[int, int, int], pip_ink: tuple[int, int, int]) -> np.ndarray:
     """A look at an index (warped-card pixels from the corner): a rank's bar in one ink over a
     pip's blob in another, on white paper, where ``levelled`` measures them."""
-    _, h, _, w = indices_module.corner_box(indices_module.CARD_H, indices_module.CARD_W, 0)
+    _, h, _, w = corner_box(CARD_H, CARD_W, 0)
     look = np.full((h, w, 3), 235, np.uint8)
     look[14:46, 16:22] = rank_ink
     look[62:90, 10:30] = pip_ink
