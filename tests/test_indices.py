@@ -991,3 +991,61 @@ def test_a_pale_rank_is_deepened_to_its_pip_s_ink_and_a_red_one_stays_red() -> N
 )
 def test_a_rank_as_dark_as_its_pip_or_with_no_pip_or_no_rank_is_not_levelled(rank: tuple, pip: tuple) -> None:
     assert levelled(_index_look(rank, pip)) is None
+
+
+def _broken_ace(stroke: int, at: tuple[int, int] = (56, 38)) -> np.ndarray:
+    """A page with an ace's A over its pip, the A's apex and its legs joined by strokes of grey
+    ``stroke`` (a camera's blur greys an index's thin strokes), the apex's tip ``at``."""
+    page = np.full((200, 300, 3), 235, np.uint8)
+    x, y = at
+    ink = (30, 30, 30)
+    cv2.fillPoly(page, [np.array([[x, y], [x - 7, y + 14], [x + 7, y + 14]])], ink)  # the apex
+    cv2.rectangle(page, (x - 8, y + 18), (x - 5, y + 30), ink, -1)  # the legs and their bar
+    cv2.rectangle(page, (x + 5, y + 18), (x + 8, y + 30), ink, -1)
+    cv2.rectangle(page, (x - 8, y + 18), (x + 8, y + 21), ink, -1)
+    cv2.rectangle(page, (x - 7, y + 14), (x + 7, y + 17), (stroke,) * 3, -1)  # the grey strokes between
+    cv2.circle(page, (x, y + 48), 7, ink, -1)  # the pip
+    return page
+
+
+def test_a_rank_broken_in_two_by_the_threshold_is_one_mark_again_where_a_wider_window_joins_it() -> None:
+    """The A's grey strokes are no ink in the threshold's window, dark with the A's own ink
+    around them, and the A is two marks: its apex and its legs. A window ``BROKEN_WINDOW``
+    times as wide, its mean nearer the paper's, takes them as ink: the whole A is one more mark,
+    a rank paired with the pip under it, as tall as the A. Where paper lies between the two
+    pieces, nothing joins them."""
+    centres, moments, joins = ink_marks(_broken_ace(150))
+    whole = np.linalg.norm(centres - (56, 53.5), axis=1) < 2
+    assert whole.sum() == 1 and np.sum(np.linalg.norm(centres - (56, 86), axis=1) < 1) == 1  # the A and its pip
+    assert len(centres) == 4  # the apex, the legs, the whole A and the pip
+    a, b, _, height = index_pairs(centres, moments, joins)
+    (n,) = np.nonzero(whole[a])[0]
+    assert np.linalg.norm(centres[b[n]] - (56, 86)) < 1 and 25 < height[n] < 33  # the A: 31 pixels, tip to foot
+    assert len(ink_marks(_broken_ace(235))[0]) == 3
+
+
+def test_a_region_is_thresholded_as_in_the_whole_frame_inside_it_and_at_its_edges() -> None:
+    """The wider window is taken only round a broken rank (``thresholded_region``), over a
+    margin of half a window: bit for bit the whole frame's threshold there, at the frame's edges too."""
+    low = np.random.default_rng(3).normal(180, 40, (120, 160)).clip(0, 255).astype(np.uint8)
+    low = cv2.GaussianBlur(low, (5, 5), 0)  # grain a threshold's mean shifts across
+    window = 25
+    whole = cv2.adaptiveThreshold(low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, 18)
+    for x0, y0, x1, y1 in ((50, 40, 80, 70), (0, 0, 20, 30), (140, 100, 160, 120), (5, 60, 30, 120)):
+        region = indices_module.thresholded_region(low, window, (x0, y0, x1, y1))
+        assert np.array_equal(region, whole[y0:y1, x0:x1])
+
+
+def test_marks_only_round_and_touching_on_paper_are_thresholded_again(monkeypatch) -> None:
+    """Wood grain's streaks are long, not round (``BROKEN_ROUND``), and a frame of it asks for
+    no second threshold; the broken A does, once."""
+    asked = []
+    wider = indices_module._wider_marks
+    monkeypatch.setattr(indices_module, "_wider_marks", lambda *args: asked.append(args[4]) or wider(*args))
+    rng = np.random.default_rng(7)
+    grain = np.sin(np.linspace(0, 60, 640))[None, :] * 40 + rng.normal(0, 12, (480, 640))
+    wood = np.clip(np.stack([90 + grain, 120 + grain, 170 + grain], axis=-1), 0, 255).astype(np.uint8)
+    ink_marks(wood)
+    assert asked == []
+    ink_marks(_broken_ace(150))
+    assert len(asked) == 1
