@@ -4,7 +4,8 @@ merge with it, a card lying half under others in a fan, a card cut by the frame'
 An index is a rank above a pip, one column of ink in a card's corner, the card's two sides
 close by. So the ink of the frame is cut into marks (``ink_marks``) and each mark with another
 under it, a little smaller and about as wide, is a possible index, its direction (rank to pip)
-the card's "down" (``index_pairs``). That pair gives the corner's frame: where the card's
+the card's "down" (``index_pairs``); a rank the threshold broke in two is sought again whole
+(``broken_ranks``). That pair gives the corner's frame: where the card's
 top-left corner lies and how big the card is, from the rank's height (a warped card's units,
 ``detect.CARD_W`` x ``CARD_H``). Most such pairs are not indices (pips in a card's middle, a
 court picture, wood grain), and the corner network is costly, so a pair is asked first whether
@@ -301,7 +302,9 @@ def _paired_on_paper(
 ) -> np.ndarray:
     """Which of the marks ``whole`` (centres, and moments) pair as a rank with a pip among the
     marks (``index_pairs``) in a corner whose paper shows (``SHADED_SHARE``): their indices."""
-    reach = 2.1 * np.sqrt(12 * np.maximum(_largest_variance(whole_moments), 0)) + 1  # a pip's farthest (PIP_GAP_MOST)
+    # A pip lies at most PIP_GAP_MOST of the mean of its extent and the rank's away, and is at
+    # most 1.25 times the rank (``index_pairs``): no mark farther off can pair.
+    reach = PIP_GAP_MOST * (1 + 1.25) / 2 * np.sqrt(12 * np.maximum(_largest_variance(whole_moments), 0)) + 1
     near = np.nonzero((np.hypot(*(centres[:, None] - whole[None]).transpose(2, 0, 1)) <= reach).any(axis=1))[0]
     k = len(near)
     pa, pb, down, height = index_pairs(
