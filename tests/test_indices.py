@@ -1049,3 +1049,17 @@ def test_marks_only_round_and_touching_on_paper_are_thresholded_again(monkeypatc
     assert asked == []
     ink_marks(_broken_ace(150))
     assert len(asked) == 1
+
+
+def test_marks_moments_are_each_component_s_own_from_its_box() -> None:
+    """``_moments`` sums every box's pixels together by component: each mark's are what
+    ``cv2.moments`` gives of its pixels alone, though neighbours reach into its box."""
+    rng = np.random.default_rng(11)
+    blobs = (cv2.GaussianBlur(rng.random((90, 120)).astype(np.float32), (7, 7), 0) > 0.52).astype(np.uint8) * 255
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs, 8, cv2.CV_32S)
+    which = np.arange(1, count)
+    assert len(which) > 20
+    for row, i in zip(indices_module._moments(labels, stats, which), which, strict=True):
+        m = cv2.moments((labels == i).astype(np.uint8), binaryImage=True)
+        assert np.allclose(row, (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12))
+    assert indices_module._moments(labels, stats, which[:0]).shape == (0, 3)
