@@ -151,8 +151,8 @@ def test_two_inks_in_neighbouring_hue_bins_stay_two() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 40), st.integers(0, 2**32 - 1))
 def test_the_darkest_channel_is_each_pixel_s_least_of_blue_green_and_red(h: int, w: int, seed: int) -> None:
-    """Computed by eroding each row's interleaved channels: the least of each pixel's own three,
-    never a neighbour's, at the picture's edges too, and of a cut-out view as of a copy."""
+    """The least of each pixel's own three channels, never a neighbour's, at the picture's edges
+    too, and of a cut-out view as of a copy."""
     image = np.random.default_rng(seed).integers(0, 256, (h + 2, w + 2, 3), dtype=np.uint8)
     view = image[1:-1, 1:-1]
     assert np.array_equal(darkest(view), view.min(axis=2))
