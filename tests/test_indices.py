@@ -12,6 +12,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import vision.by_index as by_index_module
 import vision.identify as identify_module
@@ -1063,3 +1065,22 @@ def test_marks_moments_are_each_component_s_own_from_its_box() -> None:
         m = cv2.moments((labels == i).astype(np.uint8), binaryImage=True)
         assert np.allclose(row, (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12))
     assert indices_module._moments(labels, stats, which[:0]).shape == (0, 3)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(8, 120), st.integers(8, 120), st.integers(0, 2**32 - 1))
+def test_ink_labelled_over_the_box_round_it_is_labelled_as_over_the_whole_mask(h: int, w: int, seed: int) -> None:
+    """``_labelled`` labels only the box round the ink, at odd offsets too: the same
+    components, numbered alike, their stats and centres in the mask's pixels."""
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((h, w), np.uint8)
+    y0, x0 = rng.integers(0, h), rng.integers(0, w)
+    y1, x1 = rng.integers(y0 + 1, h + 1), rng.integers(x0 + 1, w + 1)
+    mask[y0:y1, x0:x1] = (rng.random((y1 - y0, x1 - x0)) < rng.uniform(0.05, 0.7)) * 255
+    _, whole, whole_stats, whole_centres = cv2.connectedComponentsWithStats(mask, 8, cv2.CV_32S)
+    labels, stats, centres, (ox, oy) = indices_module._labelled(mask)
+    assert len(stats) == len(whole_stats)
+    assert np.array_equal(labels, whole[oy : oy + labels.shape[0], ox : ox + labels.shape[1]])
+    assert not whole[:oy].any() and not whole[:, :ox].any()  # no ink outside the box
+    assert not whole[oy + labels.shape[0] :].any() and not whole[:, ox + labels.shape[1] :].any()
+    assert np.array_equal(stats[1:], whole_stats[1:]) and np.allclose(centres[1:], whole_centres[1:])
