@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks
+from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks, labelled
 from vision.middle import centre_count, centre_witnesses
 from vision.reader import Warped, _corner_planes, corner_image
 
@@ -171,3 +171,15 @@ def test_a_card_read_again_has_its_middle_asked_once(monkeypatch) -> None:
     card = Warped.of(_card("7D"))
     first, again = reader_module.read_cards([card]), reader_module.read_cards([card])
     assert first == again and first[0].code == "7D" and len(asked) == 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 60), st.floats(0.05, 0.8), st.integers(0, 2**32 - 1))
+def test_a_mask_with_an_odd_side_is_labelled_as_opencv_labels_it(h: int, w: int, share: float, seed: int) -> None:
+    """``labelled`` pads an odd side with background for speed: the labels, every blob's stats
+    and centre are OpenCV's own, ink touching the last row and column too."""
+    mask = (np.random.default_rng(seed).random((h, w)) < share).astype(np.uint8) * 255
+    count, labels, stats, centres = labelled(mask)
+    want = cv2.connectedComponentsWithStats(mask, 8, cv2.CV_32S)
+    assert count == want[0] and labels.shape == (h, w) and np.array_equal(labels, want[1])
+    assert np.array_equal(stats[1:], want[2][1:]) and np.allclose(centres[1:], want[3][1:])

@@ -27,7 +27,7 @@ import numpy as np
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import JOKER, NO_INDEX, Deck
 from vision.detect import CARD_H, CARD_W
-from vision.ink import darkest, inks
+from vision.ink import darkest, inks, labelled
 from vision.middle import PICTURE_INKS
 from vision.quads import edge_supports
 from vision.reader import COURT_CLASSES, PIP_CLASSES, corner_box
@@ -336,7 +336,7 @@ def _wider_marks(
     x0, y0 = np.maximum(np.floor(middle - reach).astype(int), 0)
     x1, y1 = np.minimum(np.ceil(middle + reach).astype(int) + 1, (w, h))
     ink = thresholded_region(low, window, (int(x0), int(y0), int(x1), int(y1)))
-    _, labels, stats, at = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    _, labels, stats, at = labelled(ink)
     at = at + np.array([x0, y0])
     out = []
     for i in _marks(stats, at, skip):
@@ -373,13 +373,12 @@ def _labelled(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tupl
     """A mask's components (labels, stats and centres, as ``connectedComponentsWithStats``;
     stats and centres in the mask's pixels), labelled only over the box round its ink, and the
     box's corner: where the labels' first pixel lies. That corner on the 2 x 2 blocks of Grana's
-    algorithm (as ``ink.components``: a third of the default's time), the components are
-    numbered as over the whole mask. A pale table's frame holds a card's ink and little more:
-    0.9 -> 0.1 ms at 800 x 600."""
+    algorithm (``ink.labelled``), the components are numbered as over the whole mask. A pale
+    table's frame holds a card's ink and little more: 0.9 -> 0.1 ms at 800 x 600."""
     x, y, w, h = cv2.boundingRect(ink)
     x0, y0 = x - x % 2, y - y % 2
     box = ink[y0 : y + max(h, 1), x0 : x + max(w, 1)]  # a pixel, where there is no ink
-    _, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(box, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    _, labels, stats, centres = labelled(box)
     stats[:, :2] += (x0, y0)
     return labels, stats, centres + np.array([x0, y0]), (x0, y0)
 
@@ -424,7 +423,7 @@ def _untinted_marks(
     lx, ly = x - origin[0], y - origin[1]
     ours = cv2.compare(labels[ly : ly + h, lx : lx + w], float(label), cv2.CMP_EQ)
     inked = cv2.bitwise_and(ours, _index_ink(colour[y : y + h, x : x + w]))
-    _, sub, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(inked, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    _, sub, stats, centroids = labelled(inked)
     centroids = centroids + np.array([x, y])
     keep = _marks(stats, centroids, skip)
     return centroids[keep], _moments(sub, stats, keep)

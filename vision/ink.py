@@ -129,10 +129,23 @@ def median_redness(redness: np.ndarray) -> float:
 
 
 def components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    """Connected blobs of a mask (8-connected): their count, label image and stats (Grana's
-    algorithm: the same blobs, in a third of the default's time on a card)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    """Connected blobs of a mask (8-connected): their count, label image and stats (``labelled``)."""
+    count, labels, stats, _ = labelled(ink)
     return count, labels, stats
+
+
+def labelled(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats`` of a mask (8-connected): the blobs' count, label
+    image, stats and centres. Grana's algorithm: the same blobs, in a third of the default's
+    time on a card. OpenCV's takes twice as long where a side is odd (a half-size face is 125
+    pixels wide; 1280 x 721 took 4.6 ms against 2.1), so such a mask is labelled with a row or
+    column of background added, and its labels cut back: the same labels, and the same stats
+    and centres but the background's (row 0, which counts the added pixels too)."""
+    h, w = mask.shape[:2]
+    if h % 2 or w % 2:
+        mask = cv2.copyMakeBorder(mask, 0, h % 2, 0, w % 2, cv2.BORDER_CONSTANT, value=0)
+    count, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return count, labels[:h, :w], stats, centres
 
 
 def hue_histogram(hues: np.ndarray) -> np.ndarray:
