@@ -4,9 +4,10 @@ Every frame allocates the same few dozen buffers of a frame's size or a good par
 in four channels to warp from, the darkest channel, threshold masks, label images). glibc's
 ``malloc`` serves big blocks by mapping new pages and gives them back on ``free``, so each frame
 the kernel hands out, and zeroes, the same pages again: about 1,300 page faults an 800x600 frame
-and 1,800 a 1280x720 one, a millisecond or two of a 10 ms budget (``python -m benchmarks vision``
-shows both). Raising the two thresholds keeps such blocks in the heap and the heap's freed top in
-the process, so the next frame reuses the pages. The cost is memory the process keeps: its
+and 1,800 a 1280x720 one whose ink the index search labels all over (a pale carpet), a
+millisecond or two of a 10 ms budget (``python -m benchmarks vision`` shows both). Raising the
+two thresholds keeps such blocks in the heap and the heap's freed top in the process, so the
+next frame reuses the pages. The cost is memory the process keeps: its
 peak, a few tens of megabytes more than it would hold between frames.
 
 Only glibc has these knobs (Raspberry Pi OS and Debian do); elsewhere nothing changes.
