@@ -181,7 +181,7 @@ def ink_marks(
     A rank broken in two by the threshold is one more mark, whole (``broken_ranks``)."""
     low = darkest(image)
     window = max(15, round(max(image.shape[:2]) / INK_WINDOW) | 1)
-    ink = cv2.adaptiveThreshold(low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
+    ink = _ink(low, window)
     labels, stats, centroids, origin = _labelled(ink)
     keep = _marks(stats, centroids, skip)
     centres, areas = centroids[keep], stats[keep, 4].astype(np.float64)
@@ -291,10 +291,14 @@ def thresholded_region(low: np.ndarray, window: int, box: tuple[int, int, int, i
     x0, y0, x1, y1 = box
     m = window // 2
     px0, py0, px1, py1 = max(x0 - m, 0), max(y0 - m, 0), min(x1 + m, w), min(y1 + m, h)
-    ink = cv2.adaptiveThreshold(
-        low[py0:py1, px0:px1], 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST
-    )
+    ink = _ink(low[py0:py1, px0:px1], window)
     return np.ascontiguousarray(ink[y0 - py0 : y1 - py0, x0 - px0 : x1 - px0])
+
+
+def _ink(low: np.ndarray, window: int) -> np.ndarray:
+    """The ink of a darkest channel: ``INK_CONTRAST`` darker than the mean of the square
+    ``window`` round each pixel (a 0/255 mask)."""
+    return cv2.adaptiveThreshold(low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
 
 
 def _paired_on_paper(

@@ -55,7 +55,7 @@ class Planes:
         b, g, r = cv2.split(image)  # a third of numpy's strided copies' time on a warped card
         return cls(
             image,
-            flattened(cv2.min(cv2.min(b, g), r), cell or PAPER_CELL),  # the darkest channel (``darkest``)
+            flattened(_least(b, g, r), cell or PAPER_CELL),
             cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S),
             cv2.cvtColor(image, cv2.COLOR_BGR2HSV),
         )
@@ -81,7 +81,11 @@ def darkest(image: np.ndarray) -> np.ndarray:
     channels eroded three wide, as it was taken before, and 21 for numpy's least over the channels."""
     if image.ndim == 2:
         return image
-    b, g, r = cv2.split(image)
+    return _least(*cv2.split(image))
+
+
+def _least(b: np.ndarray, g: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The least of three channels, pixel by pixel: the darkest channel (``darkest``)."""
     return cv2.min(cv2.min(b, g), r)
 
 
