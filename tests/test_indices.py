@@ -1038,6 +1038,22 @@ def test_a_region_is_thresholded_as_in_the_whole_frame_inside_it_and_at_its_edge
         assert np.array_equal(region, whole[y0:y1, x0:x1])
 
 
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 90), st.integers(1, 90), st.integers(0, 30), st.integers(0, 2**32 - 1), st.booleans())
+def test_ink_is_opencv_s_adaptive_threshold_bit_for_bit(h: int, w: int, half: int, seed: int, pale: bool) -> None:
+    """``_ink`` vectorises ``cv2.adaptiveThreshold`` (mean, inverted, ``INK_CONTRAST``): the
+    same mask for any picture and window, near paper's white (where a sum saturates) too."""
+    rng = np.random.default_rng(seed)
+    low = rng.integers(200 if pale else 0, 256, (h, w)).astype(np.uint8)
+    if seed % 2:
+        low = cv2.GaussianBlur(low, (5, 5), 0)
+    window = 2 * half + 3
+    want = cv2.adaptiveThreshold(
+        low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, indices_module.INK_CONTRAST
+    )
+    assert np.array_equal(indices_module._ink(low, window), want)
+
+
 def test_marks_only_round_and_touching_on_paper_are_thresholded_again(monkeypatch) -> None:
     """Wood grain's streaks are long, not round (``BROKEN_ROUND``), and a frame of it asks for
     no second threshold; the broken A does, once."""

@@ -297,8 +297,11 @@ def thresholded_region(low: np.ndarray, window: int, box: tuple[int, int, int, i
 
 def _ink(low: np.ndarray, window: int) -> np.ndarray:
     """The ink of a darkest channel: ``INK_CONTRAST`` darker than the mean of the square
-    ``window`` round each pixel (a 0/255 mask)."""
-    return cv2.adaptiveThreshold(low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, INK_CONTRAST)
+    ``window`` round each pixel (a 0/255 mask). The bytes of ``cv2.adaptiveThreshold`` (mean,
+    inverted), whose last step looks each pixel up one at a time: the mean's excess over the
+    pixel, saturated at 0, thresholded in one vectorised pass is 0.6 ms a 1280 x 720 frame, not 1.05."""
+    mean = cv2.blur(low, (window, window), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
+    return cv2.threshold(cv2.subtract(mean, low), INK_CONTRAST - 1, 255, cv2.THRESH_BINARY)[1]
 
 
 def _paired_on_paper(
@@ -609,15 +612,15 @@ def _read_deepened(
     return out
 
 
-def paper_beyond(image: np.ndarray, skip: np.ndarray) -> bool:
-    """Whether paper shows outside the ``skip`` mask (grown by ``SKIP_BAND``) in a frame (BGR or
-    grey): a ``PAPER_SPAN`` square of pixels bright enough in its darkest channel (``PAPER``).
+def paper_beyond(low: np.ndarray, skip: np.ndarray) -> bool:
+    """Whether paper shows outside the ``skip`` mask (grown by ``SKIP_BAND``) in a frame's
+    darkest channel ``low``: a ``PAPER_SPAN`` square of pixels bright enough (``PAPER``).
     An index is only taken on paper (``paper_shares``), so where the cards found are all the
     paper in view, no card is left to find by its index: on a dark table (felt, wood) that is
-    most frames, and the search's darkest channel, ink marks, pairs and readings (1-2 ms of a
-    800 x 600 frame) are left out. Judged on every other pixel each way (0.1 ms)."""
-    half = ((image.shape[1] + 1) // 2, (image.shape[0] + 1) // 2)  # OpenCV's nearest pixels: 4x numpy's speed
-    low = darkest(cv2.resize(image, half, interpolation=cv2.INTER_NEAREST))
+    most frames, and the search's ink marks, pairs and readings (1-2 ms of a 800 x 600 frame)
+    are left out. Judged on every other pixel each way (0.1 ms)."""
+    half = ((low.shape[1] + 1) // 2, (low.shape[0] + 1) // 2)  # OpenCV's nearest pixels: 4x numpy's speed
+    low = cv2.resize(low, half, interpolation=cv2.INTER_NEAREST)
     skip = cv2.resize(skip, half, interpolation=cv2.INTER_NEAREST)
     band, span = 2 * (SKIP_BAND // 2) + 1, (PAPER_SPAN + 1) // 2  # in half pixels: SKIP_BAND each way; 5-6 pixels
     beyond = cv2.compare(cv2.dilate(skip, np.ones((band, band), np.uint8)), 0, cv2.CMP_EQ)
@@ -798,9 +801,9 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     A grey frame is read as grey in all three channels (the corner network takes colour)."""
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if skip is not None and not paper_beyond(image, skip):
+    low = darkest(image)  # the search's, and the paper's beyond the cards: taken once
+    if skip is not None and not paper_beyond(low, skip):
         return []
-    low = darkest(image)
     centres, moments, joins = ink_marks(low, skip, image)  # the darkest channel is grey: taken once
     if len(centres) < 2:
         return []
