@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks, labelled
+from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks, labelled, median_redness
 from vision.middle import centre_count, centre_witnesses
 from vision.reader import Warped, _corner_planes, corner_image
 
@@ -183,3 +183,16 @@ def test_a_mask_with_an_odd_side_is_labelled_as_opencv_labels_it(h: int, w: int,
     want = cv2.connectedComponentsWithStats(mask, 8, cv2.CV_32S)
     assert count == want[0] and labels.shape == (h, w) and np.array_equal(labels, want[1])
     assert np.array_equal(stats[1:], want[2][1:]) and np.allclose(centres[1:], want[3][1:])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-255, 255), max_size=400), st.integers(1, 3))
+def test_median_redness_is_numpy_s_median(values: list[int], rows: int) -> None:
+    """``median_redness`` takes one partition, not ``np.median``'s machinery: the same value for
+    any count of pixels (odd, even, none), as a mask's cut gives them or in rows."""
+    redness = np.array(values * rows, np.int16).reshape(rows, -1)
+    if not redness.size:
+        assert np.isnan(median_redness(redness))
+        return
+    assert median_redness(redness) == float(np.median(redness))
+    assert median_redness(redness.ravel()[::-1]) == float(np.median(redness))

@@ -128,8 +128,17 @@ def ink_mask(image: np.ndarray | Planes) -> tuple[float, np.ndarray]:
 
 
 def median_redness(redness: np.ndarray) -> float:
-    """The median of a set of pixels' redness (``Planes.redness`` cut by a mask)."""
-    return float(np.median(redness))
+    """The median of a set of pixels' redness (``Planes.redness``, whole numbers, cut by a mask):
+    ``np.median``'s value (NaN for none), from one partition of the values; a third of its time
+    on a pip's or a mark's few hundred pixels, asked some twenty times a frame."""
+    values = np.asarray(redness).ravel()
+    half = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, half)[half])
+    if not values.size:
+        return float("nan")
+    low, high = np.partition(values, (half - 1, half))[half - 1 : half + 1]
+    return (float(low) + float(high)) / 2
 
 
 def components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
