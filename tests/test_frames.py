@@ -19,11 +19,13 @@ from vision.frames import (
     Frame,
     FrameSource,
     FrameSourceError,
+    ImageFileError,
     ImageFolderSource,
     OpenCVCamera,
     PiCamera2Source,
     VideoFileSource,
     open_source,
+    read_image,
     sensor_timestamp_to_monotonic,
 )
 
@@ -97,6 +99,27 @@ def test_a_corrupt_image_can_be_skipped_keeping_the_timeline(tmp_path: Path) -> 
     got = list(source)
     assert [(f.index, f.t_ns) for f in got] == [(0, 0), (2, 200_000_000)]
     assert source.skipped == [tmp_path / "b.jpg"]
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda p: None, "no such file"),
+        (lambda p: p.mkdir(), "a folder, not an image file"),
+        (lambda p: p.write_bytes(b""), "the file is empty"),
+        (lambda p: p.write_bytes(b"\xff\xd8\xff not really a jpeg"), "not an image OpenCV can decode"),
+    ],
+)
+def test_an_image_file_that_cannot_be_read_says_why(tmp_path: Path, make, reason: str) -> None:
+    """``read_image`` tells a wrong name, a folder, an empty file and a damaged one apart, where
+    ``cv2.imread`` answers None to all four; a real image is read as ``imread`` reads it."""
+    path = tmp_path / "card.jpg"
+    make(path)
+    with pytest.raises(ImageFileError, match=f"cannot read: {reason}"):
+        read_image(path)
+    picture = np.full((6, 8, 3), (10, 20, 30), np.uint8)
+    cv2.imwrite(str(tmp_path / "ok.png"), picture)
+    assert np.array_equal(read_image(tmp_path / "ok.png"), picture)
 
 
 def test_an_empty_folder_is_refused(tmp_path: Path) -> None:

@@ -822,6 +822,12 @@ def test_the_identify_command_reads_rendered_cards_backs_and_bad_files_and_draws
     assert out[1]["cards"] == [] and "cannot read" in out[1]["error"]
     assert [c["code"] for c in out[2]["cards"]] == ["back"] and "error" not in out[2]
     assert sorted(p.name for p in drawn.iterdir()) == ["card-2.png", "card.png"]
+    missing, folder = str(tmp_path / "nowhere.png"), str(tmp_path / "a")
+    assert main(["vision", "identify", missing, folder, "--json"]) == 0  # each named with its reason
+    assert [r["error"] for r in json.loads(capsys.readouterr().out)] == [
+        "cannot read: no such file",
+        "cannot read: a folder, not an image file",
+    ]
     assert main(["vision", "identify", str(back), "--json", "--threshold", "0.95"]) == 0
     assert [c["code"] for c in json.loads(capsys.readouterr().out)[0]["cards"]] == [None]
 

@@ -22,7 +22,7 @@ from vision.calibration import (
     draw_overlay,
     find_markers,
 )
-from vision.frames import FrameSourceError, open_source
+from vision.frames import FrameSourceError, ImageFileError, open_source, read_image
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import UNSURE
 from vision.runtime import ModelError
@@ -53,9 +53,10 @@ def cmd_identify(args: argparse.Namespace) -> int:
     drawn: set[str] = set()
     results = []
     for name in args.images:
-        image = cv2.imread(name) if Path(name).is_file() else None
-        if image is None:
-            results.append({"image": name, "error": "cannot read the file as an image", "cards": []})
+        try:
+            image = read_image(name)
+        except ImageFileError as exc:
+            results.append({"image": name, "error": str(exc), "cards": []})
             continue
         cards = identify(image, deck, args.threshold)
         results.append({"image": name, "cards": [c.to_json() for c in cards]})
@@ -129,10 +130,10 @@ def _calibration_frame(args: argparse.Namespace) -> np.ndarray:
     camera still settling its exposure spoils a frame, not the calibration; when no frame within
     ``SETTLE_FRAMES`` shows them all, the one showing most is used, and the markers it misses are named."""
     if args.image:
-        image = cv2.imread(args.image) if Path(args.image).is_file() else None
-        if image is None:
-            raise CalibrationError(f"{args.image}: cannot read the file as an image")
-        return image
+        try:
+            return read_image(args.image)
+        except ImageFileError as exc:
+            raise CalibrationError(f"{args.image}: {exc}") from None
     wanted = set(default_marker_mm(args.width_mm, args.height_mm))
     best, shown = None, -1
     with open_source(args.source) as source:

@@ -41,6 +41,33 @@ class FrameSourceError(RuntimeError):
     """A source that cannot deliver (unplugged camera, unreadable file, bad spec); the message names it."""
 
 
+class ImageFileError(ValueError):
+    """An image file that cannot be read; the message says why (the caller names the file)."""
+
+
+def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """An image file's pixels (``cv2.imread`` with ``flags``), or ``ImageFileError`` saying why
+    not: no such file, a folder, not readable, empty, or nothing OpenCV can decode. ``imread``
+    itself answers None for all of these alike, and a player who typed a wrong name should not
+    be told the photo is damaged."""
+    path = Path(path)
+    if not path.exists():
+        raise ImageFileError("cannot read: no such file")
+    if path.is_dir():
+        raise ImageFileError("cannot read: a folder, not an image file")
+    try:
+        with path.open("rb") as file:
+            empty = not file.read(1)
+    except OSError as exc:
+        raise ImageFileError(f"cannot read: {exc.strerror or exc}") from None
+    if empty:
+        raise ImageFileError("cannot read: the file is empty")
+    image = cv2.imread(str(path), flags)
+    if image is None or image.size == 0:
+        raise ImageFileError("cannot read: not an image OpenCV can decode (JPEG, PNG, BMP, TIFF, WebP), or damaged")
+    return image
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Frame:
     """One image and the moment it was exposed.
@@ -455,12 +482,13 @@ class ImageFolderSource(BaseSource):
             i = self._next
             self._next += 1
             path = self.files[i]
-            image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-            if image is None or image.size == 0:
+            try:
+                image = read_image(path, cv2.IMREAD_UNCHANGED)
+            except ImageFileError as exc:
                 if self.skip_unreadable:
                     self.skipped.append(path)
                     continue
-                raise FrameSourceError(f"image {path}: cannot read it (not an image, or damaged)")
+                raise FrameSourceError(f"image {path}: {exc}") from None
             try:
                 bgr = as_bgr(image)
             except ValueError as exc:

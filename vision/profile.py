@@ -22,6 +22,7 @@ from table.cards import CardError, make_deck, parse_card
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerOutput, builtin_net
 from vision.deck import Deck, Prototypes, net_id
 from vision.detect import CardQuad, find_cards, warp_card
+from vision.frames import ImageFileError, read_image
 from vision.pictures import SIGNATURE_PX, Pictures, signature
 from vision.reader import COURT_RANKS, NO_INDEX, Warped, corner_image
 
@@ -102,9 +103,10 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
         if code in named and code not in report.duplicates:
             report.duplicates.append(code)
         named.add(code)
-        image = cv2.imread(str(path))
-        if image is None:
-            report.failed[path.name] = "not an image OpenCV can read"
+        try:
+            image = read_image(path)
+        except ImageFileError as exc:
+            report.failed[path.name] = str(exc)
             continue
         quads = find_cards(image)
         if not quads:
