@@ -116,6 +116,19 @@ def test_a_card_hidden_whole_by_a_hand_and_seen_again_is_not_played_again() -> N
     assert run(tracker, [[seen("7C")]] * 2, start=11) == [CardSeen(1100 * MS, "camera", parse_card("7C"), "pile")]
 
 
+def test_the_identical_card_of_a_second_deck_played_next_elsewhere_is_a_new_card() -> None:
+    """Two decks: a trick taken away, the next one led with the other deck's queen. Thrown onto
+    the pile it lies elsewhere, at another angle: played, not the taken queen shown again. Back
+    where the taken one lay, nudged a little or turned half round, it was hidden."""
+    turned = np.float32([[160, 95], [160, 145], [90, 145], [90, 95]])  # the pile at a right angle
+    for where, played in ((turned, True), (PILE + 30, True), (PILE + 4, False), (np.roll(PILE, 2, axis=0), False)):
+        tracker = CardTracker(config=TrackerConfig(confirm=2, vanish=4))
+        run(tracker, [[seen("QH")]] * 2)
+        assert run(tracker, [[]] * 6, start=2) == [CardGone(200 * MS, "camera", "pile")]
+        again = run(tracker, [[seen("QH", where=where)]] * 2, start=8)
+        assert again == ([CardSeen(800 * MS, "camera", parse_card("QH"), "pile")] if played else []), where
+
+
 def test_a_card_lifted_from_a_seat_and_put_back_is_shown_not_played() -> None:
     tracker = CardTracker(zone_of=lambda _p: ("seat", 1), config=TrackerConfig(confirm=2, vanish=3))
     assert [e.card.code for e in run(tracker, [[seen("KS", where=SEAT)]] * 2)] == ["KS"]

@@ -13,7 +13,10 @@ A card lands blurred: the unreadable frames in its zone just before its first re
 zone's card that comes back after the zone emptied, before any other card was placed there, was
 hidden, not taken: a hand resting on the pile hides it whole (the camera sees no card at all),
 a player lifts a card to look at it and puts it down. It is shown again, and no ``CardSeen``
-says it was played a second time.
+says it was played a second time, where it lies where it lay (``SAME_PLACE``). With two decks
+the identical card may be the next one played there (an Oh Hell trick led with the other
+deck's queen after the last trick was taken): thrown onto the table, it lands elsewhere, at
+another angle, and is played.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from vision.reader import BACK
 from vision.seen import SeenCard
 from vision.zones import Zone as TableZone
 from vision.zones import zone_at
+
+SAME_PLACE = 0.25  # a card back where it lay: each corner within this much of its short side of where it was
 
 Zone = tuple[str, int | None]  # zone name and seat (None for shared zones)
 ZoneOf = Callable[[tuple[float, float]], Zone | None]
@@ -71,7 +76,10 @@ class _ZoneState:
     candidate_frames: int = 0
     empty_since: int | None = None
     empty_frames: int = 0
-    hidden: str | None = None  # what the zone showed when it emptied: seen there again next, it was hidden
+    shown_at: np.ndarray | None = None  # where the shown card lies (its corners, the last frame that read it)
+    candidate_at: np.ndarray | None = None
+    hidden: str | None = None  # what the zone showed when it emptied: there again next, where it lay, it was hidden
+    hidden_at: np.ndarray | None = None
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
 
 
@@ -112,7 +120,7 @@ class CardTracker:
         for zone in set(self.zones) | present:
             state = self.zones.setdefault(zone, _ZoneState(unreadable=deque(maxlen=self.config.settle)))
             if zone in top:
-                events += self._reading(zone, state, t_ns, top[zone].code)  # type: ignore[arg-type]
+                events += self._reading(zone, state, t_ns, top[zone])
                 state.unreadable.clear()
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
@@ -122,26 +130,30 @@ class CardTracker:
                 events += self._nothing(zone, state, t_ns)
         return sorted(events, key=lambda e: e.sort_key())
 
-    def _reading(self, zone: Zone, state: _ZoneState, t: int, code: str) -> list[Event]:
+    def _reading(self, zone: Zone, state: _ZoneState, t: int, card: SeenCard) -> list[Event]:
+        code = card.code
+        assert code is not None  # only readable cards are a zone's top card
         state.empty_since, state.empty_frames = None, 0
         if code == state.shown:
-            state.candidate, state.candidate_frames = None, 0
+            state.candidate, state.candidate_frames, state.shown_at = None, 0, card.corners
             return []
         if code != state.candidate:
             landed = state.unreadable[0] if state.unreadable else t
             state.candidate, state.candidate_t, state.candidate_frames = code, landed, 0
         state.candidate_frames += 1
+        state.candidate_at = card.corners
         if state.candidate_frames < self.config.confirm:
             return []
         events: list[Event] = []
         name, seat = zone
-        if state.shown is None and code == state.hidden:
-            pass  # the card the zone showed before it emptied: it was hidden, not played again
+        if state.shown is None and code == state.hidden and _same_place(card.corners, state.hidden_at):
+            pass  # the card the zone showed before it emptied, where it lay: it was hidden, not played again
         elif state.shown is not None and state.shown != BACK and code == BACK:
             events.append(CardGone(state.candidate_t, self.source, name, parse_card(state.shown)))  # turned face down
         elif code != BACK:
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
-        state.shown, state.candidate, state.candidate_frames, state.hidden = code, None, 0, None
+        state.shown, state.shown_at, state.candidate, state.candidate_frames = code, state.candidate_at, None, 0
+        state.hidden, state.hidden_at = None, None
         return events
 
     def _nothing(self, zone: Zone, state: _ZoneState, t: int) -> list[Event]:
@@ -155,5 +167,16 @@ class CardTracker:
             return []
         name, _ = zone
         gone = state.empty_since
-        state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
+        state.hidden, state.hidden_at = state.shown, state.shown_at
+        state.shown, state.shown_at, state.empty_since, state.empty_frames = None, None, None, 0
         return [CardGone(gone, self.source, name)]
+
+
+def _same_place(corners: np.ndarray, before: np.ndarray | None) -> bool:
+    """Whether a card's outline lies where another lay: each corner within ``SAME_PLACE`` of the
+    card's short side of the other's (either way round: a card reads the same turned half round)."""
+    if before is None:
+        return False
+    short = float(np.linalg.norm(corners[1] - corners[0]))
+    off = min(float(np.linalg.norm(corners - np.roll(before, turn, axis=0), axis=1).max()) for turn in (0, 2))
+    return off <= SAME_PLACE * max(short, 1.0)
