@@ -560,3 +560,19 @@ def test_a_calibration_or_overlay_that_cannot_be_written_is_named(tmp_path: Path
     out = tmp_path / "cal.json"
     assert main(["calibrate", "--image", str(photo), "--out", str(out), "--overlay", str(tmp_path / "check")]) == 2
     assert "name it .png or .jpg" in capsys.readouterr().err
+
+
+def test_an_overlay_s_bad_zones_are_refused_before_the_calibration_is_written(tmp_path: Path, capsys) -> None:
+    """A zones file that cannot be read, or a count of players no table has, is named, and the
+    calibration file is left as it was: not written anew, an older one not overwritten."""
+    from table.cli import main
+
+    photo, out, zones = tmp_path / "table.png", tmp_path / "cal.json", tmp_path / "zones.toml"
+    cv2.imwrite(str(photo), camera_view(flat_table()))
+    zones.write_text("[[zones]\nname = ", encoding="utf-8")
+    args = ["calibrate", "--image", str(photo), "--out", str(out), "--overlay", str(tmp_path / "check.png")]
+    assert main([*args, "--zones", str(zones)]) == 2
+    assert "cannot read the zones" in capsys.readouterr().err and not out.exists()
+    out.write_text("the older calibration", encoding="utf-8")
+    assert main([*args, "--players", "-3"]) == 2
+    assert out.read_text(encoding="utf-8") == "the older calibration"

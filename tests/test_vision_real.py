@@ -109,7 +109,7 @@ def test_identify_prints_one_json_list_and_reports_bad_files(tmp_path: Path, cap
     broken.write_bytes(b"not a jpeg")
     draw = tmp_path / "drawn"
     argv = ["vision", "identify", str(DATA / "IMG_2385.JPG"), str(broken), "--json", "--draw", str(draw)]
-    assert main(argv) == 0
+    assert main(argv) == 1  # the broken file: every image answered, the status says one failed
     out = json.loads(capsys.readouterr().out)
     assert [r["image"] for r in out] == [str(DATA / "IMG_2385.JPG"), str(broken)]
     first = out[0]["cards"]

@@ -214,14 +214,17 @@ def test_an_empty_table_has_no_cards() -> None:
 
 
 def test_enrolment_learns_a_deck_and_reports_missing_and_duplicate_cards(tmp_path: Path) -> None:
-    for code in ["AS", "7H", "10D", "QC"]:
-        cv2.imwrite(str(tmp_path / f"{code}_1.png"), on_table(code, "casino", angle=8))
+    for code, suffix in [("AS", "png"), ("7H", "png"), ("10D", "webp"), ("QC", "png")]:
+        cv2.imwrite(str(tmp_path / f"{code}_1.{suffix}"), on_table(code, "casino", angle=8))
     cv2.imwrite(str(tmp_path / "QC_2.png"), on_table("QC", "casino", angle=-8))
     (tmp_path / "7C_1.png").write_bytes(b"not an image")
+    (tmp_path / "._AS_1.png").write_bytes(b"\x00\x05\x16\x07 a macOS copy's metadata")  # hidden: left alone
+    (tmp_path / "KH_1.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")  # a phone's own format
     report = enrol(tmp_path, tmp_path / "casino.npz")
     assert set(report.cards) == {"AS", "7H", "10D", "QC"}
     assert report.duplicates == ["QC"]
-    assert "7C_1.png" in report.failed
+    assert report.failed["7C_1.png"].startswith("cannot read: not an image")
+    assert "export it as JPEG" in report.failed["KH_1.HEIC"]
     assert "KS" in report.missing and "AS" not in report.missing
     assert not {"RJ", "BJ"} & set(report.missing)  # photographed without jokers: a deck without
     assert report.doubts == {}  # clear photos, each named for its card
@@ -813,7 +816,7 @@ def test_the_identify_command_reads_rendered_cards_backs_and_bad_files_and_draws
     broken.write_bytes(b"not a picture")
     drawn = tmp_path / "drawn"
     images = [str(face), str(broken), str(back)]
-    assert main(["vision", "identify", *images, "--json", "--draw", str(drawn)]) == 0
+    assert main(["vision", "identify", *images, "--json", "--draw", str(drawn)]) == 1  # one could not be read
     out = json.loads(capsys.readouterr().out)
     assert [r["image"] for r in out] == images
     (card,) = out[0]["cards"]
@@ -823,7 +826,7 @@ def test_the_identify_command_reads_rendered_cards_backs_and_bad_files_and_draws
     assert [c["code"] for c in out[2]["cards"]] == ["back"] and "error" not in out[2]
     assert sorted(p.name for p in drawn.iterdir()) == ["card-2.png", "card.png"]
     missing, folder = str(tmp_path / "nowhere.png"), str(tmp_path / "a")
-    assert main(["vision", "identify", missing, folder, "--json"]) == 0  # each named with its reason
+    assert main(["vision", "identify", missing, folder, "--json"]) == 1  # each named with its reason
     assert [r["error"] for r in json.loads(capsys.readouterr().out)] == [
         "cannot read: no such file",
         "cannot read: a folder, not an image file",

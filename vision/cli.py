@@ -26,7 +26,7 @@ from vision.frames import FrameSourceError, ImageFileError, open_source, read_im
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import UNSURE
 from vision.runtime import ModelError
-from vision.zones import default_zones, load_zones
+from vision.zones import Zone, default_zones, load_zones
 
 
 class OutputError(OSError):
@@ -78,7 +78,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
                 continue
             found = ", ".join(f"{c['code'] or 'unsure'} ({c['confidence']:.2f})" for c in result["cards"])
             print(f"{result['image']}: {found or 'no cards'}")
-    return 0
+    return 1 if any("error" in result for result in results) else 0  # every image answered; a script learns one failed
 
 
 def _write_picture(path: Path, picture: np.ndarray) -> None:
@@ -173,20 +173,24 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         calibration: Calibration = calibrate_from_points(pixels, table, (w, h))
     else:
         calibration = calibrate_from_markers(image, default_marker_mm(args.width_mm, args.height_mm))
+    zones = _overlay_zones(args) if args.overlay else []  # refused before the calibration is written
     calibration.save(args.out)
     print(f"wrote {args.out} ({calibration.method}, reprojection error {calibration.reprojection_error:.1f} mm)")
     if args.overlay:
-        if args.zones:
-            try:
-                config = tomllib.loads(Path(args.zones).read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError) as exc:
-                raise CalibrationError(f"{args.zones}: cannot read the zones ({exc})") from None
-            zones = load_zones(config)
-        else:
-            zones = default_zones(args.players, args.width_mm, args.height_mm)
         _write_picture(Path(args.overlay), draw_overlay(image, calibration, zones))
         print(f"wrote {args.overlay}: check the outline, grid and zones by eye")
     return 0
+
+
+def _overlay_zones(args: argparse.Namespace) -> list[Zone]:
+    """The zones ``calibrate --overlay`` draws: from ``--zones`` (TOML), else laid out for ``--players``."""
+    if not args.zones:
+        return default_zones(args.players, args.width_mm, args.height_mm)
+    try:
+        config = tomllib.loads(Path(args.zones).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise CalibrationError(f"{args.zones}: cannot read the zones ({exc})") from None
+    return load_zones(config)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -212,7 +216,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     vision = sub.add_parser("vision", help="read cards in photos; enrol a deck")
     vsub = vision.add_subparsers(dest="vision_command", required=True)
 
-    ident = vsub.add_parser("identify", help="find and read the cards in images")
+    ident = vsub.add_parser(
+        "identify", help="find and read the cards in images (exit status 1 when an image could not be read)"
+    )
     ident.add_argument("images", nargs="+", metavar="IMAGE")
     ident.add_argument("--deck", default=None, metavar="PROFILE", help="an enrolled deck profile (.npz)")
     ident.add_argument("--json", action="store_true", help="one JSON list, an object per image")

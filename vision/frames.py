@@ -30,7 +30,7 @@ from typing import Any, Protocol, Self, runtime_checkable
 import cv2
 import numpy as np
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")  # what OpenCV's wheels decode
 PICAMERA2_HELP = (
     "on Raspberry Pi OS install it with `sudo apt install python3-picamera2` and create the virtual "
     "environment with `python3 -m venv --system-site-packages .venv` so that it can see the system package"
@@ -39,6 +39,16 @@ PICAMERA2_HELP = (
 
 class FrameSourceError(RuntimeError):
     """A source that cannot deliver (unplugged camera, unreadable file, bad spec); the message names it."""
+
+
+def image_files(folder: Path, suffixes: tuple[str, ...] = IMAGE_SUFFIXES) -> list[Path]:
+    """A folder's image files (by suffix, any case), sorted by name. Hidden files are left out:
+    a macOS copy onto a USB stick adds ``._QH_1.jpg`` beside ``QH_1.jpg``, a file of its own
+    metadata that no decoder reads."""
+    return sorted(
+        (p for p in folder.iterdir() if p.suffix.lower() in suffixes and not p.name.startswith(".") and p.is_file()),
+        key=lambda p: p.name,
+    )
 
 
 class ImageFileError(ValueError):
@@ -462,9 +472,7 @@ class ImageFolderSource(BaseSource):
             raise FrameSourceError(f"image folder {self.path} does not exist")
         if not self.path.is_dir():
             raise FrameSourceError(f"image folder {self.path} is not a folder")
-        self.files = sorted(
-            (p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()), key=lambda p: p.name
-        )
+        self.files = image_files(self.path)
         if not self.files:
             raise FrameSourceError(f"image folder {self.path} has no images ({', '.join(IMAGE_SUFFIXES)})")
         self.fps = fps

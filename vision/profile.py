@@ -22,7 +22,7 @@ from table.cards import CardError, make_deck, parse_card
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerOutput, builtin_net
 from vision.deck import Deck, Prototypes, net_id
 from vision.detect import CardQuad, find_cards, warp_card
-from vision.frames import ImageFileError, read_image
+from vision.frames import IMAGE_SUFFIXES, ImageFileError, image_files, read_image
 from vision.pictures import SIGNATURE_PX, Pictures, signature
 from vision.reader import COURT_RANKS, NO_INDEX, Warped, corner_image
 
@@ -45,8 +45,8 @@ WEAK = 0.8
 # reported (a deck unlike any the network knows is what enrolment is for); read surely, though,
 # another card's name would teach the reader to misread it.
 MISNAMED = 0.95
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 JOKERS = ["RJ", "BJ"]
+HEIC = (".heic", ".heif")
 
 
 class EnrolError(ValueError):
@@ -91,11 +91,14 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     _writable(Path(out))
     if not folder.is_dir():
         raise EnrolError(f"{folder}: not a folder of card photos")
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+    files = image_files(folder)
+    heic = image_files(folder, HEIC)  # a phone's own format, which OpenCV does not read
     if not files:
-        raise EnrolError(f"{folder}: no .jpg, .png or .bmp photos in it")
+        also = f"; its {len(heic)} HEIC photos must be exported as JPEG first" if heic else ""
+        raise EnrolError(f"{folder}: no photos in it ({', '.join(IMAGE_SUFFIXES)}){also}")
     codes = {p: card_code_of(p) for p in files}  # every bad name is refused before any work
     report = EnrolReport()
+    report.failed.update((p.name, "an HEIC photo, which OpenCV cannot read: export it as JPEG") for p in heic)
     embeddings, ranks, suits = [], [], []
     pictures: dict[str, np.ndarray] = {}  # court code -> its picture's signature
     named: set[str] = set()
