@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any, ClassVar
@@ -277,6 +279,26 @@ class FakeCapture:
 
     def release(self) -> None:
         pass
+
+
+def test_a_stalled_camera_is_lost_by_time_and_opencv_waits_a_second_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A webcam that stalls without being unplugged makes every read wait the driver's timeout
+    (OpenCV's V4L2 default is 10 s; the table asks for 1 s), so counting misses would take
+    minutes: no frame for ``lost_after_s`` is lost, and the next frame ends it."""
+    assert "OPENCV_VIDEOIO_V4L_SELECT_TIMEOUT" in os.environ  # 1 s, set on import unless set outside
+    clock = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(cv2, "VideoCapture", FakeCapture)
+    FakeCapture.opened, FakeCapture.openable = [], True
+    FakeCapture.script = [True, False, False, False, True]
+    camera = OpenCVCamera(0, reopen_after=30, retry_s=0, lost_after_s=3.0)
+    assert camera.read() is not None and not camera.lost
+    for misses in (1, 2):  # each stalled read: a second in the driver
+        clock[0] += 1.0
+        assert camera.read() is None and not camera.lost and camera.failures == misses
+    clock[0] += 1.0
+    assert camera.read() is None and camera.lost and camera.failures == 3 < camera.reopen_after
+    assert camera.read() is not None and not camera.lost
 
 
 def test_a_camera_that_stops_counts_failures_reopens_and_never_raises(monkeypatch: pytest.MonkeyPatch) -> None:

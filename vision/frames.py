@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import math
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -35,6 +36,13 @@ PICAMERA2_HELP = (
     "on Raspberry Pi OS install it with `sudo apt install python3-picamera2` and create the virtual "
     "environment with `python3 -m venv --system-site-packages .venv` so that it can see the system package"
 )
+
+
+# OpenCV's V4L2 backend waits this many seconds for each frame before it gives up (10 by
+# default): a webcam that stalls without being unplugged held each read for 10 s, and was
+# reported lost after minutes. Read once, at the first capture; a value set outside is kept.
+os.environ.setdefault("OPENCV_VIDEOIO_V4L_SELECT_TIMEOUT", "1")
+CAMERA_LOST_S = 3.0  # a camera that has delivered no frame for this long is lost: the game pauses
 
 
 class FrameSourceError(RuntimeError):
@@ -200,11 +208,12 @@ class OpenCVCamera(BaseSource):
     of a card and a button press within a few tens of milliseconds matters.
 
     Once opened, ``read()`` never raises: a frame that does not come returns ``None`` and adds one
-    to ``failures`` (reset by the next good frame), so a controller can report "camera lost" and
-    keep polling. Every ``reopen_after`` consecutive failures the device is released and opened
-    again (``reopens`` counts the attempts), which recovers a camera that was unplugged and plugged
-    back in under the same name. A failed ``read()`` takes at least ``retry_s`` in all before it
-    returns ``None``, so a polling loop does not spin.
+    to ``failures`` (reset by the next good frame), so a controller can report "camera lost"
+    (``lost``: no frame for ``lost_after_s``) and keep polling. Every ``reopen_after`` consecutive
+    failures the device is released and opened again (``reopens`` counts the attempts), which
+    recovers a camera that was unplugged and plugged back in under the same name. A failed
+    ``read()`` takes at least ``retry_s`` in all before it returns ``None``, so a polling loop
+    does not spin.
     """
 
     def __init__(
@@ -216,6 +225,7 @@ class OpenCVCamera(BaseSource):
         *,
         reopen_after: int = 30,
         retry_s: float = 0.1,
+        lost_after_s: float = CAMERA_LOST_S,
     ) -> None:
         if isinstance(device, str) and device.strip().isdigit():
             device = int(device)
@@ -228,11 +238,13 @@ class OpenCVCamera(BaseSource):
         self.width, self.height, self.fps = width, height, fps
         self.reopen_after = reopen_after
         self.retry_s = retry_s
+        self.lost_after_s = lost_after_s
         self.failures = 0
         self.reopens = 0
         self.ended = False
         self._index = 0
         self._closed = False
+        self._last_frame = time.monotonic()  # when the latest frame came (opening counts as one)
         self._cap: Any = self._open()
         if self._cap is None:
             raise FrameSourceError(
@@ -277,8 +289,11 @@ class OpenCVCamera(BaseSource):
 
     @property
     def lost(self) -> bool:
-        """True once ``reopen_after`` frames in a row did not come: worth telling the players."""
-        return self.failures >= self.reopen_after
+        """True once frames have stopped: ``reopen_after`` in a row did not come, or none has come
+        for ``lost_after_s`` (a stalled camera's every read waits the driver's timeout): worth
+        telling the players."""
+        stopped = time.monotonic() - self._last_frame >= self.lost_after_s
+        return self.failures >= self.reopen_after or (self.failures > 0 and stopped)
 
     def read(self) -> Frame | None:
         if self._closed:
@@ -297,6 +312,7 @@ class OpenCVCamera(BaseSource):
         except (cv2.error, ValueError):
             self._failed(started)
             return None
+        self._last_frame = time.monotonic()
         return self._delivered(frame)
 
     def close(self) -> None:
