@@ -348,22 +348,34 @@ def bench_rendered() -> None:
 
 
 def bench_empty_tables() -> None:
-    """Tables with no card on them (every kind, plain, cluttered and in hard shadows, with uneven
-    light and glare): any card read is a phantom, and every unsure outline keeps a zone from
-    counting as empty (``tracker``: a pile taken away would not be reported)."""
+    """Tables with no card on them (every kind, plain, cluttered, in hard shadows and with players'
+    hands over them, with uneven light and glare): any card read is a phantom, and every unsure
+    outline keeps a zone from counting as empty (``tracker``: a pile taken away would not be reported)."""
     from sim.render import TABLES, SceneSpec, render_scene
 
-    print("Rendered tables with no card (12 a kind: plain, cluttered, in hard shadows):")
+    print("Rendered tables with no card (12 a kind: plain, cluttered, in hard shadows, with hands over them):")
     for table in TABLES:
         read, unsure = Counter(), 0
         for seed in range(12):
-            for scene in ({}, {"clutter": 0.6}, {"shade": 0.6}):
+            for scene in ({}, {"clutter": 0.6}, {"shade": 0.6}, {"hands": _random_hands(random.Random(seed))}):
                 spec = SceneSpec(table=table, seed=seed, light=0.5, glare=0.3 if seed % 2 else 0.0, **scene)
                 found = identify(render_scene(spec)[0])
                 read.update(c.code for c in found if c.code is not None)
                 unsure += sum(c.code is None for c in found)
         cards = ", ".join(f"{n} {code}" for code, n in sorted(read.items())) or "none"
-        print(f"  {table:6}: 36 frames   cards read (phantoms): {cards}   unsure outlines: {unsure}")
+        print(f"  {table:6}: 48 frames   cards read (phantoms): {cards}   unsure outlines: {unsure}")
+
+
+def _random_hands(rng: random.Random, width: int = 800, height: int = 600) -> tuple:
+    """One or two players' hands anywhere over an 800 x 600 table, any way round, any tone."""
+    from sim.hands import SKIN_TONES, HandPlacement
+
+    return tuple(
+        HandPlacement(
+            rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), rng.uniform(180, 300), rng.choice(list(SKIN_TONES))
+        )
+        for _ in range(rng.randint(1, 2))
+    )
 
 
 JOKER_SCENE = ("RJ", "BJ", "5H")

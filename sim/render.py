@@ -23,6 +23,7 @@ from statistics import NormalDist
 import cv2
 import numpy as np
 
+from sim.hands import HandPlacement, draw_hand, hand_mask
 from sim.render_cards import (
     ALL_CODES,
     CARD_H,
@@ -100,6 +101,7 @@ class SceneSpec:
     clutter: float = 0.0  # things lying on the table under the cards: 0 none, 1 a busy desk
     pictures: str | None = None  # a folder of photos for the clutter's book covers and magazines
     shade: float = 0.0  # hard shadows of a window's bars or an object across table and cards (0..1)
+    hands: tuple[HandPlacement, ...] = ()  # players' hands over everything (``sim.hands``)
 
 
 # ---------------------------------------------------------------- tables
@@ -407,8 +409,11 @@ def _fraction_visible(label: np.ndarray, poly: np.ndarray, ident: int, origin: n
     return float(np.count_nonzero(own & (label[y0:y1, x0:x1] == ident))) / area
 
 
-def _ground_truth(polys: list[np.ndarray], regions: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple]:
-    """visible and index_visible of each card, from a label image of who is on top where."""
+def _ground_truth(
+    polys: list[np.ndarray], regions: list[tuple[np.ndarray, np.ndarray]], over: Sequence[np.ndarray] = ()
+) -> list[tuple]:
+    """visible and index_visible of each card, from a label image of who is on top where (the
+    outlines ``over`` lie over every card: hands)."""
     if not polys:
         return []
     allp = np.vstack(polys)
@@ -417,12 +422,23 @@ def _ground_truth(polys: list[np.ndarray], regions: list[tuple[np.ndarray, np.nd
     label = np.zeros((size[1], size[0]), np.uint16)
     for i, p in enumerate(polys):
         cv2.fillPoly(label, [np.round((p - origin) * 16).astype(np.int32)], i + 1, cv2.LINE_8, 4)
+    if len(over):
+        cv2.fillPoly(label, [np.round((p - origin) * 16).astype(np.int32) for p in over], len(polys) + 1, cv2.LINE_8, 4)
     out = []
     for i, p in enumerate(polys):
         vis = _fraction_visible(label, p, i + 1, origin)
         idx = tuple(_fraction_visible(label, r, i + 1, origin) for r in regions[i])
         out.append((vis, idx))
     return out
+
+
+def _hand_outlines(hands: Sequence[HandPlacement], shape: tuple[int, int], origin: np.ndarray) -> list[np.ndarray]:
+    """The hands' outlines (N x 2, the straight-down canvas's coordinates), for the ground truth."""
+    if not hands:
+        return []
+    mask = (np.sum([hand_mask(hand, shape, origin) for hand in hands], axis=0) >= 0.5).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [c.reshape(-1, 2).astype(np.float64) + origin for c in contours if len(c) >= 3]
 
 
 def _region_polys(corners: np.ndarray, style: DeckStyle) -> tuple[np.ndarray, np.ndarray]:
@@ -481,6 +497,8 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
         placed_src.append((code, corners))
         styles.append(style)
 
+    for n, hand in enumerate(spec.hands):  # each its own generator: adding a hand leaves the rest alone
+        draw_hand(canvas, cover, hand, origin, light_dir, random.Random(f"hand {spec.seed} {n}").getrandbits(32))
     _light(canvas, cover, spec, rng, origin, light_dir)
     if spec.perspective > 0:
         shift = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]])
@@ -503,7 +521,8 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
         tuple(_apply_h(hm, r) for r in _region_polys(corners, s))
         for (_, corners), s in zip(placed_src, styles, strict=True)
     ]
-    truth = _ground_truth(polys, regions)
+    hands = [_apply_h(hm, q) for q in _hand_outlines(spec.hands, canvas.shape[:2], origin)]
+    truth = _ground_truth(polys, regions, hands)
     return out, [
         PlacedCard(code, poly, vis, idx, style.name)
         for (code, _), poly, (vis, idx), style in zip(placed_src, polys, truth, styles, strict=True)

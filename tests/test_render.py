@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from sim.hands import SKIN_TONES, HandPlacement
 from sim.render import (
     ALL_CODES,
     CARD_H,
@@ -414,3 +415,18 @@ def test_hard_shadows_darken_table_and_card_with_a_sharp_edge() -> None:
             darker += 1
             assert ((on_face > 0.8) & (on_face < 0.95)).mean() < 0.15
     assert darker >= 2
+
+
+def test_a_hand_is_skin_over_the_table_hides_the_card_under_it_and_names_a_bad_tone() -> None:
+    """A hand is drawn over everything, in its skin tone, its forearm running off the frame; the
+    card under it is less visible in the ground truth; an unknown tone is refused by name."""
+    card = CardPlacement("7C", 400, 300, 0.0, 200)
+    bare, truth = render_scene(SceneSpec(cards=(card,), seed=1, noise=0.0))
+    hand = HandPlacement(400, 300, 0.0, 240, "dark")
+    covered, under = render_scene(SceneSpec(cards=(card,), seed=1, noise=0.0, hands=(hand,)))
+    assert truth[0].visible == 1.0 and 0.3 < under[0].visible < 0.9
+    palm = covered[290:310, 390:410].reshape(-1, 3).mean(axis=0)
+    assert np.abs(palm - 255 * np.array(SKIN_TONES["dark"])).max() < 25  # the palm's own colour, not the card's
+    assert np.abs(covered[-3:, 395:405].astype(int) - bare[-3:, 395:405]).mean() > 30  # the forearm, at the edge
+    with pytest.raises(ValueError, match="unknown skin tone 'green'"):
+        HandPlacement(0, 0, 0, skin="green")
