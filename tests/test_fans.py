@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from sim.hands import HandPlacement
 from sim.render import CardPlacement, SceneSpec, render_scene
 from sim.render_cards import DECK_STYLES
 from vision.fans import beyond, end_cards
@@ -79,3 +80,13 @@ def test_a_card_in_a_loose_outline_is_not_read_as_a_part_of_it() -> None:
     centre = tuple(float(v) for v in truth[1].corners.mean(axis=0))
     on_it = [c.code for c in identify(image) if cv2.pointPolygonTest(c.corners, centre, False) >= 0]
     assert on_it in (["10D"], [None])
+
+
+def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read() -> None:
+    """A pale patch of limed wood between grain lines, beside a player's hand, is an outline read
+    as no card, searched as a row of cards: a "top card" 29 pixels wide was found at its end and
+    its grain read as a black joker (0.75). A card that narrow has an index too small to read
+    (``MIN_SHORT_SIDE``, which every other outline already had to pass): no card is read."""
+    hand = HandPlacement(296.32949806627647, 225.22167172877892, 69.52199320297012, 185.2534148858654, "light")
+    image, _ = render_scene(SceneSpec(table="limed", seed=8, light=0.5, hands=(hand,)))
+    assert [c.code for c in identify(image) if c.code is not None] == []

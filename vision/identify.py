@@ -381,7 +381,8 @@ def _rows(
     tries = []
     for n in unsure:
         row = CardQuad(quads[n].corners * scale, quads[n].fill)
-        tries += [(n, CardQuad(top.corners / scale, top.fill, top.edges)) for top in fan_tops(gray, row, reach, lines)]
+        tops = (CardQuad(top.corners / scale, top.fill, top.edges) for top in fan_tops(gray, row, reach, lines))
+        tries += [(n, top) for top in tops if top.short_side >= MIN_SHORT_SIDE]  # an index too small to read
     if not tries:
         return
     warps, second = reader.read([top for _, top in tries], vouch=False)
