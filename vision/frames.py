@@ -643,6 +643,8 @@ def open_source(
             return OpenCVCamera(rest, width, height, fps)
         if kind == "folder":
             return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
+        if Path(rest).suffix.lower() in IMAGE_SUFFIXES:
+            raise FrameSourceError(f"frame source {spec!r} is one image: give a video, or --image for a photo")
         return VideoFileSource(rest, time.monotonic_ns())
     if spec.lower() == "picamera":
         return PiCamera2Source(width or 1280, height or 720, fps or 30.0)
