@@ -129,6 +129,17 @@ def test_the_identical_card_of_a_second_deck_played_next_elsewhere_is_a_new_card
         assert again == ([CardSeen(800 * MS, "camera", parse_card("QH"), "pile")] if played else []), where
 
 
+def test_a_card_carried_across_the_pile_is_not_placed_and_one_sliding_to_rest_is_dated_by_its_first_frame() -> None:
+    """A player carries a card over the pile, read surely in every frame but moving (a fifth of
+    its width a frame): it never rests there, and is not placed. A card thrown onto the pile
+    slides two frames, then rests: placed, dated by the first frame it was read in."""
+    carried = [[seen("KS", where=PILE + np.float32([12 * n, 4 * n]))] for n in range(6)]
+    tracker = CardTracker(config=TrackerConfig(confirm=2))
+    assert run(tracker, [*carried, [], []]) == []
+    thrown = [[seen("9D", where=PILE + np.float32(off))] for off in ((30, 20), (14, 9), (0, 0))]
+    assert run(tracker, [*thrown, [seen("9D")]], start=8) == [CardSeen(800 * MS, "camera", parse_card("9D"), "pile")]
+
+
 def test_a_card_lifted_from_a_seat_and_put_back_is_shown_not_played() -> None:
     tracker = CardTracker(zone_of=lambda _p: ("seat", 1), config=TrackerConfig(confirm=2, vanish=3))
     assert [e.card.code for e in run(tracker, [[seen("KS", where=SEAT)]] * 2)] == ["KS"]

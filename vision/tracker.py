@@ -2,8 +2,10 @@
 
 Each zone of the table (the centre pile, each seat, the stock, the trump place) shows at most one
 card on top. A card counts as placed once the same reading has held for ``confirm`` frames in a
-row; its ``CardSeen`` carries the timestamp of the *first* of those frames, the moment it
-appeared, not the moment it was confirmed. A zone that has shown nothing readable for ``vanish``
+row, the card at rest over them (``STILL``: a card in a player's hand, shown round or carried
+across a zone, moves from frame to frame); its ``CardSeen`` carries the timestamp of the *first*
+frame it was read in, the moment it appeared (sliding to rest, thrown onto the pile), not the
+moment it was confirmed. A zone that has shown nothing readable for ``vanish``
 frames lost its card (``CardGone``). Unsure frames neither confirm nor break a streak, so a hand
 passing over the table, a blurred frame or a thumb on a corner produce no event at all: a phantom
 would have to be read as the same card, confidently, frame after frame.
@@ -36,6 +38,7 @@ from vision.zones import Zone as TableZone
 from vision.zones import zone_at
 
 SAME_PLACE = 0.25  # a card back where it lay: each corner within this much of its short side of where it was
+STILL = 0.1  # a card at rest: its centre moves less than this much of its short side a frame (a card carried: more)
 
 Zone = tuple[str, int | None]  # zone name and seat (None for shared zones)
 ZoneOf = Callable[[tuple[float, float]], Zone | None]
@@ -140,6 +143,8 @@ class CardTracker:
         if code != state.candidate:
             landed = state.unreadable[0] if state.unreadable else t
             state.candidate, state.candidate_t, state.candidate_frames = code, landed, 0
+        elif not _at_rest(card.corners, state.candidate_at):
+            state.candidate_frames = 0  # moving: in a hand, or sliding to rest (dated from its first frame)
         state.candidate_frames += 1
         state.candidate_at = card.corners
         if state.candidate_frames < self.config.confirm:
@@ -180,3 +185,13 @@ def _same_place(corners: np.ndarray, before: np.ndarray | None) -> bool:
     short = float(np.linalg.norm(corners[1] - corners[0]))
     off = min(float(np.linalg.norm(corners - np.roll(before, turn, axis=0), axis=1).max()) for turn in (0, 2))
     return off <= SAME_PLACE * max(short, 1.0)
+
+
+def _at_rest(corners: np.ndarray, before: np.ndarray | None) -> bool:
+    """Whether a card read in two frames in a row lay still between them: its centre moved less
+    than ``STILL`` of its short side. Centres, not corners: a pile's top card's outline, drawn
+    round part of the card under it in one frame and not the next, moves its corners far more."""
+    if before is None:
+        return True
+    short = float(np.linalg.norm(corners[1] - corners[0]))
+    return float(np.linalg.norm(corners.mean(axis=0) - before.mean(axis=0))) <= STILL * max(short, 1.0)
