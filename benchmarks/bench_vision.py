@@ -370,12 +370,11 @@ def _random_hands(rng: random.Random, width: int = 800, height: int = 600) -> tu
     """One or two players' hands anywhere over an 800 x 600 table, any way round, any tone."""
     from sim.hands import SKIN_TONES, HandPlacement
 
-    return tuple(
-        HandPlacement(
-            rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), rng.uniform(180, 300), rng.choice(list(SKIN_TONES))
-        )
-        for _ in range(rng.randint(1, 2))
-    )
+    hands = []
+    for _ in range(rng.randint(1, 2)):
+        x, y, angle, size = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), rng.uniform(180, 300)
+        hands.append(HandPlacement(x, y, angle, size, rng.choice(list(SKIN_TONES))))
+    return tuple(hands)
 
 
 JOKER_SCENE = ("RJ", "BJ", "5H")
