@@ -366,13 +366,15 @@ def bench_empty_tables() -> None:
         print(f"  {table:6}: 48 frames   cards read (phantoms): {cards}   unsure outlines: {unsure}")
 
 
-def _random_hands(rng: random.Random, width: int = 800, height: int = 600) -> tuple:
-    """One or two players' hands anywhere over an 800 x 600 table, any way round, any tone."""
+def _random_hands(rng: random.Random) -> tuple:
+    """One or two players' hands anywhere over a table of ``SceneSpec``'s size, any way round, any tone."""
     from sim.hands import SKIN_TONES, HandPlacement
+    from sim.render import SceneSpec
 
-    hands = []
+    hands, table = [], SceneSpec()
     for _ in range(rng.randint(1, 2)):
-        x, y, angle, size = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), rng.uniform(180, 300)
+        x, y = rng.uniform(0, table.width), rng.uniform(0, table.height)
+        angle, size = rng.uniform(0, 360), rng.uniform(180, 300)
         hands.append(HandPlacement(x, y, angle, size, rng.choice(list(SKIN_TONES))))
     return tuple(hands)
 

@@ -44,7 +44,8 @@ class HandPlacement:
 
 
 def hand_mask(hand: HandPlacement, shape: tuple[int, int], origin: np.ndarray) -> np.ndarray:
-    """The hand's pixels on a canvas of ``shape`` whose pixel (0, 0) lies at ``origin``: 0 or 1, float32."""
+    """How much of each pixel of a canvas of ``shape`` (whose pixel (0, 0) lies at ``origin``) the
+    hand covers, 0-1, float32: its edges anti-aliased."""
     s = hand.size
     turn = math.radians(hand.angle)
     up = np.array([-math.sin(turn), -math.cos(turn)])  # where the fingers point (image y runs down)
@@ -56,27 +57,27 @@ def hand_mask(hand: HandPlacement, shape: tuple[int, int], origin: np.ndarray) -
         return round(p[0] * 4), round(p[1] * 4)  # two fractional bits: shifted drawing
 
     mask = np.zeros(shape, np.uint8)
-    palm = (at(0, 0), (round(0.22 * s * 4), round(0.26 * s * 4)), -math.degrees(math.atan2(up[0], -up[1])))
-    cv2.ellipse(mask, palm[0], palm[1], palm[2], 0, 360, 1, cv2.FILLED, cv2.LINE_AA, 2)
+    axes = (round(0.22 * s * 4), round(0.26 * s * 4))  # the palm, its long axis along the fingers
+    cv2.ellipse(mask, at(0, 0), axes, -hand.angle, 0, 360, 255, cv2.FILLED, cv2.LINE_AA, 2)  # OpenCV turns clockwise
     fingers = ((-0.15, 0.40, 0.085), (-0.05, 0.48, 0.09), (0.05, 0.46, 0.09), (0.15, 0.38, 0.08))
     for across, reach, width in fingers:  # from the knuckles out, a little fanned
         tip = at(0.2 + reach, across * 1.25)
-        cv2.line(mask, at(0.18, across), tip, 1, max(1, round(width * s)), cv2.LINE_AA, 2)
-    cv2.line(mask, at(-0.05, -0.2), at(0.2, -0.42), 1, max(1, round(0.1 * s)), cv2.LINE_AA, 2)  # the thumb
-    cv2.line(mask, at(-0.2, 0), at(-3.0, 0), 1, max(1, round(0.34 * s)), cv2.LINE_AA, 2)  # the forearm, off the frame
-    return mask.astype(np.float32)
+        cv2.line(mask, at(0.18, across), tip, 255, max(1, round(width * s)), cv2.LINE_AA, 2)
+    cv2.line(mask, at(-0.05, -0.2), at(0.2, -0.42), 255, max(1, round(0.1 * s)), cv2.LINE_AA, 2)  # the thumb
+    cv2.line(mask, at(-0.2, 0), at(-3.0, 0), 255, max(1, round(0.34 * s)), cv2.LINE_AA, 2)  # the forearm, off the frame
+    return mask.astype(np.float32) * np.float32(1 / 255)
 
 
 def draw_hand(
     canvas: np.ndarray, cover: np.ndarray, hand: HandPlacement, origin: np.ndarray, light_dir: float, seed: int
-) -> None:
+) -> np.ndarray:
     """Lay a hand on the canvas (float32 BGR, 0-255): its shadow on what is under it, then the hand,
     rounded by shading that darkens towards its edges, its skin a little uneven. ``cover`` (how
-    much of each pixel is glossy card) loses what the hand hides."""
+    much of each pixel is glossy card) loses what the hand hides. Returns its ``hand_mask``."""
     h, w = canvas.shape[:2]
     mask = hand_mask(hand, (h, w), origin)
     if not mask.any():
-        return
+        return mask
     reach = 0.08 * hand.size  # a hand hovers: its shadow falls well off it, soft
     shift = np.float32([[1, 0, -math.cos(light_dir) * reach], [0, 1, -math.sin(light_dir) * reach]])
     shadow = cv2.GaussianBlur(cv2.warpAffine(mask, shift, (w, h)), (0, 0), 0.05 * hand.size)
@@ -92,3 +93,4 @@ def draw_hand(
     canvas *= 1 - alpha
     canvas += alpha * tone
     cover *= 1 - mask
+    return mask

@@ -23,7 +23,7 @@ from statistics import NormalDist
 import cv2
 import numpy as np
 
-from sim.hands import HandPlacement, draw_hand, hand_mask
+from sim.hands import HandPlacement, draw_hand
 from sim.render_cards import (
     ALL_CODES,
     CARD_H,
@@ -432,11 +432,12 @@ def _ground_truth(
     return out
 
 
-def _hand_outlines(hands: Sequence[HandPlacement], shape: tuple[int, int], origin: np.ndarray) -> list[np.ndarray]:
-    """The hands' outlines (N x 2, the straight-down canvas's coordinates), for the ground truth."""
-    if not hands:
+def _outlines(masks: Sequence[np.ndarray], origin: np.ndarray) -> list[np.ndarray]:
+    """The outlines (N x 2, in the straight-down canvas's coordinates) of what covers half a pixel
+    or more in any of the ``masks`` (hands' ``hand_mask``), for the ground truth."""
+    if not masks:
         return []
-    mask = (np.sum([hand_mask(hand, shape, origin) for hand in hands], axis=0) >= 0.5).astype(np.uint8)
+    mask = (np.maximum.reduce(masks) >= 0.5).astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return [c.reshape(-1, 2).astype(np.float64) + origin for c in contours if len(c) >= 3]
 
@@ -497,8 +498,10 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
         placed_src.append((code, corners))
         styles.append(style)
 
-    for n, hand in enumerate(spec.hands):  # each its own generator: adding a hand leaves the rest alone
+    hands = [  # each its own generator: adding a hand leaves the rest alone
         draw_hand(canvas, cover, hand, origin, light_dir, random.Random(f"hand {spec.seed} {n}").getrandbits(32))
+        for n, hand in enumerate(spec.hands)
+    ]
     _light(canvas, cover, spec, rng, origin, light_dir)
     if spec.perspective > 0:
         shift = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]])
@@ -521,8 +524,8 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
         tuple(_apply_h(hm, r) for r in _region_polys(corners, s))
         for (_, corners), s in zip(placed_src, styles, strict=True)
     ]
-    hands = [_apply_h(hm, q) for q in _hand_outlines(spec.hands, canvas.shape[:2], origin)]
-    truth = _ground_truth(polys, regions, hands)
+    over = [_apply_h(hm, q) for q in _outlines(hands, origin)] if polys else []
+    truth = _ground_truth(polys, regions, over)
     return out, [
         PlacedCard(code, poly, vis, idx, style.name)
         for (code, _), poly, (vis, idx), style in zip(placed_src, polys, truth, styles, strict=True)

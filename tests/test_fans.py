@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
 import pytest
 
-from sim.hands import HandPlacement
+import vision.identify as identify_module
 from sim.render import CardPlacement, SceneSpec, render_scene
 from sim.render_cards import DECK_STYLES
+from vision.detect import warp_source
 from vision.fans import beyond, end_cards
 from vision.identify import identify
 from vision.quads import CardQuad
+from vision.reader import UNSURE, Reading
 
 CODES = ("KD", "7C", "10H")  # drawn in order: the ten of hearts on top
 
@@ -82,11 +85,28 @@ def test_a_card_in_a_loose_outline_is_not_read_as_a_part_of_it() -> None:
     assert on_it in (["10D"], [None])
 
 
-def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read() -> None:
-    """A pale patch of limed wood between grain lines, beside a player's hand, is an outline read
-    as no card, searched as a row of cards: a "top card" 29 pixels wide was found at its end and
-    its grain read as a black joker (0.75). A card that narrow has an index too small to read
-    (``MIN_SHORT_SIDE``, which every other outline already had to pass): no card is read."""
-    hand = HandPlacement(296.32949806627647, 225.22167172877892, 69.52199320297012, 185.2534148858654, "light")
-    image, _ = render_scene(SceneSpec(table="limed", seed=8, light=0.5, hands=(hand,)))
-    assert [c.code for c in identify(image) if c.code is not None] == []
+def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read(monkeypatch) -> None:
+    """An outline read as no card is searched as a row of cards: of the top cards found at its
+    ends, one narrower than ``MIN_SHORT_SIDE`` has an index too small to read, as every other
+    outline must pass, and is not read (limed wood beside a hand gave a "top card" 29 pixels
+    wide whose grain read as a black joker at 0.75); one as wide as a card is."""
+    image, _ = render_scene(SceneSpec(table="limed", seed=8, light=0.5))
+    _, scale = identify_module._small_gray(image)
+    row = CardQuad(np.float32([[300, 200], [420, 200], [420, 270], [300, 270]]), 0.7)
+
+    def tops(gray, row_small, reach, lines):  # a narrow card and a wide one at the row's end, in the small picture
+        narrow = np.float32([[300, 205], [329, 205], [329, 250], [300, 250]]) * scale
+        wide = np.float32([[300, 200], [350, 200], [350, 270], [300, 270]]) * scale
+        return [CardQuad(narrow, 0.9, 0.9), CardQuad(wide, 0.9, 0.9)]
+
+    asked: list[float] = []
+
+    def read(self, quads: list[CardQuad], **_: object) -> tuple[list, list]:  # what the reader is asked to read
+        asked.extend(q.short_side for q in quads)
+        return [SimpleNamespace(middle=(None, None))] * len(quads), [Reading(None, 0.3, (None, None))] * len(quads)
+
+    reader = identify_module._Reader(warp_source(image), None, UNSURE)
+    monkeypatch.setattr(identify_module, "fan_tops", tops)
+    monkeypatch.setattr(identify_module._Reader, "read", read)
+    identify_module._rows(image, reader, [row], [None], [Reading(None, 0.3, (None, None))])
+    assert len(asked) == 1 and asked[0] >= identify_module.MIN_SHORT_SIDE

@@ -532,5 +532,5 @@ def test_one_image_is_no_frame_source(tmp_path: Path) -> None:
     cv2.imwrite(str(photo), np.zeros((20, 20, 3), np.uint8))
     with pytest.raises(FrameSourceError, match="is one image"):
         open_source(str(photo))
-    with pytest.raises(FrameSourceError, match="is one image: give a video"):  # named as a video
+    with pytest.raises(FrameSourceError, match="is one image: give a camera, a video"):  # named as a video
         open_source(f"video:{photo}")

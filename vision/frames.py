@@ -69,6 +69,9 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     itself answers None for all of these alike, and a player who typed a wrong name should not
     be told the photo is damaged."""
     path = Path(path)
+    image = cv2.imread(str(path), flags)
+    if image is not None and image.size:
+        return image
     if not path.exists():
         raise ImageFileError("cannot read: no such file")
     if path.is_dir():
@@ -80,10 +83,7 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
         raise ImageFileError(f"cannot read: {exc.strerror or exc}") from None
     if empty:
         raise ImageFileError("cannot read: the file is empty")
-    image = cv2.imread(str(path), flags)
-    if image is None or image.size == 0:
-        raise ImageFileError("cannot read: not an image OpenCV can decode (JPEG, PNG, BMP, TIFF, WebP), or damaged")
-    return image
+    raise ImageFileError(f"cannot read: not an image OpenCV can decode ({', '.join(IMAGE_SUFFIXES)}), or damaged")
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -621,6 +621,14 @@ class CallableSource(BaseSource):
 SPEC_HELP = "usb:N, usb:/dev/videoN, picamera, folder:PATH, video:PATH, or the path of a folder or video"
 
 
+def _no_photo(spec: str, path: Path) -> Path:
+    """A video's path, or ``FrameSourceError`` where it names one photo (OpenCV would play it as a
+    video of one frame, and the source would end at once)."""
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        raise FrameSourceError(f"frame source {spec!r} is one image: give a camera, a video or a folder of images")
+    return path
+
+
 def open_source(
     spec: str, *, width: int | None = None, height: int | None = None, fps: float | None = None
 ) -> BaseSource:
@@ -643,18 +651,14 @@ def open_source(
             return OpenCVCamera(rest, width, height, fps)
         if kind == "folder":
             return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
-        if Path(rest).suffix.lower() in IMAGE_SUFFIXES:
-            raise FrameSourceError(f"frame source {spec!r} is one image: give a video, or --image for a photo")
-        return VideoFileSource(rest, time.monotonic_ns())
+        return VideoFileSource(_no_photo(spec, Path(rest)), time.monotonic_ns())
     if spec.lower() == "picamera":
         return PiCamera2Source(width or 1280, height or 720, fps or 30.0)
     path = Path(spec)
     if path.is_dir():
         return ImageFolderSource(path, fps or 10.0, time.monotonic_ns())
-    if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
-        raise FrameSourceError(f"frame source {spec!r} is one image: give a camera, a video or a folder of images")
     if path.is_file():
-        return VideoFileSource(path, time.monotonic_ns())
+        return VideoFileSource(_no_photo(spec, path), time.monotonic_ns())
     if sep and len(kind) > 1:
         raise FrameSourceError(f"unknown frame source {spec!r}; use {SPEC_HELP}")
     raise FrameSourceError(f"frame source {spec!r}: no such folder or file; use {SPEC_HELP}")

@@ -25,6 +25,11 @@ class SeenCard:
         c = self.corners.mean(axis=0)
         return float(c[0]), float(c[1])
 
+    @property
+    def short_side(self) -> float:
+        """Its outline's first side: a short one (the corners' order says so)."""
+        return float(np.linalg.norm(self.corners[1] - self.corners[0]))
+
     def to_json(self) -> dict[str, object]:
         return {
             "code": self.code,

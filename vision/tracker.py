@@ -23,6 +23,7 @@ another angle, and is played.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -79,10 +80,10 @@ class _ZoneState:
     candidate_frames: int = 0
     empty_since: int | None = None
     empty_frames: int = 0
-    shown_at: np.ndarray | None = None  # where the shown card lies (its corners, the last frame that read it)
-    candidate_at: np.ndarray | None = None
+    shown_at: SeenCard | None = None  # where the shown card lies (the last frame that read it)
+    candidate_at: SeenCard | None = None
     hidden: str | None = None  # what the zone showed when it emptied: there again next, where it lay, it was hidden
-    hidden_at: np.ndarray | None = None
+    hidden_at: SeenCard | None = None
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
 
 
@@ -138,26 +139,26 @@ class CardTracker:
         assert code is not None  # only readable cards are a zone's top card
         state.empty_since, state.empty_frames = None, 0
         if code == state.shown:
-            state.candidate, state.candidate_frames, state.shown_at = None, 0, card.corners
+            state.candidate, state.candidate_frames, state.shown_at = None, 0, card
             return []
         if code != state.candidate:
             landed = state.unreadable[0] if state.unreadable else t
             state.candidate, state.candidate_t, state.candidate_frames = code, landed, 0
-        elif not _at_rest(card.corners, state.candidate_at):
+        elif not _at_rest(card, state.candidate_at):
             state.candidate_frames = 0  # moving: in a hand, or sliding to rest (dated from its first frame)
         state.candidate_frames += 1
-        state.candidate_at = card.corners
+        state.candidate_at = card
         if state.candidate_frames < self.config.confirm:
             return []
         events: list[Event] = []
         name, seat = zone
-        if state.shown is None and code == state.hidden and _same_place(card.corners, state.hidden_at):
+        if state.shown is None and code == state.hidden and _same_place(card, state.hidden_at):
             pass  # the card the zone showed before it emptied, where it lay: it was hidden, not played again
         elif state.shown is not None and state.shown != BACK and code == BACK:
             events.append(CardGone(state.candidate_t, self.source, name, parse_card(state.shown)))  # turned face down
         elif code != BACK:
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
-        state.shown, state.shown_at, state.candidate, state.candidate_frames = code, state.candidate_at, None, 0
+        state.shown, state.shown_at, state.candidate, state.candidate_frames = code, card, None, 0
         state.hidden, state.hidden_at = None, None
         return events
 
@@ -177,21 +178,20 @@ class CardTracker:
         return [CardGone(gone, self.source, name)]
 
 
-def _same_place(corners: np.ndarray, before: np.ndarray | None) -> bool:
+def _same_place(card: SeenCard, before: SeenCard | None) -> bool:
     """Whether a card's outline lies where another lay: each corner within ``SAME_PLACE`` of the
     card's short side of the other's (either way round: a card reads the same turned half round)."""
     if before is None:
         return False
-    short = float(np.linalg.norm(corners[1] - corners[0]))
-    off = min(float(np.linalg.norm(corners - np.roll(before, turn, axis=0), axis=1).max()) for turn in (0, 2))
-    return off <= SAME_PLACE * max(short, 1.0)
+    turned = (np.roll(before.corners, turn, axis=0) for turn in (0, 2))
+    off = min(float(np.linalg.norm(card.corners - other, axis=1).max()) for other in turned)
+    return off <= SAME_PLACE * max(card.short_side, 1.0)
 
 
-def _at_rest(corners: np.ndarray, before: np.ndarray | None) -> bool:
+def _at_rest(card: SeenCard, before: SeenCard | None) -> bool:
     """Whether a card read in two frames in a row lay still between them: its centre moved less
     than ``STILL`` of its short side. Centres, not corners: a pile's top card's outline, drawn
     round part of the card under it in one frame and not the next, moves its corners far more."""
     if before is None:
         return True
-    short = float(np.linalg.norm(corners[1] - corners[0]))
-    return float(np.linalg.norm(corners.mean(axis=0) - before.mean(axis=0))) <= STILL * max(short, 1.0)
+    return math.dist(card.center, before.center) <= STILL * max(card.short_side, 1.0)
