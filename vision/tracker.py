@@ -74,16 +74,13 @@ class TrackerConfig:
 
 @dataclass
 class _ZoneState:
-    shown: str | None = None  # the confirmed card code (or "back")
-    candidate: str | None = None
+    shown: SeenCard | None = None  # the confirmed card (or a back), as the last frame that read it has it
+    candidate: SeenCard | None = None  # the card being confirmed, as its latest reading has it
     candidate_t: int = 0
     candidate_frames: int = 0
     empty_since: int | None = None
     empty_frames: int = 0
-    shown_at: SeenCard | None = None  # where the shown card lies (the last frame that read it)
-    candidate_at: SeenCard | None = None
-    hidden: str | None = None  # what the zone showed when it emptied: there again next, where it lay, it was hidden
-    hidden_at: SeenCard | None = None
+    hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
 
 
@@ -138,28 +135,27 @@ class CardTracker:
         code = card.code
         assert code is not None  # only readable cards are a zone's top card
         state.empty_since, state.empty_frames = None, 0
-        if code == state.shown:
-            state.candidate, state.candidate_frames, state.shown_at = None, 0, card
+        if state.shown is not None and code == state.shown.code:
+            state.shown, state.candidate, state.candidate_frames = card, None, 0
             return []
-        if code != state.candidate:
-            landed = state.unreadable[0] if state.unreadable else t
-            state.candidate, state.candidate_t, state.candidate_frames = code, landed, 0
-        elif not _at_rest(card, state.candidate_at):
+        if state.candidate is None or code != state.candidate.code:
+            state.candidate_t, state.candidate_frames = state.unreadable[0] if state.unreadable else t, 0
+        elif not _at_rest(card, state.candidate):
             state.candidate_frames = 0  # moving: in a hand, or sliding to rest (dated from its first frame)
+        state.candidate = card
         state.candidate_frames += 1
-        state.candidate_at = card
         if state.candidate_frames < self.config.confirm:
             return []
         events: list[Event] = []
         name, seat = zone
-        if state.shown is None and code == state.hidden and _same_place(card, state.hidden_at):
+        shown = None if state.shown is None else state.shown.code
+        if shown is None and state.hidden is not None and code == state.hidden.code and _same_place(card, state.hidden):
             pass  # the card the zone showed before it emptied, where it lay: it was hidden, not played again
-        elif state.shown is not None and state.shown != BACK and code == BACK:
-            events.append(CardGone(state.candidate_t, self.source, name, parse_card(state.shown)))  # turned face down
+        elif shown is not None and shown != BACK and code == BACK:
+            events.append(CardGone(state.candidate_t, self.source, name, parse_card(shown)))  # turned face down
         elif code != BACK:
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
-        state.shown, state.shown_at, state.candidate, state.candidate_frames = code, card, None, 0
-        state.hidden, state.hidden_at = None, None
+        state.shown, state.candidate, state.candidate_frames, state.hidden = card, None, 0, None
         return events
 
     def _nothing(self, zone: Zone, state: _ZoneState, t: int) -> list[Event]:
@@ -173,25 +169,20 @@ class CardTracker:
             return []
         name, _ = zone
         gone = state.empty_since
-        state.hidden, state.hidden_at = state.shown, state.shown_at
-        state.shown, state.shown_at, state.empty_since, state.empty_frames = None, None, None, 0
+        state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
         return [CardGone(gone, self.source, name)]
 
 
-def _same_place(card: SeenCard, before: SeenCard | None) -> bool:
+def _same_place(card: SeenCard, before: SeenCard) -> bool:
     """Whether a card's outline lies where another lay: each corner within ``SAME_PLACE`` of the
     card's short side of the other's (either way round: a card reads the same turned half round)."""
-    if before is None:
-        return False
     turned = (np.roll(before.corners, turn, axis=0) for turn in (0, 2))
     off = min(float(np.linalg.norm(card.corners - other, axis=1).max()) for other in turned)
     return off <= SAME_PLACE * max(card.short_side, 1.0)
 
 
-def _at_rest(card: SeenCard, before: SeenCard | None) -> bool:
+def _at_rest(card: SeenCard, before: SeenCard) -> bool:
     """Whether a card read in two frames in a row lay still between them: its centre moved less
     than ``STILL`` of its short side. Centres, not corners: a pile's top card's outline, drawn
     round part of the card under it in one frame and not the next, moves its corners far more."""
-    if before is None:
-        return True
     return math.dist(card.center, before.center) <= STILL * max(card.short_side, 1.0)
