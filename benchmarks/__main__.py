@@ -1,11 +1,17 @@
 """Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge]``."""
 
-import sys
+import argparse
 
 from benchmarks import bench_bridge, bench_engine, bench_vision
 
-which = sys.argv[1:] or ["engine", "vision", "bridge"]
+BENCHMARKS = {"engine": bench_engine.main, "vision": bench_vision.main, "bridge": bench_bridge.main}
+
+parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")
+parser.add_argument("which", nargs="*", metavar="BENCHMARK", help=f"{', '.join(BENCHMARKS)} (all if none)")
+which = parser.parse_args().which or list(BENCHMARKS)
+if unknown := [name for name in which if name not in BENCHMARKS]:
+    parser.error(f"no benchmark {', '.join(unknown)}: choose from {', '.join(BENCHMARKS)}")
 for i, name in enumerate(which):
     if i:
         print()
-    {"engine": bench_engine.main, "vision": bench_vision.main, "bridge": bench_bridge.main}[name]()
+    BENCHMARKS[name]()

@@ -32,6 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cores import use_one_core
 from vision.identify import Deck, SeenCard, builtin_deck, identify, lies_over
 from vision.profile import enrol, load_deck
 from vision.tracker import CardTracker
@@ -502,7 +503,7 @@ def _speed(frames: str, keep: bool) -> None:
     """``bench_speed``'s measurement of the frames in that file, with freed memory kept or not."""
     from vision.memory import keep_freed_memory
 
-    cv2.setNumThreads(1)
+    use_one_core()
     if keep and not keep_freed_memory():
         print("    (this C library is not glibc: its allocator is as it is)")
     with np.load(frames) as stored:
@@ -511,13 +512,15 @@ def _speed(frames: str, keep: bool) -> None:
     for title, frames_of in (("800x600, one card", one), ("1280x720, eight cards", eight)):
         # Each frame five times: the median of every run, and the median of each frame's fastest
         # run, which is what the frame costs when the machine's other tenants leave the core alone.
-        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        before, start = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
         runs = np.array([[_median_ms(identify, [frame]) for frame in frames_of] for _ in range(5)])
-        faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / runs.size
+        after, wall = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter() - start
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
         print(
             f"    {title}: median {np.median(runs):5.1f} ms a frame "
             f"(each frame's fastest of 5 runs: median {np.median(runs.min(axis=0)):5.1f} ms); "
-            f"{faults:,.0f} page faults a frame"
+            f"{(after.ru_minflt - before.ru_minflt) / runs.size:,.0f} page faults a frame; "
+            f"CPU time {cpu / wall:.0%} of the time passed"
         )
     print(f"    memory held after: {_resident_mb():.0f} MB")
 
@@ -601,7 +604,7 @@ def bench_placement() -> None:
 
 
 def main() -> None:
-    cv2.setNumThreads(1)  # the targets are for one core
+    use_one_core()  # the targets are for one core
     bench_real_photos()
     print()
     bench_rendered()

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 
 from benchmarks.bench_vision import NOT_THERE, _covered_verdicts, _not_there, _report, _shown_box
 from vision.identify import SeenCard
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _seen(code: str | None, covered: bool = False) -> SeenCard:
@@ -117,3 +122,11 @@ def test_a_card_under_a_book_matches_the_label_of_the_part_showing() -> None:
     assert _box_verdict([under_book], strip, "K", (100, 100)) == "wrong"
     assert _box_verdict([_card("9C", 10, covered=False)], strip, "9", (100, 100)) == "not found"
     assert _box_verdict([under_book], [10, 10, 20, 40], "9", (100, 100)) == "not found"
+
+
+def test_the_benchmarks_command_names_a_benchmark_it_does_not_have() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "visoin"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "no benchmark visoin: choose from engine, vision, bridge" in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout

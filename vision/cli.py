@@ -37,11 +37,13 @@ USER_ERRORS: tuple[type[Exception], ...] = (EnrolError, CalibrationError, FrameS
 
 
 def cmd_identify(args: argparse.Namespace) -> int:
+    from vision.cores import use_one_core
     from vision.exposure import overexposure_advice
     from vision.identify import builtin_deck, colourless, draw, identify
     from vision.memory import keep_freed_memory
 
     keep_freed_memory()  # many images, each frame's buffers alike
+    use_one_core()
     deck = load_deck(args.deck) if args.deck else builtin_deck()
     if args.no_jokers:
         deck = replace(deck, jokers=False)
