@@ -1,10 +1,15 @@
-"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge]``."""
+"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge|table]``."""
 
 import argparse
 
-from benchmarks import bench_bridge, bench_engine, bench_vision
+from benchmarks import bench_bridge, bench_engine, bench_table, bench_vision
 
-BENCHMARKS = {"engine": bench_engine.main, "vision": bench_vision.main, "bridge": bench_bridge.main}
+BENCHMARKS = {
+    "engine": bench_engine.main,
+    "vision": bench_vision.main,
+    "bridge": bench_bridge.main,
+    "table": bench_table.main,
+}
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")
 parser.add_argument("which", nargs="*", metavar="BENCHMARK", help=f"{', '.join(BENCHMARKS)} (all if none)")

@@ -30,7 +30,8 @@ MS = 1_000_000
 
 @dataclass(frozen=True)
 class SimOptions:
-    lateness_ms: int = 250
+    lateness_ms: int = 250  # the sequencer's bound for the camera
+    buttons_lateness_ms: int = 20  # ... and for the buttons
     vision_latency_ms: tuple[int, int] = (60, 160)
     gpio_latency_us: tuple[int, int] = (30, 2000)
     max_cards: int = 20_000
@@ -67,7 +68,9 @@ class TableSimulation:
         self.rng = random.Random(f"{setup.seed}:table")
         self.bots: list[Bot] = make_bots(setup.players, self.rng)
         self.clock = VirtualClock()
-        self.sequencer = Sequencer(self.options.lateness_ms * MS)
+        self.sequencer = Sequencer(
+            {"camera": self.options.lateness_ms * MS, "gpio": self.options.buttons_lateness_ms * MS}
+        )
         self.journal = journal
         self.on_decision = on_decision
         self.queue: list[tuple[int, int, str, Any]] = []
@@ -143,7 +146,7 @@ class TableSimulation:
     def _on_release(self, t: int, _: None) -> None:
         for event in self.sequencer.release(t):
             self.emit(self.referee.handle(event), t)
-        self.emit(self.referee.advance(t - self.sequencer.lateness_ns), t)
+        self.emit(self.referee.advance(self.sequencer.watermark(t)), t)
 
     # -------------------------------------------------------------- decisions
 

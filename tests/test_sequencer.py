@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -51,3 +52,68 @@ def test_order_by_timestamp_whatever_the_arrival_order(times: list[int], rng: ra
         assert seq.push(ButtonPressed(t, "gpio", 0)) is None
     out += seq.drain()
     assert [e.t_ns for e in out] == sorted(times)
+
+
+def test_each_source_has_its_own_bound_and_the_least_watermark_holds() -> None:
+    seq = Sequencer({"camera": 250 * MS, "gpio": 20 * MS})
+    assert seq.lateness_ns == 250 * MS and seq.sources == ("camera", "gpio")
+    seq.push(ButtonPressed(100 * MS, "gpio", 1))
+    # The press is past its own source's bound at 120 ms, but a card the camera saw before it
+    # may still come until 350 ms.
+    assert seq.watermark(300 * MS) == 50 * MS
+    assert seq.release(300 * MS) == []
+    assert [e.seat for e in seq.release(350 * MS)] == [1]
+
+
+def test_a_source_vouching_for_its_frames_releases_sooner_but_never_past_now() -> None:
+    seq = Sequencer({"camera": 250 * MS, "gpio": 20 * MS})
+    seq.push(ButtonPressed(100 * MS, "gpio", 1))
+    seq.progress("camera", 99 * MS)
+    assert seq.release(130 * MS) == []  # the camera has not looked past the press yet
+    seq.progress("camera", 110 * MS)
+    assert seq.watermark(130 * MS) == 110 * MS
+    assert [e.seat for e in seq.release(130 * MS)] == [1]
+    seq.progress("camera", 60 * MS)  # a source's word is never taken back
+    assert seq.watermark(130 * MS) == 110 * MS
+    seq.progress("camera", 10_000 * MS)
+    assert seq.watermark(500 * MS) == 480 * MS  # the buttons' bound still holds
+    seq.progress("gpio", 10_000 * MS)
+    assert seq.watermark(500 * MS) == 500 * MS  # nothing is released that has not happened
+
+
+def test_sources_without_a_bound_are_named() -> None:
+    seq = Sequencer({"camera": 250 * MS, "gpio": 20 * MS})
+    with pytest.raises(ValueError, match="no lateness is set for source 'bridge' \\(sources: camera, gpio\\)"):
+        seq.push(ButtonPressed(1, "bridge", 0))
+    with pytest.raises(ValueError, match="'bridge'"):
+        seq.progress("bridge", 1)
+    with pytest.raises(ValueError, match="progress needs a lateness for each source"):
+        Sequencer(100).progress("camera", 1)
+    with pytest.raises(ValueError, match="lateness of 'gpio' must be whole nanoseconds from 0, not -1"):
+        Sequencer({"camera": 1, "gpio": -1})
+    with pytest.raises(ValueError, match="at least one source"):
+        Sequencer({})
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 10**9), st.sampled_from(["camera", "gpio", "bridge"])), min_size=1, max_size=60),
+    st.randoms(use_true_random=False),
+)
+def test_sources_with_their_own_bounds_and_word_are_ordered_whatever_the_arrival(
+    inputs: list[tuple[int, str]], rng: random.Random
+) -> None:
+    """Each source's events arrive within its own bound, and a source vouches now and then for
+    what it has delivered: all come out in timestamp order, none too late."""
+    bounds = {"camera": 250 * MS, "gpio": 20 * MS, "bridge": 40 * MS}
+    seq = Sequencer(bounds)
+    times = sorted({t for t, _ in inputs})
+    arrivals = sorted((t + rng.randrange(bounds[s] + 1), t, s) for t, s in dict((t, s) for t, s in inputs).items())
+    out = []
+    for n, (arrival, t, source) in enumerate(arrivals):
+        out += seq.release(arrival)
+        assert seq.push(ButtonPressed(t, source, 0)) is None
+        if rng.random() < 0.3:  # what the source has delivered: all up to its next event's time, less 1
+            later = [u for _, u, s in arrivals[n + 1 :] if s == source]
+            seq.progress(source, min(later, default=arrival) - 1)
+    out += seq.drain()
+    assert [e.t_ns for e in out] == times
