@@ -15,15 +15,14 @@ Unknown keys, wrong types and impossible combinations are refused with a message
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import tomllib
-import types
-import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
+
+from table.typed import checked_fields
 
 
 class RulesError(ValueError):
@@ -38,50 +37,9 @@ class RulesValue(Protocol):
 R = TypeVar("R", bound=RulesValue)
 
 
-def _check_type(cls: type, key: str, hint: Any, value: Any) -> Any:
-    origin = typing.get_origin(hint)
-    if origin is typing.Literal:
-        choices = typing.get_args(hint)
-        if value not in choices:
-            shown = ", ".join(repr(c) for c in choices)
-            raise RulesError(f"rules key {key!r}: {value!r} is not one of {shown}")
-        return value
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if value is None:
-            return None
-        return _check_type(cls, key, args[0], value)
-    if origin is tuple:
-        if not isinstance(value, list | tuple):
-            raise RulesError(f"rules key {key!r}: expected a list, not {value!r}")
-        item = typing.get_args(hint)[0]
-        return tuple(_check_type(cls, key, item, v) for v in value)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise RulesError(f"rules key {key!r}: expected true or false, not {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"rules key {key!r}: expected a whole number, not {value!r}")
-        return value
-    if hint is str:
-        if not isinstance(value, str):
-            raise RulesError(f"rules key {key!r}: expected text, not {value!r}")
-        return value
-    raise RulesError(f"rules key {key!r}: unsupported type {hint!r} in {cls.__name__}")
-
-
 def build_rules(cls: type[R], values: Mapping[str, Any]) -> R:
     """Make a rules value from a mapping, refusing unknown keys and bad values by name."""
-    hints = typing.get_type_hints(cls)
-    known = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    checked: dict[str, Any] = {}
-    for key, value in values.items():
-        if key not in known:
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise RulesError(f"unknown rules key {key!r}{hint}")
-        checked[key] = _check_type(cls, key, hints[key], value)
+    checked = checked_fields(cls, values, lambda key: f"rules key {key!r}", RulesError)
     rules = cls(**checked)
     defaults = cls()
     rules.check(frozenset(k for k, v in checked.items() if getattr(defaults, k) != v))

@@ -629,12 +629,10 @@ def _no_photo(spec: str, path: Path) -> Path:
     return path
 
 
-def open_source(
-    spec: str, *, width: int | None = None, height: int | None = None, fps: float | None = None
-) -> BaseSource:
-    """Open the frame source a command-line spec names; ``fps`` is the camera rate or a folder's pace.
-    A folder or a video plays as a recording made from the moment it is opened: its first frame
-    is stamped with the host's monotonic clock then, the rest at their recorded spacing."""
+def parse_spec(spec: str) -> tuple[str, str]:
+    """What a command-line spec names, without opening it: ``(kind, argument)``, the kind one of
+    usb, picamera, folder or video (a bare path: a folder or a video, as the file is), or
+    ``FrameSourceError`` saying what is wrong with it."""
     if not isinstance(spec, str) or not spec.strip():
         raise FrameSourceError(f"empty frame source; use {SPEC_HELP}")
     spec = spec.strip()
@@ -644,21 +642,35 @@ def open_source(
         if kind == "picamera":
             if not rest.isdigit():
                 raise FrameSourceError(f"frame source {spec!r}: picamera takes a camera number, as in picamera:0")
-            return PiCamera2Source(width or 1280, height or 720, fps or 30.0, camera_num=int(rest))
+            return kind, rest
         if not rest:
             raise FrameSourceError(f"frame source {spec!r}: {kind}: needs a {'device' if kind == 'usb' else 'path'}")
-        if kind == "usb":
-            return OpenCVCamera(rest, width, height, fps)
-        if kind == "folder":
-            return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
-        return VideoFileSource(_no_photo(spec, Path(rest)), time.monotonic_ns())
+        if kind == "video":
+            _no_photo(spec, Path(rest))
+        return kind, rest
     if spec.lower() == "picamera":
-        return PiCamera2Source(width or 1280, height or 720, fps or 30.0)
+        return "picamera", "0"
     path = Path(spec)
     if path.is_dir():
-        return ImageFolderSource(path, fps or 10.0, time.monotonic_ns())
+        return "folder", spec
     if path.is_file():
-        return VideoFileSource(_no_photo(spec, path), time.monotonic_ns())
+        return "video", str(_no_photo(spec, path))
     if sep and len(kind) > 1:
         raise FrameSourceError(f"unknown frame source {spec!r}; use {SPEC_HELP}")
     raise FrameSourceError(f"frame source {spec!r}: no such folder or file; use {SPEC_HELP}")
+
+
+def open_source(
+    spec: str, *, width: int | None = None, height: int | None = None, fps: float | None = None
+) -> BaseSource:
+    """Open the frame source a command-line spec names; ``fps`` is the camera rate or a folder's pace.
+    A folder or a video plays as a recording made from the moment it is opened: its first frame
+    is stamped with the host's monotonic clock then, the rest at their recorded spacing."""
+    kind, rest = parse_spec(spec)
+    if kind == "picamera":
+        return PiCamera2Source(width or 1280, height or 720, fps or 30.0, camera_num=int(rest))
+    if kind == "usb":
+        return OpenCVCamera(rest, width, height, fps)
+    if kind == "folder":
+        return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
+    return VideoFileSource(Path(rest), time.monotonic_ns())

@@ -1,0 +1,254 @@
+"""A table's configuration: one TOML file that says what the table is made of and what it plays.
+
+``cardtable run --config table.toml`` reads it; ``table.example.toml`` in the repository is a
+documented example. Every key is checked when the file is read, before any hardware is opened:
+an unknown key (with the nearest known one suggested), a value of the wrong type or out of
+range, a seat count the buttons or the game cannot serve, a calibration or deck profile that
+cannot be read. Each error names the file, the section and the key. Paths in the file are taken
+from the file's own folder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from table.games import GAMES, GameSetup, setup_game
+from table.referee import GameSetupError
+from table.rules import RulesError
+from table.typed import checked_fields, refuse_unknown
+
+Pin = int | str  # gpiozero's names: 17, "GPIO17", "BOARD11"
+NAME_LENGTH = 20  # a seat's name, at most (it goes on the terminal view and the dashboard)
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the file, section and key."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """What the table plays first (seat gestures and the command line change it later)."""
+
+    name: str = "ers"
+    preset: str | None = None  # a shipped preset's name, or a preset file (default: the game's own)
+    rules: dict[str, Any] = field(default_factory=dict)  # single rules changed from the preset's
+    dealer: int = 0
+    seed: int | None = None  # None: a new seed each game, written in its journal
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "usb:0"  # usb:N, usb:/dev/videoN, picamera, picamera:N, folder:PATH, video:PATH
+    width: int = 1280
+    height: int = 720
+    fps: float = 15.0
+    calibration: str = "calibration.json"  # written by ``cardtable calibrate``
+    deck: str | None = None  # an enrolled deck profile (``cardtable vision enrol``); None: the built-in reader
+    threshold: float = 0.7  # below this confidence a card is unsure, and shown again
+    confirm_frames: int = 2  # frames a card must be read in before it counts as placed
+    lost_after_s: float = 3.0  # no frame for this long: the camera is lost, and the game pauses
+    lateness_ms: int = 250  # the sequencer waits this long at most for the camera's word on a moment
+
+
+@dataclass(frozen=True)
+class SeatsConfig:
+    names: tuple[str, ...] = ()  # one a seat, clockwise from seat 0: the number of seats
+    backend: Literal["gpio", "bridge"] = "gpio"
+    buttons: tuple[Pin, ...] = ()  # gpio: a pin a seat
+    lights: tuple[Pin | tuple[Pin, Pin, Pin], ...] = ()  # gpio: a pin a seat, or red, green, blue pins
+    pull_up: bool = True  # gpio: buttons wired to ground (false: to 3.3 V)
+    port: str = ""  # bridge: the board's serial port, e.g. /dev/ttyACM0
+    baud: int = 115_200
+    board_buttons: tuple[int, ...] = ()  # bridge: the board's input for each seat (default 0, 1, 2, ...)
+    lateness_ms: int = 20  # the sequencer waits this long at most for a press to arrive
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    folder: str = "journal"  # one journal file a game, kept here
+    fsync: bool = True  # each line on the disk before the next input is used (a power cut loses nothing)
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    path: Path
+    game: GameConfig
+    camera: CameraConfig
+    seats: SeatsConfig
+    journal: JournalConfig
+    zones: tuple[Any, ...]  # vision.zones.Zone: where the tracker files each card
+
+    def setup(self, seed: int) -> GameSetup:
+        """The first game's set-up, with the seed it is played with."""
+        return _game_setup(self.game, len(self.seats.names), seed, self.path)
+
+    def resolve(self, relative: str) -> Path:
+        """A path from the file, taken from the file's own folder."""
+        return (self.path.parent / Path(relative).expanduser()).resolve()
+
+
+SECTIONS: dict[str, type] = {"game": GameConfig, "camera": CameraConfig, "seats": SeatsConfig, "journal": JournalConfig}
+
+
+def load_config(path: str | Path) -> TableConfig:
+    """Read and check a table's configuration file."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        return _checked(path.resolve(), data)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
+    from vision.calibration import CalibrationError
+
+    for key in data:
+        refuse_unknown(key, [*SECTIONS, "zones"], lambda k: f"section [{k}]", ConfigError)
+    sections = {name: _section(name, cls, data.get(name, {})) for name, cls in SECTIONS.items()}
+    config = TableConfig(path, zones=(), **sections)
+    _check_seats(config.seats)
+    _check_camera(config.camera)
+    _game_setup(config.game, len(config.seats.names), config.game.seed or 0, path)
+    try:
+        from vision.zones import load_zones
+
+        zones = tuple(load_zones(data))
+    except CalibrationError as exc:
+        raise ConfigError(f"[[zones]]: {exc}") from None
+    _check_zones(zones, len(config.seats.names))
+    config = dataclasses.replace(config, zones=zones)
+    _check_files(config)
+    return config
+
+
+def _section(name: str, cls: type, values: Any) -> Any:
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"[{name}] must be a section of keys, not {values!r}")
+    return cls(**checked_fields(cls, values, lambda key: f"key {key!r} in [{name}]", ConfigError))
+
+
+def _check_seats(seats: SeatsConfig) -> None:
+    names = seats.names
+    if not names:
+        raise ConfigError('[seats] names: give one name a seat, e.g. names = ["Ann", "Bob", "Cyd"]')
+    for name in names:
+        if not name.strip() or len(name) > NAME_LENGTH or not name.isprintable():
+            raise ConfigError(f"[seats] names: {name!r} must be 1 to {NAME_LENGTH} printable characters")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ConfigError(f"[seats] names: {', '.join(map(repr, twice))} named twice: the seats must be told apart")
+    count = len(names)
+    if seats.backend == "gpio":
+        if len(seats.buttons) != count:
+            raise ConfigError(f"[seats] buttons: {len(seats.buttons)} pins for {count} seats; give one a seat")
+        if seats.lights and len(seats.lights) != count:
+            raise ConfigError(f"[seats] lights: {len(seats.lights)} for {count} seats; give one a seat, or none")
+        lights = [light if isinstance(light, tuple) else (light,) for light in seats.lights]
+        pins = [*seats.buttons, *(p for light in lights for p in light)]
+        keys = [str(p).upper().removeprefix("GPIO") for p in pins]
+        twice = sorted({str(p) for p, k in zip(pins, keys, strict=True) if keys.count(k) > 1})
+        if twice:
+            raise ConfigError(f"[seats] pin {', '.join(twice)} is given twice (buttons and lights need a pin each)")
+        for key in ("port", "board_buttons"):
+            if getattr(seats, key):
+                raise ConfigError(f'[seats] {key} is for backend = "bridge", not "gpio"')
+    else:
+        if not seats.port:
+            raise ConfigError('[seats] port: backend = "bridge" needs the board\'s serial port, e.g. "/dev/ttyACM0"')
+        if seats.board_buttons and len(seats.board_buttons) != count:
+            raise ConfigError(f"[seats] board_buttons: {len(seats.board_buttons)} for {count} seats")
+        if len(set(seats.board_buttons)) != len(seats.board_buttons) or any(b < 0 for b in seats.board_buttons):
+            raise ConfigError(f"[seats] board_buttons: {list(seats.board_buttons)} must be distinct inputs from 0")
+        for key in ("buttons", "lights"):
+            if getattr(seats, key):
+                raise ConfigError(f'[seats] {key} is for backend = "gpio": the bridge\'s board has its own')
+    if not 9_600 <= seats.baud <= 4_000_000:
+        raise ConfigError(f"[seats] baud: {seats.baud} is no serial speed (9600 to 4000000)")
+    if not 0 <= seats.lateness_ms <= 1_000:
+        raise ConfigError(f"[seats] lateness_ms: {seats.lateness_ms} must be 0 to 1000")
+
+
+def _check_camera(camera: CameraConfig) -> None:
+    from vision.frames import FrameSourceError, parse_spec
+
+    try:
+        parse_spec(camera.source)
+    except FrameSourceError as exc:
+        raise ConfigError(f"[camera] source: {exc}") from None
+    limits = {
+        "width": (160, 8192),
+        "height": (120, 8192),
+        "fps": (1, 120),
+        "threshold": (0.05, 1.0),
+        "confirm_frames": (1, 10),
+        "lost_after_s": (0.5, 600),
+        "lateness_ms": (0, 5_000),
+    }
+    for key, (low, high) in limits.items():
+        value = getattr(camera, key)
+        if not low <= value <= high:
+            raise ConfigError(f"[camera] {key}: {value:g} must be {low:g} to {high:g}")
+    slowest = camera.confirm_frames * 1000 / camera.fps
+    if camera.lateness_ms <= slowest:
+        raise ConfigError(
+            f"[camera] lateness_ms: {camera.lateness_ms} ms is too short: a card is reported "
+            f"{camera.confirm_frames} frames after it lands, {slowest:.0f} ms at {camera.fps:g} frames a second"
+        )
+
+
+def _game_setup(game: GameConfig, players: int, seed: int, path: Path) -> GameSetup:
+    if game.name not in GAMES:
+        raise ConfigError(f"[game] name: {game.name!r} is not one of {', '.join(sorted(GAMES))}")
+    preset = game.preset
+    if preset is not None and (preset.endswith(".toml") or "/" in preset):
+        preset = str((path.parent / preset).resolve())
+    try:
+        return setup_game(game.name, preset, game.rules, players, game.dealer, seed)
+    except (RulesError, GameSetupError) as exc:
+        raise ConfigError(f"[game]: {exc}") from None
+
+
+def _check_zones(zones: tuple[Any, ...], seats: int) -> None:
+    if not any(z.kind == "pile" for z in zones):
+        raise ConfigError('[[zones]]: no zone of kind "pile": the table needs one for the cards played')
+    for zone in zones:
+        if zone.seat is not None and zone.seat >= seats:
+            raise ConfigError(f"[[zones]] {zone.name!r}: seat {zone.seat}, but the table has seats 0 to {seats - 1}")
+
+
+def _check_files(config: TableConfig) -> None:
+    from vision.calibration import Calibration, CalibrationError
+    from vision.profile import EnrolError, load_deck
+
+    camera = config.camera
+    try:
+        calibration = Calibration.load(config.resolve(camera.calibration))
+    except CalibrationError as exc:
+        raise ConfigError(f"[camera] calibration: {exc}; make one with cardtable calibrate") from None
+    size = calibration.image_size
+    if size is not None and size != (camera.width, camera.height):
+        raise ConfigError(
+            f"[camera] calibration: made from {size[0]}x{size[1]} images, but the camera is set to "
+            f"{camera.width}x{camera.height}: calibrate again at that size, or set width and height to it"
+        )
+    if camera.deck is not None:
+        try:
+            load_deck(config.resolve(camera.deck))
+        except (EnrolError, OSError, ValueError) as exc:
+            raise ConfigError(f"[camera] deck: {exc}") from None
+    folder = config.resolve(config.journal.folder)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"[journal] folder: {folder} is a file, not a folder")

@@ -1,0 +1,118 @@
+"""The table's configuration (``table.config``): the shipped example reads, and every bad key is named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from table.config import ConfigError, load_config
+from vision.calibration import calibrate_from_points
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = (ROOT / "table.example.toml").read_text(encoding="utf-8")
+
+
+def _calibrate(folder: Path, size: tuple[int, int] = (1280, 720)) -> None:
+    w, h = size
+    pixels = [[100, 100], [w - 100, 100], [w - 100, h - 100], [100, h - 100]]
+    calibrate_from_points(pixels, [[0, 0], [800, 0], [800, 600], [0, 600]], size).save(folder / "calibration.json")
+
+
+def _table(tmp_path: Path, text: str = EXAMPLE) -> Path:
+    _calibrate(tmp_path)
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_shipped_example_reads_as_documented(tmp_path: Path) -> None:
+    config = load_config(_table(tmp_path))
+    assert config.seats.names == ("Ann", "Bob", "Cyd", "Dee") and config.seats.buttons == (17, 27, 22, 23)
+    assert config.camera.source == "usb:0" and config.camera.fps == 15.0
+    assert [z.name for z in config.zones] == ["pile", "stock", "trump", "seat-0", "seat-1", "seat-2", "seat-3"]
+    assert config.resolve(config.journal.folder) == (tmp_path / "journal").resolve()
+    setup = config.setup(seed=9)
+    assert (setup.game, setup.preset, setup.players, setup.seed) == ("ers", "standard", 4, 9)
+
+
+def _replaced(old: str, new: str) -> str:
+    assert old in EXAMPLE, old
+    return EXAMPLE.replace(old, new, 1)
+
+
+BAD = [
+    ("[camera]\n", "[camera]\nsorce = 'usb:1'\n", "unknown key 'sorce' in [camera] (did you mean 'source'?)"),
+    ("[journal]", "[jornal]", "unknown section [jornal] (did you mean 'journal'?)"),
+    ("fps = 15", 'fps = "fast"', "key 'fps' in [camera]: expected a number, not 'fast'"),
+    ("fps = 15", "fps = 500", "[camera] fps: 500 must be 1 to 120"),
+    ('source = "usb:0"', 'source = "usb:"', "[camera] source: frame source 'usb:': usb: needs a device"),
+    ('source = "usb:0"', 'source = "webcam:2"', "[camera] source: unknown frame source 'webcam:2'"),
+    ("lateness_ms = 250", "lateness_ms = 100", "[camera] lateness_ms: 100 ms is too short: a card is reported 2"),
+    ('backend = "gpio"', 'backend = "usb"', "key 'backend' in [seats]: 'usb' is not one of 'gpio', 'bridge'"),
+    ("buttons = [17, 27, 22, 23]", "buttons = [17, 27, 22]", "[seats] buttons: 3 pins for 4 seats"),
+    ("lights = [5, 6, 13, 19]", "lights = [5, 6, 13, 17]", "[seats] pin 17 is given twice"),
+    ("lights = [5, 6, 13, 19]", 'lights = [5, 6, 13, "GPIO23"]', "[seats] pin 23, GPIO23 is given twice"),
+    (
+        "lights = [5, 6, 13, 19]",
+        "lights = [5, 6, 13, [19, 20]]",
+        "key 'lights' in [seats]: expected a whole number, text or a list, not [19, 20]",
+    ),
+    ('"Cyd", "Dee"]', '"Ann", "Dee"]', "[seats] names: 'Ann' named twice"),
+    ('"Cyd", "Dee"]', '"Cyd", ""]', "[seats] names: '' must be 1 to 20 printable characters"),
+    ('backend = "gpio"', 'backend = "bridge"', '[seats] port: backend = "bridge" needs'),
+    ('name = "ers"', 'name = "poker"', "[game] name: 'poker' is not one of cuckoo, ers, oh-hell"),
+    ('preset = "standard"', 'preset = "standrd"', "[game]: unknown ers preset 'standrd'"),
+    ("# burn = 1", "burn = 7", "[game]: rules key 'burn'"),
+    ("# burn = 1", "burnt = 1", "[game]: unknown rules key 'burnt' (did you mean 'burn'?)"),
+    ("dealer = 0", "dealer = 4", "[game]: dealer must be a seat from 0 to 3, not 4"),
+    ('calibration = "calibration.json"', 'calibration = "cal.json"', "[camera] calibration: calibration file"),
+    ('# deck = "mydeck.npz"', 'deck = "mydeck.npz"', "[camera] deck:"),
+    ("seat = 3\n", "seat = 4\n", "[[zones]] 'seat-3': seat 4, but the table has seats 0 to 3"),
+    ('name = "pile"\nkind = "pile"', 'name = "pile"\nkind = "stock"', 'no zone of kind "pile"'),
+    ("rect = [300, 200, 200, 200]", "rect = [300, 200, 200]", "[[zones]]: zone 'pile': rect must be"),
+    ("fsync = true", "fsync = 1", "key 'fsync' in [journal]: expected true or false, not 1"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message"), BAD, ids=[m[:40] for _, _, m in BAD])
+def test_a_bad_key_is_named_with_its_file_and_section(tmp_path: Path, old: str, new: str, message: str) -> None:
+    path = _table(tmp_path, _replaced(old, new))
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value), str(caught.value)
+
+
+def test_a_calibration_made_at_another_size_is_refused(tmp_path: Path) -> None:
+    path = _table(tmp_path)
+    _calibrate(tmp_path, (640, 480))
+    with pytest.raises(ConfigError, match="made from 640x480 images, but the camera is set to 1280x720"):
+        load_config(path)
+
+
+def test_files_that_are_no_configuration_are_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_config(tmp_path / "missing.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[seats\nnames = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"broken\.toml: not valid TOML"):
+        load_config(broken)
+
+
+def test_a_bridge_table_and_a_preset_file_beside_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "house.toml").write_text('description = "ours"\n[rules]\nburn = 1\n', encoding="utf-8")
+    text = _replaced('backend = "gpio"', 'backend = "bridge"\nport = "/dev/ttyACM0"\nboard_buttons = [3, 2, 1, 0]')
+    text = "\n".join(line for line in text.splitlines() if not line.startswith(("buttons =", "lights =")))
+    text = text.replace('preset = "standard"', 'preset = "house.toml"')
+    config = load_config(_table(tmp_path, text))
+    assert config.seats.backend == "bridge" and config.seats.board_buttons == (3, 2, 1, 0)
+    assert config.setup(1).rules["burn"] == 1
+
+
+def test_rgb_lights_are_three_pins_a_seat(tmp_path: Path) -> None:
+    rgb = "lights = [[5, 6, 13], [12, 16, 20], [21, 26, 24], [4, 14, 15]]"
+    config = load_config(_table(tmp_path, _replaced("lights = [5, 6, 13, 19]", rgb)))
+    assert config.seats.lights[3] == (4, 14, 15)
+    clash = _replaced("lights = [5, 6, 13, 19]", rgb.replace("[4, 14, 15]", "[4, 14, 27]"))
+    with pytest.raises(ConfigError, match="pin 27 is given twice"):
+        load_config(_table(tmp_path, clash))
