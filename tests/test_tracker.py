@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from table.cards import parse_card
 from table.events import CardGone, CardSeen
@@ -192,3 +194,54 @@ def test_a_frame_time_that_is_no_integer_is_refused_and_an_older_frame_is_left_o
     run(tracker, [[seen("KH")]] * 2, start=1)
     assert tracker.update(50, []) == [] and tracker.stale == 1
     assert [e.card.code for e in run(tracker, [[seen("7C")]] * 2, start=3)] == ["7C"]
+
+
+def test_the_tracker_vouches_for_every_frame_but_the_events_it_is_still_confirming() -> None:
+    tracker = CardTracker(config=TrackerConfig(confirm=3, vanish=2))
+    assert tracker.vouched_to is None
+    tracker.update(0, [])
+    assert tracker.vouched_to == 0
+    tracker.update(100 * MS, [seen(None, 0.1)])  # a card landing blurred: it may be dated here
+    assert tracker.vouched_to == 100 * MS - 1
+    tracker.update(200 * MS, [seen("QH")])
+    tracker.update(300 * MS, [seen("QH")])
+    assert tracker.vouched_to == 100 * MS - 1
+    assert tracker.update(400 * MS, [seen("QH")]) == [CardSeen(100 * MS, "camera", parse_card("QH"), "pile")]
+    assert tracker.vouched_to == 400 * MS
+    tracker.update(500 * MS, [])  # the pile may be being taken away: gone from here
+    assert tracker.vouched_to == 500 * MS - 1
+    assert tracker.update(600 * MS, []) == [CardGone(500 * MS, "camera", "pile")]
+    assert tracker.vouched_to == 600 * MS
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(st.sampled_from([None, "QH", "7C", "back"]), st.sampled_from([0.1, 0.6, 0.95]), st.booleans()),
+            max_size=3,
+        ),
+        max_size=30,
+    )
+)
+def test_no_event_is_ever_dated_before_what_the_tracker_vouched_for(frames: list) -> None:
+    """What the sequencer relies on: an event reported later never carries a time the tracker
+    had already vouched for, whatever the frames read."""
+    tracker = CardTracker(zone_of=lambda c: ("pile", None) if c[0] < 250 else ("seat", 1))
+    vouched = None
+    for n, cards in enumerate(frames):
+        readings = [seen(code, conf, PILE if on_pile else SEAT) for code, conf, on_pile in cards]
+        for event in tracker.update(n * 66 * MS, readings):
+            assert vouched is None or event.t_ns > vouched, (event, vouched)
+        vouched = tracker.vouched_to
+
+
+def test_something_unreadable_on_a_zone_for_long_enough_asks_for_the_card_again() -> None:
+    tracker = CardTracker(config=TrackerConfig(ask_after=3))
+    run(tracker, [[seen("QH")]] * 3)
+    run(tracker, [[seen(None, 0.2)]] * 2, start=3)
+    assert tracker.unsure() == []
+    run(tracker, [[seen(None, 0.2)]], start=5)
+    assert tracker.unsure() == [("pile", None)]
+    run(tracker, [[seen("7C")]], start=6)
+    assert tracker.unsure() == []

@@ -63,9 +63,10 @@ class TrackerConfig:
     vanish: int = 5  # frames without any card before a zone counts as emptied
     min_confidence: float = 0.5
     settle: int = 1  # unreadable frames just before a card's first reading that date it (it lands blurred)
+    ask_after: int = 8  # frames something lies unreadable on a zone before its card is asked for again
 
     def __post_init__(self) -> None:
-        for name in ("confirm", "vanish"):
+        for name in ("confirm", "vanish", "ask_after"):
             if getattr(self, name) < 1:
                 raise ValueError(f"tracker {name} must be at least 1 frame, got {getattr(self, name)}")
         if self.settle < 0:
@@ -82,6 +83,16 @@ class _ZoneState:
     empty_frames: int = 0
     hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
+    unreadable_run: int = 0  # frames in a row something has lain on the zone, unreadable
+
+    def pending(self) -> int | None:
+        """The earliest time an event this zone has not reported yet may carry: a card being
+        confirmed (dated by its first frame, or the unreadable one it landed in), or a zone
+        emptying; None when nothing is under way."""
+        times = [self.candidate_t] if self.candidate is not None else []
+        times += [self.unreadable[0]] if self.unreadable else []
+        times += [self.empty_since] if self.empty_since is not None else []
+        return min(times, default=None)
 
 
 @dataclass
@@ -123,13 +134,34 @@ class CardTracker:
             if zone in top:
                 events += self._reading(zone, state, t_ns, top[zone])
                 state.unreadable.clear()
+                state.unreadable_run = 0
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
                 state.unreadable.append(t_ns)
+                state.unreadable_run += 1
             else:
                 state.unreadable.clear()
+                state.unreadable_run = 0
                 events += self._nothing(zone, state, t_ns)
         return sorted(events, key=lambda e: e.sort_key())
+
+    @property
+    def vouched_to(self) -> int | None:
+        """The time up to which every event of the frames given so far has been reported (the
+        sequencer's ``progress`` for the camera): the latest frame's, or just before the earliest
+        event still being confirmed. None before the first frame."""
+        if self.last_t is None:
+            return None
+        pending = [t for state in self.zones.values() if (t := state.pending()) is not None]
+        return min(pending) - 1 if pending else self.last_t
+
+    def unsure(self) -> list[Zone]:
+        """The zones where something has lain unreadable for ``ask_after`` frames in a row: a card
+        the camera cannot read, to be shown again (or a hand resting there)."""
+        return sorted(
+            (zone for zone, state in self.zones.items() if state.unreadable_run >= self.config.ask_after),
+            key=lambda z: (z[0], -1 if z[1] is None else z[1]),
+        )
 
     def _reading(self, zone: Zone, state: _ZoneState, t: int, card: SeenCard) -> list[Event]:
         code = card.code
