@@ -122,6 +122,25 @@ class GestureReader:
         out.sort(key=lambda g: (g.t_ns, g.seat))
         return out
 
+    def next_deadline(self) -> int | None:
+        """The earliest moment time passing alone completes something (``poll`` then), or None."""
+        t = self.timing
+        times = []
+        for s in self.seats:
+            if s.chattering:
+                times.append(s.last_raw_t + t.quiet_ns)
+                continue
+            if s.pending_t is not None:
+                times.append(s.pending_t + t.bounce_ns)
+            if s.state and s.pressed_at is not None and not s.long_done:
+                times.append(s.pressed_at + t.long_ns)
+            if s.state and s.down_since is not None and not s.stuck:
+                times.append(s.down_since + t.stuck_ns)
+            if not s.state and s.released_at is not None:
+                times += [s.released_at + t.double_ns] if s.single_tap_at is not None else []
+                times += [s.released_at + t.pause_ns] if s.taps else []
+        return min(times, default=None)
+
     def _advance(self, n: int, s: _Seat, now: int) -> list[Gesture]:
         t = self.timing
         if s.chattering:

@@ -87,6 +87,14 @@ class Sequencer:
         """Every held event at or before the watermark, in order."""
         return self._release_to(self.watermark(now_ns))
 
+    def next_release(self) -> int | None:
+        """When the earliest held event is released if no source vouches for more (None: none held)."""
+        if not self._heap:
+            return None
+        first = self._heap[0][0][0]
+        waits = [first + bound for source, bound in self._bounds.items() if self._progress.get(source, -1) < first]
+        return max(waits, default=first)
+
     def drain(self) -> list[Event]:
         """Everything still held (end of a game, or a replay)."""
         if not self._heap:

@@ -1,0 +1,178 @@
+"""The table's core: every input in, in time order through the sequencer, to the referee; its
+decisions out to the lights, the journal's reader and whoever listens.
+
+The core does no I/O of its own and reads no clock: the loop that drives it (``table.live`` on a
+real table, the simulator on a virtual clock) hands it each input with the moment it arrived
+(``now_ns``) and tells it when time has passed (``tick``); ``next_wakeup`` says when it next
+has something to do if no input comes. So the table and the simulator run the same code, and a
+simulated game is repeatable.
+
+Inputs:
+    ``frame``   what the camera's reader made of one frame: the tracker's events, the time up to
+                which it vouches for them, and the zones whose card it cannot read;
+    ``edge``    a seat button's raw edge, stamped where it entered (``table.buttons``);
+    ``fault``   a part that failed or recovered (the camera lost, the board unplugged).
+Seat buttons go through ``table.gestures``: debounced presses are slaps (Egyptian Rat Screw),
+gestures become the game's seat actions; a stuck or chattering button is a fault.
+
+While any fault stands the game is paused: the lights say so, and inputs are set aside (logged,
+not played), since the referee cannot know what happened while it could not see or hear.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from table.decisions import Decision, InputTooLate
+from table.events import ButtonPressed, Event, SeatAction
+from table.games import GameSetup
+from table.gestures import COUNTING, DEFAULT_MEANINGS, Gesture, GestureReader, GestureTiming, meaning
+from table.journal import JournalWriter
+from table.lights import Pattern
+from table.referee import Referee
+from table.sequencer import Sequencer
+from table.signals import Signals
+
+log = logging.getLogger("cardtable")
+
+MS = 1_000_000
+CAMERA = "camera"
+
+
+@dataclass(frozen=True)
+class FrameReport:
+    """What the camera's reader made of one frame exposed at ``t_ns``."""
+
+    t_ns: int
+    events: tuple[Event, ...] = ()  # the tracker's CardSeen and CardGone
+    vouched_to: int | None = None  # every event up to this time has been reported
+    unsure: tuple[tuple[str, int | None], ...] = ()  # zones whose card it cannot read
+
+
+@dataclass
+class Outputs:
+    """Where decisions and light patterns go."""
+
+    lights: Callable[[int, Pattern], None] = lambda seat, pattern: None
+    decisions: list[Callable[[Decision, Referee], None]] = field(default_factory=list)
+
+
+class TableCore:
+    def __init__(
+        self,
+        setup: GameSetup,
+        lateness_ns: dict[str, int],
+        outputs: Outputs | None = None,
+        journal: JournalWriter | None = None,
+        gestures: GestureTiming | None = None,
+        meanings: dict[str, str] | None = None,
+    ) -> None:
+        """``lateness_ns``: each input source's bound (``camera`` and the seats' source)."""
+        self.setup = setup
+        self.referee = setup.referee()
+        self.sequencer = Sequencer(lateness_ns)
+        self.outputs = outputs or Outputs()
+        self.journal = journal
+        self.meanings = DEFAULT_MEANINGS[setup.game] if meanings is None else meanings
+        counting = any(action in COUNTING for action in self.meanings.values())
+        self.gestures = GestureReader(setup.players, gestures, double_taps=not counting)
+        self.signals = Signals(setup.players)
+        self.faults: dict[str, str] = {}  # what is wrong, by part: the game is paused while any is
+        self.set_aside = 0  # inputs that came while paused
+        self.decisions: list[Decision] = []
+        self._started = False
+
+    # ------------------------------------------------------------------------------ inputs
+
+    def start(self, now_ns: int) -> None:
+        """The game's opening decisions."""
+        self._started = True
+        self._emit(self.referee.start(now_ns), now_ns)
+        self._lights(now_ns)
+
+    def frame(self, report: FrameReport, now_ns: int) -> None:
+        for event in report.events:
+            self._input(event, now_ns)
+        if report.vouched_to is not None and CAMERA in self.sequencer.sources:
+            self.sequencer.progress(CAMERA, report.vouched_to)
+        self._unsure(report.unsure)
+        self.tick(now_ns)
+
+    def edge(self, seat: int, pressed: bool, t_ns: int, now_ns: int, source: str = "gpio") -> None:
+        if not 0 <= seat < self.setup.players:
+            log.warning("an edge from seat %s, but the table has seats 0 to %s: ignored", seat, self.setup.players - 1)
+            return
+        self._gestures(self.gestures.edge(seat, pressed, t_ns), source, now_ns)
+        self.tick(now_ns)
+
+    def fault(self, part: str, problem: str | None, now_ns: int) -> None:
+        """``part`` failed (``problem`` says how) or recovered (None): the game pauses while any has failed."""
+        if problem is None:
+            if self.faults.pop(part, None) is not None:
+                log.warning("%s: recovered%s", part, "" if self.faults else "; the game goes on")
+        elif self.faults.get(part) != problem:
+            self.faults[part] = problem
+            log.warning("%s: %s; the game is paused", part, problem)
+        self.signals.paused = bool(self.faults)
+        self.tick(now_ns)
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.faults)
+
+    def tick(self, now_ns: int) -> None:
+        """Time has passed up to ``now_ns``: gestures completed by waiting, events whose moment
+        every source has reported, messages on the lights that have played."""
+        self._gestures(self.gestures.poll(now_ns), "gpio", now_ns)
+        for event in self.sequencer.release(now_ns):
+            self._emit(self.referee.handle(event), now_ns)
+        if self.sequencer.released_to is not None:
+            self._emit(self.referee.advance(self.sequencer.released_to), now_ns)
+        self._lights(now_ns)
+
+    def next_wakeup(self, now_ns: int) -> int:
+        """When the core next has something to do with no input: a held event's release (at its
+        source's bound at the latest), a gesture's deadline, a light's message ending."""
+        times = [self.sequencer.next_release(), self.gestures.next_deadline(), self.signals.next_change(now_ns)]
+        return max(now_ns, min((t for t in times if t is not None), default=now_ns + 1_000 * MS))
+
+    # ---------------------------------------------------------------------------- internals
+
+    def _gestures(self, gestures: list[Gesture], source: str, now_ns: int) -> None:
+        for g in gestures:
+            if g.kind in ("stuck", "chattering"):
+                self.fault(f"seat {g.seat}'s button", "stuck down" if g.kind == "stuck" else "chattering", now_ns)
+            elif g.kind == "recovered":
+                self.fault(f"seat {g.seat}'s button", None, now_ns)
+            elif g.kind == "press" and not self.meanings:
+                self._input(ButtonPressed(g.t_ns, source, g.seat), now_ns)
+            elif (action := meaning(self.meanings, g)) is not None:
+                self._input(SeatAction(g.t_ns, source, g.seat, action[0], action[1]), now_ns)
+
+    def _input(self, event: Event, now_ns: int) -> None:
+        if self.paused:
+            self.set_aside += 1
+            log.info("paused (%s): set aside %s", "; ".join(self.faults), event.to_json())
+            return
+        late = self.sequencer.push(event)
+        if self.journal is not None:
+            self.journal.record(event, late)
+        if late is not None:
+            self._emit([InputTooLate(event.t_ns, event.TYPE, getattr(event, "seat", None), late)], now_ns)
+
+    def _unsure(self, zones: tuple[tuple[str, int | None], ...]) -> None:
+        waiting = self.referee.expects().seat
+        self.signals.show_again(waiting if zones and waiting is not None else None)
+
+    def _emit(self, decisions: list[Decision], now_ns: int) -> None:
+        for d in decisions:
+            self.decisions.append(d)
+            self.signals.decided(d, self.referee, now_ns)
+            for listener in self.outputs.decisions:
+                listener(d, self.referee)
+
+    def _lights(self, now_ns: int) -> None:
+        for seat, pattern in self.signals.changes(now_ns).items():
+            self.outputs.lights(seat, pattern)

@@ -1,0 +1,131 @@
+"""The table's core (``table.controller``): inputs in time order to the referee, lights, faults, journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from table import signals as sg
+from table.cards import parse_card
+from table.controller import FrameReport, Outputs, TableCore
+from table.decisions import BadSlap, GoodSlap, InputTooLate, PileWon
+from table.events import CardSeen
+from table.games import setup_game
+from table.games.cuckoo_decisions import Kept, Traded
+from table.journal import JournalWriter, read_journal
+
+MS = 1_000_000
+BOUNDS = {"camera": 250 * MS, "gpio": 20 * MS}
+
+
+class Lights:
+    """What each seat's light was last told."""
+
+    def __init__(self) -> None:
+        self.shown: dict[int, object] = {}
+        self.sent = 0
+
+    def __call__(self, seat: int, pattern: object) -> None:
+        self.shown[seat] = pattern
+        self.sent += 1
+
+
+def _core(game: str = "ers", players: int = 3, journal: JournalWriter | None = None) -> tuple[TableCore, Lights]:
+    lights = Lights()
+    core = TableCore(setup_game(game, players=players, seed=1), BOUNDS, Outputs(lights=lights), journal)
+    core.start(0)
+    return core, lights
+
+
+def _card(core: TableCore, code: str, landed: int, now: int) -> None:
+    """The camera reports a card first seen at ``landed``, vouching for everything up to ``now``'s frame."""
+    core.frame(FrameReport(landed, (CardSeen(landed, "camera", parse_card(code), "pile"),), vouched_to=landed), now)
+
+
+def _press(core: TableCore, seat: int, t: int, now: int, held_ms: int = 100) -> None:
+    core.edge(seat, True, t, now)
+    core.edge(seat, False, t + held_ms * MS, now + held_ms * MS)
+
+
+def test_the_first_slap_wins_though_the_double_and_the_other_slap_arrive_first() -> None:
+    core, lights = _core()
+    assert lights.shown == {0: sg.OFF, 1: sg.TURN, 2: sg.OFF}
+    _card(core, "7H", 1_000 * MS, 1_100 * MS)
+    _card(core, "7S", 2_000 * MS, 2_130 * MS)
+    # Seat 0 slapped 30 us before seat 2, but seat 2's press reaches the table first.
+    core.edge(2, True, 2_300 * MS + 30_000, 2_301 * MS)
+    core.edge(0, True, 2_300 * MS, 2_310 * MS)
+    assert not [d for d in core.decisions if isinstance(d, GoodSlap)]  # the camera has not vouched past them
+    assert core.next_wakeup(2_310 * MS) == 2_300 * MS + 250 * MS  # ... and at worst its bound runs out
+    core.frame(FrameReport(2_333 * MS, vouched_to=2_333 * MS), 2_380 * MS)
+    good = [d for d in core.decisions if isinstance(d, GoodSlap | PileWon)]
+    assert [(type(d), d.seat) for d in good] == [(GoodSlap, 0), (PileWon, 0)]
+    assert lights.shown[0] == sg.WON
+    core.tick(2_380 * MS + 1_200 * MS)
+    assert lights.shown[0] == sg.TURN  # the winner leads
+
+
+def test_a_slap_before_the_double_landed_is_bad_whenever_the_double_is_reported() -> None:
+    core, _ = _core()
+    _card(core, "7H", 1_000 * MS, 1_100 * MS)
+    core.edge(1, True, 1_990 * MS, 1_991 * MS)  # 10 ms before the 7S lands
+    _card(core, "7S", 2_000 * MS, 2_200 * MS)
+    core.tick(2_300 * MS)
+    assert [d.seat for d in core.decisions if isinstance(d, BadSlap)] == [1]
+
+
+def test_round_games_take_gestures_a_tap_keeps_and_a_long_press_trades() -> None:
+    core, lights = _core("cuckoo", players=3)
+    first = core.referee.expects().seat
+    _press(core, first, 1_000 * MS, 1_001 * MS)  # a tap: keep, once no second tap follows (at 1.4 s)
+    core.tick(1_600 * MS)
+    assert not [d for d in core.decisions if isinstance(d, Kept)]  # no frame vouches: the camera's bound
+    core.tick(1_650 * MS)
+    assert [d.seat for d in core.decisions if isinstance(d, Kept)] == [first]
+    second = core.referee.expects().seat
+    _press(core, second, 2_000 * MS, 2_001 * MS, held_ms=900)  # held 0.9 s: trade
+    core.tick(3_500 * MS)
+    assert [d.seat for d in core.decisions if isinstance(d, Traded)] == [second]
+    assert lights.shown[core.referee.expects().seat] == sg.TURN
+
+
+def test_a_fault_pauses_the_game_sets_inputs_aside_and_the_game_resumes_where_it_was() -> None:
+    core, lights = _core()
+    core.fault("camera", "no frame for 3 s", 1_000 * MS)
+    assert core.paused and set(lights.shown.values()) == {sg.PAUSED}
+    _card(core, "7H", 1_100 * MS, 1_200 * MS)
+    core.edge(0, True, 1_300 * MS, 1_301 * MS)
+    core.tick(3_000 * MS)
+    assert core.set_aside == 2 and len(core.sequencer) == 0
+    core.fault("camera", None, 3_000 * MS)
+    assert not core.paused and lights.shown == {0: sg.OFF, 1: sg.TURN, 2: sg.OFF}
+
+
+def test_a_button_held_down_is_a_fault_until_it_is_let_go() -> None:
+    core, lights = _core()
+    core.edge(2, True, 1_000 * MS, 1_001 * MS)
+    core.tick(21_001 * MS)  # held 20 s: stuck
+    assert core.faults == {"seat 2's button": "stuck down"} and lights.shown[2] == sg.PAUSED
+    core.edge(2, False, 22_000 * MS, 22_001 * MS)
+    core.tick(22_010 * MS)
+    assert not core.paused and lights.shown[1] == sg.TURN
+
+
+def test_every_input_is_journaled_as_it_enters_and_one_too_late_is_marked(tmp_path: Path) -> None:
+    setup = setup_game("ers", players=3, seed=1)
+    with JournalWriter(tmp_path / "game.jsonl", setup, fsync=False) as journal:
+        core, _ = _core(journal=journal)
+        _card(core, "7H", 1_000 * MS, 1_100 * MS)
+        core.tick(1_400 * MS)
+        _card(core, "9C", 900 * MS, 1_401 * MS)  # a card dated before what was already released
+    entries = read_journal(tmp_path / "game.jsonl").entries
+    assert [(e.event.TYPE, e.late_ns is not None) for e in entries] == [("card-seen", False), ("card-seen", True)]
+    assert any(isinstance(d, InputTooLate) for d in core.decisions)
+
+
+def test_an_unreadable_card_asks_the_seat_that_played_it_to_show_it_again() -> None:
+    core, lights = _core()
+    core.frame(FrameReport(1_000 * MS, vouched_to=999 * MS, unsure=(("pile", None),)), 1_050 * MS)
+    assert lights.shown[1] == sg.SHOW_AGAIN
+    _card(core, "7H", 1_500 * MS, 1_600 * MS)
+    core.tick(1_900 * MS)
+    assert lights.shown[1] == sg.OFF and lights.shown[2] == sg.TURN
