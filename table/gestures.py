@@ -130,8 +130,9 @@ class GestureReader:
             if s.chattering:
                 times.append(s.last_raw_t + t.quiet_ns)
                 continue
-            if s.pending_t is not None:
+            if s.pending_t is not None:  # nothing is decided past an edge until it has settled
                 times.append(s.pending_t + t.bounce_ns)
+                continue
             if s.state and s.pressed_at is not None and not s.long_done:
                 times.append(s.pressed_at + t.long_ns)
             if s.state and s.down_since is not None and not s.stuck:

@@ -190,3 +190,33 @@ def test_a_chattering_contact_that_settles_down_reports_the_press() -> None:
     edges = [(0, k % 2 == 0, 1_000 * MS + k * 10 * MS) for k in range(61)]  # ends pressed
     out = run(r, edges, 5_000 * MS)
     assert [g.kind for g in out if g.kind in ("recovered", "press")][-2:] == ["recovered", "press"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 2_000)), max_size=12), st.booleans())
+def test_nothing_completes_before_the_next_deadline_and_polling_there_is_enough(
+    presses: list[tuple[int, int]], double_taps: bool
+) -> None:
+    """A loop that sleeps until ``next_deadline`` misses nothing: polling every 10 ms between
+    gives the same gestures as polling only at the deadlines."""
+    edges, t = [], 0
+    for seat, gap_ms in presses:
+        t += gap_ms * MS
+        edges += [(t, seat % 2, True), (t + (gap_ms % 900) * MS + MS, seat % 2, False)]
+    edges.sort()
+    fine, sparse = GestureReader(2, double_taps=double_taps), GestureReader(2, double_taps=double_taps)
+    by_ms, by_deadline = [], []
+    now = 0
+    for at, seat, pressed in [*edges, (t + 30_000 * MS, 0, False)]:
+        while now + 10 * MS < at:
+            now += 10 * MS
+            by_ms += fine.poll(now)
+        polled = -1
+        while (deadline := sparse.next_deadline()) is not None and deadline < at:
+            assert deadline > polled, "polling at a deadline must move it on (a loop would spin)"
+            by_deadline += sparse.poll(deadline)
+            polled = deadline
+        by_ms += fine.edge(seat, pressed, at)
+        by_deadline += sparse.edge(seat, pressed, at)
+        now = at
+    assert by_deadline == by_ms

@@ -117,3 +117,14 @@ def test_sources_with_their_own_bounds_and_word_are_ordered_whatever_the_arrival
             seq.progress(source, min(later, default=arrival) - 1)
     out += seq.drain()
     assert [e.t_ns for e in out] == times
+
+
+def test_the_next_release_is_the_earliest_event_past_every_bound_not_yet_vouched_for() -> None:
+    seq = Sequencer({"camera": 250 * MS, "gpio": 20 * MS})
+    assert seq.next_release() is None
+    seq.push(ButtonPressed(100 * MS, "gpio", 1))
+    seq.push(ButtonPressed(50 * MS, "gpio", 2))
+    assert seq.next_release() == 300 * MS  # the earliest press, once the camera's bound has run
+    seq.progress("camera", 60 * MS)
+    assert seq.next_release() == 70 * MS  # the camera vouched past it: the buttons' own bound
+    assert [e.seat for e in seq.release(70 * MS)] == [2]
