@@ -71,7 +71,9 @@ class Bridge:
         timing: BridgeTiming | None = None,
         clock: Callable[[], int] = time.monotonic_ns,
         serial_factory: Callable[..., object] | None = None,
+        edges: queue.SimpleQueue[RawEdge] | None = None,
     ) -> None:
+        """``edges``: where to queue the buttons' edges (a loop's one inbox), else a queue of its own."""
         self.port = port
         self.baud = baud
         self.seat_of_button = seat_of_button
@@ -80,7 +82,7 @@ class Bridge:
         self._serial_factory = serial_factory
         self.status = "connecting"
         self.problem = ""
-        self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue()
+        self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue() if edges is None else edges
         self.stats: Counter[str] = Counter()
         self.ack_latencies_ns: deque[int] = deque(maxlen=1000)
         self.on_status: Callable[[str, str], None] | None = None

@@ -8,10 +8,12 @@ edge is delivered. ``TimedMockPin.edge(level, ticks)`` does exactly that.
 
 from __future__ import annotations
 
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 
-class TimedMockPin(MockPin):
+class TimedMockPin(MockPWMPin):
+    """A mock pin that also dims (PWM), as every pin does with the lgpio factory: lights and buttons alike."""
+
     def edge(self, level: bool, ticks: float) -> None:
         """Change the input to ``level`` as of ``ticks`` (seconds) and fire ``when_changed``."""
         assert self._function == "input"

@@ -83,7 +83,9 @@ class GpioButtons:
         factory: object | None = None,
         pull_up: bool = True,
         require_exact: bool = False,
+        edges: queue.SimpleQueue[RawEdge] | None = None,
     ) -> None:
+        """``edges``: where to queue the edges (a loop's one inbox for all its inputs), else a queue of its own."""
         from gpiozero import Device
 
         if factory is None:
@@ -103,7 +105,7 @@ class GpioButtons:
                 raise ButtonError(f"pin {pin} is given to both seat {seen[key]} and seat {seat}")
             seen[key] = seat
         self.pull_up = pull_up
-        self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue()
+        self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue() if edges is None else edges
         self._handlers: dict[int, Callable[[float, int], None]] = {}  # strong references: gpiozero's are weak
         self._pins: dict[int, object] = {}
         try:

@@ -12,16 +12,29 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from table.buttons import ButtonError
 from table.cards import CardError
+from table.config import ConfigError
 from table.events import EventError
 from table.games import GAMES, setup_game
 from table.games.beggar import DealError, parse_deal, playout
 from table.journal import JournalError, JournalWriter, read_journal
+from table.lights import LightError
 from table.referee import GameSetupError
 from table.replay import Replay
 from table.rules import RulesError, load_preset, parse_override, shipped_presets
 
-USER_ERRORS: tuple[type[Exception], ...] = (CardError, EventError, RulesError, DealError, JournalError, GameSetupError)
+USER_ERRORS: tuple[type[Exception], ...] = (
+    CardError,
+    EventError,
+    RulesError,
+    DealError,
+    JournalError,
+    GameSetupError,
+    ConfigError,
+    ButtonError,
+    LightError,
+)
 
 
 def _overrides(items: Sequence[str]) -> dict[str, Any]:
@@ -59,6 +72,35 @@ def cmd_sim(args: argparse.Namespace) -> int:
     won = result.winners or ()
     winners = " and ".join(f"{names[s]} (seat {s})" for s in won) or "nobody"
     print(f"winner: {winners} after {result.cards_played} cards")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+
+    from table.config import load_config
+    from table.live import LiveTable
+    from table.terminal_view import TerminalView
+
+    config = load_config(args.config)
+    if args.check:
+        seats = config.seats
+        print(
+            f"{args.config}: {config.game.name} ({config.game.preset or 'its standard preset'}) for "
+            f"{len(seats.names)} seats ({', '.join(seats.names)}) on {seats.backend}; camera {config.camera.source} "
+            f"at {config.camera.width}x{config.camera.height}, {len(config.zones)} zones; "
+            f"journal in {config.resolve(config.journal.folder)}"
+        )
+        return 0
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    view = None if args.quiet else TerminalView(list(config.seats.names))
+    table = LiveTable(config, on_decision=view.show if view else None)
+    signal.signal(signal.SIGTERM, lambda *_: table.stop())
+    try:
+        table.run(max_seconds=args.max_seconds)
+    finally:
+        print(table.summary(), file=sys.stderr)
     return 0
 
 
@@ -117,6 +159,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="print only the result")
     sim.add_argument("--verbose", action="store_true", help="also print every change of turn")
     sim.set_defaults(func=cmd_sim)
+
+    run = sub.add_parser("run", help="run a table from its configuration (see table.example.toml)")
+    run.add_argument("--config", required=True, help="the table's TOML configuration")
+    run.add_argument("--check", action="store_true", help="check the configuration and say what it sets up, then stop")
+    run.add_argument("--max-seconds", type=float, default=None, help="stop after this long (default: never)")
+    run.add_argument("--quiet", action="store_true", help="no line a decision in the terminal")
+    run.set_defaults(func=cmd_run)
 
     play = sub.add_parser("playout", help="play a Beggar-my-neighbour deal to its end")
     play.add_argument("--rules", default="beggar-my-neighbour")

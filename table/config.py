@@ -118,6 +118,8 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     for key in data:
         refuse_unknown(key, [*SECTIONS, "zones"], lambda k: f"section [{k}]", ConfigError)
     sections = {name: _section(name, cls, data.get(name, {})) for name, cls in SECTIONS.items()}
+    camera = sections["camera"]
+    sections["camera"] = dataclasses.replace(camera, source=_source_from(path.parent, camera.source))
     config = TableConfig(path, zones=(), **sections)
     _check_seats(config.seats)
     _check_camera(config.camera)
@@ -138,6 +140,16 @@ def _section(name: str, cls: type, values: Any) -> Any:
     if not isinstance(values, Mapping):
         raise ConfigError(f"[{name}] must be a section of keys, not {values!r}")
     return cls(**checked_fields(cls, values, lambda key: f"key {key!r} in [{name}]", ConfigError))
+
+
+def _source_from(folder: Path, spec: str) -> str:
+    """A frame source whose recording's path is taken from the configuration's folder."""
+    kind, sep, rest = spec.strip().partition(":")
+    if sep and kind.lower() in ("folder", "video") and rest:
+        return f"{kind}:{(folder / Path(rest).expanduser()).resolve()}"
+    if sep or spec.strip().lower() in ("picamera", ""):
+        return spec
+    return str((folder / Path(spec.strip()).expanduser()).resolve())  # a bare path: a folder or a video
 
 
 def _check_seats(seats: SeatsConfig) -> None:

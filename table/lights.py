@@ -101,7 +101,8 @@ class GpioLights:
                     else:
                         device = LED(pin, pin_factory=factory)
                 except GPIOZeroError as exc:
-                    raise LightError(f"seat {seat}'s light on pin {pin}: {exc}") from None
+                    why = str(exc) or type(exc).__name__  # gpiozero's PinPWMUnsupported says nothing more
+                    raise LightError(f"seat {seat}'s light on pin {pin}: {why}") from None
                 self.devices[seat] = device
         except LightError:
             self.close()

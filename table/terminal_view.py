@@ -58,12 +58,15 @@ class TerminalView:
         self.names = list(names)
         self.console = console or Console(highlight=False, soft_wrap=True)
         self.verbose = verbose
+        self.zero_ns: int | None = None
 
     def name(self, seat: int | None) -> str:
         return "-" if seat is None else self.names[seat]
 
     def _line(self, t_ns: int, *parts: str | Text) -> None:
-        line = Text(f"{t_ns / 1e9:8.2f}s  ", style="dim")
+        if self.zero_ns is None:
+            self.zero_ns = t_ns  # times from the first line: the host's clock counts from its boot
+        line = Text(f"{(t_ns - self.zero_ns) / 1e9:8.2f}s  ", style="dim")
         for part in parts:
             line.append(part if isinstance(part, Text) else Text(part))
         self.console.print(line)

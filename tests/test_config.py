@@ -116,3 +116,12 @@ def test_rgb_lights_are_three_pins_a_seat(tmp_path: Path) -> None:
     clash = _replaced("lights = [5, 6, 13, 19]", rgb.replace("[4, 14, 15]", "[4, 14, 27]"))
     with pytest.raises(ConfigError, match="pin 27 is given twice"):
         load_config(_table(tmp_path, clash))
+
+
+def test_a_recordings_path_is_taken_from_the_configurations_folder(tmp_path: Path) -> None:
+    (tmp_path / "frames").mkdir()
+    config = load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "folder:frames"')))
+    assert config.camera.source == f"folder:{tmp_path.resolve() / 'frames'}"
+    config = load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "frames"')))
+    assert config.camera.source == str(tmp_path.resolve() / "frames")
+    assert load_config(_table(tmp_path)).camera.source == "usb:0"

@@ -1,0 +1,275 @@
+"""The live table: the real parts of a configuration wired to the core, on the host's clock.
+
+One inbox takes every input as it comes: button edges (queued by gpiozero's thread or the
+bridge's), the camera reader's report on each frame (its own thread: reading a frame takes
+tens of milliseconds, and a press must not wait for it), and faults. The loop sleeps on the inbox
+until an input comes or the core's next wakeup, hands the input to the core, and the core's
+decisions reach the lights and the terminal before the loop sleeps again.
+
+Games follow one another: ``NEXT_GAME_S`` after one ends, the next starts, the deal passing on,
+each with a journal file of its own in the configured folder. Nothing a player or a part does
+stops the loop: a camera that cannot be opened or stops is a fault (the game pauses and the
+reader keeps trying), a frame that cannot be read is left out and logged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import queue
+import statistics
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from table.buttons import RawEdge
+from table.config import TableConfig
+from table.controller import CAMERA, FrameReport, Outputs, TableCore
+from table.decisions import Decision
+from table.journal import JournalWriter
+from table.lights import OFF, Pattern
+from table.referee import Referee
+
+log = logging.getLogger("cardtable")
+
+MS = 1_000_000
+NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
+CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A part failed (``problem`` says how) or recovered (None)."""
+
+    part: str
+    problem: str | None
+
+
+class CameraReader(threading.Thread):
+    """Reads frames, finds and reads their cards, tracks them into events, and puts one
+    ``FrameReport`` a frame in the inbox. A recording (a folder or a video) plays at its own pace."""
+
+    def __init__(self, config: TableConfig, inbox: queue.SimpleQueue[Any], stop: threading.Event) -> None:
+        super().__init__(name="camera", daemon=True)
+        self.config, self.inbox, self.stop_event = config, inbox, stop
+        self.frames = 0
+        self.failed_frames = 0
+        self.cpu_ns = 0  # the reader's own CPU time (identify and track), for the loop's CPU share
+
+    def run(self) -> None:
+        from vision.cores import use_one_core
+        from vision.frames import FrameSourceError, open_source
+
+        use_one_core()
+        read, tracker = self._reader()
+        camera = self.config.camera
+        read(np.full((camera.height, camera.width, 3), 128, np.uint8))  # the networks load before the first frame
+        while not self.stop_event.is_set():
+            try:
+                source = open_source(camera.source, width=camera.width, height=camera.height, fps=camera.fps)
+            except FrameSourceError as exc:
+                self.inbox.put(Fault(CAMERA, str(exc)))
+                self.stop_event.wait(CAMERA_RETRY_S)
+                continue
+            with source:
+                self._frames(source, read, tracker)
+            if source.ended:
+                self.inbox.put(Fault(CAMERA, f"the recording {camera.source} has ended"))
+                return
+
+    def _reader(self) -> tuple[Callable[[Any], list[Any]], Any]:
+        from vision.calibration import Calibration
+        from vision.identify import builtin_deck, identify
+        from vision.profile import load_deck
+        from vision.tracker import CardTracker, TrackerConfig, table_zones
+
+        camera = self.config.camera
+        deck = load_deck(self.config.resolve(camera.deck)) if camera.deck else builtin_deck()
+        calibration = Calibration.load(self.config.resolve(camera.calibration))
+        tracker = CardTracker(
+            zone_of=table_zones(calibration, self.config.zones), config=TrackerConfig(confirm=camera.confirm_frames)
+        )
+        return (lambda image: identify(image, deck=deck, threshold=camera.threshold)), tracker
+
+    def _frames(self, source: Any, read: Callable[[Any], list[Any]], tracker: Any) -> None:
+        lost = False
+        while not self.stop_event.is_set():
+            frame = source.read()
+            if frame is None:
+                if source.ended:
+                    return
+                if source.lost and not lost:
+                    lost = True
+                    quiet = self.config.camera.lost_after_s
+                    self.inbox.put(Fault(CAMERA, f"no frame from {source.name} for {quiet:g} s"))
+                continue
+            if lost:
+                lost = False
+                self.inbox.put(Fault(CAMERA, None))
+            wait = frame.t_ns - time.monotonic_ns()
+            if wait > 0:  # a recording: its frames at their recorded pace
+                self.stop_event.wait(wait / 1e9)
+            started = time.thread_time_ns()
+            try:
+                events = tracker.update(frame.t_ns, read(frame.image))
+            except Exception:  # one bad frame must not stop the table: logged, left out
+                self.failed_frames += 1
+                log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
+                continue
+            self.cpu_ns += time.thread_time_ns() - started
+            self.frames += 1
+            self.inbox.put(FrameReport(frame.t_ns, tuple(events), tracker.vouched_to, tuple(tracker.unsure())))
+
+
+class LiveTable:
+    """A configured table running on its real parts (or gpiozero's mock pins, in a test)."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        on_decision: Callable[[Decision, Referee], None] | None = None,
+        pin_factory: object | None = None,
+        serial_factory: Callable[..., object] | None = None,
+    ) -> None:
+        self.config = config
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.stop_event = threading.Event()
+        self.on_decision = on_decision
+        self.latencies_ns: list[int] = []  # from the loop waking to the lights told, when a tick decided
+        self.games: list[TableCore] = []
+        self.journals: list[Path] = []
+        seats = config.seats
+        self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
+        self._parts: list[Any] = []
+        if seats.backend == "gpio":
+            from table.buttons import GpioButtons
+            from table.lights import GpioLights
+
+            game = config.game.name
+            self._parts.append(
+                GpioButtons(
+                    dict(enumerate(seats.buttons)),
+                    pin_factory,
+                    seats.pull_up,
+                    require_exact=game == "ers",
+                    edges=self.inbox,
+                )
+            )
+            if seats.lights:
+                lights = GpioLights(dict(enumerate(seats.lights)), pin_factory)
+                self._parts.append(lights)
+                self._show = lights.show
+        else:
+            from firmware_bridge.host import Bridge
+
+            buttons = dict((b, s) for s, b in enumerate(seats.board_buttons)) or None
+            bridge = Bridge(seats.port, seats.baud, buttons, serial_factory=serial_factory, edges=self.inbox)
+            bridge.on_status = lambda status, problem: self.inbox.put(
+                Fault("seat board", None if status == "connected" else f"{status}: {problem}")
+            )
+            self._parts.append(bridge.start())
+            self._show = bridge.show
+        self.camera = CameraReader(config, self.inbox, self.stop_event)
+
+    @property
+    def _seat_source(self) -> str:
+        """The source the seats' inputs are stamped with: "gpio" or "bridge"."""
+        return self.config.seats.backend
+
+    def stop(self) -> None:
+        """Ask the loop to end (safe from any thread or a signal handler)."""
+        self.stop_event.set()
+        self.inbox.put(None)
+
+    def run(self, max_seconds: float | None = None) -> None:
+        """Play games one after another until ``stop`` (or ``max_seconds``)."""
+        ends = None if max_seconds is None else time.monotonic_ns() + round(max_seconds * 1e9)
+        core = self._new_game(self.config.game.dealer, time.monotonic_ns())
+        next_game: int | None = None
+        try:
+            self.camera.start()
+            while not self.stop_event.is_set():
+                now = time.monotonic_ns()
+                wake = min(core.next_wakeup(now), next_game or now + 10**12, ends or now + 10**12)
+                try:
+                    item = self.inbox.get(timeout=max(0, wake - now) / 1e9)
+                except queue.Empty:
+                    item = None
+                woke = time.monotonic_ns()
+                if ends is not None and woke >= ends:
+                    break
+                decided = len(core.decisions)
+                self._handle(core, item, woke)
+                core.tick(time.monotonic_ns())
+                if len(core.decisions) > decided:
+                    self.latencies_ns.append(time.monotonic_ns() - woke)
+                if core.referee.finished and next_game is None:
+                    next_game = woke + round(NEXT_GAME_S * 1e9)
+                elif next_game is not None and woke >= next_game:
+                    core, next_game = self._new_game((core.setup.dealer + 1) % core.setup.players, woke), None
+        finally:
+            self._close(core)
+
+    def _handle(self, core: TableCore, item: Any, now: int) -> None:
+        if isinstance(item, RawEdge):
+            core.edge(item.seat, item.pressed, item.t_ns, now, self._seat_source)
+        elif isinstance(item, FrameReport):
+            core.frame(item, now)
+        elif isinstance(item, Fault):
+            core.fault(item.part, item.problem, now)
+
+    def _new_game(self, dealer: int, now: int) -> TableCore:
+        seed = self.config.game.seed if self.config.game.seed is not None else int.from_bytes(os.urandom(4), "big")
+        setup = dataclasses.replace(self.config.setup(seed), dealer=dealer)
+        folder = self.config.resolve(self.config.journal.folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{setup.game}-{len(self.games) + 1}.jsonl"
+        journal = JournalWriter(path, setup, fsync=self.config.journal.fsync)
+        lateness = {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: self.config.seats.lateness_ms * MS}
+        outputs = Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])
+        core = TableCore(setup, lateness, outputs, journal)
+        if self.games:
+            previous = self.games[-1]
+            core.faults = dict(previous.faults)  # a fault outlives the game it paused
+            core.signals.paused = previous.paused
+            self._close_journal(previous)
+        self.games.append(core)
+        self.journals.append(path)
+        log.info("game %d: %s (%s), seed %d, journal %s", len(self.games), setup.game, setup.preset, seed, path)
+        core.start(now)
+        return core
+
+    @staticmethod
+    def _close_journal(core: TableCore) -> None:
+        if core.journal is not None:
+            core.journal.close()
+
+    def _close(self, core: TableCore) -> None:
+        self.stop_event.set()
+        self._close_journal(core)
+        for seat in range(core.setup.players):
+            with contextlib.suppress(Exception):
+                self._show(seat, OFF)
+        if self.camera.is_alive():
+            self.camera.join(timeout=5)
+        for part in self._parts:
+            with contextlib.suppress(Exception):
+                (part.stop if hasattr(part, "stop") else part.close)()
+
+    def summary(self) -> str:
+        """How the loop did: frames read, decisions, and the loop's time from waking to the lights."""
+        lat = sorted(self.latencies_ns)
+        p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] / MS if lat else 0.0
+        median = statistics.median(lat) / MS if lat else 0.0
+        return (
+            f"{self.camera.frames} frames read ({self.camera.failed_frames} failed), "
+            f"{sum(len(g.decisions) for g in self.games)} decisions in {len(self.games)} game(s); "
+            f"woken to lights told: median {median:.2f} ms, 99th percentile {p99:.2f} ms"
+        )

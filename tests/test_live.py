@@ -1,0 +1,121 @@
+"""The live table (``table.live``, ``cardtable run``): real vision on rendered frames, gpiozero's mock
+pins for buttons and lights, a real journal, faults that pause the game."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import cv2
+
+from sim.mock_gpio import press, release, timed_mock_factory
+from sim.render import CardPlacement, SceneSpec, render_scene
+from table import signals as sg
+from table.config import load_config
+from table.live import LiveTable
+from vision.calibration import calibrate_from_points
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = (ROOT / "table.example.toml").read_text(encoding="utf-8")
+
+
+def _table(folder: Path, frames: int = 12, card_from: int = 3) -> Path:
+    """A configuration whose camera is a folder of rendered 800x600 frames at 5 a second, a
+    queen of hearts landing on the pile from frame ``card_from``."""
+    shots = folder / "frames"
+    shots.mkdir()
+    for i in range(frames):
+        cards = (CardPlacement("QH", 400, 300, 15.0, 200),) if i >= card_from else ()
+        cv2.imwrite(str(shots / f"frame-{i:03d}.png"), render_scene(SceneSpec(cards=cards, seed=i, noise=3.0))[0])
+    corners = [[0, 0], [800, 0], [800, 600], [0, 600]]
+    calibrate_from_points(corners, corners, (800, 600)).save(folder / "calibration.json")
+    text = EXAMPLE.replace('source = "usb:0"', 'source = "folder:frames"')
+    for old, new in (("width = 1280", "width = 800"), ("height = 720", "height = 600"), ("fps = 15", "fps = 5")):
+        text = text.replace(old, new)
+    text = text.replace("lateness_ms = 250 ", "lateness_ms = 600 ")
+    (folder / "table.toml").write_text(text, encoding="utf-8")
+    return folder / "table.toml"
+
+
+def _journal(folder: Path) -> list[dict]:
+    (path,) = sorted((folder / "journal").glob("*.jsonl"))
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path) -> None:
+    config = _table(tmp_path)
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    done = subprocess.run(
+        [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--max-seconds", "5"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = _journal(tmp_path)
+    assert lines[0]["game"] == "ers" and lines[0]["players"] == 4
+    assert [(e["type"], e.get("card"), e.get("zone")) for e in lines[1:]] == [("card-seen", "QH", "pile")]
+    assert "Bob plays  QH" in done.stdout
+    assert f"the recording folder:{tmp_path / 'frames'} has ended; the game is paused" in done.stderr
+    assert "12 frames read (0 failed)" in done.stderr
+
+
+def test_cardtable_run_check_says_what_the_configuration_sets_up(tmp_path: Path) -> None:
+    config = _table(tmp_path, frames=1)
+    done = subprocess.run(
+        [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "ers (standard) for 4 seats (Ann, Bob, Cyd, Dee) on gpio" in done.stdout
+    bad = config.read_text(encoding="utf-8").replace("fps = 5", "fps = 0")
+    config.write_text(bad, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "[camera] fps: 0 must be 1 to 120" in done.stderr
+
+
+def test_a_slap_on_the_mock_pins_is_journaled_and_the_lights_follow(tmp_path: Path) -> None:
+    """In process, on gpiozero's mock pins: the table lights seat 1 (who leads), a press on seat
+    2's pin is a journaled slap, and the recording's end pauses the table on every light."""
+    config = load_config(_table(tmp_path, frames=15, card_from=20))  # no card: nothing to slap
+    factory = timed_mock_factory()
+    table = LiveTable(config, pin_factory=factory)
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
+    runner.start()
+    try:
+        _wait(lambda: table.games and table.games[0].signals.patterns(time.monotonic_ns())[1] == sg.TURN)
+        assert factory.pin(6).state > 0 and factory.pin(5).state == 0  # seat 1's light on, seat 0's off
+        now = time.monotonic()
+        press(factory, 22, now)  # seat 2's button
+        release(factory, 22, now + 0.08)
+        _wait(lambda: any(d.KIND == "bad-slap" for d in table.games[0].decisions))
+        _wait(lambda: table.games[0].paused)  # the 15 frames at 5 a second have played
+        assert set(table.games[0].signals.patterns(time.monotonic_ns())) == {sg.PAUSED}
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert not runner.is_alive()
+    presses = [e for e in _journal(tmp_path)[1:] if e["type"] == "press"]
+    assert [(e["seat"], e["source"]) for e in presses] == [(2, "gpio")]
+
+
+def _wait(condition, seconds: float = 15.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
