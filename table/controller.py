@@ -49,6 +49,7 @@ class FrameReport:
     events: tuple[Event, ...] = ()  # the tracker's CardSeen and CardGone
     vouched_to: int | None = None  # every event up to this time has been reported
     unsure: tuple[tuple[str, int | None], ...] = ()  # zones whose card it cannot read
+    reported_ns: int | None = None  # when the reader handed it over (host clock), to measure the loop by
 
 
 @dataclass

@@ -60,6 +60,7 @@ class CameraReader(threading.Thread):
         super().__init__(name="camera", daemon=True)
         self.config, self.inbox, self.stop_event = config, inbox, stop
         self.frames = 0
+        self.read_frames = 0  # of them, those read (the others were like the last one read: ``vision.gate``)
         self.failed_frames = 0
         self.cpu_ns = 0  # the reader's own CPU time (identify and track), for the loop's CPU share
 
@@ -99,6 +100,9 @@ class CameraReader(threading.Thread):
         return (lambda image: identify(image, deck=deck, threshold=camera.threshold)), tracker
 
     def _frames(self, source: Any, read: Callable[[Any], list[Any]], tracker: Any) -> None:
+        from vision.gate import FrameGate
+
+        gate, cards = FrameGate(), []  # frames like the last one read are given its readings
         lost = False
         while not self.stop_event.is_set():
             frame = source.read()
@@ -118,14 +122,18 @@ class CameraReader(threading.Thread):
                 self.stop_event.wait(wait / 1e9)
             started = time.thread_time_ns()
             try:
-                events = tracker.update(frame.t_ns, read(frame.image))
+                if gate.read(frame.image):
+                    cards = read(frame.image)
+                events = tracker.update(frame.t_ns, cards)
             except Exception:  # one bad frame must not stop the table: logged, left out
                 self.failed_frames += 1
                 log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
                 continue
             self.cpu_ns += time.thread_time_ns() - started
             self.frames += 1
-            self.inbox.put(FrameReport(frame.t_ns, tuple(events), tracker.vouched_to, tuple(tracker.unsure())))
+            self.read_frames = gate.read_frames
+            report = FrameReport(frame.t_ns, tuple(events), tracker.vouched_to, tuple(tracker.unsure()))
+            self.inbox.put(dataclasses.replace(report, reported_ns=time.monotonic_ns()))
 
 
 class LiveTable:
@@ -143,6 +151,7 @@ class LiveTable:
         self.stop_event = threading.Event()
         self.on_decision = on_decision
         self.latencies_ns: list[int] = []  # from the loop waking to the lights told, when a tick decided
+        self.frame_latencies_ns: list[int] = []  # from a frame's report handed over to the lights told, likewise
         self.games: list[TableCore] = []
         self.journals: list[Path] = []
         seats = config.seats
@@ -209,7 +218,10 @@ class LiveTable:
                 self._handle(core, item, woke)
                 core.tick(time.monotonic_ns())
                 if len(core.decisions) > decided:
-                    self.latencies_ns.append(time.monotonic_ns() - woke)
+                    told = time.monotonic_ns()
+                    self.latencies_ns.append(told - woke)
+                    if isinstance(item, FrameReport) and item.reported_ns is not None:
+                        self.frame_latencies_ns.append(told - item.reported_ns)
                 if core.referee.finished and next_game is None:
                     next_game = woke + round(NEXT_GAME_S * 1e9)
                 elif next_game is not None and woke >= next_game:
@@ -269,7 +281,7 @@ class LiveTable:
         p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] / MS if lat else 0.0
         median = statistics.median(lat) / MS if lat else 0.0
         return (
-            f"{self.camera.frames} frames read ({self.camera.failed_frames} failed), "
+            f"{self.camera.frames} frames ({self.camera.read_frames} read, {self.camera.failed_frames} failed), "
             f"{sum(len(g.decisions) for g in self.games)} decisions in {len(self.games)} game(s); "
             f"woken to lights told: median {median:.2f} ms, 99th percentile {p99:.2f} ms"
         )
