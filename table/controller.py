@@ -24,14 +24,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from table.cards import Card
 from table.decisions import Decision, InputTooLate
-from table.events import ButtonPressed, Event, SeatAction
+from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
 from table.games import GameSetup
 from table.gestures import COUNTING, DEFAULT_MEANINGS, Gesture, GestureReader, GestureTiming, meaning
-from table.journal import JournalWriter
+from table.journal import Journal, JournalWriter
 from table.lights import Pattern
 from table.referee import Referee
+from table.replay import Replay
 from table.sequencer import Sequencer
 from table.signals import Signals
 
@@ -83,13 +86,39 @@ class TableCore:
         self.faults: dict[str, str] = {}  # what is wrong, by part: the game is paused while any is
         self.set_aside = 0  # inputs that came while paused
         self.decisions: list[Decision] = []
-        self._started = False
+        self._lying: dict[str, Card] = {}  # after a restart: the card each zone showed, not to be played again
+
+    @classmethod
+    def resumed(
+        cls, journal: Journal, writer: JournalWriter | None, lateness_ns: dict[str, int], now_ns: int, **options: Any
+    ) -> TableCore:
+        """A core that goes on with a journaled game (the table was killed or lost power): the
+        referee as replaying the journal leaves it, every journaled input decided once. Inputs
+        dated before the journal's last are too late. The camera, started afresh, reports the
+        cards lying in the zones again: the first report of each zone's card as the journal left
+        it is that card still lying there, not played again."""
+        core = cls(journal.setup, lateness_ns, journal=writer, **options)
+        replay = Replay(journal)
+        core.decisions = list(replay.decisions())
+        core.referee = replay.referee
+        for d in core.decisions:
+            core.signals.decided(d, core.referee, now_ns - 10**15)  # the standing patterns, no old message
+        entries = sorted((e for e in journal.entries if e.late_ns is None), key=lambda e: e.event.sort_key())
+        for entry in entries:
+            event = entry.event
+            if isinstance(event, CardSeen) and event.card is not None:
+                core._lying[event.zone] = event.card
+            elif isinstance(event, CardGone):
+                core._lying.pop(event.zone, None)
+        if journal.entries:
+            core.sequencer.released_to = max(e.event.t_ns for e in journal.entries)
+        core._lights(now_ns)
+        return core
 
     # ------------------------------------------------------------------------------ inputs
 
     def start(self, now_ns: int) -> None:
         """The game's opening decisions."""
-        self._started = True
         self._emit(self.referee.start(now_ns), now_ns)
         self._lights(now_ns)
 
@@ -153,6 +182,11 @@ class TableCore:
                 self._input(SeatAction(g.t_ns, source, g.seat, action[0], action[1]), now_ns)
 
     def _input(self, event: Event, now_ns: int) -> None:
+        if isinstance(event, CardSeen | CardGone) and event.zone in self._lying:
+            if isinstance(event, CardSeen) and event.card == self._lying.pop(event.zone):
+                log.info("%s in zone %s lay there before the restart: not played again", event.card, event.zone)
+                return
+            self._lying.pop(event.zone, None)
         if self.paused:
             self.set_aside += 1
             log.info("paused (%s): set aside %s", "; ".join(self.faults), event.to_json())

@@ -56,6 +56,24 @@ class JournalWriter:
             raise JournalError(f"{self.path}: cannot create journal: {exc.strerror}") from None
         self._write({"journal": FORMAT, **setup.to_json()})
 
+    @classmethod
+    def resume(cls, path: str | Path, fsync: bool = True) -> JournalWriter:
+        """Go on appending to an existing journal (a table restarted after it was killed). A torn
+        last line is cut off first: its input was being written when the table died, before the
+        referee was given it, so it was never decided."""
+        writer = cls.__new__(cls)
+        writer.path, writer.fsync = Path(path), fsync
+        try:
+            with open(writer.path, "r+b") as raw:
+                data = raw.read()
+                end = data.rfind(b"\n") + 1
+                if end < len(data):
+                    raw.truncate(end)
+            writer._file = open(writer.path, "a", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise JournalError(f"{writer.path}: cannot append to the journal: {exc.strerror}") from None
+        return writer
+
     def record(self, event: Event, late_ns: int | None = None) -> None:
         data = event.to_json()
         if late_ns is not None:

@@ -33,13 +33,14 @@ from table.buttons import RawEdge
 from table.config import TableConfig
 from table.controller import CAMERA, FrameReport, Outputs, TableCore
 from table.decisions import Decision
-from table.journal import JournalWriter
+from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
 from table.referee import Referee
 
 log = logging.getLogger("cardtable")
 
 MS = 1_000_000
+SECOND = 1_000 * MS
 NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
 CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
 
@@ -153,6 +154,7 @@ class LiveTable:
         self.latencies_ns: list[int] = []  # from the loop waking to the lights told, when a tick decided
         self.frame_latencies_ns: list[int] = []  # from a frame's report handed over to the lights told, likewise
         self.games: list[TableCore] = []
+        self.offset_ns = 0  # the table's clock less the host's: 0 but after a restart of the host (``_now``)
         self.journals: list[Path] = []
         seats = config.seats
         self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
@@ -199,27 +201,28 @@ class LiveTable:
 
     def run(self, max_seconds: float | None = None) -> None:
         """Play games one after another until ``stop`` (or ``max_seconds``)."""
-        ends = None if max_seconds is None else time.monotonic_ns() + round(max_seconds * 1e9)
-        core = self._new_game(self.config.game.dealer, time.monotonic_ns())
+        ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
+        core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
         next_game: int | None = None
         try:
             self.camera.start()
             while not self.stop_event.is_set():
-                now = time.monotonic_ns()
+                now = self._now()
                 wake = min(core.next_wakeup(now), next_game or now + 10**12, ends or now + 10**12)
                 try:
                     item = self.inbox.get(timeout=max(0, wake - now) / 1e9)
                 except queue.Empty:
                     item = None
-                woke = time.monotonic_ns()
+                woke_host = time.monotonic_ns()
+                woke = woke_host + self.offset_ns
                 if ends is not None and woke >= ends:
                     break
                 decided = len(core.decisions)
                 self._handle(core, item, woke)
-                core.tick(time.monotonic_ns())
+                core.tick(self._now())
                 if len(core.decisions) > decided:
                     told = time.monotonic_ns()
-                    self.latencies_ns.append(told - woke)
+                    self.latencies_ns.append(told - woke_host)
                     if isinstance(item, FrameReport) and item.reported_ns is not None:
                         self.frame_latencies_ns.append(told - item.reported_ns)
                 if core.referee.finished and next_game is None:
@@ -229,13 +232,61 @@ class LiveTable:
         finally:
             self._close(core)
 
+    def _now(self) -> int:
+        """The table's clock: the host's monotonic clock, carried on past a journal's last input
+        when the host has restarted since (``offset_ns``)."""
+        return time.monotonic_ns() + self.offset_ns
+
     def _handle(self, core: TableCore, item: Any, now: int) -> None:
+        shift = self.offset_ns
         if isinstance(item, RawEdge):
-            core.edge(item.seat, item.pressed, item.t_ns, now, self._seat_source)
+            core.edge(item.seat, item.pressed, item.t_ns + shift, now, self._seat_source)
         elif isinstance(item, FrameReport):
+            if shift:
+                events = tuple(dataclasses.replace(e, t_ns=e.t_ns + shift) for e in item.events)
+                vouched = None if item.vouched_to is None else item.vouched_to + shift
+                item = dataclasses.replace(item, t_ns=item.t_ns + shift, events=events, vouched_to=vouched)
             core.frame(item, now)
         elif isinstance(item, Fault):
             core.fault(item.part, item.problem, now)
+
+    def _lateness(self) -> dict[str, int]:
+        return {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: self.config.seats.lateness_ms * MS}
+
+    def _outputs(self) -> Outputs:
+        return Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])
+
+    def _resumed(self, now: int) -> TableCore | None:
+        """The game the newest journal holds, if it was not over and is this table's game: the
+        table was killed, or lost power, in the middle of it."""
+        journals = sorted(self.config.resolve(self.config.journal.folder).glob("*.jsonl"))
+        if not journals:
+            return None
+        path = journals[-1]
+        try:
+            journal = read_journal(path)
+        except JournalError as exc:
+            log.warning("%s; a new game is dealt", exc)
+            return None
+        for warning in journal.warnings:
+            log.warning("%s", warning)
+        setup = journal.setup
+        if (setup.game, setup.players) != (self.config.game.name, len(self.config.seats.names)):
+            log.info("%s is a game of %s for %d: a new game is dealt", path, setup.game, setup.players)
+            return None
+        last = max((e.event.t_ns for e in journal.entries), default=0)
+        if last >= now:  # the host restarted since (a power cut): its monotonic clock began again
+            self.offset_ns = last + SECOND - now
+            log.warning("%s: the host restarted since its last input; the table's clock goes on from it", path)
+        writer = JournalWriter.resume(path, fsync=self.config.journal.fsync)
+        core = TableCore.resumed(journal, writer, self._lateness(), self._now(), outputs=self._outputs())
+        if core.referee.finished:
+            writer.close()
+            return None
+        self.games.append(core)
+        self.journals.append(path)
+        log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
+        return core
 
     def _new_game(self, dealer: int, now: int) -> TableCore:
         seed = self.config.game.seed if self.config.game.seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -244,9 +295,7 @@ class LiveTable:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{setup.game}-{len(self.games) + 1}.jsonl"
         journal = JournalWriter(path, setup, fsync=self.config.journal.fsync)
-        lateness = {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: self.config.seats.lateness_ms * MS}
-        outputs = Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])
-        core = TableCore(setup, lateness, outputs, journal)
+        core = TableCore(setup, self._lateness(), self._outputs(), journal)
         if self.games:
             previous = self.games[-1]
             core.faults = dict(previous.faults)  # a fault outlives the game it paused

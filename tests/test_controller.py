@@ -129,3 +129,35 @@ def test_an_unreadable_card_asks_the_seat_that_played_it_to_show_it_again() -> N
     _card(core, "7H", 1_500 * MS, 1_600 * MS)
     core.tick(1_900 * MS)
     assert lights.shown[1] == sg.OFF and lights.shown[2] == sg.TURN
+
+
+def test_a_core_resumed_from_the_journal_goes_on_where_the_killed_one_was(tmp_path: Path) -> None:
+    setup = setup_game("ers", players=3, seed=1)
+    path = tmp_path / "game.jsonl"
+    journal = JournalWriter(path, setup, fsync=False)
+    killed, _ = _core(journal=journal)
+    _card(killed, "7H", 1_000 * MS, 1_100 * MS)
+    _card(killed, "9S", 2_000 * MS, 2_100 * MS)
+    core_press = 2_500 * MS
+    killed.edge(0, True, core_press, core_press + MS)
+    killed.tick(2_600 * MS)  # the press journaled, not yet decided (the camera's bound) when the table dies
+    journal.close()
+    killed.journal = None
+    with open(path, "a", encoding="utf-8") as torn:
+        torn.write('{"card":"KC","source":"camera","t":2600')  # the line being written as it died
+    lights = Lights()
+    resumed = TableCore.resumed(
+        read_journal(path), JournalWriter.resume(path, fsync=False), BOUNDS, 3_000 * MS, outputs=Outputs(lights=lights)
+    )
+    killed.tick(10_000 * MS)  # what the killed table would have decided, given the time
+    assert resumed.referee.snapshot() == killed.referee.snapshot()
+    assert [d.seat for d in resumed.decisions if isinstance(d, BadSlap)] == [0]
+    assert lights.shown[0] == sg.TURN  # the standing patterns, no old message replayed
+    # The camera, started afresh, reports the 9S still lying on the pile: not played again.
+    _card(resumed, "9S", 3_100 * MS, 3_200 * MS)
+    _card(resumed, "QD", 4_000 * MS, 4_100 * MS)
+    resumed.tick(5_000 * MS)
+    entries = read_journal(path).entries
+    assert [e.event.card.code for e in entries if e.event.TYPE == "card-seen"] == ["7H", "9S", "QD"]
+    played = [d.card.code for d in resumed.decisions if d.KIND == "card-played"]
+    assert played == ["7H", "9S", "QD"]

@@ -24,13 +24,16 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "table.example.toml").read_text(encoding="utf-8")
 
 
-def _table(folder: Path, frames: int = 12, card_from: int = 3) -> Path:
+def _table(folder: Path, frames: int = 12, card_from: int = 3, second_from: int | None = None) -> Path:
     """A configuration whose camera is a folder of rendered 800x600 frames at 5 a second, a
-    queen of hearts landing on the pile from frame ``card_from``."""
+    queen of hearts landing on the pile from frame ``card_from`` (and the seven of clubs on it
+    from ``second_from``)."""
     shots = folder / "frames"
     shots.mkdir()
     for i in range(frames):
         cards = (CardPlacement("QH", 400, 300, 15.0, 200),) if i >= card_from else ()
+        if second_from is not None and i >= second_from:
+            cards += (CardPlacement("7C", 410, 305, -25.0, 200),)
         cv2.imwrite(str(shots / f"frame-{i:03d}.png"), render_scene(SceneSpec(cards=cards, seed=i, noise=3.0))[0])
     corners = [[0, 0], [800, 0], [800, 600], [0, 600]]
     calibrate_from_points(corners, corners, (800, 600)).save(folder / "calibration.json")
@@ -119,3 +122,29 @@ def _wait(condition, seconds: float = 15.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+def test_a_table_killed_mid_game_resumes_from_its_journal_with_nothing_lost_or_played_twice(tmp_path: Path) -> None:
+    config = _table(tmp_path, frames=25, card_from=3, second_from=15)  # the 7C lands 2.4 s after the QH
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--quiet"]
+    first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(
+            lambda: (
+                (tmp_path / "journal").is_dir()
+                and any('"QH"' in p.read_text() for p in (tmp_path / "journal").glob("*.jsonl"))
+            ),
+            30,
+        )
+    finally:
+        first.kill()  # SIGKILL: no clean stop, as a power cut or kill -9
+        first.wait()
+    assert [e.get("card") for e in _journal(tmp_path)[1:]] == ["QH"]
+    done = subprocess.run(
+        [*command, "--max-seconds", "8"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "resuming the game in" in done.stderr and "QH in zone pile lay there before the restart" in done.stderr
+    lines = _journal(tmp_path)  # still the one journal, the game going on in it
+    assert [(e["type"], e.get("card")) for e in lines[1:]] == [("card-seen", "QH"), ("card-seen", "7C")]
