@@ -72,9 +72,12 @@ class TableCore:
         journal: JournalWriter | None = None,
         gestures: GestureTiming | None = None,
         meanings: dict[str, str] | None = None,
+        seat_source: str = "gpio",
     ) -> None:
-        """``lateness_ns``: each input source's bound (``camera`` and the seats' source)."""
+        """``lateness_ns``: each input source's bound (``camera`` and ``seat_source``, the seats':
+        ``gpio`` or ``bridge``)."""
         self.setup = setup
+        self.seat_source = seat_source
         self.referee = setup.referee()
         self.sequencer = Sequencer(lateness_ns)
         self.outputs = outputs or Outputs()
@@ -130,11 +133,11 @@ class TableCore:
         self._unsure(report.unsure)
         self.tick(now_ns)
 
-    def edge(self, seat: int, pressed: bool, t_ns: int, now_ns: int, source: str = "gpio") -> None:
+    def edge(self, seat: int, pressed: bool, t_ns: int, now_ns: int) -> None:
         if not 0 <= seat < self.setup.players:
             log.warning("an edge from seat %s, but the table has seats 0 to %s: ignored", seat, self.setup.players - 1)
             return
-        self._gestures(self.gestures.edge(seat, pressed, t_ns), source, now_ns)
+        self._gestures(self.gestures.edge(seat, pressed, t_ns), now_ns)
         self.tick(now_ns)
 
     def fault(self, part: str, problem: str | None, now_ns: int) -> None:
@@ -155,7 +158,7 @@ class TableCore:
     def tick(self, now_ns: int) -> None:
         """Time has passed up to ``now_ns``: gestures completed by waiting, events whose moment
         every source has reported, messages on the lights that have played."""
-        self._gestures(self.gestures.poll(now_ns), "gpio", now_ns)
+        self._gestures(self.gestures.poll(now_ns), now_ns)
         for event in self.sequencer.release(now_ns):
             self._emit(self.referee.handle(event), now_ns)
         if self.sequencer.released_to is not None:
@@ -170,7 +173,8 @@ class TableCore:
 
     # ---------------------------------------------------------------------------- internals
 
-    def _gestures(self, gestures: list[Gesture], source: str, now_ns: int) -> None:
+    def _gestures(self, gestures: list[Gesture], now_ns: int) -> None:
+        source = self.seat_source
         for g in gestures:
             if g.kind in ("stuck", "chattering"):
                 self.fault(f"seat {g.seat}'s button", "stuck down" if g.kind == "stuck" else "chattering", now_ns)

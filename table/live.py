@@ -154,6 +154,7 @@ class LiveTable:
         self.latencies_ns: list[int] = []  # from the loop waking to the lights told, when a tick decided
         self.frame_latencies_ns: list[int] = []  # from a frame's report handed over to the lights told, likewise
         self.games: list[TableCore] = []
+        self.errors = 0  # inputs the loop failed on (logged): a bug, but never the table's end
         self.offset_ns = 0  # the table's clock less the host's: 0 but after a restart of the host (``_now``)
         self.journals: list[Path] = []
         seats = config.seats
@@ -218,8 +219,12 @@ class LiveTable:
                 if ends is not None and woke >= ends:
                     break
                 decided = len(core.decisions)
-                self._handle(core, item, woke)
-                core.tick(self._now())
+                try:
+                    self._handle(core, item, woke)
+                    core.tick(self._now())
+                except Exception:  # a fault of the table's own code: logged, and the table goes on
+                    self.errors += 1
+                    log.exception("the table could not take %r; it goes on without it", item)
                 if len(core.decisions) > decided:
                     told = time.monotonic_ns()
                     self.latencies_ns.append(told - woke_host)
@@ -240,7 +245,7 @@ class LiveTable:
     def _handle(self, core: TableCore, item: Any, now: int) -> None:
         shift = self.offset_ns
         if isinstance(item, RawEdge):
-            core.edge(item.seat, item.pressed, item.t_ns + shift, now, self._seat_source)
+            core.edge(item.seat, item.pressed, item.t_ns + shift, now)
         elif isinstance(item, FrameReport):
             if shift:
                 events = tuple(dataclasses.replace(e, t_ns=e.t_ns + shift) for e in item.events)
@@ -279,7 +284,9 @@ class LiveTable:
             self.offset_ns = last + SECOND - now
             log.warning("%s: the host restarted since its last input; the table's clock goes on from it", path)
         writer = JournalWriter.resume(path, fsync=self.config.journal.fsync)
-        core = TableCore.resumed(journal, writer, self._lateness(), self._now(), outputs=self._outputs())
+        core = TableCore.resumed(
+            journal, writer, self._lateness(), self._now(), outputs=self._outputs(), seat_source=self._seat_source
+        )
         if core.referee.finished:
             writer.close()
             return None
@@ -295,7 +302,7 @@ class LiveTable:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{setup.game}-{len(self.games) + 1}.jsonl"
         journal = JournalWriter(path, setup, fsync=self.config.journal.fsync)
-        core = TableCore(setup, self._lateness(), self._outputs(), journal)
+        core = TableCore(setup, self._lateness(), self._outputs(), journal, seat_source=self._seat_source)
         if self.games:
             previous = self.games[-1]
             core.faults = dict(previous.faults)  # a fault outlives the game it paused
