@@ -42,6 +42,7 @@ log = logging.getLogger("cardtable")
 
 MS = 1_000_000
 CAMERA = "camera"
+ALL_HELD_NS = 3_000 * MS  # every seat's button held down together this long: deal a new game
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class TableCore:
         self.signals = Signals(setup.players)
         self.faults: dict[str, str] = {}  # what is wrong, by part: the game is paused while any is
         self.set_aside = 0  # inputs that came while paused
+        self.new_game_asked = False  # every button held together ``ALL_HELD_NS``: the loop deals anew
         self.decisions: list[Decision] = []
         self._lying: dict[str, Card] = {}  # after a restart: the card each zone showed, not to be played again
 
@@ -159,6 +161,10 @@ class TableCore:
         """Time has passed up to ``now_ns``: gestures completed by waiting, events whose moment
         every source has reported, messages on the lights that have played."""
         self._gestures(self.gestures.poll(now_ns), now_ns)
+        held = [s.down_since for s in self.gestures.seats if s.state and s.down_since is not None]
+        if len(held) == self.setup.players and now_ns - max(held) >= ALL_HELD_NS and not self.new_game_asked:
+            log.warning("every button held %g s: the players ask for a new game", ALL_HELD_NS / 1e9)
+            self.new_game_asked = True
         for event in self.sequencer.release(now_ns):
             self._emit(self.referee.handle(event), now_ns)
         if self.sequencer.released_to is not None:
@@ -169,6 +175,9 @@ class TableCore:
         """When the core next has something to do with no input: a held event's release (at its
         source's bound at the latest), a gesture's deadline, a light's message ending."""
         times = [self.sequencer.next_release(), self.gestures.next_deadline(), self.signals.next_change(now_ns)]
+        held = [s.down_since for s in self.gestures.seats if s.state and s.down_since is not None]
+        if len(held) == self.setup.players and not self.new_game_asked:
+            times.append(max(held) + ALL_HELD_NS)
         return max(now_ns, min((t for t in times if t is not None), default=now_ns + 1_000 * MS))
 
     # ---------------------------------------------------------------------------- internals

@@ -230,7 +230,10 @@ class LiveTable:
                     self.latencies_ns.append(told - woke_host)
                     if isinstance(item, FrameReport) and item.reported_ns is not None:
                         self.frame_latencies_ns.append(told - item.reported_ns)
-                if core.referee.finished and next_game is None:
+                if core.new_game_asked:  # every button held: this game is abandoned
+                    log.warning("game %d abandoned; a new game is dealt", len(self.games))
+                    core, next_game = self._new_game((core.setup.dealer + 1) % core.setup.players, woke), None
+                elif core.referee.finished and next_game is None:
                     next_game = woke + round(NEXT_GAME_S * 1e9)
                 elif next_game is not None and woke >= next_game:
                     core, next_game = self._new_game((core.setup.dealer + 1) % core.setup.players, woke), None

@@ -161,3 +161,17 @@ def test_a_core_resumed_from_the_journal_goes_on_where_the_killed_one_was(tmp_pa
     assert [e.event.card.code for e in entries if e.event.TYPE == "card-seen"] == ["7H", "9S", "QD"]
     played = [d.card.code for d in resumed.decisions if d.KIND == "card-played"]
     assert played == ["7H", "9S", "QD"]
+
+
+def test_every_button_held_three_seconds_asks_for_a_new_game() -> None:
+    core, _ = _core(players=3)
+    for seat in (0, 1):
+        core.edge(seat, True, 1_000 * MS + seat, 1_000 * MS + seat)
+    core.tick(5_000 * MS)
+    assert not core.new_game_asked  # seat 2 never joined in
+    core.edge(2, True, 5_000 * MS, 5_000 * MS)
+    now = 5_000 * MS  # a loop sleeping to each wakeup is woken when the three seconds are up
+    while not core.new_game_asked:
+        now = core.next_wakeup(now)
+        core.tick(now)
+    assert now == 8_000 * MS
