@@ -1,10 +1,11 @@
-"""The frame every simulated table shares: a virtual clock, an event queue, the real sequencer.
+"""The frame every simulated table shares: a virtual clock, an event queue, the table's core.
 
 A game's simulation keeps the physical truth (which card is really where), lets its bots act with
 human timing, and delivers each input as the hardware would: the camera reports a card 60-160 ms
 after it appeared, stamped with the frame it first showed in; a button edge arrives within 2 ms,
-stamped with the edge. Inputs go through the real sequencer, journal and referee, and the
-referee's decisions are carried out on the physical cards as players at a real table would.
+stamped with the edge. Inputs go through the table's own core (``table.controller``: the
+sequencer, journal, referee and lights), and the referee's decisions are carried out on the
+physical cards as players at a real table would.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from typing import Any
 
 from sim.bots import Bot, make_bots
 from table.clock import VirtualClock
-from table.decisions import Decision, InputTooLate
-from table.events import CardSeen, Event, SeatAction
+from table.controller import FrameReport, Outputs, TableCore
+from table.decisions import Decision
+from table.events import CardGone, CardSeen, Event, SeatAction
 from table.games import GameSetup
 from table.journal import JournalWriter
 from table.referee import Referee
-from table.sequencer import Sequencer
 
 MS = 1_000_000
 
@@ -64,20 +65,30 @@ class TableSimulation:
     ) -> None:
         self.options = options or SimOptions()
         self.setup = self.prepare(setup)
-        self.referee: Referee = self.setup.referee()
+        lateness = {"camera": self.options.lateness_ms * MS, "gpio": self.options.buttons_lateness_ms * MS}
+        self.core = TableCore(self.setup, lateness, Outputs(decisions=[self._decided]), journal)
         self.rng = random.Random(f"{setup.seed}:table")
         self.bots: list[Bot] = make_bots(setup.players, self.rng)
         self.clock = VirtualClock()
-        self.sequencer = Sequencer(
-            {"camera": self.options.lateness_ms * MS, "gpio": self.options.buttons_lateness_ms * MS}
-        )
-        self.journal = journal
         self.on_decision = on_decision
         self.queue: list[tuple[int, int, str, Any]] = []
         self._order = 0
+        self._ticks: set[int] = set()  # times a tick is already queued for
         self.cards_played = 0
         self.result = SimResult(None, 0)
         self._wall_start = 0.0
+
+    @property
+    def referee(self) -> Referee:
+        return self.core.referee
+
+    @property
+    def journal(self) -> JournalWriter | None:
+        return self.core.journal
+
+    @journal.setter
+    def journal(self, writer: JournalWriter | None) -> None:
+        self.core.journal = writer
 
     def prepare(self, setup: GameSetup) -> GameSetup:
         """The set-up the referee gets (the ERS simulator fills in its deal)."""
@@ -92,7 +103,8 @@ class TableSimulation:
 
     def run(self) -> SimResult:
         self._wall_start = time.monotonic()
-        self.emit(self.referee.start(0), 0)
+        self.core.start(0)
+        self.settle(0)
         while self.queue and not self.referee.finished:
             if self.cards_played >= self.options.max_cards:
                 self.result.abandoned = True
@@ -135,28 +147,33 @@ class TableSimulation:
         self.at(arrival, "arrive", event)
 
     def _on_arrive(self, t: int, event: Event) -> None:
-        late = self.sequencer.push(event)
-        if self.journal is not None:
-            self.journal.record(event, late)
-        if late is not None:
-            self.emit([InputTooLate(event.t_ns, event.TYPE, getattr(event, "seat", None), late)], t)
-            return
-        self.at(max(t, event.t_ns + self.sequencer.lateness_ns), "release")
+        if isinstance(event, CardSeen | CardGone):
+            self.core.frame(FrameReport(event.t_ns, (event,)), t)
+        else:
+            self.core.seat_input(event, t)  # type: ignore[arg-type]
+        self._after(t)
 
-    def _on_release(self, t: int, _: None) -> None:
-        for event in self.sequencer.release(t):
-            self.emit(self.referee.handle(event), t)
-        self.emit(self.referee.advance(self.sequencer.watermark(t)), t)
+    def _on_tick(self, t: int, _: None) -> None:
+        self._ticks.discard(t)
+        self.core.tick(t)
+        self._after(t)
+
+    def _after(self, t: int) -> None:
+        """Once the core has taken an input or time has passed: the players' next moves, and a
+        tick queued for when the core next has something to do."""
+        self.settle(t)
+        wake = self.core.next_wakeup(t)
+        if len(self.core.sequencer) and wake not in self._ticks:
+            self._ticks.add(wake)
+            self.at(wake, "tick")
 
     # -------------------------------------------------------------- decisions
 
-    def emit(self, decisions: list[Decision], t: int) -> None:
-        for d in decisions:
-            self.result.decisions.append(d)
-            if self.on_decision is not None:
-                self.on_decision(d, self.referee)
-            self.apply(d, t)
-        self.settle(t)
+    def _decided(self, decision: Decision, referee: Referee) -> None:
+        self.result.decisions.append(decision)
+        if self.on_decision is not None:
+            self.on_decision(decision, referee)
+        self.apply(decision, self.clock.monotonic_ns())
 
     def apply(self, decision: Decision, t: int) -> None:
         """Carry one decision out on the physical table."""

@@ -11,6 +11,7 @@ Inputs:
     ``frame``   what the camera's reader made of one frame: the tracker's events, the time up to
                 which it vouches for them, and the zones whose card it cannot read;
     ``edge``    a seat button's raw edge, stamped where it entered (``table.buttons``);
+    ``seat_input``  a seat's press or action already made of its gestures (the simulator's bots);
     ``fault``   a part that failed or recovered (the camera lost, the board unplugged).
 Seat buttons go through ``table.gestures``: debounced presses are slaps (Egyptian Rat Screw),
 gestures become the game's seat actions; a stuck or chattering button is a fault.
@@ -140,6 +141,12 @@ class TableCore:
             log.warning("an edge from seat %s, but the table has seats 0 to %s: ignored", seat, self.setup.players - 1)
             return
         self._gestures(self.gestures.edge(seat, pressed, t_ns), now_ns)
+        self.tick(now_ns)
+
+    def seat_input(self, event: ButtonPressed | SeatAction, now_ns: int) -> None:
+        """A seat's input already made out of its gestures (the simulator's bots, which decide
+        in actions): into the sequencer like any other."""
+        self._input(event, now_ns)
         self.tick(now_ns)
 
     def fault(self, part: str, problem: str | None, now_ns: int) -> None:
