@@ -83,7 +83,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from table.live import LiveTable
     from table.terminal_view import TerminalView
 
-    config = load_config(args.config)
+    game: dict[str, Any] = {"seed": args.seed} if args.seed is not None else {}
+    if args.game is not None:  # another game: its own default preset and rules, unless --rules says
+        game.update(name=args.game, preset=args.rules, rules={})
+    elif args.rules is not None:
+        game.update(preset=args.rules)
+    seats = {"names": [n.strip() for n in args.names.split(",")]} if args.names else {}
+    config = load_config(args.config, {"game": game, "seats": seats})
     if args.check:
         seats = config.seats
         print(
@@ -165,6 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--check", action="store_true", help="check the configuration and say what it sets up, then stop")
     run.add_argument("--max-seconds", type=float, default=None, help="stop after this long (default: never)")
     run.add_argument("--quiet", action="store_true", help="no line a decision in the terminal")
+    run.add_argument("--game", choices=sorted(GAMES), help="play this game instead of the configuration's")
+    run.add_argument("--rules", metavar="PRESET", help="with this preset (or preset file) instead")
+    run.add_argument("--names", help='the seats\' names, clockwise from seat 0: "Ann,Bob,Cyd,Dee"')
+    run.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
     run.set_defaults(func=cmd_run)
 
     play = sub.add_parser("playout", help="play a Beggar-my-neighbour deal to its end")

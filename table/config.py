@@ -95,8 +95,9 @@ class TableConfig:
 SECTIONS: dict[str, type] = {"game": GameConfig, "camera": CameraConfig, "seats": SeatsConfig, "journal": JournalConfig}
 
 
-def load_config(path: str | Path) -> TableConfig:
-    """Read and check a table's configuration file."""
+def load_config(path: str | Path, overrides: Mapping[str, Mapping[str, Any]] | None = None) -> TableConfig:
+    """Read and check a table's configuration file; ``overrides`` replace keys of its sections
+    (``{"game": {"preset": "screw"}}``: the command line's), and are checked the same way."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -106,6 +107,8 @@ def load_config(path: str | Path) -> TableConfig:
         raise ConfigError(f"{path}: cannot read it ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    for section, values in (overrides or {}).items():
+        data[section] = {**data.get(section, {}), **values}
     try:
         return _checked(path.resolve(), data)
     except ConfigError as exc:

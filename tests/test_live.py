@@ -183,3 +183,16 @@ def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_
         board.stop()
     presses = [e for e in _journal(tmp_path)[1:] if e["type"] == "press"]
     assert [(e["seat"], e["source"]) for e in presses] == [(2, "bridge")] and table.errors == 0
+
+
+def test_the_command_line_changes_the_game_the_preset_and_the_names(tmp_path: Path) -> None:
+    config = _table(tmp_path, frames=1)
+    command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--check"]
+    done = subprocess.run(
+        [*command, "--game", "cuckoo", "--names", "Al, Bo,Cy,Di"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and "cuckoo (its standard preset) for 4 seats (Al, Bo, Cy, Di)" in done.stdout
+    done = subprocess.run([*command, "--rules", "screw"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "ers (screw) for 4 seats" in done.stdout
+    done = subprocess.run([*command, "--names", "Al,Bo"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "[seats] buttons: 4 pins for 2 seats" in done.stderr
