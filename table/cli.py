@@ -59,6 +59,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
     view = None if args.quiet else TerminalView(names, verbose=args.verbose)
     sim = SIMULATIONS[setup.game](setup, options, on_decision=view.show if view else None)
+    if view is not None:
+        view.lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())
     journal = JournalWriter(args.journal, sim.setup) if args.journal else None
     sim.journal = journal
     try:
@@ -102,6 +104,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     view = None if args.quiet else TerminalView(list(config.seats.names))
     table = LiveTable(config, on_decision=view.show if view else None)
+    if view is not None:
+        view.lights = table.lights_now
     signal.signal(signal.SIGTERM, lambda *_: table.stop())
     try:
         table.run(max_seconds=args.max_seconds)

@@ -240,6 +240,10 @@ class LiveTable:
         finally:
             self._close(core)
 
+    def lights_now(self) -> list[Pattern]:
+        """What each seat's light shows now (the terminal view's dots)."""
+        return self.games[-1].signals.patterns(self._now()) if self.games else []
+
     def _now(self) -> int:
         """The table's clock: the host's monotonic clock, carried on past a journal's last input
         when the host has restarted since (``offset_ns``)."""

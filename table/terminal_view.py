@@ -6,7 +6,7 @@ Each game's decisions have a line of their own; a decision with no line (a chang
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -39,11 +39,23 @@ from table.decisions import (
 )
 from table.games import cuckoo_decisions as cd
 from table.games import ohhell_decisions as od
+from table.lights import Pattern
 
 TITLES = {"ers": "Egyptian Rat Screw", "cuckoo": "The trading game (Cuckoo)", "oh-hell": "The bidding game (Oh Hell)"}
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 _RED = {"D", "H"}
+
+
+_GLYPHS = {"off": "·", "steady": "●", "pulse": "◍", "blink": "◉", "flash": "◉"}
+
+
+def _light(pattern: Pattern) -> tuple[str, str]:
+    """A seat's light as one character and its style: its colour, blinking when it blinks."""
+    if pattern.kind == "off":
+        return _GLYPHS["off"], "dim"
+    r, g, b = pattern.colour
+    return _GLYPHS[pattern.kind], f"rgb({r},{g},{b})" + (" blink" if pattern.kind in ("blink", "flash") else "")
 
 
 def card_text(code: str) -> Text:
@@ -54,10 +66,19 @@ def card_text(code: str) -> Text:
 class TerminalView:
     """Prints each decision as it happens, with the hand counts and the pile."""
 
-    def __init__(self, names: Sequence[str], console: Console | None = None, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        console: Console | None = None,
+        verbose: bool = False,
+        lights: Callable[[], Sequence[Pattern]] | None = None,
+    ) -> None:
+        """``lights``: what each seat's light shows now; each line then starts with them, a dot a
+        seat in its colour (``table.signals``: white, the seat the referee waits on)."""
         self.names = list(names)
         self.console = console or Console(highlight=False, soft_wrap=True)
         self.verbose = verbose
+        self.lights = lights
         self.zero_ns: int | None = None
 
     def name(self, seat: int | None) -> str:
@@ -67,6 +88,10 @@ class TerminalView:
         if self.zero_ns is None:
             self.zero_ns = t_ns  # times from the first line: the host's clock counts from its boot
         line = Text(f"{(t_ns - self.zero_ns) / 1e9:8.2f}s  ", style="dim")
+        if self.lights is not None:
+            for pattern in self.lights():
+                line.append(*_light(pattern))
+            line.append("  ")
         for part in parts:
             line.append(part if isinstance(part, Text) else Text(part))
         self.console.print(line)

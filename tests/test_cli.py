@@ -136,3 +136,10 @@ def test_rules_lists_every_games_presets(capsys: pytest.CaptureFixture[str]) -> 
         assert name in listing
     assert main(["rules", "--game", "oh-hell", "squares"]) == 0
     assert json.loads(capsys.readouterr().out)["scoring"] == "squares"
+
+
+def test_the_simulators_lines_start_with_the_seats_lights(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--fast", "--seed", "7", "--players", "4", "--max-cards", "8"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[1] == "·●··"  # Bob, after the dealer, leads: his light is lit
+    assert lines[1].split()[1] == "··●·" and "Bob plays" in lines[1]  # then it is Cyd's turn
