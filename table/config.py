@@ -200,9 +200,11 @@ def _check_camera(camera: CameraConfig) -> None:
     from vision.frames import FrameSourceError, parse_spec
 
     try:
-        parse_spec(camera.source)
+        kind, where = parse_spec(camera.source)
     except FrameSourceError as exc:
         raise ConfigError(f"[camera] source: {exc}") from None
+    if kind in ("folder", "video") and not Path(where).exists():  # a camera may be plugged in later; a file not
+        raise ConfigError(f"[camera] source: the recording {where} does not exist")
     limits = {
         "width": (160, 8192),
         "height": (120, 8192),

@@ -80,6 +80,7 @@ class TableCore:
         ``gpio`` or ``bridge``)."""
         self.setup = setup
         self.seat_source = seat_source
+        self._edges_late_ns = lateness_ns.get(seat_source, 0)  # how late a seat's edge may reach the core
         self.referee = setup.referee()
         self.sequencer = Sequencer(lateness_ns)
         self.outputs = outputs or Outputs()
@@ -167,9 +168,11 @@ class TableCore:
     def tick(self, now_ns: int) -> None:
         """Time has passed up to ``now_ns``: gestures completed by waiting, events whose moment
         every source has reported, messages on the lights that have played."""
-        self._gestures(self.gestures.poll(now_ns), now_ns)
-        held = [s.down_since for s in self.gestures.seats if s.state and s.down_since is not None]
-        if len(held) == self.setup.players and now_ns - max(held) >= ALL_HELD_NS and not self.new_game_asked:
+        # Gestures are decided only as far as every edge has surely arrived: a release stamped
+        # 699 ms into a press, reaching the table at 701 ms, is a tap and not a long press.
+        self._gestures(self.gestures.poll(now_ns - self._edges_late_ns), now_ns)
+        held = self._all_held_since()
+        if held is not None and now_ns - held >= ALL_HELD_NS and not self.new_game_asked:
             log.warning("every button held %g s: the players ask for a new game", ALL_HELD_NS / 1e9)
             self.new_game_asked = True
         for event in self.sequencer.release(now_ns):
@@ -181,13 +184,20 @@ class TableCore:
     def next_wakeup(self, now_ns: int) -> int:
         """When the core next has something to do with no input: a held event's release (at its
         source's bound at the latest), a gesture's deadline, a light's message ending."""
-        times = [self.sequencer.next_release(), self.gestures.next_deadline(), self.signals.next_change(now_ns)]
-        held = [s.down_since for s in self.gestures.seats if s.state and s.down_since is not None]
-        if len(held) == self.setup.players and not self.new_game_asked:
-            times.append(max(held) + ALL_HELD_NS)
+        deadline = self.gestures.next_deadline()
+        times = [self.sequencer.next_release(), self.signals.next_change(now_ns)]
+        times.append(None if deadline is None else deadline + self._edges_late_ns)
+        held = self._all_held_since()
+        if held is not None and not self.new_game_asked:
+            times.append(held + ALL_HELD_NS)
         return max(now_ns, min((t for t in times if t is not None), default=now_ns + 1_000 * MS))
 
     # ---------------------------------------------------------------------------- internals
+
+    def _all_held_since(self) -> int | None:
+        """Since when every seat's button has been held down together (None: not every one is)."""
+        held = [s.down_since for s in self.gestures.seats if s.state and s.down_since is not None]
+        return max(held) if len(held) == self.setup.players else None
 
     def _gestures(self, gestures: list[Gesture], now_ns: int) -> None:
         source = self.seat_source

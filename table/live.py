@@ -43,6 +43,7 @@ MS = 1_000_000
 SECOND = 1_000 * MS
 NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
 CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
+SEAT_BOARD = "seat board"  # the bridge's part name in faults
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,13 @@ class CameraReader(threading.Thread):
         self.cpu_ns = 0  # the reader's own CPU time (identify and track), for the loop's CPU share
 
     def run(self) -> None:
+        try:
+            self._run()
+        except Exception as exc:  # the reader itself failed: the game pauses, and says why
+            log.exception("the camera reader stopped")
+            self.inbox.put(Fault(CAMERA, f"the camera reader stopped: {exc}"))
+
+    def _run(self) -> None:
         from vision.cores import use_one_core
         from vision.frames import FrameSourceError, open_source
 
@@ -75,11 +83,18 @@ class CameraReader(threading.Thread):
         read(np.full((camera.height, camera.width, 3), 128, np.uint8))  # the networks load before the first frame
         while not self.stop_event.is_set():
             try:
-                source = open_source(camera.source, width=camera.width, height=camera.height, fps=camera.fps)
+                source = open_source(
+                    camera.source,
+                    width=camera.width,
+                    height=camera.height,
+                    fps=camera.fps,
+                    lost_after_s=camera.lost_after_s,
+                )
             except FrameSourceError as exc:
                 self.inbox.put(Fault(CAMERA, str(exc)))
                 self.stop_event.wait(CAMERA_RETRY_S)
                 continue
+            self.inbox.put(Fault(CAMERA, None))  # opened: whatever kept it from opening is over
             with source:
                 self._frames(source, read, tracker)
             if source.ended:
@@ -133,8 +148,8 @@ class CameraReader(threading.Thread):
             self.cpu_ns += time.thread_time_ns() - started
             self.frames += 1
             self.read_frames = gate.read_frames
-            report = FrameReport(frame.t_ns, tuple(events), tracker.vouched_to, tuple(tracker.unsure()))
-            self.inbox.put(dataclasses.replace(report, reported_ns=time.monotonic_ns()))
+            unsure = tuple(tracker.unsure())
+            self.inbox.put(FrameReport(frame.t_ns, tuple(events), tracker.vouched_to, unsure, time.monotonic_ns()))
 
 
 class LiveTable:
@@ -184,7 +199,7 @@ class LiveTable:
             buttons = dict((b, s) for s, b in enumerate(seats.board_buttons)) or None
             bridge = Bridge(seats.port, seats.baud, buttons, serial_factory=serial_factory, edges=self.inbox)
             bridge.on_status = lambda status, problem: self.inbox.put(
-                Fault("seat board", None if status == "connected" else f"{status}: {problem}")
+                Fault(SEAT_BOARD, None if status == "connected" else f"{status}: {problem}")
             )
             self._parts.append(bridge.start())
             self._show = bridge.show
@@ -202,10 +217,11 @@ class LiveTable:
 
     def run(self, max_seconds: float | None = None) -> None:
         """Play games one after another until ``stop`` (or ``max_seconds``)."""
-        ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
-        core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
-        next_game: int | None = None
+        core: TableCore | None = None
         try:
+            core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
+            ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
+            next_game: int | None = None
             self.camera.start()
             while not self.stop_event.is_set():
                 now = self._now()
@@ -221,7 +237,6 @@ class LiveTable:
                 decided = len(core.decisions)
                 try:
                     self._handle(core, item, woke)
-                    core.tick(self._now())
                 except Exception:  # a fault of the table's own code: logged, and the table goes on
                     self.errors += 1
                     log.exception("the table could not take %r; it goes on without it", item)
@@ -230,13 +245,16 @@ class LiveTable:
                     self.latencies_ns.append(told - woke_host)
                     if isinstance(item, FrameReport) and item.reported_ns is not None:
                         self.frame_latencies_ns.append(told - item.reported_ns)
-                if core.new_game_asked:  # every button held: this game is abandoned
-                    log.warning("game %d abandoned; a new game is dealt", len(self.games))
-                    core, next_game = self._new_game((core.setup.dealer + 1) % core.setup.players, woke), None
+                if core.new_game_asked or (next_game is not None and woke >= next_game):
+                    if core.new_game_asked:  # every button held: this game is abandoned
+                        log.warning("game %d abandoned; a new game is dealt", len(self.games))
+                    try:
+                        core, next_game = self._new_game((core.setup.dealer + 1) % core.setup.players, woke), None
+                    except JournalError as exc:  # the journal folder cannot take a new file: try again later
+                        log.error("%s; the next game waits %g s", exc, NEXT_GAME_S)
+                        core.new_game_asked, next_game = False, woke + round(NEXT_GAME_S * 1e9)
                 elif core.referee.finished and next_game is None:
                     next_game = woke + round(NEXT_GAME_S * 1e9)
-                elif next_game is not None and woke >= next_game:
-                    core, next_game = self._new_game((core.setup.dealer + 1) % core.setup.players, woke), None
         finally:
             self._close(core)
 
@@ -250,8 +268,11 @@ class LiveTable:
         return time.monotonic_ns() + self.offset_ns
 
     def _handle(self, core: TableCore, item: Any, now: int) -> None:
+        """Hand one input to the core (each input method ticks it); with none, time has passed."""
         shift = self.offset_ns
-        if isinstance(item, RawEdge):
+        if item is None:
+            core.tick(now)
+        elif isinstance(item, RawEdge):
             core.edge(item.seat, item.pressed, item.t_ns + shift, now)
         elif isinstance(item, FrameReport):
             if shift:
@@ -290,13 +311,12 @@ class LiveTable:
         if last >= now:  # the host restarted since (a power cut): its monotonic clock began again
             self.offset_ns = last + SECOND - now
             log.warning("%s: the host restarted since its last input; the table's clock goes on from it", path)
-        writer = JournalWriter.resume(path, fsync=self.config.journal.fsync)
         core = TableCore.resumed(
-            journal, writer, self._lateness(), self._now(), outputs=self._outputs(), seat_source=self._seat_source
+            journal, None, self._lateness(), self._now(), outputs=self._outputs(), seat_source=self._seat_source
         )
         if core.referee.finished:
-            writer.close()
-            return None
+            return None  # its journal is left as it is
+        core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
         self.games.append(core)
         self.journals.append(path)
         log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
@@ -312,8 +332,9 @@ class LiveTable:
         core = TableCore(setup, self._lateness(), self._outputs(), journal, seat_source=self._seat_source)
         if self.games:
             previous = self.games[-1]
-            core.faults = dict(previous.faults)  # a fault outlives the game it paused
-            core.signals.paused = previous.paused
+            for part in (CAMERA, SEAT_BOARD):  # a part's fault outlives the game (a button's is the game's own)
+                if part in previous.faults:
+                    core.fault(part, previous.faults[part], now)
             self._close_journal(previous)
         self.games.append(core)
         self.journals.append(path)
@@ -326,10 +347,11 @@ class LiveTable:
         if core.journal is not None:
             core.journal.close()
 
-    def _close(self, core: TableCore) -> None:
+    def _close(self, core: TableCore | None) -> None:
         self.stop_event.set()
-        self._close_journal(core)
-        for seat in range(core.setup.players):
+        if core is not None:
+            self._close_journal(core)
+        for seat in range(len(self.config.seats.names)):
             with contextlib.suppress(Exception):
                 self._show(seat, OFF)
         if self.camera.is_alive():

@@ -125,3 +125,8 @@ def test_a_recordings_path_is_taken_from_the_configurations_folder(tmp_path: Pat
     config = load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "frames"')))
     assert config.camera.source == str(tmp_path.resolve() / "frames")
     assert load_config(_table(tmp_path)).camera.source == "usb:0"
+
+
+def test_a_recording_that_is_not_there_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"\[camera\] source: the recording .*takes does not exist"):
+        load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "folder:takes"')))

@@ -54,8 +54,9 @@ def test_the_first_slap_wins_though_the_double_and_the_other_slap_arrive_first()
     # Seat 0 slapped 30 us before seat 2, but seat 2's press reaches the table first.
     core.edge(2, True, 2_300 * MS + 30_000, 2_301 * MS)
     core.edge(0, True, 2_300 * MS, 2_310 * MS)
+    core.tick(2_330 * MS)  # the presses settled (5 ms) and could not be overtaken by an earlier edge (20 ms)
     assert not [d for d in core.decisions if isinstance(d, GoodSlap)]  # the camera has not vouched past them
-    assert core.next_wakeup(2_310 * MS) == 2_300 * MS + 250 * MS  # ... and at worst its bound runs out
+    assert core.next_wakeup(2_330 * MS) == 2_300 * MS + 250 * MS  # ... and at worst its bound runs out
     core.frame(FrameReport(2_333 * MS, vouched_to=2_333 * MS), 2_380 * MS)
     good = [d for d in core.decisions if isinstance(d, GoodSlap | PileWon)]
     assert [(type(d), d.seat) for d in good] == [(GoodSlap, 0), (PileWon, 0)]
@@ -103,10 +104,10 @@ def test_a_fault_pauses_the_game_sets_inputs_aside_and_the_game_resumes_where_it
 def test_a_button_held_down_is_a_fault_until_it_is_let_go() -> None:
     core, lights = _core()
     core.edge(2, True, 1_000 * MS, 1_001 * MS)
-    core.tick(21_001 * MS)  # held 20 s: stuck
+    core.tick(21_021 * MS)  # held 20 s: stuck (decided once a later edge could no longer be on its way)
     assert core.faults == {"seat 2's button": "stuck down"} and lights.shown[2] == sg.PAUSED
     core.edge(2, False, 22_000 * MS, 22_001 * MS)
-    core.tick(22_010 * MS)
+    core.tick(22_030 * MS)
     assert not core.paused and lights.shown[1] == sg.TURN
 
 

@@ -196,3 +196,20 @@ def test_the_command_line_changes_the_game_the_preset_and_the_names(tmp_path: Pa
     assert done.returncode == 0 and "ers (screw) for 4 seats" in done.stdout
     done = subprocess.run([*command, "--names", "Al,Bo"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "[seats] buttons: 4 pins for 2 seats" in done.stderr
+
+
+def test_a_camera_that_opens_only_later_pauses_the_game_until_it_does(tmp_path: Path) -> None:
+    config = load_config(_table(tmp_path, frames=40, card_from=99))  # 8 s of an empty table
+    (tmp_path / "frames").rename(tmp_path / "away")  # unplugged when the table starts
+    table = LiveTable(config, pin_factory=timed_mock_factory())
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
+    runner.start()
+    try:
+        _wait(lambda: table.games and table.games[0].paused)
+        assert "does not exist" in table.games[0].faults["camera"]
+        (tmp_path / "away").rename(tmp_path / "frames")  # plugged in: the reader's next try opens it
+        _wait(lambda: table.camera.frames > 0 and not table.games[0].paused)  # frames again: the game goes on
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert table.errors == 0

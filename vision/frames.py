@@ -661,16 +661,26 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 
 def open_source(
-    spec: str, *, width: int | None = None, height: int | None = None, fps: float | None = None
+    spec: str,
+    *,
+    width: int | None = None,
+    height: int | None = None,
+    fps: float | None = None,
+    lost_after_s: float = CAMERA_LOST_S,
 ) -> BaseSource:
     """Open the frame source a command-line spec names; ``fps`` is the camera rate or a folder's pace.
     A folder or a video plays as a recording made from the moment it is opened: its first frame
-    is stamped with the host's monotonic clock then, the rest at their recorded spacing."""
+    is stamped with the host's monotonic clock then, the rest at their recorded spacing. A camera
+    is ``lost`` after ``lost_after_s`` without a frame."""
     kind, rest = parse_spec(spec)
     if kind == "picamera":
-        return PiCamera2Source(width or 1280, height or 720, fps or 30.0, camera_num=int(rest))
+        rate = fps or 30.0
+        timeout = 1.0
+        return PiCamera2Source(
+            width or 1280, height or 720, rate, camera_num=int(rest), lost_after=max(1, round(lost_after_s / timeout))
+        )
     if kind == "usb":
-        return OpenCVCamera(rest, width, height, fps)
+        return OpenCVCamera(rest, width, height, fps, lost_after_s=lost_after_s)
     if kind == "folder":
         return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
     return VideoFileSource(Path(rest), time.monotonic_ns())
