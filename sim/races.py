@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from table.cards import Card, make_deck
 from table.decisions import Decision, GoodSlap
 from table.events import ButtonPressed, CardSeen, Event
-from table.games.ers import ErsReferee
-from table.games.ers_rules import ErsRules
-from table.rules import build_rules, load_preset
+from table.games import setup_game
+from table.referee import Referee
 from table.sequencer import Sequencer
 
 MS = 1_000_000
@@ -79,18 +78,12 @@ def _between(rng: random.Random, span: tuple[int, int]) -> int:
     return round(math.exp(rng.uniform(math.log(low), math.log(high))))
 
 
-def standard_rules() -> ErsRules:
-    return build_rules(ErsRules, load_preset("ers", "standard").values)
-
-
-def run_race(
-    rng: random.Random, timing: RaceTiming | None = None, rules: ErsRules | None = None, vouches: bool = True
-) -> Race:
+def run_race(rng: random.Random, timing: RaceTiming | None = None, vouches: bool = True) -> Race:
     """One race: two cards of a rank played in turn (a double), then two to four seats slap.
     ``vouches=False``: the camera says nothing of the frames it has looked at, so every input
     waits out the camera's whole bound."""
     timing = timing or RaceTiming()
-    referee = ErsReferee(rules or standard_rules(), players=4, seed=rng.randrange(2**32))
+    referee = setup_game("ers", "standard", players=4, seed=rng.randrange(2**32)).referee()
     decisions = referee.start(0)
     sequencer = timing.sequencer()
     # What reaches the sequencer: (arrival, tie-break, events, the camera's progress or None).
@@ -127,7 +120,7 @@ def run_race(
     return Race(tuple(presses), tuple(arrivals), tuple(decisions), tuple(too_late), decided)
 
 
-def _released(referee: ErsReferee, sequencer: Sequencer, events: list[Event]) -> list[Decision]:
+def _released(referee: Referee, sequencer: Sequencer, events: list[Event]) -> list[Decision]:
     out = [d for event in events for d in referee.handle(event)]
     if sequencer.released_to is not None:
         out += referee.advance(sequencer.released_to)

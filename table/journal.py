@@ -45,9 +45,14 @@ def _dumps(data: object) -> str:
 class JournalWriter:
     """Appends events to a new journal file, one flushed (and by default fsynced) line each."""
 
-    def __init__(self, path: str | Path, setup: GameSetup, fsync: bool = True) -> None:
+    def __init__(self, path: str | Path, setup: GameSetup | None, fsync: bool = True) -> None:
+        """A new journal for the game ``setup``, or with ``setup`` None an existing one to go on
+        appending to (``resume``)."""
         self.path = Path(path)
         self.fsync = fsync
+        if setup is None:
+            self._file = self._append()
+            return
         try:
             self._file: IO[str] = open(self.path, "x", encoding="utf-8")  # noqa: SIM115
         except FileExistsError:
@@ -58,21 +63,21 @@ class JournalWriter:
 
     @classmethod
     def resume(cls, path: str | Path, fsync: bool = True) -> JournalWriter:
-        """Go on appending to an existing journal (a table restarted after it was killed). A torn
-        last line is cut off first: its input was being written when the table died, before the
-        referee was given it, so it was never decided."""
-        writer = cls.__new__(cls)
-        writer.path, writer.fsync = Path(path), fsync
+        """Go on appending to an existing journal (a table restarted after it was killed)."""
+        return cls(path, None, fsync)
+
+    def _append(self) -> IO[str]:
+        """The journal opened to append to, a torn last line cut off first: its input was being
+        written when the table died, before the referee was given it, so it was never decided."""
         try:
-            with open(writer.path, "r+b") as raw:
+            with open(self.path, "r+b") as raw:
                 data = raw.read()
                 end = data.rfind(b"\n") + 1
                 if end < len(data):
                     raw.truncate(end)
-            writer._file = open(writer.path, "a", encoding="utf-8")  # noqa: SIM115
+            return open(self.path, "a", encoding="utf-8")
         except OSError as exc:
-            raise JournalError(f"{writer.path}: cannot append to the journal: {exc.strerror}") from None
-        return writer
+            raise JournalError(f"{self.path}: cannot append to the journal: {exc.strerror}") from None
 
     def record(self, event: Event, late_ns: int | None = None) -> None:
         data = event.to_json()
