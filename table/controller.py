@@ -152,6 +152,10 @@ class TableCore:
 
     def fault(self, part: str, problem: str | None, now_ns: int) -> None:
         """``part`` failed (``problem`` says how) or recovered (None): the game pauses while any has failed."""
+        self._set_fault(part, problem)
+        self.tick(now_ns)
+
+    def _set_fault(self, part: str, problem: str | None) -> None:
         if problem is None:
             if self.faults.pop(part, None) is not None:
                 log.warning("%s: recovered%s", part, "" if self.faults else "; the game goes on")
@@ -159,7 +163,6 @@ class TableCore:
             self.faults[part] = problem
             log.warning("%s: %s; the game is paused", part, problem)
         self.signals.paused = bool(self.faults)
-        self.tick(now_ns)
 
     @property
     def paused(self) -> bool:
@@ -203,9 +206,9 @@ class TableCore:
         source = self.seat_source
         for g in gestures:
             if g.kind in ("stuck", "chattering"):
-                self.fault(f"seat {g.seat}'s button", "stuck down" if g.kind == "stuck" else "chattering", now_ns)
+                self._set_fault(f"seat {g.seat}'s button", "stuck down" if g.kind == "stuck" else "chattering")
             elif g.kind == "recovered":
-                self.fault(f"seat {g.seat}'s button", None, now_ns)
+                self._set_fault(f"seat {g.seat}'s button", None)  # the tick under way lights it
             elif g.kind == "press" and not self.meanings:
                 self._input(ButtonPressed(g.t_ns, source, g.seat), now_ns)
             elif (action := meaning(self.meanings, g)) is not None:
