@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from table.decisions import Decision
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
 from table.referee import Referee
+
+if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
+    from table.frame_reports import FrameReader
 
 log = logging.getLogger("cardtable")
 
@@ -78,9 +81,9 @@ class CameraReader(threading.Thread):
         from vision.frames import FrameSourceError, open_source
 
         use_one_core()
-        read, tracker = self._reader()
+        reader = self._reader()
         camera = self.config.camera
-        read(np.full((camera.height, camera.width, 3), 128, np.uint8))  # the networks load before the first frame
+        reader.read(np.full((camera.height, camera.width, 3), 128, np.uint8))  # the networks load now, not on frame 1
         while not self.stop_event.is_set():
             try:
                 source = open_source(
@@ -96,29 +99,22 @@ class CameraReader(threading.Thread):
                 continue
             self.inbox.put(Fault(CAMERA, None))  # opened: whatever kept it from opening is over
             with source:
-                self._frames(source, read, tracker)
+                self._frames(source, reader)
             if source.ended:
                 self.inbox.put(Fault(CAMERA, f"the recording {camera.source} has ended"))
                 return
 
-    def _reader(self) -> tuple[Callable[[Any], list[Any]], Any]:
+    def _reader(self) -> FrameReader:
+        from table.frame_reports import frame_reader
         from vision.calibration import Calibration
-        from vision.identify import builtin_deck, identify
         from vision.profile import load_deck
-        from vision.tracker import CardTracker, TrackerConfig, table_zones
 
         camera = self.config.camera
-        deck = load_deck(self.config.resolve(camera.deck)) if camera.deck else builtin_deck()
+        deck = load_deck(self.config.resolve(camera.deck)) if camera.deck else None
         calibration = Calibration.load(self.config.resolve(camera.calibration))
-        tracker = CardTracker(
-            zone_of=table_zones(calibration, self.config.zones), config=TrackerConfig(confirm=camera.confirm_frames)
-        )
-        return (lambda image: identify(image, deck=deck, threshold=camera.threshold)), tracker
+        return frame_reader(calibration, self.config.zones, deck, camera.threshold, camera.confirm_frames)
 
-    def _frames(self, source: Any, read: Callable[[Any], list[Any]], tracker: Any) -> None:
-        from vision.gate import FrameGate
-
-        gate, cards = FrameGate(), []  # frames like the last one read are given its readings
+    def _frames(self, source: Any, reader: FrameReader) -> None:
         lost = False
         while not self.stop_event.is_set():
             frame = source.read()
@@ -138,18 +134,15 @@ class CameraReader(threading.Thread):
                 self.stop_event.wait(wait / 1e9)
             started = time.thread_time_ns()
             try:
-                if gate.read(frame.image):
-                    cards = read(frame.image)
-                events = tracker.update(frame.t_ns, cards)
+                report = reader.report(frame.image, frame.t_ns)
             except Exception:  # one bad frame must not stop the table: logged, left out
                 self.failed_frames += 1
                 log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
                 continue
             self.cpu_ns += time.thread_time_ns() - started
             self.frames += 1
-            self.read_frames = gate.read_frames
-            unsure = tuple(tracker.unsure())
-            self.inbox.put(FrameReport(frame.t_ns, tuple(events), tracker.vouched_to, unsure, time.monotonic_ns()))
+            self.read_frames = reader.read_frames
+            self.inbox.put(dataclasses.replace(report, reported_ns=time.monotonic_ns()))
 
 
 class LiveTable:
