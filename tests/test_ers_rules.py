@@ -366,6 +366,24 @@ def test_bad_slap_burns_cards_that_the_pile_winner_gets(burn: int) -> None:
     assert hand[-3:] == ["3H", "8C", "8H"]
 
 
+def test_a_card_played_before_its_player_burned_is_played_and_the_burn_took_the_next_cards() -> None:
+    """Seat 0 puts 5S down and, before the camera has reported it, slaps badly: the referee burns
+    what it believes are seat 0's top cards, 5S and 7S, but 5S lies on the pile and the burn took
+    7S and 9S. The 5S reported next is played (with a mismatch: 9S was expected), and the burned
+    cards are what seat 0 really burned."""
+    table = Table(DOUBLES, tops=[["5S", "7S", "9S", "JS"], ["3H"]])
+    table.card("3H")
+    out = table.slap(0)
+    assert one(out, CardsBurned).cards == tuple(parse_cards("5S 7S"))
+    out = table.card("5S", stacked=False)
+    assert untimed(out)[:2] == [
+        CardMismatch(NOW, 0, parse_card("9S"), parse_card("5S")),
+        CardPlayed(NOW, 0, parse_card("5S"), 4),
+    ]
+    assert sorted(table.ref.snapshot()["burned"]) == ["7S", "9S"]
+    assert table.hand(0)[0] == "JS"
+
+
 def test_bad_slap_burns_no_more_than_the_hand_holds() -> None:
     table = Table(only("double", burn=3), players=3, tops=[["KD"], ["3H"]], sizes=[1, None, None])
     table.card("3H")

@@ -219,7 +219,9 @@ class ErsReferee(Referee):
         allowed = self._deck_counts.get(card, 0)
         if allowed == 0:
             return [Rejected(t, f"{card} is not in this game's deck", event.TYPE)]
-        on_pile = sum(1 for c in self.played if c == card) + sum(1 for c in self.burned if c == card)
+        # Burned cards went under the pile face down: what they were is the referee's guess from
+        # the deal, not something seen. A card guessed burned that is played was not burned.
+        on_pile = sum(1 for c in self.played if c == card)
         if on_pile >= allowed:
             return [Rejected(t, f"{card} is already on the pile: show the new card again", event.TYPE)]
         out: list[Decision] = []
@@ -261,8 +263,9 @@ class ErsReferee(Referee):
         return out + self._cannot_go_on(t, seat) if not hand else out + self._pass_turn(t, seat)
 
     def _swap_knowledge(self, seen: Card, expected: Card) -> None:
-        """The camera is right: where we thought ``seen`` was, ``expected`` must be instead."""
-        for hand in sorted(self.hands, key=lambda h: h[0] != seen if h else True):
+        """The camera is right: where we thought ``seen`` was (a hand, or burned under the pile),
+        ``expected`` must be instead."""
+        for hand in [*sorted(self.hands, key=lambda h: h[0] != seen if h else True), self.burned]:
             for i, card in enumerate(hand):
                 if card == seen:
                     hand[i] = expected
