@@ -1,14 +1,15 @@
-"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge|table]``."""
+"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge|table|sim]``."""
 
 import argparse
 
-from benchmarks import bench_bridge, bench_engine, bench_table, bench_vision
+from benchmarks import bench_bridge, bench_engine, bench_sim, bench_table, bench_vision
 
 BENCHMARKS = {
     "engine": bench_engine.main,
     "vision": bench_vision.main,
     "bridge": bench_bridge.main,
     "table": bench_table.main,
+    "sim": bench_sim.main,
 }
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")

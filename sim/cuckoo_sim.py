@@ -3,7 +3,8 @@
 Bots trade when their card is at or below their own nerve (a rank from 5 to 8) and keep
 otherwise; now and then a player whose turn was skipped presses anyway, or a player presses out
 of turn, and the referee must refuse it. A king is shown when the rules say so; the dealer turns
-the stock's top card up to trade with it; at the reveal every card is turned up and read.
+the stock's top card up to trade with it; at the reveal every card is turned up and read. A cut
+for the pot is laid where the cutter's card lay.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class CuckooSimulation(TableSimulation):
             held = self.cards[target]
             if rules.kings in ("cuckoo", "stop") and held is not None and held.rank is Rank.KING:
                 self.face_up.add(target)
-                self.camera(t + self.rng.randint(150, 400) * MS, held, "seat", target)
+                self.turn_up(t + self.rng.randint(150, 400) * MS, ("seat", target), held.code)
             else:
                 self.cards[d.seat], self.cards[target] = self.cards[target], self.cards[d.seat]
         elif isinstance(d, TradingClosed):
@@ -59,11 +60,12 @@ class CuckooSimulation(TableSimulation):
             for seat in self.referee.state.seats:
                 card = self.cards[seat]
                 if card is not None and seat not in self.face_up:
-                    self.camera(t + self.rng.randint(500, 2500) * MS, card, "seat", seat)
+                    self.turn_up(t + self.rng.randint(500, 2500) * MS, ("seat", seat), card.code)
         elif isinstance(d, AllOutTie) and d.settle.startswith("cut"):
             deck = shuffled_deck(self.rng, rules.decks)
-            for seat in d.seats:
-                self.camera(t + self.rng.randint(800, 3000) * MS, deck.pop(), "cut", seat)
+            for seat in d.seats:  # each puts their card away and lays the card they cut in its place
+                self.take(t + 300 * MS, ("seat", seat))
+                self.put(t + self.rng.randint(800, 3000) * MS, deck.pop().code, ("seat", seat))
 
     def _deal(self, t: int, d: RoundStarted) -> None:
         rules = self.referee.rules
@@ -71,17 +73,20 @@ class CuckooSimulation(TableSimulation):
         order = list(d.seats)
         first = (order.index(d.dealer) + 1) % len(order)
         self.cards = [None] * self.setup.players
+        self.take(t)  # the last round's cards are gathered up
         for seat in order[first:] + order[:first]:
             self.cards[seat] = deck.pop()
             self.cards_played += 1
+            self.put(t, "back", ("seat", seat))
         self.stock = deck
+        self.put(t, "back", ("stock", None))
         self.face_up = set()
         if rules.kings in ("locked", "no-trade"):
             for seat in order:
                 card = self.cards[seat]
                 if card is not None and card.rank is Rank.KING:
                     self.face_up.add(seat)
-                    self.camera(t + self.rng.randint(100, 300) * MS, card, "seat", seat)
+                    self.turn_up(t + self.rng.randint(100, 300) * MS, ("seat", seat), card.code)
 
     # ---------------------------------------------------------------- actions
 
@@ -100,6 +105,6 @@ class CuckooSimulation(TableSimulation):
             self.gesture(t, seat, "trade")
             return
         drawn = self.stock.pop()
-        self.camera(t, drawn, "stock")
+        self.put(t, drawn.code, ("stock", None))
         if drawn.rank is not Rank.KING or self.referee.rules.kings == "traded":
             self.cards[seat] = drawn

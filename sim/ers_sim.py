@@ -21,12 +21,12 @@ from table.decisions import (
     PileWon,
     SlapIgnored,
 )
-from table.events import ButtonPressed, CardGone
 from table.games import GameSetup
 from table.games.ers import ErsReferee
 from table.games.slaps import slap_condition
 
 _VERDICTS = (GoodSlap, BadSlap, SlapIgnored)
+PILE = ("pile", None)
 __all__ = ["ErsSimulation", "SimOptions", "SimResult", "deal_setup"]
 
 
@@ -49,6 +49,7 @@ class ErsSimulation(TableSimulation):
         self.burned: list[Card] = []
         self.play_token = 0
         self.card_in_flight = False
+        self.pile_taken = False  # the face-card player has picked up the pile they won
         self.unjudged_presses = 0
         self.moved = False
         return dealt
@@ -74,7 +75,8 @@ class ErsSimulation(TableSimulation):
         self.played.append(card)
         self.cards_played += 1
         self.card_in_flight = True
-        self.camera(t, card, "pile")
+        self.pile_taken = False
+        self.put(t, card.code, PILE)
         self._bots_react(t)
 
     def _on_collect(self, t: int, payload: tuple[int, int]) -> None:
@@ -86,18 +88,18 @@ class ErsSimulation(TableSimulation):
             self.at(t + 200 * MS, "collect", payload)
             return
         self.card_in_flight = True
-        lo, hi = self.options.vision_latency_ms
-        self.deliver(CardGone(t, "camera", "pile"), t + self.rng.randint(lo, hi) * MS)
+        self.pile_taken = True
+        self.take(t, PILE)
 
     def _on_press(self, t: int, seat: int) -> None:
         self.unjudged_presses += 1
-        lo, hi = self.options.gpio_latency_us
-        self.deliver(ButtonPressed(t, "gpio", seat), t + self.rng.randint(lo, hi) * 1000)
+        self.press(t, seat)
 
     def _bots_react(self, t: int) -> None:
         if not self.referee.rules.slaps:
             return
         good = slap_condition(self.played, bool(self.burned), self.referee.rules) is not None
+        slaps = []
         for bot in self.bots:
             if not self.hands[bot.seat]:
                 barred = self.referee.strikes[bot.seat] >= self.referee.rules.strikes_limit
@@ -105,7 +107,12 @@ class ErsSimulation(TableSimulation):
                     continue
             chance = bot.notice if good else bot.false_slap
             if self.rng.random() < chance:
-                self.at(t + bot.reaction_ns(self.rng), "press", bot.seat)
+                slaps.append([t + bot.reaction_ns(self.rng), bot.seat])
+        if len(slaps) > 1 and self.rng.random() < self.options.photo_finish:
+            slaps.sort()  # a close race: the next slapper 1 µs to 2 ms behind the first
+            slaps[1][0] = slaps[0][0] + self.rng.randint(1, 2000) * 1000
+        for at, seat in slaps:
+            self.at(at, "press", seat)
 
     # -------------------------------------------------------------- decisions
 
@@ -121,11 +128,16 @@ class ErsSimulation(TableSimulation):
             self.burned.clear()
             self.played.clear()
             self.moved = True
+            if not self.pile_taken:  # won by a slap: the slapper sweeps the pile up
+                self.pile_taken = True
+                self.take(t + self.rng.randint(100, 300) * MS, PILE)
         elif isinstance(d, CardsBurned):
             hand = self.hands[d.seat]
             self.burned[:0] = hand[: d.count]
             del hand[: d.count]
             self.moved = True
+            for _ in range(d.count):
+                self.tuck(t + 200 * MS, PILE)
 
     def settle(self, t: int) -> None:
         moved, self.moved = self.moved, False

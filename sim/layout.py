@@ -29,7 +29,7 @@ class TableLayout:
 
     def __post_init__(self) -> None:
         if self.card_height <= 0:
-            object.__setattr__(self, "card_height", round(0.19 * min(self.width, self.height)))
+            object.__setattr__(self, "card_height", round(0.25 * min(self.width, self.height)))
 
     @property
     def zones(self) -> list[Zone]:
@@ -60,15 +60,17 @@ class TableLayout:
         return CardPlacement(code, x, y, angle, self.card_height)
 
     def _seat_spot(self, seat: int) -> tuple[float, float, float, tuple[float, float]]:
-        """The middle of a seat's share of the band, the angle a card there is turned to face its
-        player (0: the bottom edge's seat), and the direction along the table's edge."""
+        """The middle of a seat's share of the band near its inner edge (a card there lies whole
+        in the picture, its centre on the seat's zone), the angle it is turned to face its player
+        (0: the bottom edge's seat), and the direction along the table's edge."""
         w, h = self.width, self.height
         band = min(max(0.2 * min(w, h), 80.0), 180.0)
         perimeter = 2 * (w + h)
         s = perimeter - w / 2 + seat * perimeter / self.players
         outer = _edge_point(s, (0.0, 0.0, w, h), (w, h))
         inner = _edge_point(s, (band, band, w - band, h - band), (w, h))
-        x, y = (outer[0] + inner[0]) / 2, (outer[1] + inner[1]) / 2
         dx, dy = inner[0] - outer[0], inner[1] - outer[1]  # from the player towards the table's middle
+        inward = max(0.5, 1 - 0.1 * self.card_height / band)
+        x, y = outer[0] + dx * inward, outer[1] + dy * inward
         norm = math.hypot(dx, dy) or 1.0
         return x, y, math.degrees(math.atan2(-dx, -dy)), (-dy / norm, dx / norm)

@@ -54,6 +54,7 @@ class OhHellSimulation(TableSimulation):
                 self.gesture(t + 100 * MS, (d.seat + 1) % self.setup.players, "bid", 0)  # too eager
         elif isinstance(d, TrickWon | TrickCancelled):
             self.trick = []
+            self.take(t + self.rng.randint(200, 400) * MS, ("pile", None))  # gathered before the next lead
         elif isinstance(d, Rejected) and d.event == "action" and d.seat == self.referee.state.turn:
             self.token += 1  # the dealer's forbidden bid: think again
             self.at(t + self.think_ns(d.seat), "turn", (d.seat, self.token))
@@ -66,8 +67,11 @@ class OhHellSimulation(TableSimulation):
         self.hands = [list(h) for h in dealt]
         self.trick = []
         self.cards_played += d.cards * players
+        self.take(t)
         if d.cards * players < len(deck):
-            self.camera(t + 2000 * MS, deck[d.cards * players], "trump")
+            self.put(t, "back", ("stock", None))
+            dealt_by = t + (1000 + 250 * d.cards * players) * MS  # a quarter of a second a card dealt
+            self.put(dealt_by, deck[d.cards * players].code, ("trump", None))
 
     # ---------------------------------------------------------------- actions
 
@@ -115,4 +119,4 @@ class OhHellSimulation(TableSimulation):
             self.revokes.append((ref.state.hand, seat, ref.state.trick_no, led or ""))
         hand.remove(card)
         self.trick.append(card)
-        self.camera(t, card, "pile")
+        self.put(t, card.code, ("pile", None))

@@ -36,7 +36,7 @@ SECOND = 1_000 * MS
 class RaceTiming:
     """The hardware's timing, in nanoseconds."""
 
-    camera_bound_ns: int = 250 * MS  # the sequencer's lateness for the camera
+    camera_bound_ns: int = 450 * MS  # the sequencer's lateness for the camera
     buttons_bound_ns: int = 20 * MS  # ... and for the buttons: a press arrives within this
     frame_ns: int = SECOND // 15  # the camera's frame interval
     confirm_frames: int = 2  # frames a card is read in before it is reported (the tracker's)

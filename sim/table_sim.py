@@ -1,11 +1,22 @@
 """The frame every simulated table shares: a virtual clock, an event queue, the table's core.
 
 A game's simulation keeps the physical truth (which card is really where), lets its bots act with
-human timing, and delivers each input as the hardware would: the camera reports a card 60-160 ms
-after it appeared, stamped with the frame it first showed in; a button edge arrives within 2 ms,
-stamped with the edge. Inputs go through the table's own core (``table.controller``: the
-sequencer, journal, referee and lights), and the referee's decisions are carried out on the
-physical cards as players at a real table would.
+human timing, and delivers each input as the hardware would. Inputs go through the table's own
+core (``table.controller``: gestures, the sequencer, journal, referee and lights), and the
+referee's decisions are carried out on the physical cards as players at a real table would.
+
+What stands in for the hardware is chosen in ``SimOptions``:
+
+* ``camera="rendered"``: every 1/15 s of simulated time the cards as they lie are drawn by the
+  renderer and read by the table's own vision, gate and tracker (``sim.rendered_camera``); the
+  report reaches the core after the reading's time. ``camera="reports"`` skips the pictures: a
+  card put down is reported 60-160 ms after it appeared, stamped with the frame it first showed in.
+* ``seats="gpio"``: bots press buttons: the raw edges of a slap or a gesture, with contact
+  bounce, on gpiozero's mock pins read by the table's own ``GpioButtons`` and gesture reader
+  (``sim.presses``); an edge reaches the core within 2 ms, stamped with the moment it happened.
+  ``seats="actions"`` hands the core each press or action already made.
+
+Every part runs on the virtual clock and draws chance from the seed: a game is the same every run.
 """
 
 from __future__ import annotations
@@ -15,29 +26,62 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.bots import Bot, make_bots
+from sim.layout import Place, TableLayout
+from sim.presses import MockPinSeats, action_edges, slap_edges
+from table.cards import parse_card
 from table.clock import VirtualClock
 from table.controller import FrameReport, Outputs, TableCore
 from table.decisions import Decision
-from table.events import CardGone, CardSeen, Event, SeatAction
+from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
 from table.games import GameSetup
 from table.journal import JournalWriter
 from table.referee import Referee
 
+if TYPE_CHECKING:
+    from sim.rendered_camera import RenderedCamera
+
 MS = 1_000_000
+LOOK_AGAIN_NS = 2_500 * MS  # a card put down and not taken by then is straightened
+
+
+CAMERAS = ("rendered", "reports")
+SEATS = ("gpio", "actions")
 
 
 @dataclass(frozen=True)
 class SimOptions:
-    lateness_ms: int = 250  # the sequencer's bound for the camera
+    lateness_ms: int = 450  # the sequencer's bound for the camera
     buttons_lateness_ms: int = 20  # ... and for the buttons
-    vision_latency_ms: tuple[int, int] = (60, 160)
+    vision_latency_ms: tuple[int, int] = (60, 160)  # a card landing to its report (camera="reports")
     gpio_latency_us: tuple[int, int] = (30, 2000)
     max_cards: int = 20_000
     # Real-time pacing: 0 runs flat out on the virtual clock, 1.0 is a real table's pace.
     speed: float = 0.0
+    camera: str = "reports"  # or "rendered": frames drawn and read by the table's vision
+    seats: str = "actions"  # or "gpio": bots press buttons on mock pins
+    frame_size: tuple[int, int] = (1280, 720)  # the rendered camera's
+    fps: float = 15.0
+    reading_ms: tuple[int, int] = (25, 60)  # a rendered frame's exposure to its report reaching the core
+    photo_finish: float = 0.0  # the chance a slap race is made close: the next slapper 1 µs to 2 ms behind
+
+    def camera_report_ms(self) -> float:
+        """The longest from a card put down or taken to the camera's report of it reaching the core."""
+        if self.camera == "reports":
+            return self.vision_latency_ms[1]
+        from vision.tracker import TrackerConfig
+
+        tracking = TrackerConfig()
+        frames = max(tracking.confirm + tracking.settle, tracking.vanish)
+        return frames * 1000 / self.fps + self.reading_ms[1]
+
+    def __post_init__(self) -> None:
+        if self.camera not in CAMERAS:
+            raise ValueError(f"camera must be one of {', '.join(CAMERAS)}, not {self.camera!r}")
+        if self.seats not in SEATS:
+            raise ValueError(f"seats must be one of {', '.join(SEATS)}, not {self.seats!r}")
 
 
 @dataclass
@@ -68,6 +112,23 @@ class TableSimulation:
         lateness = {"camera": self.options.lateness_ms * MS, "gpio": self.options.buttons_lateness_ms * MS}
         self.core = TableCore(self.setup, lateness, Outputs(decisions=[self._decided]), journal)
         self.rng = random.Random(f"{setup.seed}:table")
+        self.fingers = random.Random(f"{setup.seed}:fingers")  # how long a press is held, how it bounces
+        self.rendered: RenderedCamera | None = None
+        if self.options.camera == "rendered":
+            from sim.rendered_camera import RenderedCamera  # vision loads only for the rendered camera
+
+            width, height = self.options.frame_size
+            self.rendered = RenderedCamera(TableLayout(setup.players, width, height), setup.seed, self.options.fps)
+        self.pins = MockPinSeats(setup.players) if self.options.seats == "gpio" else None
+        self.truth_presses: list[tuple[int, int]] = []  # (t_ns, seat) of every slap the bots really made
+        self.press_arrivals: list[tuple[int, int, int]] = []  # (arrival, t_ns, seat) of each slap's first edge
+        self.truth_actions: list[tuple[int, int, str, int | None]] = []  # (t_ns, seat, action, value) begun
+        self.truth_cards: list[tuple[int, str, Place]] = []  # (t_ns, code, place) of every card put face up
+        self._seat_free: dict[int, int] = {}  # when each seat's finger is free for its next gesture
+        self._edge_arrival: dict[int, int] = {}  # the last edge's arrival by seat: a pin's edges arrive in order
+        self._nudges: set[Place] = set()
+        self._awaiting: dict[Place, str] = {}  # cards put face up that the camera has not reported yet
+        self.nudged = 0  # cards straightened because the table did not take them
         self.bots: list[Bot] = make_bots(setup.players, self.rng)
         self.clock = VirtualClock()
         self.on_decision = on_decision
@@ -105,6 +166,8 @@ class TableSimulation:
         self._wall_start = time.monotonic()
         self.core.start(0)
         self.settle(0)
+        if self.rendered is not None:
+            self.at(0, "frame")
         while self.queue and not self.referee.finished:
             if self.cards_played >= self.options.max_cards:
                 self.result.abandoned = True
@@ -115,6 +178,8 @@ class TableSimulation:
             getattr(self, f"_on_{kind}")(t, payload)
         self.result.winners = self.winners()
         self.result.cards_played = self.cards_played
+        if self.pins is not None:
+            self.pins.close()
         return self.result
 
     def winners(self) -> tuple[int, ...] | None:
@@ -131,17 +196,128 @@ class TableSimulation:
         if delay > 0:
             time.sleep(delay)
 
-    # ----------------------------------------------------------------- inputs
+    # ------------------------------------------------------------ the cards on the table
 
-    def camera(self, t: int, card: Any, zone: str, seat: int | None = None) -> None:
-        """A card appears face up in ``zone`` at ``t``; the camera reports it a little later."""
+    def put(self, t: int, code: str, place: Place, offset: int = 0) -> None:
+        """At ``t`` a card is put down on ``place``, face up (or ``"back"``: face down)."""
+        if code != "back":
+            self.truth_cards.append((t, code, place))
+        if self.rendered is not None:
+            self.at(t, "table", ("lay", code, place, offset))
+        elif code != "back":
+            self._reported(CardSeen(t, "camera", parse_card(code), *place), t)
+
+    def turn_up(self, t: int, place: Place, code: str) -> None:
+        """At ``t`` the face-down card on ``place`` is turned face up: it is ``code``."""
+        self.truth_cards.append((t, code, place))
+        if self.rendered is not None:
+            self.at(t, "table", ("turn_up", place, code))
+        else:
+            self._reported(CardSeen(t, "camera", parse_card(code), *place), t)
+
+    def take(self, t: int, place: Place | None = None) -> None:
+        """At ``t`` the cards on ``place`` are picked up (every card on the table, with None)."""
+        if self.rendered is not None:
+            self.at(t, "table", ("take", place))
+        elif place is not None:
+            self._reported(CardGone(t, "camera", place[0]), t)
+
+    def tuck(self, t: int, place: Place) -> None:
+        """At ``t`` a card goes face down under the cards on ``place`` (a burned card)."""
+        if self.rendered is not None:
+            self.at(t, "table", ("tuck", place))
+
+    def _reported(self, event: Event, t: int) -> None:
         lo, hi = self.options.vision_latency_ms
-        self.deliver(CardSeen(t, "camera", card.face, zone, seat), t + self.rng.randint(lo, hi) * MS)
+        self.deliver(event, t + self.rng.randint(lo, hi) * MS)
+
+    def _on_table(self, t: int, change: tuple[Any, ...]) -> None:
+        assert self.rendered is not None
+        what, *args = change
+        getattr(self.rendered, what)(*args)
+        if what in ("lay", "turn_up"):
+            code, place = (args[0], args[1]) if what == "lay" else (args[1], args[0])
+            if code != "back":
+                self._awaiting[place] = code
+                self.at(t + LOOK_AGAIN_NS, "look", (place, code))
+
+    def _on_look(self, t: int, put: tuple[Place, str]) -> None:
+        """A player whose card the table has not taken (the camera never reported it: it could
+        not find it, or read another card there) straightens it, as the table's lights ask."""
+        place, code = put
+        if self._awaiting.get(place) == code and self.rendered is not None and self.rendered.top(place) == code:
+            self.rendered.nudge(place)
+            self.nudged += 1
+            self.at(t + LOOK_AGAIN_NS, "look", put)
+
+    def _on_frame(self, t: int, _: None) -> None:
+        """The rendered camera exposes a frame; its report reaches the core once read."""
+        assert self.rendered is not None
+        report = self.rendered.frame(t)
+        self.at(t + self.rendered.interval_ns, "frame")
+        lo, hi = self.options.reading_ms
+        self.at(t + self.rng.randint(lo, hi) * MS, "report", report)
+        for place in report.unsure:  # a player straightens the card the table asks to see again
+            if place not in self._nudges and self.rendered.top(place) is not None:
+                self._nudges.add(place)
+                self.at(t + self.rng.randint(600, 1200) * MS, "nudge", place)
+
+    def _on_report(self, t: int, report: FrameReport) -> None:
+        for event in report.events:
+            place = (event.zone, getattr(event, "seat", None))
+            if isinstance(event, CardSeen) and event.card is not None and self._awaiting.get(place) == event.card.code:
+                del self._awaiting[place]
+        self.core.frame(report, t)
+        self._after(t)
+
+    def _on_nudge(self, t: int, place: Place) -> None:
+        assert self.rendered is not None
+        self._nudges.discard(place)
+        self.rendered.nudge(place)
+
+    # ---------------------------------------------------------------- the seats' buttons
+
+    def press(self, t: int, seat: int) -> None:
+        """A slap: the button goes down at ``t``."""
+        self.truth_presses.append((t, seat))
+        if self.pins is None:
+            lo, hi = self.options.gpio_latency_us
+            self.deliver(ButtonPressed(t, "gpio", seat), t + self.rng.randint(lo, hi) * 1000)
+        else:
+            self.press_arrivals.append((self._edges(seat, slap_edges(t, self.fingers)), t, seat))
 
     def gesture(self, t: int, seat: int, action: str, value: int | None = None) -> None:
-        """A seat's button gesture completes at ``t`` (its last edge)."""
+        """A seat's gesture for ``action``: with buttons, begun at ``t`` (or once the seat's last
+        gesture is done), otherwise completed at ``t``."""
+        if self.pins is None:
+            self.truth_actions.append((t, seat, action, value))
+            lo, hi = self.options.gpio_latency_us
+            self.deliver(SeatAction(t, "gpio", seat, action, value), t + self.rng.randint(lo, hi) * 1000)
+            return
+        t = max(t, self._seat_free.get(seat, 0))
+        self.truth_actions.append((t, seat, action, value))
+        edges = action_edges(self.core.meanings, action, value, t, self.fingers)
+        self._seat_free[seat] = edges[-1][0] + self.core.gestures.timing.pause_ns + 100 * MS
+        self._edges(seat, edges)
+
+    def _edges(self, seat: int, edges: list[tuple[int, bool]]) -> int:
+        """Each edge on its way to the table; when the first arrives."""
         lo, hi = self.options.gpio_latency_us
-        self.deliver(SeatAction(t, "gpio", seat, action, value), t + self.rng.randint(lo, hi) * 1000)
+        arrivals = []
+        for at, pressed in edges:
+            arrival = max(at + self.rng.randint(lo, hi) * 1000, self._edge_arrival.get(seat, 0) + 1)
+            self._edge_arrival[seat] = arrival
+            self.at(arrival, "edge", (seat, pressed, at))
+            arrivals.append(arrival)
+        return arrivals[0]
+
+    def _on_edge(self, t: int, edge: tuple[int, bool, int]) -> None:
+        assert self.pins is not None
+        for raw in self.pins.edge(*edge):
+            self.core.edge(raw.seat, raw.pressed, raw.t_ns, t)
+        self._after(t)
+
+    # ----------------------------------------------------------------- inputs
 
     def deliver(self, event: Event, arrival: int) -> None:
         self.at(arrival, "arrive", event)

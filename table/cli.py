@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from sim.table_sim import CAMERAS, SEATS
 from table.buttons import ButtonError
 from table.cards import CardError
 from table.config import ConfigError
@@ -45,16 +46,19 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from sim.bots import NAMES
     from sim.games import SIMULATIONS
     from sim.table_sim import SimOptions
+    from sim.truth import compare
     from table.terminal_view import TerminalView
 
     setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
     speed = 0.0 if args.fast else args.speed
-    options = SimOptions(lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed)
-    slowest = options.vision_latency_ms[1]
+    options = SimOptions(
+        lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed, camera=args.camera, seats=args.seats
+    )
+    slowest = options.camera_report_ms()
     if args.lateness_ms <= slowest:
         raise GameSetupError(
             f"--lateness-ms {args.lateness_ms} is too short: the simulated camera reports cards up to "
-            f"{slowest} ms after they land, and later cards could not be put in order"
+            f"{slowest:.0f} ms after they land or are taken, and later cards could not be put in order"
         )
     names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
     view = None if args.quiet else TerminalView(names, verbose=args.verbose)
@@ -74,6 +78,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     won = result.winners or ()
     winners = " and ".join(f"{names[s]} (seat {s})" for s in won) or "nobody"
     print(f"winner: {winners} after {result.cards_played} cards")
+    if not args.quiet:
+        print(compare(sim))
     return 0
 
 
@@ -164,7 +170,20 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--journal", default=None, help="write the game's journal to this new file")
     sim.add_argument("--max-cards", type=int, default=20_000)
     sim.add_argument(
-        "--lateness-ms", type=int, default=250, help="how long the sequencer waits for late inputs (default 250)"
+        "--camera",
+        choices=CAMERAS,
+        default="rendered",
+        help="rendered: every frame drawn and read by the table's vision (the default); reports: the camera's "
+        "reports made directly, many times faster",
+    )
+    sim.add_argument(
+        "--seats",
+        choices=SEATS,
+        default="gpio",
+        help="gpio: bots press buttons on gpiozero's mock pins (the default); actions: their gestures handed over made",
+    )
+    sim.add_argument(
+        "--lateness-ms", type=int, default=450, help="how long the sequencer waits for late inputs (default 450)"
     )
     sim.add_argument("--quiet", action="store_true", help="print only the result")
     sim.add_argument("--verbose", action="store_true", help="also print every change of turn")

@@ -52,7 +52,7 @@ class CameraConfig:
     threshold: float = 0.7  # below this confidence a card is unsure, and shown again
     confirm_frames: int = 2  # frames a card must be read in before it counts as placed
     lost_after_s: float = 3.0  # no frame for this long: the camera is lost, and the game pauses
-    lateness_ms: int = 250  # the sequencer waits this long at most for the camera's word on a moment
+    lateness_ms: int = 450  # the sequencer waits this long at most for the camera's word on a moment
 
 
 @dataclass(frozen=True)
@@ -218,11 +218,15 @@ def _check_camera(camera: CameraConfig) -> None:
         value = getattr(camera, key)
         if not low <= value <= high:
             raise ConfigError(f"[camera] {key}: {value:g} must be {low:g} to {high:g}")
-    slowest = camera.confirm_frames * 1000 / camera.fps
+    from vision.tracker import TrackerConfig
+
+    tracking = TrackerConfig(confirm=camera.confirm_frames)
+    frames = max(camera.confirm_frames + tracking.settle, tracking.vanish)
+    slowest = frames * 1000 / camera.fps
     if camera.lateness_ms <= slowest:
         raise ConfigError(
-            f"[camera] lateness_ms: {camera.lateness_ms} ms is too short: a card is reported "
-            f"{camera.confirm_frames} frames after it lands, {slowest:.0f} ms at {camera.fps:g} frames a second"
+            f"[camera] lateness_ms: {camera.lateness_ms} ms is too short: a card placed or taken is reported "
+            f"up to {frames} frames after it happened, {slowest:.0f} ms at {camera.fps:g} frames a second"
         )
 
 

@@ -93,6 +93,7 @@ class TableCore:
         self.set_aside = 0  # inputs that came while paused
         self.new_game_asked = False  # every button held together ``ALL_HELD_NS``: the loop deals anew
         self.decisions: list[Decision] = []
+        self.inputs: list[tuple[Event, str | None]] = []  # every input taken, as journaled (with why it came too late)
         self._lying: dict[str, Card] = {}  # after a restart: the card each zone showed, not to be played again
 
     @classmethod
@@ -225,6 +226,7 @@ class TableCore:
             log.info("paused (%s): set aside %s", "; ".join(self.faults), event.to_json())
             return
         late = self.sequencer.push(event)
+        self.inputs.append((event, late))
         if self.journal is not None:
             self.journal.record(event, late)
         if late is not None:

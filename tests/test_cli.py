@@ -49,9 +49,14 @@ def test_user_errors_are_one_line(argv: list[str], message: str, capsys: pytest.
     assert err.count("\n") == 1
 
 
+# The simulator's camera reports and finished gestures: whole games in a second (tests/test_sim_end_to_end.py
+# plays them on rendered frames and mock pins).
+QUICK = ["--camera", "reports", "--seats", "actions"]
+
+
 def test_sim_journal_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "game.jsonl"
-    assert main(["sim", "--fast", "--seed", "4", "--players", "3", "--journal", str(journal)]) == 0
+    assert main(["sim", "--fast", *QUICK, "--seed", "4", "--players", "3", "--journal", str(journal)]) == 0
     shown = capsys.readouterr().out
     assert "wins the game" in shown and "winner:" in shown
     assert main(["replay", str(journal)]) == 0
@@ -64,10 +69,13 @@ def test_sim_journal_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_sim_is_repeatable_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["sim", "--fast", "--seed", "11", "--rules", "screw"])
-    first = capsys.readouterr().out
-    main(["sim", "--fast", "--seed", "11", "--rules", "screw"])
-    assert capsys.readouterr().out == first
+    """On rendered frames read by vision and presses on mock pins too."""
+    for parts in ([], QUICK):
+        argv = ["sim", "--fast", "--seed", "11", "--rules", "screw", "--max-cards", "40", *parts]
+        main(argv)
+        first = capsys.readouterr().out
+        main(argv)
+        assert capsys.readouterr().out == first and "plays" in first
 
 
 def test_rules_lists_and_shows_presets(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,7 +111,7 @@ def test_sim_plays_the_trading_and_bidding_games(
     argv: list[str], shown: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     journal = tmp_path / "game.jsonl"
-    assert main(["sim", "--fast", "--seed", "5", *argv, "--journal", str(journal)]) == 0
+    assert main(["sim", "--fast", *QUICK, "--seed", "5", *argv, "--journal", str(journal)]) == 0
     out = capsys.readouterr().out
     assert "the game:" in out and "winner:" in out
     for text in shown:

@@ -48,7 +48,11 @@ BAD = [
     ("fps = 15", "fps = 500", "[camera] fps: 500 must be 1 to 120"),
     ('source = "usb:0"', 'source = "usb:"', "[camera] source: frame source 'usb:': usb: needs a device"),
     ('source = "usb:0"', 'source = "webcam:2"', "[camera] source: unknown frame source 'webcam:2'"),
-    ("lateness_ms = 250", "lateness_ms = 100", "[camera] lateness_ms: 100 ms is too short: a card is reported 2"),
+    (
+        "lateness_ms = 450",
+        "lateness_ms = 300",
+        "[camera] lateness_ms: 300 ms is too short: a card placed or taken is reported up to 5 frames",
+    ),
     ('backend = "gpio"', 'backend = "usb"', "key 'backend' in [seats]: 'usb' is not one of 'gpio', 'bridge'"),
     ("buttons = [17, 27, 22, 23]", "buttons = [17, 27, 22]", "[seats] buttons: 3 pins for 4 seats"),
     ("lights = [5, 6, 13, 19]", "lights = [5, 6, 13, 17]", "[seats] pin 17 is given twice"),

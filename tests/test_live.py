@@ -40,7 +40,7 @@ def _table(folder: Path, frames: int = 12, card_from: int = 3, second_from: int 
     text = EXAMPLE.replace('source = "usb:0"', 'source = "folder:frames"')
     for old, new in (("width = 1280", "width = 800"), ("height = 720", "height = 600"), ("fps = 15", "fps = 5")):
         text = text.replace(old, new)
-    text = text.replace("lateness_ms = 250 ", "lateness_ms = 600 ")
+    text = text.replace("lateness_ms = 450 ", "lateness_ms = 1200 ")
     (folder / "table.toml").write_text(text, encoding="utf-8")
     return folder / "table.toml"
 

@@ -118,6 +118,19 @@ def test_a_card_hidden_whole_by_a_hand_and_seen_again_is_not_played_again() -> N
     assert run(tracker, [[seen("7C")]] * 2, start=11) == [CardSeen(1100 * MS, "camera", parse_card("7C"), "pile")]
 
 
+def test_the_same_card_put_back_where_it_lay_after_the_zone_lay_bare_for_seconds_is_a_new_card() -> None:
+    """The trump card of a deal taken up with the cards; seconds later the next deal's trump, which
+    happens to be the same card, is put where the last one lay: a new card, once the zone has lain
+    bare ``forget_after`` frames. Bare for fewer, it was hidden."""
+    for bare, new in ((19, False), (20, True)):
+        tracker = CardTracker(config=TrackerConfig(confirm=2, vanish=4, forget_after=20))
+        run(tracker, [[seen("JH")]] * 2)
+        assert run(tracker, [[]] * (4 + bare), start=2) == [CardGone(200 * MS, "camera", "pile")]
+        at = 6 + bare
+        again = run(tracker, [[seen("JH")]] * 2, start=at)
+        assert again == ([CardSeen(at * 100 * MS, "camera", parse_card("JH"), "pile")] if new else []), bare
+
+
 def test_the_identical_card_of_a_second_deck_played_next_elsewhere_is_a_new_card() -> None:
     """Two decks: a trick taken away, the next one led with the other deck's queen. Thrown onto
     the pile it lies elsewhere, at another angle: played, not the taken queen shown again. Back
@@ -161,7 +174,7 @@ def test_a_card_landing_blurred_is_dated_by_its_unreadable_frame() -> None:
 
 
 def test_a_tracker_configured_to_confirm_over_no_frames_is_refused_by_name() -> None:
-    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}):
+    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}, {"forget_after": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             TrackerConfig(**bad)
 

@@ -18,7 +18,9 @@ a player lifts a card to look at it and puts it down. It is shown again, and no 
 says it was played a second time, where it lies where it lay (``SAME_PLACE``). With two decks
 the identical card may be the next one played there (an Oh Hell trick led with the other
 deck's queen after the last trick was taken): thrown onto the table, it lands elsewhere, at
-another angle, and is played.
+another angle, and is played. A zone that has lain bare for ``forget_after`` frames (seconds)
+forgets its card: the trump card of the next deal, which may be the same card put in the same
+place, is a new card.
 """
 
 from __future__ import annotations
@@ -64,9 +66,10 @@ class TrackerConfig:
     min_confidence: float = 0.5
     settle: int = 1  # unreadable frames just before a card's first reading that date it (it lands blurred)
     ask_after: int = 8  # frames something lies unreadable on a zone before its card is asked for again
+    forget_after: int = 45  # frames a zone lies bare before the card it showed is taken for gone (3 s at 15 a second)
 
     def __post_init__(self) -> None:
-        for name in ("confirm", "vanish", "ask_after"):
+        for name in ("confirm", "vanish", "ask_after", "forget_after"):
             if getattr(self, name) < 1:
                 raise ValueError(f"tracker {name} must be at least 1 frame, got {getattr(self, name)}")
         if self.settle < 0:
@@ -82,6 +85,7 @@ class _ZoneState:
     empty_since: int | None = None
     empty_frames: int = 0
     hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
+    bare_frames: int = 0  # frames in a row the zone has shown nothing at all since
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
     unreadable_run: int = 0  # frames in a row something has lain on the zone, unreadable
 
@@ -193,6 +197,9 @@ class CardTracker:
     def _nothing(self, zone: Zone, state: _ZoneState, t: int) -> list[Event]:
         state.candidate, state.candidate_frames = None, 0
         if state.shown is None:
+            state.bare_frames += 1
+            if state.bare_frames >= self.config.forget_after:
+                state.hidden = None  # bare for seconds: the card was taken, and the same card there next is new
             return []
         if state.empty_since is None:
             state.empty_since = t
@@ -202,6 +209,7 @@ class CardTracker:
         name, _ = zone
         gone = state.empty_since
         state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
+        state.bare_frames = 0
         return [CardGone(gone, self.source, name)]
 
 

@@ -241,7 +241,7 @@ class CuckooReferee(StatefulReferee):
         seat = event.seat
         if seat is None:
             return [Rejected(t, f"a card on a {event.zone} zone must say whose seat it is", event.TYPE)]
-        if event.zone == CUT:
+        if event.zone == CUT or (event.zone == SEAT and st.phase == CUTTING):  # a cut lies where the seat's card lay
             return self._cut(t, seat, card)
         if seat not in st.seats:
             return [Rejected(t, f"seat {seat} is not dealt in this round", event.TYPE, seat)]
