@@ -9,9 +9,13 @@ debouncer must swallow while keeping the leading edge's time.
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import random
+import time
+from collections.abc import Callable
 
+from sim.fake_board import BoardConfig, FakeBoard
 from sim.mock_gpio import TimedMockPin, timed_mock_factory
 from table.buttons import GpioButtons, RawEdge, drain
 from table.gestures import COUNTING, GestureTiming
@@ -19,6 +23,7 @@ from table.gestures import COUNTING, GestureTiming
 MS = 1_000_000
 US = 1_000
 Edge = tuple[int, bool]  # (t_ns, pressed)
+EDGE_WAIT_S = 0.5  # the longest the simulation waits for the fake board's edge to come through the bridge
 
 
 def _bounced(t: int, pressed: bool, rng: random.Random) -> list[Edge]:
@@ -100,3 +105,46 @@ class MockPinSeats:
 
     def close(self) -> None:
         self.buttons.close()
+
+
+class BoardSeats:
+    """The seats' buttons on the fake board over a pseudo-terminal, speaking the real protocol to
+    the table's own bridge driver (``firmware_bridge.host``), which stamps each edge with the
+    board's timer put on the host's clock by its ping fit.
+
+    The board and the bridge live on the host's clock, in threads: the simulation gives its
+    times through ``to_host`` and takes the edges back through ``to_table``, so it must run at
+    a real pace (``speed`` > 0), and an edge's time comes back as exactly as the ping fit allows
+    (tens of microseconds), not to the nanosecond."""
+
+    def __init__(self, players: int, to_host: Callable[[int], int], to_table: Callable[[int], int]) -> None:
+        from firmware_bridge.host import Bridge
+
+        self.to_host, self.to_table = to_host, to_table
+        self.board = FakeBoard(BoardConfig(buttons=players, lights=players)).start()
+        self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue()
+        self.bridge = Bridge(self.board.path, edges=self.edges).start()
+        deadline = time.monotonic() + 5
+        while not (self.bridge.status == "connected" and self.bridge.fit.ready):
+            if time.monotonic() > deadline:
+                self.close()
+                raise RuntimeError(f"the fake board did not connect: {self.bridge.status} {self.bridge.problem}")
+            time.sleep(0.01)
+
+    def edge(self, seat: int, pressed: bool, t_ns: int) -> list[RawEdge]:
+        """The button goes to ``pressed`` at ``t_ns``; the edge once the bridge has it (a real
+        table's loop has it within milliseconds: a simulation catching up on its clock must not
+        run on meanwhile)."""
+        (self.board.press if pressed else self.board.release)(seat, at_ns=self.to_host(t_ns))
+        try:
+            first = self.edges.get(timeout=EDGE_WAIT_S)
+        except queue.Empty:
+            return self.drain()  # lost on the way, as on a real link: the table goes on without it
+        return [dataclasses.replace(first, t_ns=self.to_table(first.t_ns)), *self.drain()]
+
+    def drain(self) -> list[RawEdge]:
+        return [dataclasses.replace(e, t_ns=self.to_table(e.t_ns)) for e in drain(self.edges)]
+
+    def close(self) -> None:
+        self.bridge.stop()
+        self.board.stop()

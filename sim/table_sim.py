@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from sim.bots import Bot, make_bots
 from sim.layout import Place, TableLayout
-from sim.presses import MockPinSeats, action_edges, slap_edges
+from sim.presses import BoardSeats, MockPinSeats, action_edges, slap_edges
+from table.buttons import RawEdge
 from table.cards import parse_card
 from table.clock import VirtualClock
 from table.controller import FrameReport, Outputs, TableCore
@@ -48,7 +49,7 @@ LOOK_AGAIN_NS = 2_500 * MS  # a card put down and not taken by then is straighte
 
 
 CAMERAS = ("rendered", "reports")
-SEATS = ("gpio", "actions")
+SEATS = ("gpio", "bridge", "actions")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class SimOptions:
     # Real-time pacing: 0 runs flat out on the virtual clock, 1.0 is a real table's pace.
     speed: float = 0.0
     camera: str = "reports"  # or "rendered": frames drawn and read by the table's vision
-    seats: str = "actions"  # or "gpio": bots press buttons on mock pins
+    seats: str = "actions"  # or "gpio": bots press buttons on mock pins; "bridge": on the fake board
     frame_size: tuple[int, int] = (1280, 720)  # the rendered camera's
     fps: float = 15.0
     reading_ms: tuple[int, int] = (25, 60)  # a rendered frame's exposure to its report reaching the core
@@ -82,6 +83,8 @@ class SimOptions:
             raise ValueError(f"camera must be one of {', '.join(CAMERAS)}, not {self.camera!r}")
         if self.seats not in SEATS:
             raise ValueError(f"seats must be one of {', '.join(SEATS)}, not {self.seats!r}")
+        if self.seats == "bridge" and self.speed <= 0:
+            raise ValueError("the fake board runs on the host's clock: its simulation needs a real pace (speed > 0)")
 
 
 @dataclass
@@ -109,8 +112,11 @@ class TableSimulation:
     ) -> None:
         self.options = options or SimOptions()
         self.setup = self.prepare(setup)
-        lateness = {"camera": self.options.lateness_ms * MS, "gpio": self.options.buttons_lateness_ms * MS}
-        self.core = TableCore(self.setup, lateness, Outputs(decisions=[self._decided]), journal)
+        source = "bridge" if self.options.seats == "bridge" else "gpio"
+        # The board's edges take real milliseconds to come: on the simulation's clock, times its pace.
+        buttons_ms = self.options.buttons_lateness_ms * max(1.0, self.options.speed if source == "bridge" else 1.0)
+        lateness = {"camera": self.options.lateness_ms * MS, source: round(buttons_ms * MS)}
+        self.core = TableCore(self.setup, lateness, Outputs(decisions=[self._decided]), journal, seat_source=source)
         self.rng = random.Random(f"{setup.seed}:table")
         self.fingers = random.Random(f"{setup.seed}:fingers")  # how long a press is held, how it bounces
         self.rendered: RenderedCamera | None = None
@@ -119,7 +125,20 @@ class TableSimulation:
 
             width, height = self.options.frame_size
             self.rendered = RenderedCamera(TableLayout(setup.players, width, height), setup.seed, self.options.fps)
-        self.pins = MockPinSeats(setup.players) if self.options.seats == "gpio" else None
+        self.pins: MockPinSeats | BoardSeats | None = None
+        if self.options.seats == "gpio":
+            self.pins = MockPinSeats(setup.players)
+        elif self.options.seats == "bridge":
+            speed = self.options.speed
+            self.pins = BoardSeats(
+                setup.players,
+                to_host=lambda t: self._wall_start_ns + round(t / speed),
+                to_table=lambda host: round((host - self._wall_start_ns) * speed),
+            )
+            self.core.outputs.lights = self.pins.bridge.show  # the lights' commands go to the board too
+        # How exactly a slap's time comes back: to the nanosecond on the mock pins; through the
+        # board's ping fit (tens of microseconds of the host's clock) times the pace on the board.
+        self.press_tolerance_ns = round(250_000 * self.options.speed) if self.options.seats == "bridge" else 0
         self.truth_presses: list[tuple[int, int]] = []  # (t_ns, seat) of every slap the bots really made
         self.press_arrivals: list[tuple[int, int, int]] = []  # (arrival, t_ns, seat) of each slap's first edge
         self.truth_actions: list[tuple[int, int, str, int | None]] = []  # (t_ns, seat, action, value) begun
@@ -138,6 +157,7 @@ class TableSimulation:
         self.cards_played = 0
         self.result = SimResult(None, 0)
         self._wall_start = 0.0
+        self._wall_start_ns = time.monotonic_ns()
 
     @property
     def referee(self) -> Referee:
@@ -164,6 +184,7 @@ class TableSimulation:
 
     def run(self) -> SimResult:
         self._wall_start = time.monotonic()
+        self._wall_start_ns = time.monotonic_ns()
         self.core.start(0)
         self.settle(0)
         if self.rendered is not None:
@@ -176,6 +197,9 @@ class TableSimulation:
             self.clock.advance_to(t)
             self._pace(t)
             getattr(self, f"_on_{kind}")(t, payload)
+            if isinstance(self.pins, BoardSeats) and (edges := self.pins.drain()):  # come when its thread has them
+                self._seat_edges(edges, t)
+                self._after(t)
         self.result.winners = self.winners()
         self.result.cards_played = self.cards_played
         if self.pins is not None:
@@ -313,9 +337,12 @@ class TableSimulation:
 
     def _on_edge(self, t: int, edge: tuple[int, bool, int]) -> None:
         assert self.pins is not None
-        for raw in self.pins.edge(*edge):
-            self.core.edge(raw.seat, raw.pressed, raw.t_ns, t)
+        self._seat_edges(self.pins.edge(*edge), t)
         self._after(t)
+
+    def _seat_edges(self, edges: list[RawEdge], t: int) -> None:
+        for raw in edges:
+            self.core.edge(raw.seat, raw.pressed, raw.t_ns, t)
 
     # ----------------------------------------------------------------- inputs
 

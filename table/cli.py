@@ -51,9 +51,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
     speed = 0.0 if args.fast else args.speed
-    options = SimOptions(
-        lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed, camera=args.camera, seats=args.seats
-    )
+    try:
+        options = SimOptions(
+            lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed, camera=args.camera, seats=args.seats
+        )
+    except ValueError as exc:
+        raise GameSetupError(str(exc)) from None
     slowest = options.camera_report_ms()
     if args.lateness_ms <= slowest:
         raise GameSetupError(
@@ -180,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--seats",
         choices=SEATS,
         default="gpio",
-        help="gpio: bots press buttons on gpiozero's mock pins (the default); actions: their gestures handed over made",
+        help="gpio: bots press buttons on gpiozero's mock pins (the default); bridge: on the fake board over a "
+        "pseudo-terminal, at a real pace; actions: their gestures handed over made",
     )
     sim.add_argument(
         "--lateness-ms", type=int, default=450, help="how long the sequencer waits for late inputs (default 450)"

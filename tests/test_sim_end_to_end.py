@@ -55,3 +55,32 @@ def test_a_whole_game_on_rendered_frames_and_mock_pins_agrees_with_the_truth(
         assert truth.actions >= 10, str(truth)
     replay = Replay(read_journal(tmp_path / "game.jsonl"))
     assert list(replay.decisions()) == sim.result.decisions  # the journal replays the game exactly
+
+
+@pytest.mark.parametrize(("game", "players", "cards"), [("ers", 2, 60), ("cuckoo", 3, 1000)])
+def test_the_bots_press_through_the_fake_board_and_the_bridge_at_a_real_pace(
+    game: str, players: int, cards: int
+) -> None:
+    """The seats on the fake board over a pseudo-terminal, read by the table's bridge driver
+    (real threads on the host's clock, at eight times a real table's pace): every slap comes back
+    stamped within the ping fit's error, every gesture is read as meant, and the lights' commands
+    reach the board."""
+    setup = setup_game(game, None, {}, players, 0, 3)
+    options = SimOptions(camera="rendered", seats="bridge", speed=8.0, photo_finish=0.5, max_cards=cards)
+    sim = SIMULATIONS[game](setup, options)
+    try:
+        sim.run()
+    finally:
+        sim.pins.close()
+    truth = compare(sim)
+    assert truth.problems == [], str(truth)
+    assert truth.presses >= 5 if game == "ers" else truth.actions >= 10, str(truth)
+    board = sim.pins.board
+    seats = [e for e, _ in sim.core.inputs if e.TYPE in ("press", "action")]
+    assert seats and {e.source for e in seats} == {"bridge"}
+    assert set(board.lights) == set(range(players)) and board.light_log
+
+
+def test_the_fake_board_needs_a_real_pace() -> None:
+    with pytest.raises(ValueError, match="real pace"):
+        SimOptions(seats="bridge", speed=0.0)
