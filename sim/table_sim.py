@@ -189,10 +189,20 @@ class TableSimulation:
         self.settle(0)
         if self.rendered is not None:
             self.at(0, "frame")
+        try:
+            self._events()
+        finally:
+            if self.pins is not None:
+                self.pins.close()
+        self.result.winners = self.winners()
+        self.result.cards_played = self.cards_played
+        return self.result
+
+    def _events(self) -> None:
         while self.queue and not self.referee.finished:
             if self.cards_played >= self.options.max_cards:
                 self.result.abandoned = True
-                break
+                return
             t, _, kind, payload = heapq.heappop(self.queue)
             self.clock.advance_to(t)
             self._pace(t)
@@ -200,11 +210,6 @@ class TableSimulation:
             if isinstance(self.pins, BoardSeats) and (edges := self.pins.drain()):  # come when its thread has them
                 self._seat_edges(edges, t)
                 self._after(t)
-        self.result.winners = self.winners()
-        self.result.cards_played = self.cards_played
-        if self.pins is not None:
-            self.pins.close()
-        return self.result
 
     def winners(self) -> tuple[int, ...] | None:
         """The game's winners once it is over (the round games keep them in their state)."""

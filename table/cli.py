@@ -7,9 +7,10 @@ line on stderr naming what was wrong, and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from sim.table_sim import CAMERAS, SEATS
@@ -71,7 +72,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     journal = JournalWriter(args.journal, sim.setup) if args.journal else None
     sim.journal = journal
     try:
-        result = sim.run()
+        with _sketched(view, sim):
+            result = sim.run()
     finally:
         if journal is not None:
             journal.close()
@@ -84,6 +86,36 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(compare(sim))
     return 0
+
+
+@contextlib.contextmanager
+def _sketched(view: Any, sim: Any) -> Iterator[None]:
+    """In a terminal, the table from above under the decisions' lines while the game runs."""
+    if view is None or not view.console.is_terminal:
+        yield
+        return
+    import time
+
+    from rich.live import Live
+
+    from table.table_sketch import TableSketch
+
+    def progress() -> str:
+        played = f"{sim.cards_played} cards, {sim.clock.monotonic_ns() / 1e9:.0f} s of play"
+        return played + (f" at {sim.options.speed:g}x" if sim.options.speed else " flat out")
+
+    sketch = TableSketch(view.names, lambda: sim.referee, view.lights, progress)
+    with Live(sketch, console=view.console, auto_refresh=False) as live:
+        shown = [0.0]
+
+        def refresh(_decision: Any, _referee: Any) -> None:
+            if time.monotonic() - shown[0] >= 0.1:  # ten pictures a second at most, however fast the game
+                shown[0] = time.monotonic()
+                live.refresh()
+
+        sim.core.outputs.decisions.append(refresh)
+        yield
+        live.refresh()
 
 
 def cmd_run(args: argparse.Namespace) -> int:

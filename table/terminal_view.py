@@ -50,7 +50,7 @@ _RED = {"D", "H"}
 _GLYPHS = {"off": "·", "steady": "●", "pulse": "◍", "blink": "◉", "flash": "◉"}
 
 
-def _light(pattern: Pattern) -> tuple[str, str]:
+def light_glyph(pattern: Pattern) -> tuple[str, str]:
     """A seat's light as one character and its style: its colour, blinking when it blinks."""
     if pattern.kind == "off":
         return _GLYPHS["off"], "dim"
@@ -90,7 +90,7 @@ class TerminalView:
         line = Text(f"{(t_ns - self.zero_ns) / 1e9:8.2f}s  ", style="dim")
         if self.lights is not None:
             for pattern in self.lights():
-                line.append(*_light(pattern))
+                line.append(*light_glyph(pattern))
             line.append("  ")
         for part in parts:
             line.append(part if isinstance(part, Text) else Text(part))

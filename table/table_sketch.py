@@ -1,0 +1,93 @@
+"""The table from above, in the terminal: each seat where it sits with its light, name and count,
+the pile (or trick) in the middle, and a progress line. Shown under the decisions' lines while a
+game runs in a terminal (``rich.live``); the lines scroll above it.
+
+Seats go round the sketch as they go round the table: seat 0 at the bottom, the next ones
+clockwise (up the left side, along the top, down the right), as the camera sees them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.panel import Panel
+from rich.text import Text
+
+from table.lights import Pattern
+from table.terminal_view import TITLES, card_text, light_glyph
+
+WIDTH, HEIGHT = 64, 11  # the sketch's characters inside its frame
+
+
+def seat_counts(referee: Any) -> tuple[str, list[str]]:
+    """What each seat's count is in this game, and the counts."""
+    if referee.GAME == "ers":
+        return "cards", [str(len(h)) for h in referee.hands]
+    state = referee.state
+    if referee.GAME == "cuckoo":
+        points = referee.rules.scoring == "points"
+        return ("points" if points else "lives"), [str(v) for v in (state.points if points else state.lives)]
+    bids = [("-" if b is None else str(b)) for b in state.bids] or ["-"] * len(state.totals)
+    tricks = state.tricks or [0] * len(bids)
+    return "score (bid/taken)", [
+        f"{total} ({bid}/{taken})" for total, bid, taken in zip(state.totals, bids, tricks, strict=False)
+    ]
+
+
+def middle_cards(referee: Any) -> tuple[str, list[str]]:
+    """The cards showing in the middle of the table, oldest first, and what they are."""
+    if referee.GAME == "ers":
+        return f"pile of {referee.pile_size()}", [c.code for c in referee.played[-4:]]
+    state = referee.state
+    if referee.GAME == "oh-hell":
+        trump = "no trump" if state.trump is None else f"trumps {state.trump}"
+        return f"trick {state.trick_no}, {trump}", [c.code for c in state.trick_cards]
+    shown = [c.code for c in state.revealed if c is not None]
+    return f"round {state.round}, pot {state.pot}", shown
+
+
+class TableSketch:
+    """A ``rich`` renderable of the table now; ``progress`` is a line of the run's own."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        referee: Callable[[], Any],
+        lights: Callable[[], Sequence[Pattern]],
+        progress: Callable[[], str] = lambda: "",
+    ) -> None:
+        self.names, self.referee, self.lights, self.progress = list(names), referee, lights, progress
+
+    def __rich__(self) -> Panel:
+        referee = self.referee()
+        lights = list(self.lights())
+        what, counts = seat_counts(referee)
+        rows = [Text(" " * WIDTH) for _ in range(HEIGHT)]
+        n = len(self.names)
+        for seat, name in enumerate(self.names):
+            angle = 2 * math.pi * seat / n  # seat 0 at the bottom, then clockwise up the left
+            x = round((WIDTH - 1) / 2 - math.sin(angle) * (WIDTH / 2 - 9))
+            y = round((HEIGHT - 1) / 2 + math.cos(angle) * (HEIGHT / 2 - 1))
+            label = Text.assemble(
+                light_glyph(lights[seat]) if seat < len(lights) else ("·", "dim"),
+                f" {name} ",
+                (counts[seat] if seat < len(counts) else "", "bold"),
+            )
+            _put(rows, y, x - len(label) // 2, label)
+        title, cards = middle_cards(referee)
+        middle = Text(" ").join(card_text(code) for code in cards) if cards else Text("(empty)", style="dim")
+        _put(rows, HEIGHT // 2, (WIDTH - len(middle)) // 2, middle)
+        _put(rows, HEIGHT // 2 + 1, (WIDTH - len(title)) // 2, Text(title, style="dim"))
+        body = Text("\n").join(rows)
+        return Panel(
+            body, title=TITLES.get(referee.GAME, referee.GAME), subtitle=f"{what} · {self.progress()}", expand=False
+        )
+
+
+def _put(rows: list[Text], y: int, x: int, text: Text) -> None:
+    """Write ``text`` over row ``y`` from column ``x``, kept inside the row."""
+    row = rows[y]
+    x = max(0, min(x, len(row) - len(text)))
+    rows[y] = Text.assemble(row[:x], text, row[x + len(text) :])[: len(row)]
