@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from sim.table_sim import MS, SimOptions, SimResult, TableSimulation
+from sim.options import SimOptions
+from sim.table_sim import MS, SimResult, TableSimulation
 from table.cards import Card, deal_round_robin, shuffled_deck
 from table.decisions import (
     BadSlap,

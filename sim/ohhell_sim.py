@@ -16,6 +16,7 @@ from table.games.ohhell import OhHellReferee, card_suit, led_suit
 from table.games.ohhell_decisions import TrickCancelled, TrickWon
 
 REVOKE = 0.03
+SHUFFLE_MS = 5_000
 MISTAKE = 0.03
 
 
@@ -70,7 +71,8 @@ class OhHellSimulation(TableSimulation):
         self.take(t)
         if d.cards * players < len(deck):
             self.put(t, "back", ("stock", None))
-            dealt_by = t + (1000 + 250 * d.cards * players) * MS  # a quarter of a second a card dealt
+            # The cards gathered and shuffled (a few seconds), then dealt, a quarter of a second a card.
+            dealt_by = t + (SHUFFLE_MS + 250 * d.cards * players) * MS
             self.put(dealt_by, deck[d.cards * players].code, ("trump", None))
 
     # ---------------------------------------------------------------- actions

@@ -42,6 +42,9 @@ class RenderedCamera:
     reads: int = 0  # pictures read by vision
 
     def __post_init__(self) -> None:
+        from vision.cores import use_one_core
+
+        use_one_core()  # as the table's camera thread reads: one core, the same answers on any machine
         self.rng = random.Random(f"{self.seed}:camera")
         self.reader: FrameReader = frame_reader(self.layout.calibration(), self.layout.zones)
         read = self.reader.read

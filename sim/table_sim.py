@@ -16,7 +16,12 @@ What stands in for the hardware is chosen in ``SimOptions``:
   (``sim.presses``); an edge reaches the core within 2 ms, stamped with the moment it happened.
   ``seats="actions"`` hands the core each press or action already made.
 
-Every part runs on the virtual clock and draws chance from the seed: a game is the same every run.
+* ``seats="bridge"``: the same edges on the fake board over a pseudo-terminal, read by the table's
+  bridge driver, whose threads run on the host's clock: only at a real pace (``speed`` > 0),
+  and a slap's time comes back within the board's ping fit (``press_tolerance_ns``).
+
+Otherwise every part runs on the virtual clock and draws chance from the seed: a game is the
+same on every run.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.bots import Bot, make_bots
 from sim.layout import Place, TableLayout
+from sim.options import SimOptions
 from sim.presses import BoardSeats, MockPinSeats, action_edges, slap_edges
 from table.buttons import RawEdge
 from table.cards import parse_card
@@ -46,45 +52,6 @@ if TYPE_CHECKING:
 
 MS = 1_000_000
 LOOK_AGAIN_NS = 2_500 * MS  # a card put down and not taken by then is straightened
-
-
-CAMERAS = ("rendered", "reports")
-SEATS = ("gpio", "bridge", "actions")
-
-
-@dataclass(frozen=True)
-class SimOptions:
-    lateness_ms: int = 450  # the sequencer's bound for the camera
-    buttons_lateness_ms: int = 20  # ... and for the buttons
-    vision_latency_ms: tuple[int, int] = (60, 160)  # a card landing to its report (camera="reports")
-    gpio_latency_us: tuple[int, int] = (30, 2000)
-    max_cards: int = 20_000
-    # Real-time pacing: 0 runs flat out on the virtual clock, 1.0 is a real table's pace.
-    speed: float = 0.0
-    camera: str = "reports"  # or "rendered": frames drawn and read by the table's vision
-    seats: str = "actions"  # or "gpio": bots press buttons on mock pins; "bridge": on the fake board
-    frame_size: tuple[int, int] = (1280, 720)  # the rendered camera's
-    fps: float = 15.0
-    reading_ms: tuple[int, int] = (25, 60)  # a rendered frame's exposure to its report reaching the core
-    photo_finish: float = 0.0  # the chance a slap race is made close: the next slapper 1 µs to 2 ms behind
-
-    def camera_report_ms(self) -> float:
-        """The longest from a card put down or taken to the camera's report of it reaching the core."""
-        if self.camera == "reports":
-            return self.vision_latency_ms[1]
-        from vision.tracker import TrackerConfig
-
-        tracking = TrackerConfig()
-        frames = max(tracking.confirm + tracking.settle, tracking.vanish)
-        return frames * 1000 / self.fps + self.reading_ms[1]
-
-    def __post_init__(self) -> None:
-        if self.camera not in CAMERAS:
-            raise ValueError(f"camera must be one of {', '.join(CAMERAS)}, not {self.camera!r}")
-        if self.seats not in SEATS:
-            raise ValueError(f"seats must be one of {', '.join(SEATS)}, not {self.seats!r}")
-        if self.seats == "bridge" and self.speed <= 0:
-            raise ValueError("the fake board runs on the host's clock: its simulation needs a real pace (speed > 0)")
 
 
 @dataclass
@@ -125,17 +92,7 @@ class TableSimulation:
 
             width, height = self.options.frame_size
             self.rendered = RenderedCamera(TableLayout(setup.players, width, height), setup.seed, self.options.fps)
-        self.pins: MockPinSeats | BoardSeats | None = None
-        if self.options.seats == "gpio":
-            self.pins = MockPinSeats(setup.players)
-        elif self.options.seats == "bridge":
-            speed = self.options.speed
-            self.pins = BoardSeats(
-                setup.players,
-                to_host=lambda t: self._wall_start_ns + round(t / speed),
-                to_table=lambda host: round((host - self._wall_start_ns) * speed),
-            )
-            self.core.outputs.lights = self.pins.bridge.show  # the lights' commands go to the board too
+        self.pins: MockPinSeats | BoardSeats | None = None  # opened by run(), closed when it ends
         # How exactly a slap's time comes back: to the nanosecond on the mock pins; through the
         # board's ping fit (tens of microseconds of the host's clock) times the pace on the board.
         self.press_tolerance_ns = round(250_000 * self.options.speed) if self.options.seats == "bridge" else 0
@@ -190,6 +147,7 @@ class TableSimulation:
         if self.rendered is not None:
             self.at(0, "frame")
         try:
+            self.pins = self._open_seats()
             self._events()
         finally:
             if self.pins is not None:
@@ -197,6 +155,22 @@ class TableSimulation:
         self.result.winners = self.winners()
         self.result.cards_played = self.cards_played
         return self.result
+
+    def _open_seats(self) -> MockPinSeats | BoardSeats | None:
+        """The seats' buttons the options ask for (None: the bots hand over finished actions)."""
+        players = self.setup.players
+        if self.options.seats == "gpio":
+            return MockPinSeats(players)
+        if self.options.seats == "bridge":
+            speed = self.options.speed
+            seats = BoardSeats(
+                players,
+                to_host=lambda t: self._wall_start_ns + round(t / speed),
+                to_table=lambda host: round((host - self._wall_start_ns) * speed),
+            )
+            self.core.outputs.lights = seats.bridge.show  # the lights' commands go to the board too
+            return seats
+        return None
 
     def _events(self) -> None:
         while self.queue and not self.referee.finished:
@@ -308,12 +282,16 @@ class TableSimulation:
 
     def press(self, t: int, seat: int) -> None:
         """A slap: the button goes down at ``t``."""
-        self.truth_presses.append((t, seat))
         if self.pins is None:
+            self.truth_presses.append((t, seat))
             lo, hi = self.options.gpio_latency_us
             self.deliver(ButtonPressed(t, "gpio", seat), t + self.rng.randint(lo, hi) * 1000)
-        else:
-            self.press_arrivals.append((self._edges(seat, slap_edges(t, self.fingers)), t, seat))
+            return
+        t = max(t, self._seat_free.get(seat, 0))  # a hand still on its button presses once it is up
+        self.truth_presses.append((t, seat))
+        edges = slap_edges(t, self.fingers)
+        self._seat_free[seat] = edges[-1][0] + 10 * MS
+        self.press_arrivals.append((self._edges(seat, edges), t, seat))
 
     def gesture(self, t: int, seat: int, action: str, value: int | None = None) -> None:
         """A seat's gesture for ``action``: with buttons, begun at ``t`` (or once the seat's last

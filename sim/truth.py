@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 
 from sim.table_sim import TableSimulation
@@ -64,9 +65,14 @@ def compare(sim: TableSimulation) -> TruthReport:
     report.problems += [f"{e.TYPE} at {e.t_ns} came too late" for e, why in sim.core.inputs if why is not None]
     # A card the referee refused was one the camera saw again (a card under the top one, shown
     # when the top one was straightened): the table asked for the card again, and it came.
-    refused = {d.t_ns for d in sim.result.decisions if isinstance(d, Rejected) and d.event == CardSeen.TYPE}
-    report.refused = sum(1 for e in taken if isinstance(e, CardSeen) and e.t_ns in refused)
-    seen = [e for e in taken if isinstance(e, CardSeen) and e.t_ns not in refused]
+    refused = Counter(d.t_ns for d in sim.result.decisions if isinstance(d, Rejected) and d.event == CardSeen.TYPE)
+    seen = []
+    for e in (e for e in taken if isinstance(e, CardSeen)):
+        if refused[e.t_ns]:  # each refusal takes one card report of its moment
+            refused[e.t_ns] -= 1
+            report.refused += 1
+        else:
+            seen.append(e)
     _cards(sim, seen, report)
     _presses(sim, [e for e in taken if isinstance(e, ButtonPressed)], seen, report)
     _actions(sim, [e for e in taken if isinstance(e, SeatAction)], report)
@@ -117,7 +123,7 @@ def _presses(sim: TableSimulation, pressed: list[ButtonPressed], seen: list[Card
             continue
         report.races += 1
         first = _first_press(sim.truth_presses, dated, d.t_ns + within)
-        if first is None or abs(first[0] - d.t_ns) > within or (first[1] != d.seat and not d.tied_with):
+        if first is None or abs(first[0] - d.t_ns) > within or first[1] not in (d.seat, *d.tied_with):
             report.problems.append(f"seat {d.seat} won a slap at {d.t_ns}, but the first slap was {first}")
         report.camera_changed += _first_press(sim.truth_presses, landed, d.t_ns) != first
 

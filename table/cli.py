@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from sim.table_sim import CAMERAS, SEATS
+from sim.options import CAMERAS, SEATS
 from table.buttons import ButtonError
 from table.cards import CardError
 from table.config import ConfigError
@@ -46,7 +46,7 @@ def _overrides(items: Sequence[str]) -> dict[str, Any]:
 def cmd_sim(args: argparse.Namespace) -> int:
     from sim.bots import NAMES
     from sim.games import SIMULATIONS
-    from sim.table_sim import SimOptions
+    from sim.options import SimOptions
     from sim.truth import compare
     from table.terminal_view import TerminalView
 

@@ -22,6 +22,7 @@ not played), since the referee cannot know what happened while it could not see 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -91,6 +92,7 @@ class TableCore:
         self.signals = Signals(setup.players)
         self.faults: dict[str, str] = {}  # what is wrong, by part: the game is paused while any is
         self.set_aside = 0  # inputs that came while paused
+        self.redated = 0  # cards the camera confirmed after its bound, dated as late as they had to be
         self.new_game_asked = False  # every button held together ``ALL_HELD_NS``: the loop deals anew
         self.decisions: list[Decision] = []
         self.inputs: list[tuple[Event, str | None]] = []  # every input taken, as journaled (with why it came too late)
@@ -226,6 +228,14 @@ class TableCore:
             log.info("paused (%s): set aside %s", "; ".join(self.faults), event.to_json())
             return
         late = self.sequencer.push(event)
+        if late is not None and isinstance(event, CardSeen | CardGone) and self.sequencer.released_to is not None:
+            # A card the camera confirmed only after its bound (read unsurely for a while): not
+            # lost, since it lies where it lies and cannot be shown again, but dated just after
+            # every moment already decided. The log says so.
+            log.warning("%s came %d ms too late; dated %d ms later", event.to_json(), late // MS, late // MS)
+            event = dataclasses.replace(event, t_ns=self.sequencer.released_to + 1)
+            self.redated += 1
+            late = self.sequencer.push(event)
         self.inputs.append((event, late))
         if self.journal is not None:
             self.journal.record(event, late)

@@ -7,8 +7,8 @@ from pathlib import Path
 from table import signals as sg
 from table.cards import parse_card
 from table.controller import FrameReport, Outputs, TableCore
-from table.decisions import BadSlap, GoodSlap, InputTooLate, PileWon
-from table.events import CardSeen
+from table.decisions import BadSlap, CardPlayed, GoodSlap, InputTooLate, PileWon
+from table.events import ButtonPressed, CardSeen
 from table.games import setup_game
 from table.games.cuckoo_decisions import Kept, Traded
 from table.journal import JournalWriter, read_journal
@@ -117,10 +117,29 @@ def test_every_input_is_journaled_as_it_enters_and_one_too_late_is_marked(tmp_pa
         core, _ = _core(journal=journal)
         _card(core, "7H", 1_000 * MS, 1_100 * MS)
         core.tick(1_400 * MS)
-        _card(core, "9C", 900 * MS, 1_401 * MS)  # a card dated before what was already released
+        core.seat_input(ButtonPressed(900 * MS, "gpio", 2), 1_401 * MS)  # dated before what was already released
     entries = read_journal(tmp_path / "game.jsonl").entries
-    assert [(e.event.TYPE, e.late_ns is not None) for e in entries] == [("card-seen", False), ("card-seen", True)]
+    assert [(e.event.TYPE, e.late_ns is not None) for e in entries] == [("card-seen", False), ("press", True)]
     assert any(isinstance(d, InputTooLate) for d in core.decisions)
+
+
+def test_a_card_the_camera_confirmed_after_its_bound_is_played_dated_as_late_as_it_must_be(tmp_path: Path) -> None:
+    """Read unsurely for a while, a card is confirmed after the sequencer has released its moment:
+    it is not lost (it lies where it lies, and showing it again there makes no new report), but
+    dated just after everything already decided, and journaled so."""
+    setup = setup_game("ers", players=3, seed=1)
+    with JournalWriter(tmp_path / "game.jsonl", setup, fsync=False) as journal:
+        core, _ = _core(journal=journal)
+        _card(core, "7H", 1_000 * MS, 1_100 * MS)
+        core.tick(1_400 * MS)
+        released = core.sequencer.released_to
+        _card(core, "9C", 900 * MS, 1_401 * MS)
+        core.tick(2_000 * MS)
+    played = [d for d in core.decisions if isinstance(d, CardPlayed)]
+    assert [(d.card.code, d.t_ns) for d in played] == [("7H", 1_000 * MS), ("9C", released + 1)]
+    assert core.redated == 1 and not any(isinstance(d, InputTooLate) for d in core.decisions)
+    entries = read_journal(tmp_path / "game.jsonl").entries
+    assert [(e.event.t_ns, e.late_ns) for e in entries][1] == (released + 1, None)
 
 
 def test_an_unreadable_card_asks_the_seat_that_played_it_to_show_it_again() -> None:

@@ -155,6 +155,20 @@ def test_a_card_carried_across_the_pile_is_not_placed_and_one_sliding_to_rest_is
     assert run(tracker, [*thrown, [seen("9D")]], start=8) == [CardSeen(800 * MS, "camera", parse_card("9D"), "pile")]
 
 
+def test_a_card_read_unsettled_for_long_is_dated_from_when_it_settled_not_from_its_first_frame() -> None:
+    """The top of an untidy pile, its outline jumping from frame to frame (read surely, never at
+    rest) and now and then unreadable, until its player straightens it: dated from the frames that
+    confirmed it, so that its report comes within the camera's bound."""
+    shifts = iter([0, 30] * 10)  # each reading 30 px from the last
+    jumping = [
+        [seen("9D", where=PILE + np.float32([next(shifts), 0]))] if n % 3 else [seen(None, 0.2)] for n in range(12)
+    ]
+    tracker = CardTracker(config=TrackerConfig(confirm=2, date_within=4))
+    events = run(tracker, [*jumping, [seen("9D")], [seen("9D")]])
+    assert len(events) == 1 and events[0].card.code == "9D"
+    assert 13 * 100 * MS - events[0].t_ns <= 5 * 100 * MS  # confirmed at frame 13, dated within five frames of it
+
+
 def test_a_card_lifted_from_a_seat_and_put_back_is_shown_not_played() -> None:
     tracker = CardTracker(zone_of=lambda _p: ("seat", 1), config=TrackerConfig(confirm=2, vanish=3))
     assert [e.card.code for e in run(tracker, [[seen("KS", where=SEAT)]] * 2)] == ["KS"]
@@ -174,7 +188,7 @@ def test_a_card_landing_blurred_is_dated_by_its_unreadable_frame() -> None:
 
 
 def test_a_tracker_configured_to_confirm_over_no_frames_is_refused_by_name() -> None:
-    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}, {"forget_after": 0}):
+    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}, {"forget_after": 0}, {"date_within": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             TrackerConfig(**bad)
 

@@ -10,6 +10,11 @@ frames lost its card (``CardGone``). Unsure frames neither confirm nor break a s
 passing over the table, a blurred frame or a thumb on a corner produce no event at all: a phantom
 would have to be read as the same card, confidently, frame after frame.
 
+A card is confirmed within ``date_within`` frames of its first or it is dated later, from the
+frame its confirming streak began: the sequencer holds a moment only so long for the camera's
+word, and a card read jumping or unsurely for seconds (the top of an untidy pile until it is
+straightened) would otherwise be reported too late to be played.
+
 A card lands blurred: the unreadable frames in its zone just before its first reading (at most
 ``settle`` of them, unbroken) are when it appeared, and its ``CardSeen`` carries the first. A
 zone's card that comes back after the zone emptied, before any other card was placed there, was
@@ -66,10 +71,11 @@ class TrackerConfig:
     min_confidence: float = 0.5
     settle: int = 1  # unreadable frames just before a card's first reading that date it (it lands blurred)
     ask_after: int = 8  # frames something lies unreadable on a zone before its card is asked for again
+    date_within: int = 4  # frames: a card confirmed later after its first frame is dated from a later one
     forget_after: int = 45  # frames a zone lies bare before the card it showed is taken for gone (3 s at 15 a second)
 
     def __post_init__(self) -> None:
-        for name in ("confirm", "vanish", "ask_after", "forget_after"):
+        for name in ("confirm", "vanish", "ask_after", "forget_after", "date_within"):
             if getattr(self, name) < 1:
                 raise ValueError(f"tracker {name} must be at least 1 frame, got {getattr(self, name)}")
         if self.settle < 0:
@@ -82,6 +88,7 @@ class _ZoneState:
     candidate: SeenCard | None = None  # the card being confirmed, as its latest reading has it
     candidate_t: int = 0
     candidate_frames: int = 0
+    candidate_age: int = 0  # frames since the candidate's first
     empty_since: int | None = None
     empty_frames: int = 0
     hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
@@ -138,9 +145,11 @@ class CardTracker:
             if zone in top:
                 events += self._reading(zone, state, t_ns, top[zone])
                 state.unreadable.clear()
-                state.unreadable_run = 0
+                state.unreadable_run = state.bare_frames = 0
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
+                state.bare_frames = 0
+                state.candidate_age += state.candidate is not None
                 state.unreadable.append(t_ns)
                 state.unreadable_run += 1
             else:
@@ -176,8 +185,13 @@ class CardTracker:
             return []
         if state.candidate is None or code != state.candidate.code:
             state.candidate_t, state.candidate_frames = state.unreadable[0] if state.unreadable else t, 0
-        elif not _at_rest(card, state.candidate):
-            state.candidate_frames = 0  # moving: in a hand, or sliding to rest (dated from its first frame)
+            state.candidate_age = 0
+        else:
+            state.candidate_age += 1
+            if not _at_rest(card, state.candidate):
+                state.candidate_frames = 0  # moving: in a hand, or sliding to rest (dated from its first frame)
+            if state.candidate_age > self.config.date_within:  # long unsettled: it came to rest lately
+                state.candidate_t, state.candidate_age = t, 0
         state.candidate = card
         state.candidate_frames += 1
         if state.candidate_frames < self.config.confirm:

@@ -235,6 +235,8 @@ class ErsReferee(Referee):
         if known is not None and known != card:
             out.append(CardMismatch(t, seat, known, card))
             self._swap_knowledge(card, known)
+        elif known is None and card in self.burned:  # guessed burned, but played: what was burned is not known
+            self.burned[self.burned.index(card)] = None
         self.played.append(card)
         self.top_player = seat
         self.won_on_this_card = False
