@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-SIM_ARGS ?= --game ers --players 4 --seed 7
+SIM_ARGS ?= --game ers --players 4 --seed 1
 
 .PHONY: setup sim test bench lint clean
 setup: $(VENV)/.installed

@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 GAMES = [  # (game, players, seed, rules, photo finish share)
+    ("ers", 4, 1, {}, 0.5),
     ("ers", 4, 7, {}, 0.5),
     ("ers", 2, 2, {}, 0.5),
     ("ers", 2, 3, {}, 1.0),
@@ -36,9 +37,10 @@ def play(game: str, players: int, seed: int, rules: dict, photo_finish: float) -
     took = time.perf_counter() - started
     truth = compare(sim)
     misread = "; ".join(truth.misread)
+    stuck = f"\n  stopped with no winner: {result.stuck}" if result.stuck else ""
     return (
         f"{game}, {players} players, seed {seed}, photo finishes {photo_finish:g}: {result.cards_played} cards in "
-        f"{took:.0f} s, {sim.nudged} straightened\n  {truth}" + (f"\n  misread: {misread}" if misread else "")
+        f"{took:.0f} s, {sim.nudged} straightened\n  {truth}" + (f"\n  misread: {misread}" if misread else "") + stuck
     )
 
 

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 MS = 1_000_000
 LOOK_AGAIN_NS = 2_500 * MS  # a card put down and not taken by then is straightened
+STUCK_NS = 120_000 * MS  # nothing decided for this long: the table has lost count of the cards, and the game stops
 
 
 @dataclass
@@ -60,6 +61,7 @@ class SimResult:
     cards_played: int
     decisions: list[Decision] = field(default_factory=list)
     abandoned: bool = False
+    stuck: str | None = None  # why the game stopped with no winner, when the table lost count
 
     @property
     def winner(self) -> int | None:
@@ -178,6 +180,12 @@ class TableSimulation:
                 self.result.abandoned = True
                 return
             t, _, kind, payload = heapq.heappop(self.queue)
+            last = self.result.decisions[-1].t_ns if self.result.decisions else 0
+            if t - last > STUCK_NS:  # the table waits for what will not come: say so, do not hang
+                self.result.stuck = (
+                    f"nothing decided for {STUCK_NS // 10**9} s of play; the referee waits: {self.referee.expects()}"
+                )
+                return
             self.clock.advance_to(t)
             self._pace(t)
             getattr(self, f"_on_{kind}")(t, payload)

@@ -80,6 +80,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if result.abandoned:
         print(f"stopped after {result.cards_played} cards with no winner (--max-cards)")
         return 0
+    if result.stuck is not None:
+        print(f"stopped after {result.cards_played} cards with no winner: {result.stuck}")
+        print(compare(sim))
+        return 1
     won = result.winners or ()
     winners = " and ".join(f"{names[s]} (seat {s})" for s in won) or "nobody"
     print(f"winner: {winners} after {result.cards_played} cards")

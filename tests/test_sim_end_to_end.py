@@ -84,3 +84,18 @@ def test_the_bots_press_through_the_fake_board_and_the_bridge_at_a_real_pace(
 def test_the_fake_board_needs_a_real_pace() -> None:
     with pytest.raises(ValueError, match="real pace"):
         SimOptions(seats="bridge", speed=0.0)
+
+
+def test_a_game_the_table_can_no_longer_decide_stops_and_says_why() -> None:
+    """Players who never play (as when the referee waits on a seat whose player holds no card,
+    the table having lost count): nothing is decided for two minutes of play, and the simulation
+    stops with the referee's expectation instead of running for ever."""
+
+    class Idle(SIMULATIONS["ers"]):  # type: ignore[misc,valid-type]
+        def settle(self, t: int) -> None:
+            pass
+
+    sim = Idle(setup_game("ers", None, {}, 2, 0, 1), SimOptions(camera="rendered", seats="gpio", frame_size=(800, 600)))
+    result = sim.run()
+    assert result.winners is None and result.stuck is not None and "waits" in result.stuck and "play" in result.stuck
+    assert 119e9 < sim.clock.monotonic_ns() < 121e9
