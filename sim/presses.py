@@ -76,10 +76,18 @@ def gesture_for(meanings: dict[str, str], action: str) -> str:
     raise ValueError(f"no gesture means {action!r} here (meanings: {meanings})")
 
 
-def action_edges(meanings: dict[str, str], action: str, value: int | None, t: int, rng: random.Random) -> list[Edge]:
-    """What a player presses to make ``action`` (with ``value``, a bid's number) at ``t``."""
+def action_edges(
+    meanings: dict[str, str],
+    action: str,
+    value: int | None,
+    t: int,
+    rng: random.Random,
+    timing: GestureTiming | None = None,
+) -> list[Edge]:
+    """What a player presses to make ``action`` (with ``value``, a bid's number) at ``t``, for a
+    table reading gestures with ``timing``."""
     kind = gesture_for(meanings, action)
-    return edges_for(kind, (value or 0) if action in COUNTING else 0, t, rng)
+    return edges_for(kind, (value or 0) if action in COUNTING else 0, t, rng, timing)
 
 
 class MockPinSeats:

@@ -311,7 +311,7 @@ class TableSimulation:
             return
         t = max(t, self._seat_free.get(seat, 0))
         self.truth_actions.append((t, seat, action, value))
-        edges = action_edges(self.core.meanings, action, value, t, self.fingers)
+        edges = action_edges(self.core.meanings, action, value, t, self.fingers, self.core.gestures.timing)
         self._seat_free[seat] = edges[-1][0] + self.core.gestures.timing.pause_ns + 100 * MS
         self._edges(seat, edges)
 
