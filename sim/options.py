@@ -34,9 +34,7 @@ class SimOptions:
             return self.vision_latency_ms[1]
         from vision.tracker import TrackerConfig
 
-        tracking = TrackerConfig()
-        frames = max(tracking.confirm + tracking.settle, tracking.vanish)
-        return frames * 1000 / self.fps + self.reading_ms[1]
+        return TrackerConfig().report_frames * 1000 / self.fps + self.reading_ms[1]
 
     def __post_init__(self) -> None:
         if self.camera not in CAMERAS:

@@ -220,8 +220,7 @@ def _check_camera(camera: CameraConfig) -> None:
             raise ConfigError(f"[camera] {key}: {value:g} must be {low:g} to {high:g}")
     from vision.tracker import TrackerConfig
 
-    tracking = TrackerConfig(confirm=camera.confirm_frames)
-    frames = max(camera.confirm_frames + tracking.settle, tracking.vanish)
+    frames = TrackerConfig(confirm=camera.confirm_frames).report_frames
     slowest = frames * 1000 / camera.fps
     if camera.lateness_ms <= slowest:
         raise ConfigError(

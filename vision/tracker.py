@@ -74,6 +74,12 @@ class TrackerConfig:
     date_within: int = 4  # frames: a card confirmed later after its first frame is dated from a later one
     forget_after: int = 45  # frames a zone lies bare before the card it showed is taken for gone (3 s at 15 a second)
 
+    @property
+    def report_frames(self) -> int:
+        """The most frames from a card landing or taken to its event: a card's confirming frames
+        and the blurred one before them, or a zone's empty frames (the camera's lateness must cover it)."""
+        return max(self.confirm + self.settle, self.vanish)
+
     def __post_init__(self) -> None:
         for name in ("confirm", "vanish", "ask_after", "forget_after", "date_within"):
             if getattr(self, name) < 1:
