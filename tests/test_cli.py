@@ -39,6 +39,7 @@ def test_playout_detects_a_cycle(capsys: pytest.CaptureFixture[str]) -> None:
         (["sim", "--fast", "--quiet", "--set", "run=false", "--set", "run_wrap=true"], "'run_wrap' is set"),
         (["replay", "/nonexistent/journal.jsonl"], "cannot read journal"),
         (["sim", "--fast", "--quiet", "--lateness-ms", "100"], "--lateness-ms 100 is too short"),
+        (["sim", "--fast", "--quiet", "--seats", "bridge"], "needs a real pace (speed > 0)"),
     ],
 )
 def test_user_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
