@@ -1,4 +1,4 @@
-"""The ``cardtable`` command: simulate, play out, replay, and list rules.
+"""The ``cardtable`` command: simulate, run a table and send it commands, play out, replay, list rules.
 
 Every failure a user can cause (a bad card, preset, rules key, deal or journal line) ends with one
 line on stderr naming what was wrong, and exit status 2.
@@ -16,7 +16,9 @@ from typing import Any
 from sim.options import CAMERAS, SEATS
 from table.buttons import ButtonError
 from table.cards import CardError
+from table.commands import CommandError, parse_command
 from table.config import ConfigError
+from table.control import ControlError
 from table.events import EventError
 from table.games import GAMES, setup_game
 from table.games.beggar import DealError, parse_deal, playout
@@ -36,6 +38,8 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     ConfigError,
     ButtonError,
     LightError,
+    ControlError,
+    CommandError,
 )
 
 
@@ -126,17 +130,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    from table.config import load_config
+    from table.config import game_overrides, load_config
     from table.live import LiveTable
     from table.terminal_view import TerminalView
 
-    game: dict[str, Any] = {"seed": args.seed} if args.seed is not None else {}
-    if args.game is not None:  # another game: its own default preset and rules, unless --rules says
-        game.update(name=args.game, preset=args.rules, rules={})
-    elif args.rules is not None:
-        game.update(preset=args.rules)
-    seats = {"names": [n.strip() for n in args.names.split(",")]} if args.names else {}
-    config = load_config(args.config, {"game": game, "seats": seats})
+    names = args.names.split(",") if args.names else None
+    overrides = game_overrides(args.game, args.rules, names, args.seed)
+    config = load_config(args.config, overrides)
     if args.check:
         seats = config.seats
         print(
@@ -148,15 +148,32 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     view = None if args.quiet else TerminalView(list(config.seats.names))
-    table = LiveTable(config, on_decision=view.show if view else None)
+    table = LiveTable(config, on_decision=view.show if view else None, overrides=overrides)
     if view is not None:
         view.lights = table.lights_now
+        view.names = list(table.config.seats.names)  # as changes kept from an earlier run left them
+        table.on_config = lambda changed: setattr(view, "names", list(changed.seats.names))
     signal.signal(signal.SIGTERM, lambda *_: table.stop())
     try:
         table.run(max_seconds=args.max_seconds)
     finally:
         print(table.summary(), file=sys.stderr)
     return 0
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    """One command to the table running on this configuration; 0 if it took it, 1 if it refused."""
+    from table.config import journal_folder
+    from table.control import SOCKET_NAME, send_command
+
+    data: dict[str, Any] = {"command": args.command}
+    for key in ("game", "rules", "names", "seed"):
+        if getattr(args, key, None) is not None:
+            data[key] = getattr(args, key)
+    parse_command(data)  # a bad one is named here, before the table is asked
+    ok, message = send_command(journal_folder(args.config) / SOCKET_NAME, data)
+    print(message if ok else f"refused: {message}", file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
 
 
 def cmd_playout(args: argparse.Namespace) -> int:
@@ -239,6 +256,22 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--names", help='the seats\' names, clockwise from seat 0: "Ann,Bob,Cyd,Dee"')
     run.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
     run.set_defaults(func=cmd_run)
+
+    send = sub.add_parser("send", help="send a command to the running table (cardtable send --config F pause)")
+    send.add_argument("--config", required=True, help="the running table's configuration")
+    kinds = send.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for kind, says in (
+        ("new-game", "abandon the game and deal a new one now, with any changes given"),
+        ("set", "change the games dealt after this one"),
+    ):
+        change = kinds.add_parser(kind, help=says)
+        change.add_argument("--game", choices=sorted(GAMES), help="another game (with its standard preset)")
+        change.add_argument("--rules", metavar="PRESET", help="a preset's name, or a preset file on the table's host")
+        change.add_argument("--names", help='the seats\' names, clockwise from seat 0: "Ann,Bob,Cyd,Dee"')
+        change.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
+    kinds.add_parser("pause", help="hold the game (the lights blink amber) until resume")
+    kinds.add_parser("resume", help="go on after a pause")
+    send.set_defaults(func=cmd_send)
 
     play = sub.add_parser("playout", help="play a Beggar-my-neighbour deal to its end")
     play.add_argument("--rules", default="beggar-my-neighbour")

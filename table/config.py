@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -82,6 +82,7 @@ class TableConfig:
     seats: SeatsConfig
     journal: JournalConfig
     zones: tuple[Any, ...]  # vision.zones.Zone: where the tracker files each card
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the file's keys, as read
 
     def setup(self, seed: int) -> GameSetup:
         """The first game's set-up, with the seed it is played with."""
@@ -91,6 +92,24 @@ class TableConfig:
         """A path from the file, taken from the file's own folder."""
         return (self.path.parent / Path(relative).expanduser()).resolve()
 
+    def changed(self, overrides: Mapping[str, Mapping[str, Any]]) -> TableConfig:
+        """This configuration with some keys replaced (a command to the running table: another
+        preset, other names), checked as if the file said so; the file is not read again."""
+        return _checked(self.path, _merged(self.data, overrides))
+
+
+def game_overrides(
+    game: str | None = None, preset: str | None = None, names: Sequence[str] | None = None, seed: int | None = None
+) -> dict[str, dict[str, Any]]:
+    """The keys a change of game, preset, names or seed replaces: another game starts from its
+    own standard preset and rules unless a preset is given with it."""
+    changes: dict[str, Any] = {} if seed is None else {"seed": seed}
+    if game is not None:
+        changes.update(name=game, preset=preset, rules={})
+    elif preset is not None:
+        changes.update(preset=preset)
+    return {"game": changes, "seats": {} if names is None else {"names": [n.strip() for n in names]}}
+
 
 SECTIONS: dict[str, type] = {"game": GameConfig, "camera": CameraConfig, "seats": SeatsConfig, "journal": JournalConfig}
 
@@ -99,20 +118,47 @@ def load_config(path: str | Path, overrides: Mapping[str, Mapping[str, Any]] | N
     """Read and check a table's configuration file; ``overrides`` replace keys of its sections
     (``{"game": {"preset": "screw"}}``: the command line's), and are checked the same way."""
     path = Path(path)
+    data = _read(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return _checked(path.resolve(), _merged(data, overrides or {}))
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def journal_folder(path: str | Path) -> Path:
+    """Only the journal folder a configuration names (where a running table's control socket
+    is): read without checking the parts, which the running table has done."""
+    path = Path(path)
+    try:
+        journal = _section("journal", JournalConfig, _read(path).get("journal", {}))
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return (path.resolve().parent / Path(journal.folder).expanduser()).resolve()
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read it ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    for section, values in (overrides or {}).items():
-        data[section] = {**data.get(section, {}), **values}
-    try:
-        return _checked(path.resolve(), data)
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+
+
+def merged_overrides(
+    first: Mapping[str, Mapping[str, Any]], then: Mapping[str, Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Two sets of section keys in one, ``then``'s winning where both set a key."""
+    out = {section: dict(values) for section, values in first.items()}
+    for section, values in then.items():
+        out[section] = {**out.get(section, {}), **values}
+    return out
+
+
+def _merged(data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    return {**data, **merged_overrides({k: v for k, v in data.items() if k in overrides}, overrides)}
 
 
 def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
@@ -123,7 +169,7 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     sections = {name: _section(name, cls, data.get(name, {})) for name, cls in SECTIONS.items()}
     camera = sections["camera"]
     sections["camera"] = dataclasses.replace(camera, source=_source_from(path.parent, camera.source))
-    config = TableConfig(path, zones=(), **sections)
+    config = TableConfig(path, zones=(), data=data, **sections)
     _check_seats(config.seats)
     _check_camera(config.camera)
     _game_setup(config.game, len(config.seats.names), config.game.seed or 0, path)

@@ -7,15 +7,20 @@ until an input comes or the core's next wakeup, hands the input to the core, and
 decisions reach the lights and the terminal before the loop sleeps again.
 
 Games follow one another: ``NEXT_GAME_S`` after one ends, the next starts, the deal passing on,
-each with a journal file of its own in the configured folder. Nothing a player or a part does
-stops the loop: a camera that cannot be opened or stops is a fault (the game pauses and the
-reader keeps trying), a frame that cannot be read is left out and logged.
+each with a journal file of its own in the configured folder. Every button held together
+abandons the game and offers the presets on the buttons (``table.preset_menu``); commands on the
+control socket (``cardtable send``: ``table.control``) deal a new game, change the preset, the
+game or the names, or pause. What they change is kept in the journal folder (``changes.json``)
+and outlives a restart. Nothing a player or a part does stops the loop: a camera that cannot be
+opened or stops is a fault (the game pauses and the reader keeps trying), a frame that cannot be
+read is left out and logged, a bad command is refused with its reason.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import queue
@@ -30,12 +35,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from table.buttons import RawEdge
-from table.config import TableConfig
+from table.commands import PAUSED_PART
+from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
+from table.control import SOCKET_NAME, CommandRequest, ControlError, ControlServer
 from table.controller import CAMERA, FrameReport, Outputs, TableCore
 from table.decisions import Decision
+from table.games import DEFAULT_PRESET
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
+from table.preset_menu import PresetMenu
 from table.referee import Referee
+from table.rules import shipped_presets
 
 if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
     from table.frame_reports import FrameReader
@@ -47,6 +57,8 @@ SECOND = 1_000 * MS
 NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
 CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
 SEAT_BOARD = "seat board"  # the bridge's part name in faults
+CARRIED = (CAMERA, SEAT_BOARD, PAUSED_PART)  # faults that outlive a game (a button's is the game's own)
+CHANGES_FILE = "changes.json"  # in the journal folder: what commands and the seats changed
 
 
 @dataclass(frozen=True)
@@ -154,8 +166,16 @@ class LiveTable:
         on_decision: Callable[[Decision, Referee], None] | None = None,
         pin_factory: object | None = None,
         serial_factory: Callable[..., object] | None = None,
+        overrides: dict[str, dict[str, Any]] | None = None,
     ) -> None:
+        """``overrides``: what the command line changed in ``config`` (they win over the changes
+        kept in the journal folder, which apply to the rest)."""
         self.config = config
+        self.on_config: Callable[[TableConfig], None] | None = None  # the game, preset or names changed
+        self.menu: PresetMenu | None = None  # open between games, after every button was held
+        self._changes: dict[str, dict[str, Any]] = {}
+        self._deal_now = False
+        self._offered: int | None = None
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.stop_event = threading.Event()
         self.on_decision = on_decision
@@ -182,6 +202,7 @@ class LiveTable:
                     edges=self.inbox,
                 )
             )
+            self._exact_edges = self._parts[0].ticks.exact
             if seats.lights:
                 lights = GpioLights(dict(enumerate(seats.lights)), pin_factory)
                 self._parts.append(lights)
@@ -196,7 +217,10 @@ class LiveTable:
             )
             self._parts.append(bridge.start())
             self._show = bridge.show
+            self._exact_edges = True  # the board stamps each edge
         self.camera = CameraReader(config, self.inbox, self.stop_event)
+        self._folder = config.resolve(config.journal.folder)
+        self._keep_changes(overrides or {})
 
     @property
     def _seat_source(self) -> str:
@@ -213,12 +237,14 @@ class LiveTable:
         core: TableCore | None = None
         try:
             core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
+            self._listen()
             ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
             next_game: int | None = None
             self.camera.start()
             while not self.stop_event.is_set():
                 now = self._now()
-                wake = min(core.next_wakeup(now), next_game or now + 10**12, ends or now + 10**12)
+                wakes = [core.next_wakeup(now), next_game, ends, self.menu.next_wakeup() if self.menu else None]
+                wake = min(t for t in wakes if t is not None)
                 try:
                     item = self.inbox.get(timeout=max(0, wake - now) / 1e9)
                 except queue.Empty:
@@ -238,18 +264,169 @@ class LiveTable:
                     self.latencies_ns.append(told - woke_host)
                     if isinstance(item, FrameReport) and item.reported_ns is not None:
                         self.frame_latencies_ns.append(told - item.reported_ns)
-                if core.new_game_asked or (next_game is not None and woke >= next_game):
-                    if core.new_game_asked:  # every button held: this game is abandoned
-                        log.warning("game %d abandoned; a new game is dealt", len(self.games))
-                    try:
-                        core, next_game = self._new_game((core.setup.dealer + 1) % core.setup.players, woke), None
-                    except JournalError as exc:  # the journal folder cannot take a new file: try again later
-                        log.error("%s; the next game waits %g s", exc, NEXT_GAME_S)
-                        core.new_game_asked, next_game = False, woke + round(NEXT_GAME_S * 1e9)
-                elif core.referee.finished and next_game is None:
-                    next_game = woke + round(NEXT_GAME_S * 1e9)
+                core, next_game = self._flow(core, woke, next_game)
         finally:
             self._close(core)
+
+    def _flow(self, core: TableCore, now: int, next_game: int | None) -> tuple[TableCore, int | None]:
+        """Between games: the preset menu every button held opens, a new game when one is due
+        (asked for, or ``NEXT_GAME_S`` after the last ended); the game played and the next deal's time."""
+        if core.new_game_asked and self.menu is None:
+            core.new_game_asked, next_game = False, None
+            self._abandon(core)
+            self.menu = self._preset_menu(now)
+        if self.menu is not None:
+            self.menu.tick(now)
+            if self.menu.offered != self._offered:
+                self._offered = self.menu.offered
+                log.warning(
+                    "preset %d of %d offered: %s (tap: the next one; hold: deal it)",
+                    self.menu.offered + 1,
+                    len(self.menu.presets),
+                    self.menu.preset,
+                )
+            if self.menu.deal:
+                self._deal_from(self.menu)
+            elif self.menu.show_due(now):
+                for seat in range(core.setup.players):
+                    self._show(seat, self.menu.pattern())
+        if self._deal_now or (next_game is not None and now >= next_game):
+            self._deal_now = False
+            try:
+                return self._new_game((core.setup.dealer + 1) % core.setup.players, now), None
+            except JournalError as exc:  # the journal folder cannot take a new file: try again later
+                log.error("%s; the next game waits %g s", exc, NEXT_GAME_S)
+                return core, now + round(NEXT_GAME_S * 1e9)
+        if core.referee.finished and next_game is None and self.menu is None:
+            return core, now + round(NEXT_GAME_S * 1e9)
+        return core, next_game
+
+    def _preset_menu(self, now: int) -> PresetMenu:
+        """The presets of the game played that this table can play, the one played first."""
+        game = self.config.game
+        current = game.preset or DEFAULT_PRESET[game.name]
+        playable = [current]
+        for preset in shipped_presets(game.name):
+            if preset != current:
+                try:
+                    self.config.changed(game_overrides(preset=preset))
+                except ConfigError as exc:
+                    log.info("preset %s is not offered: %s", preset, exc)
+                    continue
+                playable.append(preset)
+        self._offered = None
+        log.warning("choosing the preset: tap any button for the next one, hold one to deal")
+        return PresetMenu(playable, len(self.config.seats.names), now)
+
+    def _deal_from(self, menu: PresetMenu) -> None:
+        self.menu = None
+        if menu.offered:
+            try:
+                self._change(game_overrides(preset=menu.preset))
+            except ConfigError as exc:  # the configuration's files changed meanwhile
+                log.error("preset %s cannot be played (%s); the game is dealt as it was", menu.preset, exc)
+        self._deal_now = True
+
+    def _abandon(self, core: TableCore) -> None:
+        """The game is given up (every button held, or a command): its lights are the table's
+        again, and a journal not finished is renamed so that a restart does not resume it."""
+        core.outputs = dataclasses.replace(core.outputs, lights=lambda seat, pattern: None)
+        if core.referee.finished or core.journal is None:
+            return
+        self._close_journal(core)
+        core.journal = None
+        path = self.journals[-1]
+        with contextlib.suppress(OSError):
+            path.rename(path.with_name(path.name + ".abandoned"))
+            self.journals[-1] = path.with_name(path.name + ".abandoned")
+        log.warning("game %d abandoned; its journal is kept as %s", len(self.games), self.journals[-1].name)
+
+    # ------------------------------------------------------------------------------ commands
+
+    def _listen(self) -> None:
+        """The control socket for ``cardtable send``; a table without it still plays."""
+        self._folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self._parts.append(ControlServer(self._folder / SOCKET_NAME, self.inbox).start())
+        except ControlError:
+            raise
+        except OSError as exc:  # e.g. a folder path too long for a Unix socket
+            log.error("no control socket in %s (%s): cardtable send cannot reach this table", self._folder, exc)
+
+    def _command(self, core: TableCore, request: CommandRequest, now: int) -> None:
+        command = request.command
+        log.warning("%s from %s", json.dumps(command.to_json()), command.source)
+        if command.kind == "pause":
+            if PAUSED_PART in core.faults:
+                return request.reply(False, "the game is paused already")
+            core.fault(PAUSED_PART, f"paused from {command.source}", now)
+            return request.reply(True, "paused: every light blinks amber until resume")
+        if command.kind == "resume":
+            if PAUSED_PART not in core.faults:
+                waits = f" (it waits on: {'; '.join(core.faults)})" if core.faults else ""
+                return request.reply(False, f"the game is not paused by a command{waits}")
+            core.fault(PAUSED_PART, None, now)
+            still = f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
+            return request.reply(True, f"resumed{still}")
+        if command.changes:
+            try:
+                self._change(game_overrides(command.game, command.rules, command.names, command.seed))
+            except ConfigError as exc:
+                return request.reply(False, str(exc))
+        if command.kind == "new-game":
+            if self.menu is None:
+                self._abandon(core)
+            self.menu, self._deal_now = None, True
+            return request.reply(True, f"a new game is dealt: {self._describe()}")
+        if self.menu is not None:  # the menu offers the presets of the game now set
+            self.menu = self._preset_menu(now)
+        return request.reply(True, f"from the next game: {self._describe()}")
+
+    def _describe(self) -> str:
+        game, names = self.config.game, self.config.seats.names
+        return f"{game.name} ({game.preset or DEFAULT_PRESET[game.name]}) for {', '.join(names)}"
+
+    def _change(self, overrides: dict[str, dict[str, Any]]) -> None:
+        """Change the games to come (checked: a ``ConfigError`` names what cannot be), and keep it."""
+        names = overrides.get("seats", {}).get("names")
+        seats = len(self.config.seats.names)
+        if names is not None and len(names) != seats:
+            raise ConfigError(f"names: {len(names)} given for {seats} seats; give one a seat")
+        config = self.config.changed(overrides)
+        if config.game.name == "ers" and not self._exact_edges:
+            raise ConfigError("ers needs each button edge's own time, and these pins do not give it")
+        self.config = config
+        self._changes = merged_overrides(self._changes, overrides)
+        path = self._folder / CHANGES_FILE
+        try:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            path.with_suffix(".tmp").write_text(json.dumps(self._changes, indent=1), encoding="utf-8")
+            os.replace(path.with_suffix(".tmp"), path)
+        except OSError as exc:
+            log.error("cannot keep the change in %s (%s): a restart forgets it", path, exc)
+        if self.on_config is not None:
+            self.on_config(config)
+
+    def _keep_changes(self, overrides: dict[str, dict[str, Any]]) -> None:
+        """At start: the changes kept from an earlier run apply, under the command line's."""
+        path = self._folder / CHANGES_FILE
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            log.error("%s cannot be read (%s): the configuration is played as it is", path, exc)
+            return
+        try:
+            if not isinstance(kept, dict):
+                raise ConfigError(f"not the changes it should hold: {kept!r}")
+            changes = merged_overrides(kept, overrides)
+            self.config = self.config.changed(changes)
+        except (ConfigError, TypeError, AttributeError) as exc:
+            log.error("%s: %s; the configuration is played as it is", path, exc)
+            return
+        self._changes = kept
+        log.warning("%s: the changes made on the running table apply: %s", path, self._describe())
 
     def lights_now(self) -> list[Pattern]:
         """What each seat's light shows now (the terminal view's dots)."""
@@ -263,7 +440,14 @@ class LiveTable:
     def _handle(self, core: TableCore, item: Any, now: int) -> None:
         """Hand one input to the core (each input method ticks it); with none, time has passed."""
         shift = self.offset_ns
-        if item is None:
+        if isinstance(item, CommandRequest):
+            self._command(core, item, now)
+        elif self.menu is not None:  # between games: the buttons choose, the camera is not read
+            if isinstance(item, RawEdge):
+                self.menu.edge(item.seat, item.pressed, item.t_ns + shift)
+            elif isinstance(item, Fault):
+                core.fault(item.part, item.problem, now)
+        elif item is None:
             core.tick(now)
         elif isinstance(item, RawEdge):
             core.edge(item.seat, item.pressed, item.t_ns + shift, now)
@@ -325,7 +509,7 @@ class LiveTable:
         core = TableCore(setup, self._lateness(), self._outputs(), journal, seat_source=self._seat_source)
         if self.games:
             previous = self.games[-1]
-            for part in (CAMERA, SEAT_BOARD):  # a part's fault outlives the game (a button's is the game's own)
+            for part in CARRIED:
                 if part in previous.faults:
                     core.fault(part, previous.faults[part], now)
             self._close_journal(previous)

@@ -1,0 +1,79 @@
+"""Commands to a running table: a new game, another preset or game, the seats' names, a pause.
+
+They come from the command line (``cardtable send``, over the table's control socket:
+``table.control``), from the seats (every button held, then the preset chosen with the buttons:
+``table.preset_menu``), and later from MQTT. Each is one JSON object; it is checked here, and
+what it changes is checked again against the table's configuration by the live loop, so a bad
+command is refused with a reason and changes nothing.
+
+``new-game`` abandons the game under way and deals a new one now; ``set`` changes the games
+dealt after this one; both keep their changes for every game after. ``pause`` holds the game as
+a fault does (the lights blink amber) until ``resume``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = ("new-game", "set", "pause", "resume")
+CHANGES = ("game", "rules", "names", "seed")  # what new-game and set may change
+PAUSED_PART = "players"  # the fault a pause is kept as: the game waits until it is lifted
+
+
+class CommandError(ValueError):
+    """A command that cannot be taken; the message says what was wrong."""
+
+
+@dataclass(frozen=True)
+class TableCommand:
+    kind: str
+    game: str | None = None
+    rules: str | None = None  # a preset's name, or a preset file on the table's host
+    names: tuple[str, ...] | None = None
+    seed: int | None = None
+    source: str = "the command line"  # who asked, for the log and the pause's reason
+
+    @property
+    def changes(self) -> bool:
+        return any(getattr(self, key) is not None for key in CHANGES)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"command": self.kind}
+        for key in CHANGES:
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = list(value) if key == "names" else value
+        return out
+
+
+def parse_command(data: Any, source: str = "the command line") -> TableCommand:
+    """A command from its JSON object; a ``CommandError`` names what was wrong with it."""
+    if not isinstance(data, Mapping):
+        raise CommandError(f"a command is a JSON object like {{'command': 'new-game'}}, not {data!r}")
+    kind = data.get("command")
+    if kind not in KINDS:
+        raise CommandError(f"command {kind!r} is not one of {', '.join(KINDS)}")
+    unknown = sorted(set(data) - {"command", *CHANGES})
+    if unknown:
+        raise CommandError(f"{kind}: unknown key {unknown[0]!r} (known: {', '.join(CHANGES)})")
+    if kind in ("pause", "resume") and any(key in data for key in CHANGES):
+        raise CommandError(f"{kind} changes nothing; give new-game or set the changes")
+    for key in ("game", "rules"):
+        if key in data and not (isinstance(data[key], str) and data[key].strip()):
+            raise CommandError(f"{kind}: {key} must be a name, not {data[key]!r}")
+    names = data.get("names")
+    if names is not None:
+        if isinstance(names, str):
+            names = names.split(",")
+        if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+            raise CommandError(f"{kind}: names must be a list of names, one a seat, not {names!r}")
+        names = tuple(n.strip() for n in names)
+    seed = data.get("seed")
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise CommandError(f"{kind}: seed must be a whole number from 0, not {seed!r}")
+    command = TableCommand(kind, data.get("game"), data.get("rules"), names, seed, source)
+    if kind == "set" and not command.changes:
+        raise CommandError(f"set: nothing to change; give one of {', '.join(CHANGES)}")
+    return command

@@ -1,0 +1,169 @@
+"""A running table takes commands (``cardtable send`` over its control socket) and a new preset
+from the seats (every button held, then taps and a hold), and keeps what they change."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.mock_gpio import press, release, timed_mock_factory
+from table import signals as sg
+from table.config import load_config
+from table.control import SOCKET_NAME, ControlError, send_command
+from table.live import CHANGES_FILE, LiveTable
+from table.preset_menu import CYAN
+from tests.test_live import ROOT, _table, _wait
+
+BUTTONS = (17, 27, 22, 23)  # the example configuration's pins, seat 0 to 3
+
+
+class Running:
+    """A live table on gpiozero's mock pins in a thread, stopped at the end."""
+
+    def __init__(self, folder: Path, **options: object) -> None:
+        self.factory = timed_mock_factory()
+        self.table = LiveTable(load_config(folder / "table.toml"), pin_factory=self.factory, **options)
+        self.socket = folder / "journal" / SOCKET_NAME
+        self.runner = threading.Thread(target=self.table.run, kwargs={"max_seconds": 60})
+
+    def __enter__(self) -> Running:
+        self.runner.start()
+        _wait(lambda: self.socket.exists() and len(self.table.games) == 1)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.table.stop()
+        self.runner.join(timeout=10)
+        assert not self.runner.is_alive() and self.table.errors == 0
+
+    def send(self, **command: object) -> tuple[bool, str]:
+        return send_command(self.socket, command)
+
+
+def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_restart(tmp_path: Path) -> None:
+    _table(tmp_path, frames=150, card_from=999)  # 30 s of an empty table
+    with Running(tmp_path) as table:
+        first = table.table.games[0]
+        assert table.send(command="pause") == (True, "paused: every light blinks amber until resume")
+        _wait(lambda: set(first.signals.patterns(time.monotonic_ns())) == {sg.PAUSED})
+        assert first.faults == {"players": "paused from the command line"}
+        assert table.send(command="pause") == (False, "the game is paused already")
+        assert table.send(command="resume") == (True, "resumed")
+        assert table.send(command="resume") == (False, "the game is not paused by a command")
+        assert not first.paused
+
+        ok, says = table.send(command="set", rules="nope")
+        assert not ok and "unknown ers preset 'nope'" in says
+        ok, says = table.send(command="new-game", names=["Al", "Bo"])
+        assert (ok, says) == (False, "names: 2 given for 4 seats; give one a seat")
+        ok, says = table.send(command="deal")
+        assert not ok and "command 'deal' is not one of" in says
+        assert len(table.table.games) == 1  # nothing refused changed anything
+
+        ok, says = table.send(command="new-game", rules="screw", names=["Al", "Bo", "Cy", "Di"])
+        assert (ok, says) == (True, "a new game is dealt: ers (screw) for Al, Bo, Cy, Di")
+        _wait(lambda: len(table.table.games) == 2)
+        assert table.table.games[1].setup.preset == "screw" and table.table.config.seats.names == ("Al", "Bo", "Cy", "Di")
+        assert table.send(command="set", game="cuckoo")[0]
+        assert table.table.games[1].setup.game == "ers"  # set: from the next game
+        assert table.send(command="set", game="ers")[0]
+    journals = sorted(p.name for p in (tmp_path / "journal").iterdir() if ".jsonl" in p.name)
+    assert len(journals) == 2 and journals[0].endswith(".jsonl.abandoned")  # a restart does not resume it
+    kept = json.loads((tmp_path / "journal" / CHANGES_FILE).read_text())
+    assert kept["seats"] == {"names": ["Al", "Bo", "Cy", "Di"]} and kept["game"]["name"] == "ers"
+
+    (tmp_path / "journal" / journals[1]).unlink()  # the screw game is not resumed: a new one is dealt
+    again = LiveTable(load_config(tmp_path / "table.toml"), pin_factory=timed_mock_factory())
+    assert again.config.seats.names == ("Al", "Bo", "Cy", "Di") and again.config.game.preset is None  # set game=ers
+    own = {"seats": {"names": ["W", "X", "Y", "Z"]}}
+    mine = LiveTable(load_config(tmp_path / "table.toml", own), pin_factory=timed_mock_factory(), overrides=own)
+    assert mine.config.seats.names == ("W", "X", "Y", "Z")  # the command line's win
+
+
+def test_a_second_table_on_the_same_journal_folder_is_refused_and_a_stale_socket_is_not(tmp_path: Path) -> None:
+    _table(tmp_path, frames=100, card_from=999)
+    with Running(tmp_path) as table:
+        other = LiveTable(load_config(tmp_path / "table.toml"), pin_factory=timed_mock_factory())
+        with pytest.raises(ControlError, match="another table is running on"):
+            other.run(max_seconds=5)
+        assert table.send(command="pause")[0]  # the first is unharmed
+    assert not table.socket.exists()  # removed at a clean stop
+    table.socket.touch()  # as a table killed would leave it
+    with pytest.raises(ControlError, match="no table is running"):
+        send_command(table.socket, {"command": "pause"})
+    with Running(tmp_path) as again:
+        assert again.send(command="pause")[0]
+
+
+def test_every_button_held_opens_the_preset_menu_taps_choose_and_a_hold_deals(tmp_path: Path) -> None:
+    _table(tmp_path, frames=150, card_from=999)
+    with Running(tmp_path) as running:
+        table, factory = running.table, running.factory
+        now = time.monotonic()
+        for pin in BUTTONS:  # held together for longer than the three seconds (their edges dated so)
+            press(factory, pin, now - 3.5)
+        _wait(lambda: table.menu is not None)
+        for pin in BUTTONS:
+            release(factory, pin, time.monotonic())
+        menu = table.menu
+        assert menu.presets[0] == "standard" and sorted(menu.presets) == [
+            "beggar-my-neighbour",
+            "screw",
+            "standard",
+            "wikipedia",
+        ]
+        _wait(lambda: factory.pin(5).state > 0)  # every light flashes the number offered
+        for _ in range(2):
+            now = time.monotonic()
+            press(factory, BUTTONS[2], now)
+            release(factory, BUTTONS[2], now + 0.08)
+            time.sleep(0.1)
+        _wait(lambda: menu.offered == 2)
+        assert menu.pattern().count == 3 and menu.pattern().colour == CYAN
+        assert len(table.games) == 1
+        press(factory, BUTTONS[0], time.monotonic() - 1.0)  # held a second: deal
+        _wait(lambda: len(table.games) == 2)
+        release(factory, BUTTONS[0], time.monotonic())
+        assert table.menu is None and table.games[1].setup.preset == menu.presets[2]
+        assert table.games[1].setup.dealer == 1  # the deal passes on
+        assert table.journals[0].name.endswith(".jsonl.abandoned")
+
+
+def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
+    config = _table(tmp_path, frames=100, card_from=999)
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    cli = [sys.executable, "-m", "table.cli"]
+    send = [*cli, "send", "--config", str(config)]
+
+    def sent(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*send, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+    run = subprocess.Popen(
+        [*cli, "run", "--config", str(config), "--max-seconds", "40"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait(lambda: (tmp_path / "journal" / SOCKET_NAME).exists(), 30)
+        done = sent("pause")
+        assert (done.returncode, done.stdout) == (0, "paused: every light blinks amber until resume\n")
+        done = sent("set", "--rules", "nope")
+        assert done.returncode == 1 and done.stderr.startswith("refused: ") and "'nope'" in done.stderr
+        done = sent("new-game", "--names", "Al,Bo,Cy,Di")
+        assert done.returncode == 0 and "a new game is dealt: ers (standard) for Al, Bo, Cy, Di" in done.stdout
+    finally:
+        run.terminate()
+        out, err = run.communicate(timeout=30)
+    assert "in 2 game(s)" in err and '"command": "new-game"' in err
+    done = sent("resume")
+    assert done.returncode == 2 and "cardtable: error: no table is running on" in done.stderr
