@@ -70,7 +70,8 @@ def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_r
         ok, says = table.send(command="new-game", rules="screw", names=["Al", "Bo", "Cy", "Di"])
         assert (ok, says) == (True, "a new game is dealt: ers (screw) for Al, Bo, Cy, Di")
         _wait(lambda: len(table.table.games) == 2)
-        assert table.table.games[1].setup.preset == "screw" and table.table.config.seats.names == ("Al", "Bo", "Cy", "Di")
+        assert table.table.games[1].setup.preset == "screw"
+        assert table.table.config.seats.names == ("Al", "Bo", "Cy", "Di")
         assert table.send(command="set", game="cuckoo")[0]
         assert table.table.games[1].setup.game == "ers"  # set: from the next game
         assert table.send(command="set", game="ers")[0]
@@ -149,7 +150,7 @@ def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
         [*cli, "run", "--config", str(config), "--max-seconds", "40"],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
@@ -163,7 +164,7 @@ def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
         assert done.returncode == 0 and "a new game is dealt: ers (standard) for Al, Bo, Cy, Di" in done.stdout
     finally:
         run.terminate()
-        out, err = run.communicate(timeout=30)
+        _, err = run.communicate(timeout=30)
     assert "in 2 game(s)" in err and '"command": "new-game"' in err
     done = sent("resume")
     assert done.returncode == 2 and "cardtable: error: no table is running on" in done.stderr
