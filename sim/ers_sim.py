@@ -12,6 +12,7 @@ from dataclasses import replace
 from sim.options import SimOptions
 from sim.table_sim import MS, SimResult, TableSimulation
 from table.cards import Card, deal_round_robin, shuffled_deck
+from table.controller import COMMAND
 from table.decisions import (
     BadSlap,
     CardPlayed,
@@ -22,11 +23,13 @@ from table.decisions import (
     PileWon,
     SlapIgnored,
 )
+from table.events import SeatAction
 from table.games import GameSetup
-from table.games.ers import ErsReferee
+from table.games.ers import OUT_OF_CARDS, ErsReferee
 from table.games.slaps import slap_condition
 
 _VERDICTS = (GoodSlap, BadSlap, SlapIgnored)
+SAY_OUT_NS = 4_000 * MS  # a player asked to play a card they have not got says so after this long
 PILE = ("pile", None)
 __all__ = ["ErsSimulation", "SimOptions", "SimResult", "deal_setup"]
 
@@ -70,7 +73,8 @@ class ErsSimulation(TableSimulation):
             self.at(t + 200 * MS, "play", payload)
             return
         hand = self.hands[seat]
-        if not hand:
+        if not hand:  # the referee counts a card this player has not got: after a puzzled moment, they say so
+            self.at(t + SAY_OUT_NS, "out_of_cards", payload)
             return
         card = hand.pop(0)
         self.played.append(card)
@@ -79,6 +83,12 @@ class ErsSimulation(TableSimulation):
         self.pile_taken = False
         self.put(t, card.code, PILE)
         self._bots_react(t)
+
+    def _on_out_of_cards(self, t: int, payload: tuple[int, int]) -> None:
+        """``cardtable send out-of-cards``, as the player (or whoever runs the table) would."""
+        seat, token = payload
+        if token == self.play_token and not self.hands[seat] and self.referee.hands[seat]:
+            self.deliver(SeatAction(t, COMMAND, seat, OUT_OF_CARDS), t)
 
     def _on_collect(self, t: int, payload: tuple[int, int]) -> None:
         """The face-card player picks up the pile they won; the camera sees it go."""

@@ -12,7 +12,9 @@ splits what differs into two kinds:
   that was not there, cards seen more than a frame after they landed (``seen_late``: the player
   had to straighten it) and cards dated by a frame before they landed (``dated_early``). Slap
   races a late card changed (the first slap after the card really landed was not the first
-  after the camera saw it) are counted in ``camera_changed``.
+  after the camera saw it) are counted in ``camera_changed``, and the counts a player had to put
+  right (``out-of-cards`` given by a player left with no card the referee still counted) in
+  ``corrected``.
 
 So an end-to-end test of a whole game through rendered frames, vision, mock pins and gestures
 can require a table without error and bound the camera's.
@@ -26,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from sim.table_sim import TableSimulation
+from table.controller import COMMAND
 from table.decisions import GoodSlap, Rejected
 from table.events import ButtonPressed, CardSeen, SeatAction
 
@@ -44,6 +47,7 @@ class TruthReport:
     seen_late: int = 0  # cards the camera dated more than a frame after they landed
     dated_early: int = 0  # cards dated by a frame before they landed (an unreadable frame taken for their landing)
     camera_changed: int = 0  # slap races a card seen late changed
+    corrected: int = 0  # hand counts a player put right (a card the camera missed had been credited to another)
     problems: list[str] = field(default_factory=list)  # the table's own errors
 
     def __str__(self) -> str:
@@ -53,6 +57,8 @@ class TruthReport:
             f"reports), {self.presses} slaps ({self.out_of_order} arriving out of order), {self.actions} gestures, "
             f"{self.races} slaps won ({self.camera_changed} changed by a card seen late)"
         )
+        if self.corrected:
+            said += f", {self.corrected} hand count(s) put right by their player"
         if not self.problems:
             return f"the referee agreed with the table's truth: {said}"
         return f"{len(self.problems)} disagreements with the table's truth ({said}): " + "; ".join(self.problems[:5])
@@ -75,7 +81,8 @@ def compare(sim: TableSimulation) -> TruthReport:
             seen.append(e)
     _cards(sim, seen, report)
     _presses(sim, [e for e in taken if isinstance(e, ButtonPressed)], seen, report)
-    _actions(sim, [e for e in taken if isinstance(e, SeatAction)], report)
+    _actions(sim, [e for e in taken if isinstance(e, SeatAction) and e.source != COMMAND], report)
+    report.corrected = sum(1 for e in taken if isinstance(e, SeatAction) and e.source == COMMAND)
     return report
 
 

@@ -167,7 +167,7 @@ def cmd_send(args: argparse.Namespace) -> int:
     from table.control import SOCKET_NAME, send_command
 
     data: dict[str, Any] = {"command": args.command}
-    for key in ("game", "rules", "names", "seed"):
+    for key in ("game", "rules", "names", "seed", "seat"):
         if getattr(args, key, None) is not None:
             data[key] = getattr(args, key)
     parse_command(data)  # a bad one is named here, before the table is asked
@@ -271,6 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
         change.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
     kinds.add_parser("pause", help="hold the game (the lights blink amber) until resume")
     kinds.add_parser("resume", help="go on after a pause")
+    out = kinds.add_parser("out-of-cards", help="ERS: this seat holds no card, though the referee counts some")
+    out.add_argument("--seat", type=int, required=True, help="the seat's number, 0 to one less than the seats")
     send.set_defaults(func=cmd_send)
 
     play = sub.add_parser("playout", help="play a Beggar-my-neighbour deal to its end")

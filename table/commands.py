@@ -8,7 +8,8 @@ command is refused with a reason and changes nothing.
 
 ``new-game`` abandons the game under way and deals a new one now; ``set`` changes the games
 dealt after this one; both keep their changes for every game after. ``pause`` holds the game as
-a fault does (the lights blink amber) until ``resume``.
+a fault does (the lights blink amber) until ``resume``. ``out-of-cards`` tells the Egyptian Rat
+Screw referee that a seat holds no card where it counted some (the camera missed a card played).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("new-game", "set", "pause", "resume")
+KINDS = ("new-game", "set", "pause", "resume", "out-of-cards")
 CHANGES = ("game", "rules", "names", "seed")  # what new-game and set may change
 PAUSED_PART = "players"  # the fault a pause is kept as: the game waits until it is lifted
 
@@ -33,7 +34,8 @@ class TableCommand:
     rules: str | None = None  # a preset's name, or a preset file on the table's host
     names: tuple[str, ...] | None = None
     seed: int | None = None
-    source: str = "the command line"  # who asked, for the log and the pause's reason
+    source: str = "the command line"
+    seat: int | None = None  # out-of-cards: whose  # who asked, for the log and the pause's reason
 
     @property
     def changes(self) -> bool:
@@ -41,7 +43,7 @@ class TableCommand:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"command": self.kind}
-        for key in CHANGES:
+        for key in (*CHANGES, "seat"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = list(value) if key == "names" else value
@@ -55,6 +57,8 @@ def parse_command(data: Any, source: str = "the command line") -> TableCommand:
     kind = data.get("command")
     if kind not in KINDS:
         raise CommandError(f"command {kind!r} is not one of {', '.join(KINDS)}")
+    if kind == "out-of-cards":
+        return _out_of_cards(data, source)
     unknown = sorted(set(data) - {"command", *CHANGES})
     if unknown:
         raise CommandError(f"{kind}: unknown key {unknown[0]!r} (known: {', '.join(CHANGES)})")
@@ -77,3 +81,13 @@ def parse_command(data: Any, source: str = "the command line") -> TableCommand:
     if kind == "set" and not command.changes:
         raise CommandError(f"set: nothing to change; give one of {', '.join(CHANGES)}")
     return command
+
+
+def _out_of_cards(data: Mapping[str, Any], source: str) -> TableCommand:
+    unknown = sorted(set(data) - {"command", "seat"})
+    if unknown:
+        raise CommandError(f"out-of-cards: unknown key {unknown[0]!r} (it takes the seat only)")
+    seat = data.get("seat")
+    if type(seat) is not int or seat < 0:
+        raise CommandError(f"out-of-cards: seat must be a seat's number from 0, not {seat!r}")
+    return TableCommand("out-of-cards", source=source, seat=seat)

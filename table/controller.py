@@ -44,6 +44,7 @@ log = logging.getLogger("cardtable")
 
 MS = 1_000_000
 CAMERA = "camera"
+COMMAND = "command"  # the source of inputs given as commands (``cardtable send``), not from the seats or camera
 ALL_HELD_NS = 3_000 * MS  # every seat's button held down together this long: deal a new game
 
 
@@ -83,7 +84,7 @@ class TableCore:
         self.seat_source = seat_source
         self._edges_late_ns = lateness_ns.get(seat_source, 0)  # how late a seat's edge may reach the core
         self.referee = setup.referee()
-        self.sequencer = Sequencer(lateness_ns)
+        self.sequencer = Sequencer({**lateness_ns, COMMAND: 0})  # a command is stamped as it comes
         self.outputs = outputs or Outputs()
         self.journal = journal
         self.meanings = DEFAULT_MEANINGS[setup.game] if meanings is None else meanings

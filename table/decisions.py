@@ -143,6 +143,16 @@ class CardsBurned(Decision):
 
 
 @dataclass(frozen=True, slots=True)
+class CountCorrected(Decision):
+    """A player said they hold no card where the referee counted ``count``: cards the camera
+    missed (played unseen, so lying in the pile). They go under the pile, unknown."""
+
+    seat: int
+    count: int
+    KIND: ClassVar[str] = "count-corrected"
+
+
+@dataclass(frozen=True, slots=True)
 class StrikeGiven(Decision):
     seat: int
     strikes: int

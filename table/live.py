@@ -38,9 +38,11 @@ from table.buttons import RawEdge
 from table.commands import PAUSED_PART
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
 from table.control import SOCKET_NAME, CommandRequest, ControlError, ControlServer
-from table.controller import CAMERA, FrameReport, Outputs, TableCore
+from table.controller import CAMERA, COMMAND, FrameReport, Outputs, TableCore
 from table.decisions import Decision
+from table.events import SeatAction
 from table.games import DEFAULT_PRESET
+from table.games.ers import OUT_OF_CARDS
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
 from table.preset_menu import PresetMenu
@@ -368,6 +370,8 @@ class LiveTable:
             core.fault(PAUSED_PART, None, now)
             still = f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
             return request.reply(True, f"resumed{still}")
+        if command.kind == "out-of-cards":
+            return self._out_of_cards(core, request, now)
         if command.changes:
             try:
                 self._change(game_overrides(command.game, command.rules, command.names, command.seed))
@@ -381,6 +385,22 @@ class LiveTable:
         if self.menu is not None:  # the menu offers the presets of the game now set
             self.menu = self._preset_menu(now)
         return request.reply(True, f"from the next game: {self._describe()}")
+
+    def _out_of_cards(self, core: TableCore, request: CommandRequest, now: int) -> None:
+        """A seat holds no card where the referee counts some: the referee is told, in turn."""
+        seat, names = request.command.seat, self.config.seats.names
+        assert seat is not None
+        if core.setup.game != "ers" or self.menu is not None or core.referee.finished:
+            return request.reply(False, "only a game of Egyptian Rat Screw under way counts the cards in hand")
+        if seat >= len(names):
+            return request.reply(False, f"seat {seat}: the seats are 0 to {len(names) - 1}")
+        counted = len(core.referee.hands[seat])  # type: ignore[attr-defined]
+        if not counted:
+            return request.reply(False, f"{names[seat]} holds no card by the referee's count already")
+        core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_CARDS), now)
+        return request.reply(
+            True, f"the referee is told {names[seat]} holds no card; the {counted} counted go under the pile"
+        )
 
     def _describe(self) -> str:
         game, names = self.config.game, self.config.seats.names

@@ -20,6 +20,7 @@ from table.decisions import (
     ChallengeLost,
     ChallengePassed,
     ChallengeStarted,
+    CountCorrected,
     Decision,
     GameOver,
     GameStarted,
@@ -166,6 +167,11 @@ class TerminalView:
             return f"{n(d.seat):>4} slaps for nothing", "bold red"
         if isinstance(d, CardsBurned):
             return f"{pad}{n(d.seat)} burns {d.count} card(s) under the pile", "red"
+        if isinstance(d, CountCorrected):
+            return (
+                f"{pad}{n(d.seat)} has no card: the {d.count} counted go under the pile (the camera missed some)",
+                "yellow",
+            )
         if isinstance(d, StrikeGiven):
             return f"{pad}{n(d.seat)} gets strike {d.strikes}{': barred' if d.barred else ''}", "red"
         if isinstance(d, SlapIgnored):

@@ -22,6 +22,8 @@ def test_a_command_is_read_with_its_changes() -> None:
         "seed": 4,
     }
     assert not parse_command({"command": "pause"}, source="seat 2").changes
+    out = parse_command({"command": "out-of-cards", "seat": 2})
+    assert (out.seat, out.changes, out.to_json()) == (2, False, {"command": "out-of-cards", "seat": 2})
 
 
 @pytest.mark.parametrize(
@@ -36,6 +38,8 @@ def test_a_command_is_read_with_its_changes() -> None:
         ({"command": "set", "names": [1, 2]}, "names must be a list of names"),
         ({"command": "new-game", "seed": -1}, "seed must be a whole number from 0"),
         ({"command": "new-game", "seed": True}, "seed must be a whole number from 0"),
+        ({"command": "out-of-cards"}, "out-of-cards: seat must be a seat's number from 0, not None"),
+        ({"command": "out-of-cards", "seat": 1, "names": "A"}, "unknown key 'names' \\(it takes the seat only\\)"),
     ],
 )
 def test_a_bad_command_is_refused_with_what_was_wrong(data: object, says: str) -> None:

@@ -26,6 +26,7 @@ from table.decisions import (
     ChallengeLost,
     ChallengePassed,
     ChallengeStarted,
+    CountCorrected,
     Decision,
     GameStarted,
     GameWon,
@@ -39,8 +40,8 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import ButtonPressed, CardGone, CardSeen, Command, Event
-from table.games.ers import ErsReferee
+from table.events import ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
+from table.games.ers import OUT_OF_CARDS, ErsReferee
 from table.games.ers_rules import SLAP_CONDITIONS, ErsRules
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, build_rules, load_preset, shipped_presets
@@ -952,6 +953,49 @@ def test_camera_reading_another_card_than_the_known_one_is_flagged() -> None:
         CardPlayed(NOW, 1, parse_card("6C"), 1),
         TurnChanged(NOW, 0),
     ]
+
+
+# ======================================================== a count the camera made wrong
+
+
+def _out_of_cards(table: Table, seat: int) -> list[Decision]:
+    return table.send(SeatAction(table.tick(), "command", seat, OUT_OF_CARDS))
+
+
+def test_a_seat_out_of_cards_on_its_turn_is_out_and_its_counted_cards_go_under_the_pile() -> None:
+    """The camera missed seat 1's 4C under seat 2's 9D: the referee credited the 9D to seat 1,
+    so seat 2 runs out while the referee still counts a card for it."""
+    table = Table(DOUBLES, players=3, tops=[[], ["4C", "9D"], ["8S"]], sizes=[20, 16, 16])
+    table.card("9D", stacked=False)  # seat 1's turn: credited to seat 1 (which held 4C, the camera says 9D)
+    sizes = table.hand_sizes()
+    out = _out_of_cards(table, 1)  # not seat 1's turn now: it is out, the turn stays
+    assert untimed(out) == [CountCorrected(NOW, 1, sizes[1]), PlayerOut(NOW, 1)]
+    assert table.ref.turn == 2 and table.ref.pile_size() == 1 + sizes[1]
+    out = _out_of_cards(table, 2)  # seat 2's turn: out, and the turn passes on
+    assert untimed(out) == [CountCorrected(NOW, 2, sizes[2]), PlayerOut(NOW, 2), TurnChanged(NOW, 0)]
+    assert sum(table.hand_sizes()) + table.ref.pile_size() == 52  # every card still somewhere
+    rejected = _out_of_cards(table, 2)
+    assert len(rejected) == 1 and "holds no card by the referee's count already" in rejected[0].reason
+
+
+def test_out_of_cards_while_answering_a_challenge_passes_it_on_as_running_out_does() -> None:
+    table = Table(DOUBLES, players=3, tops=[[], ["KC"], ["5D"]], sizes=[18, 17, 17])
+    out = table.card("KC")  # seat 2 answers with 3 chances
+    assert one(out, ChallengeStarted).challenger == 1
+    out = _out_of_cards(table, 2)
+    assert untimed(out)[2:] == [ChallengePassed(NOW, 2, 0, 3), TurnChanged(NOW, 0)]
+
+
+def test_a_game_replayed_with_its_out_of_cards_reaches_the_same_state() -> None:
+    tables = [Table(DOUBLES, players=3, tops=[[], ["4C", "9D"], ["8S"]], sizes=[20, 16, 16]) for _ in range(2)]
+    events = [CardSeen(STEP, "camera", parse_card("9D"), "pile"), SeatAction(2 * STEP, "command", 2, OUT_OF_CARDS)]
+    for table in tables:
+        for event in events:
+            table.send(event)
+    assert tables[0].log == tables[1].log and game_state(tables[0].ref) == game_state(tables[1].ref)
+    assert ErsReferee.restore(tables[0].ref.snapshot()).snapshot() == tables[0].ref.snapshot()
+    burned = tables[0].ref.burned
+    assert len(burned) == 16 and burned[0] == parse_card("8S")  # seat 2's cards, as known, under the pile
 
 
 # ================================================================ snapshot and restore

@@ -19,7 +19,7 @@ from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
 from table.live import CHANGES_FILE, LiveTable
 from table.preset_menu import CYAN
-from tests.test_live import ROOT, _table, _wait
+from tests.test_live import ROOT, _journal, _table, _wait
 
 BUTTONS = (17, 27, 22, 23)  # the example configuration's pins, seat 0 to 3
 
@@ -86,6 +86,24 @@ def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_r
     own = {"seats": {"names": ["W", "X", "Y", "Z"]}}
     mine = LiveTable(load_config(tmp_path / "table.toml", own), pin_factory=timed_mock_factory(), overrides=own)
     assert mine.config.seats.names == ("W", "X", "Y", "Z")  # the command line's win
+
+
+def test_out_of_cards_puts_a_count_right_in_the_journal(tmp_path: Path) -> None:
+    _table(tmp_path, frames=100, card_from=999)
+    with Running(tmp_path) as running:
+        core = running.table.games[0]
+        counted = len(core.referee.hands[1])
+        ok, says = running.send(command="out-of-cards", seat=1)
+        assert (ok, says) == (True, f"the referee is told Bob holds no card; the {counted} counted go under the pile")
+        _wait(lambda: any(d.KIND == "count-corrected" for d in core.decisions))
+        assert not core.referee.hands[1] and core.referee.turn == 2 and core.referee.pile_size() == counted
+        assert running.send(command="out-of-cards", seat=1) == (
+            False,
+            "Bob holds no card by the referee's count already",
+        )
+        assert running.send(command="out-of-cards", seat=4) == (False, "seat 4: the seats are 0 to 3")
+    actions = [e for e in _journal(tmp_path)[1:] if e["type"] == "action"]
+    assert [(e["seat"], e["source"], e["action"]) for e in actions] == [(1, "command", "out-of-cards")]
 
 
 def test_a_second_table_on_the_same_journal_folder_is_refused_and_a_stale_socket_is_not(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from table.decisions import (
     ChallengeLost,
     ChallengePassed,
     ChallengeStarted,
+    CountCorrected,
     Decision,
     GameStarted,
     GameWon,
@@ -43,13 +44,14 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event
+from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
 from table.games.ers_rules import ErsRules
 from table.games.slaps import FACE_CHANCES, slap_condition
 from table.referee import Expectation, GameSetupError, Referee
 from table.rules import build_rules, rules_to_dict
 
 PILE = "pile"
+OUT_OF_CARDS = "out-of-cards"  # a seat's action: "I hold no card", where the referee counted some
 
 
 def _code(card: Card | None) -> str | None:
@@ -197,6 +199,8 @@ class ErsReferee(Referee):
         elif isinstance(event, CardGone):
             if event.zone == PILE and event.card is None and self.pending_award is not None:
                 out += self._award(t, self.pending_award, self.pending_reason)
+        elif isinstance(event, SeatAction) and event.action == OUT_OF_CARDS:
+            out += self._out_of_cards(t, event.seat)
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
@@ -263,6 +267,26 @@ class ErsReferee(Referee):
             if hand:
                 return out
         return out + self._cannot_go_on(t, seat) if not hand else out + self._pass_turn(t, seat)
+
+    def _out_of_cards(self, t: int, seat: int) -> list[Decision]:
+        """``seat`` says it holds no card, where the referee counts some. The camera missed a
+        card (a play under the next one): the referee credited the next card to the wrong
+        player, and this one's count is too high. The cards counted go under the pile, where
+        the missed ones lie, so every card is still somewhere; the seat is out."""
+        if self.winner is not None:
+            return [Rejected(t, "the game is over", SeatAction.TYPE, seat)]
+        hand = self.hands[seat]
+        if not hand:
+            return [Rejected(t, "it holds no card by the referee's count already", SeatAction.TYPE, seat)]
+        count = len(hand)
+        self.burned[:0] = hand
+        hand.clear()
+        out: list[Decision] = [CountCorrected(t, seat, count), PlayerOut(t, seat)]
+        if self.turn != seat or self.pending_award is not None:
+            return out
+        if self.lone == seat:
+            return out + self._claim(t, seat, "last chance over")
+        return out + self._cannot_go_on(t, seat)
 
     def _swap_knowledge(self, seen: Card, expected: Card) -> None:
         """The camera is right: where we thought ``seen`` was (a hand, or burned under the pile),
