@@ -121,9 +121,9 @@ def test_a_card_hidden_whole_by_a_hand_and_seen_again_is_not_played_again() -> N
 def test_the_same_card_put_back_where_it_lay_after_the_zone_lay_bare_for_seconds_is_a_new_card() -> None:
     """The trump card of a deal taken up with the cards; seconds later the next deal's trump, which
     happens to be the same card, is put where the last one lay: a new card, once the zone has lain
-    bare ``forget_after`` frames. Bare for fewer, it was hidden."""
+    bare ``forget_after_ns`` since it was taken (frames 100 ms apart). Bare for less, it was hidden."""
     for bare, new in ((19, False), (20, True)):
-        tracker = CardTracker(config=TrackerConfig(confirm=2, vanish=4, forget_after=20))
+        tracker = CardTracker(config=TrackerConfig(confirm=2, vanish=4, forget_after_ns=2_000 * MS))
         run(tracker, [[seen("JH")]] * 2)
         assert run(tracker, [[]] * (4 + bare), start=2) == [CardGone(200 * MS, "camera", "pile")]
         at = 6 + bare
@@ -188,7 +188,7 @@ def test_a_card_landing_blurred_is_dated_by_its_unreadable_frame() -> None:
 
 
 def test_a_tracker_configured_to_confirm_over_no_frames_is_refused_by_name() -> None:
-    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}, {"forget_after": 0}, {"date_within": 0}):
+    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}, {"forget_after_ns": 0}, {"date_within": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             TrackerConfig(**bad)
 

@@ -23,8 +23,8 @@ a player lifts a card to look at it and puts it down. It is shown again, and no 
 says it was played a second time, where it lies where it lay (``SAME_PLACE``). With two decks
 the identical card may be the next one played there (an Oh Hell trick led with the other
 deck's queen after the last trick was taken): thrown onto the table, it lands elsewhere, at
-another angle, and is played. A zone that has lain bare for ``forget_after`` frames (seconds)
-forgets its card: the trump card of the next deal, which may be the same card put in the same
+another angle, and is played. A zone that has lain bare for ``forget_after_ns`` (3 s, at any
+frame rate) since its card was taken forgets it: the trump card of the next deal, which may be the same card put in the same
 place, is a new card.
 """
 
@@ -72,7 +72,7 @@ class TrackerConfig:
     settle: int = 1  # unreadable frames just before a card's first reading that date it (it lands blurred)
     ask_after: int = 8  # frames something lies unreadable on a zone before its card is asked for again
     date_within: int = 4  # frames: a card confirmed later after its first frame is dated from a later one
-    forget_after: int = 45  # frames a zone lies bare before the card it showed is taken for gone (3 s at 15 a second)
+    forget_after_ns: int = 3_000_000_000  # a zone bare this long since its card went has forgotten it
 
     @property
     def report_frames(self) -> int:
@@ -81,9 +81,11 @@ class TrackerConfig:
         return max(self.confirm + self.settle, self.vanish)
 
     def __post_init__(self) -> None:
-        for name in ("confirm", "vanish", "ask_after", "forget_after", "date_within"):
+        for name in ("confirm", "vanish", "ask_after", "date_within"):
             if getattr(self, name) < 1:
                 raise ValueError(f"tracker {name} must be at least 1 frame, got {getattr(self, name)}")
+        if self.forget_after_ns < 1:
+            raise ValueError(f"tracker forget_after_ns must be a positive time, got {self.forget_after_ns}")
         if self.settle < 0:
             raise ValueError(f"tracker settle must be 0 frames or more, got {self.settle}")
 
@@ -98,7 +100,7 @@ class _ZoneState:
     empty_since: int | None = None
     empty_frames: int = 0
     hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
-    bare_frames: int = 0  # frames in a row the zone has shown nothing at all since
+    bare_since: int | None = None  # when the zone's card was taken, while it has shown nothing at all since
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
     unreadable_run: int = 0  # frames in a row something has lain on the zone, unreadable
 
@@ -151,10 +153,10 @@ class CardTracker:
             if zone in top:
                 events += self._reading(zone, state, t_ns, top[zone])
                 state.unreadable.clear()
-                state.unreadable_run = state.bare_frames = 0
+                state.unreadable_run, state.bare_since = 0, None
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
-                state.bare_frames = 0
+                state.bare_since = None
                 state.candidate_age += state.candidate is not None
                 state.unreadable.append(t_ns)
                 state.unreadable_run += 1
@@ -217,8 +219,7 @@ class CardTracker:
     def _nothing(self, zone: Zone, state: _ZoneState, t: int) -> list[Event]:
         state.candidate, state.candidate_frames = None, 0
         if state.shown is None:
-            state.bare_frames += 1
-            if state.bare_frames >= self.config.forget_after:
+            if state.bare_since is not None and t - state.bare_since >= self.config.forget_after_ns:
                 state.hidden = None  # bare for seconds: the card was taken, and the same card there next is new
             return []
         if state.empty_since is None:
@@ -229,7 +230,7 @@ class CardTracker:
         name, _ = zone
         gone = state.empty_since
         state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
-        state.bare_frames = 0
+        state.bare_since = t
         return [CardGone(gone, self.source, name)]
 
 
