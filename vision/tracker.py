@@ -24,8 +24,8 @@ says it was played a second time, where it lies where it lay (``SAME_PLACE``). W
 the identical card may be the next one played there (an Oh Hell trick led with the other
 deck's queen after the last trick was taken): thrown onto the table, it lands elsewhere, at
 another angle, and is played. A zone that has lain bare for ``forget_after_ns`` (3 s, at any
-frame rate) since its card was taken forgets it: the trump card of the next deal, which may be the same card put in the same
-place, is a new card.
+frame rate) since its card was taken forgets it: the trump card of the next deal, which may be
+the same card put in the same place, is a new card.
 """
 
 from __future__ import annotations
