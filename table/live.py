@@ -27,6 +27,7 @@ import queue
 import statistics
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +62,8 @@ CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
 SEAT_BOARD = "seat board"  # the bridge's part name in faults
 CARRIED = (CAMERA, SEAT_BOARD, PAUSED_PART)  # faults that outlive a game (a button's is the game's own)
 CHANGES_FILE = "changes.json"  # in the journal folder: what commands and the seats changed
+KEPT_GAMES = 3  # the cores of the latest games kept (the current one last)
+KEPT_TIMES = 100_000  # the latest loop timings kept for the summary
 
 
 @dataclass(frozen=True)
@@ -181,12 +184,15 @@ class LiveTable:
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.stop_event = threading.Event()
         self.on_decision = on_decision
-        self.latencies_ns: list[int] = []  # from the loop waking to the lights told, when a tick decided
-        self.frame_latencies_ns: list[int] = []  # from a frame's report handed over to the lights told, likewise
-        self.games: list[TableCore] = []
+        # A table runs for days: what it keeps of past games and timings is bounded.
+        self.latencies_ns: deque[int] = deque(maxlen=KEPT_TIMES)  # the loop woken to the lights told, when it decided
+        self.frame_latencies_ns: deque[int] = deque(maxlen=KEPT_TIMES)  # a frame's report to the lights told, likewise
+        self.games: deque[TableCore] = deque(maxlen=KEPT_GAMES)  # the latest games' cores, the one played last
+        self.games_dealt = 0
+        self.decisions_before = 0  # decisions of the games no longer kept
         self.errors = 0  # inputs the loop failed on (logged): a bug, but never the table's end
         self.offset_ns = 0  # the table's clock less the host's: 0 but after a restart of the host (``_now``)
-        self.journals: list[Path] = []
+        self.journals: deque[Path] = deque(maxlen=KEPT_GAMES)  # their journal files
         seats = config.seats
         self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
         self._parts: list[Any] = []
@@ -341,7 +347,7 @@ class LiveTable:
         with contextlib.suppress(OSError):
             path.rename(path.with_name(path.name + ".abandoned"))
             self.journals[-1] = path.with_name(path.name + ".abandoned")
-        log.warning("game %d abandoned; its journal is kept as %s", len(self.games), self.journals[-1].name)
+        log.warning("game %d abandoned; its journal is kept as %s", self.games_dealt, self.journals[-1].name)
 
     # ------------------------------------------------------------------------------ commands
 
@@ -514,8 +520,7 @@ class LiveTable:
         if core.referee.finished:
             return None  # its journal is left as it is
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
-        self.games.append(core)
-        self.journals.append(path)
+        self._keep(core, path)
         log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
         return core
 
@@ -524,7 +529,7 @@ class LiveTable:
         setup = dataclasses.replace(self.config.setup(seed), dealer=dealer)
         folder = self.config.resolve(self.config.journal.folder)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{setup.game}-{len(self.games) + 1}.jsonl"
+        path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{setup.game}-{self.games_dealt + 1}.jsonl"
         journal = JournalWriter(path, setup, fsync=self.config.journal.fsync)
         core = TableCore(setup, self._lateness(), self._outputs(), journal, seat_source=self._seat_source)
         if self.games:
@@ -533,11 +538,17 @@ class LiveTable:
                 if part in previous.faults:
                     core.fault(part, previous.faults[part], now)
             self._close_journal(previous)
-        self.games.append(core)
-        self.journals.append(path)
-        log.info("game %d: %s (%s), seed %d, journal %s", len(self.games), setup.game, setup.preset, seed, path)
+        self._keep(core, path)
+        log.info("game %d: %s (%s), seed %d, journal %s", self.games_dealt, setup.game, setup.preset, seed, path)
         core.start(now)
         return core
+
+    def _keep(self, core: TableCore, journal: Path) -> None:
+        if len(self.games) == self.games.maxlen:
+            self.decisions_before += len(self.games[0].decisions)
+        self.games.append(core)
+        self.journals.append(journal)
+        self.games_dealt += 1
 
     @staticmethod
     def _close_journal(core: TableCore) -> None:
@@ -564,6 +575,7 @@ class LiveTable:
         median = statistics.median(lat) / MS if lat else 0.0
         return (
             f"{self.camera.frames} frames ({self.camera.read_frames} read, {self.camera.failed_frames} failed), "
-            f"{sum(len(g.decisions) for g in self.games)} decisions in {len(self.games)} game(s); "
+            f"{self.decisions_before + sum(len(g.decisions) for g in self.games)} decisions in "
+            f"{self.games_dealt} game(s); "
             f"woken to lights told: median {median:.2f} ms, 99th percentile {p99:.2f} ms"
         )

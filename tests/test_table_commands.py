@@ -17,7 +17,7 @@ from sim.mock_gpio import press, release, timed_mock_factory
 from table import signals as sg
 from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
-from table.live import CHANGES_FILE, LiveTable
+from table.live import CHANGES_FILE, KEPT_GAMES, LiveTable
 from table.preset_menu import CYAN
 from tests.test_live import ROOT, _journal, _table, _wait
 
@@ -104,6 +104,18 @@ def test_out_of_cards_puts_a_count_right_in_the_journal(tmp_path: Path) -> None:
         assert running.send(command="out-of-cards", seat=4) == (False, "seat 4: the seats are 0 to 3")
     actions = [e for e in _journal(tmp_path)[1:] if e["type"] == "action"]
     assert [(e["seat"], e["source"], e["action"]) for e in actions] == [(1, "command", "out-of-cards")]
+
+
+def test_a_table_running_for_days_keeps_only_the_latest_games(tmp_path: Path) -> None:
+    _table(tmp_path, frames=100, card_from=999)
+    with Running(tmp_path) as running:
+        for dealt in range(2, 6):
+            assert running.send(command="new-game")[0]
+            _wait(lambda dealt=dealt: running.table.games_dealt == dealt)
+        table = running.table
+        assert len(table.games) == len(table.journals) == KEPT_GAMES and table.journals[-1].name.endswith("-5.jsonl")
+        assert [g.setup.dealer for g in table.games] == [2, 3, 0]  # the deal passing on: the last three of five
+        assert "in 5 game(s)" in table.summary()
 
 
 def test_a_second_table_on_the_same_journal_folder_is_refused_and_a_stale_socket_is_not(tmp_path: Path) -> None:
