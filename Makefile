@@ -6,8 +6,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 SIM_ARGS ?= --game ers --players 4 --seed 1
 
-.PHONY: setup sim test bench lint clean
+.PHONY: setup system sim test bench lint clean
 setup: $(VENV)/.installed
+
+# What the tests need besides Python: Mosquitto (a real broker for the MQTT tests) and Node (the
+# MicroPython protocol test). Installed with apt when missing and run as root; else named.
+system:
+	@missing=""; \
+	{ command -v mosquitto || test -x /usr/sbin/mosquitto; } >/dev/null 2>&1 || missing="$$missing mosquitto"; \
+	{ command -v node && command -v npm; } >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		else echo "the tests need:$$missing (sudo apt-get install$$missing)"; exit 1; fi; \
+	fi
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +30,7 @@ $(VENV)/.installed: pyproject.toml
 sim: setup
 	$(BIN)/cardtable sim $(SIM_ARGS)
 
-test: setup
+test: setup system
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

@@ -24,6 +24,7 @@ from table.games import GAMES, setup_game
 from table.games.beggar import DealError, parse_deal, playout
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import LightError
+from table.mqtt import MqttError
 from table.referee import GameSetupError
 from table.replay import Replay
 from table.rules import RulesError, load_preset, parse_override, shipped_presets
@@ -40,6 +41,7 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     LightError,
     ControlError,
     CommandError,
+    MqttError,
 )
 
 
@@ -75,12 +77,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
         view.lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())
     journal = JournalWriter(args.journal, sim.setup) if args.journal else None
     sim.journal = journal
+    publisher = _publisher(args, sim, names)
     try:
         with _sketched(view, sim):
             result = sim.run()
     finally:
         if journal is not None:
             journal.close()
+        if publisher is not None:
+            publisher.stop()
     if result.abandoned:
         print(f"stopped after {result.cards_played} cards with no winner (--max-cards)")
         return 0
@@ -94,6 +99,18 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(compare(sim))
     return 0
+
+
+def _publisher(args: argparse.Namespace, sim: Any, names: list[str]) -> Any:
+    """A simulated game on a dashboard exactly as a real one: its decisions and state on MQTT."""
+    if not args.mqtt:
+        return None
+    from table.mqtt import TablePublisher, parse_url
+
+    publisher = TablePublisher(parse_url(args.mqtt, args.table_id or "sim")).start()
+    lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())  # noqa: E731
+    sim.core.outputs.decisions.append(publisher.follow(sim.setup, names, lights))
+    return publisher
 
 
 @contextlib.contextmanager
@@ -136,6 +153,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     names = args.names.split(",") if args.names else None
     overrides = game_overrides(args.game, args.rules, names, args.seed)
+    overrides["mqtt"] = {key: value for key, value in (("url", args.mqtt), ("table_id", args.table_id)) if value}
     config = load_config(args.config, overrides)
     if args.check:
         seats = config.seats
@@ -244,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--quiet", action="store_true", help="print only the result")
     sim.add_argument("--verbose", action="store_true", help="also print every change of turn")
+    _mqtt_arguments(sim)
     sim.set_defaults(func=cmd_sim)
 
     run = sub.add_parser("run", help="run a table from its configuration (see table.example.toml)")
@@ -255,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--rules", metavar="PRESET", help="with this preset (or preset file) instead")
     run.add_argument("--names", help='the seats\' names, clockwise from seat 0: "Ann,Bob,Cyd,Dee"')
     run.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
+    _mqtt_arguments(run)
     run.set_defaults(func=cmd_run)
 
     send = sub.add_parser("send", help="send a command to the running table (cardtable send --config F pause)")
@@ -295,6 +315,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_vision_commands(sub)
     return parser
+
+
+def _mqtt_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mqtt", metavar="URL", help="publish to this broker: mqtt://[USER:PASS@]HOST:PORT")
+    parser.add_argument("--table-id", help="the table's name in the MQTT topics (cardtable/ID/...)")
 
 
 def _join_deal(argv: Sequence[str]) -> list[str]:

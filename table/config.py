@@ -75,6 +75,14 @@ class JournalConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    url: str = ""  # mqtt://[USER:PASS@]HOST:PORT (mqtts:// for TLS); empty: the table publishes nothing
+    table_id: str = "table"  # names the topics: cardtable/<table_id>/...; one a table on a broker
+    password_file: str = ""  # a file holding the password (instead of one in the url)
+    keep_events: int = 1_000  # decisions kept for the broker while it is away
+
+
+@dataclass(frozen=True)
 class TableConfig:
     path: Path
     game: GameConfig
@@ -82,6 +90,7 @@ class TableConfig:
     seats: SeatsConfig
     journal: JournalConfig
     zones: tuple[Any, ...]  # vision.zones.Zone: where the tracker files each card
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the file's keys, as read
 
     def setup(self, seed: int) -> GameSetup:
@@ -91,6 +100,28 @@ class TableConfig:
     def resolve(self, relative: str) -> Path:
         """A path from the file, taken from the file's own folder."""
         return (self.path.parent / Path(relative).expanduser()).resolve()
+
+    def mqtt_settings(self) -> Any:
+        """The broker to publish to (``table.mqtt.MqttSettings``), or None when no url is set."""
+        from table.mqtt import MqttError, parse_url
+
+        mqtt = self.mqtt
+        if not mqtt.url:
+            return None
+        try:
+            settings = parse_url(mqtt.url, mqtt.table_id, mqtt.keep_events)
+        except MqttError as exc:
+            raise ConfigError(f"[mqtt] {exc}") from None
+        if mqtt.password_file:
+            path = self.resolve(mqtt.password_file)
+            try:
+                password = path.read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                raise ConfigError(f"[mqtt] password_file: cannot read {path} ({exc.strerror})") from None
+            if settings.username is None:
+                raise ConfigError("[mqtt] password_file: the url names no user (mqtt://USER@HOST:PORT)")
+            settings = dataclasses.replace(settings, password=password)
+        return settings
 
     def changed(self, overrides: Mapping[str, Mapping[str, Any]]) -> TableConfig:
         """This configuration with some keys replaced (a command to the running table: another
@@ -111,7 +142,13 @@ def game_overrides(
     return {"game": changes, "seats": {} if names is None else {"names": [n.strip() for n in names]}}
 
 
-SECTIONS: dict[str, type] = {"game": GameConfig, "camera": CameraConfig, "seats": SeatsConfig, "journal": JournalConfig}
+SECTIONS: dict[str, type] = {
+    "game": GameConfig,
+    "camera": CameraConfig,
+    "seats": SeatsConfig,
+    "journal": JournalConfig,
+    "mqtt": MqttConfig,
+}
 
 
 def load_config(path: str | Path, overrides: Mapping[str, Mapping[str, Any]] | None = None) -> TableConfig:
@@ -172,6 +209,7 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     config = TableConfig(path, zones=(), data=data, **sections)
     _check_seats(config.seats)
     _check_camera(config.camera)
+    config.mqtt_settings()  # a bad url, table id or password file is named now, not at the first decision
     _game_setup(config.game, len(config.seats.names), config.game.seed or 0, path)
     try:
         from vision.zones import load_zones

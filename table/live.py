@@ -46,6 +46,7 @@ from table.games import DEFAULT_PRESET
 from table.games.ers import OUT_OF_CARDS
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
+from table.mqtt import TablePublisher
 from table.preset_menu import PresetMenu
 from table.referee import Referee
 from table.rules import shipped_presets
@@ -227,6 +228,8 @@ class LiveTable:
             self._show = bridge.show
             self._exact_edges = True  # the board stamps each edge
         self.camera = CameraReader(config, self.inbox, self.stop_event)
+        settings = config.mqtt_settings()
+        self.publisher: TablePublisher | None = None if settings is None else TablePublisher(settings)
         self._folder = config.resolve(config.journal.folder)
         self._keep_changes(overrides or {})
 
@@ -246,6 +249,9 @@ class LiveTable:
         try:
             core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
             self._listen()
+            if self.publisher is not None:
+                self._parts.append(self.publisher.start())  # stopped with the other parts: "offline"
+                self._publish(core, len(core.decisions))
             ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
             next_game: int | None = None
             self.camera.start()
@@ -261,7 +267,7 @@ class LiveTable:
                 woke = woke_host + self.offset_ns
                 if ends is not None and woke >= ends:
                     break
-                decided = len(core.decisions)
+                decided, faults = len(core.decisions), len(core.faults)
                 try:
                     self._handle(core, item, woke)
                 except Exception:  # a fault of the table's own code: logged, and the table goes on
@@ -272,7 +278,12 @@ class LiveTable:
                     self.latencies_ns.append(told - woke_host)
                     if isinstance(item, FrameReport) and item.reported_ns is not None:
                         self.frame_latencies_ns.append(told - item.reported_ns)
+                playing = core
                 core, next_game = self._flow(core, woke, next_game)
+                if core is not playing:
+                    self._publish(core, 0)
+                elif len(core.decisions) > decided or len(core.faults) != faults:
+                    self._publish(core, decided)
         finally:
             self._close(core)
 
@@ -308,6 +319,16 @@ class LiveTable:
         if core.referee.finished and next_game is None and self.menu is None:
             return core, now + round(NEXT_GAME_S * 1e9)
         return core, next_game
+
+    def _publish(self, core: TableCore, since: int) -> None:
+        """The decisions from ``since`` on, and the state they leave, to the MQTT broker."""
+        if self.publisher is None:
+            return
+        for decision in core.decisions[since:]:
+            self.publisher.event(decision)
+        paused = [f"{part}: {why}" for part, why in core.faults.items()]
+        patterns = core.signals.patterns(self._now())
+        self.publisher.show(core.referee, core.setup, self.config.seats.names, patterns, paused)
 
     def _preset_menu(self, now: int) -> PresetMenu:
         """The presets of the game played that this table can play, the one played first."""

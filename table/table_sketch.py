@@ -16,36 +16,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from table.lights import Pattern
+from table.scoreboard import middle_cards, seat_counts
 from table.terminal_view import TITLES, card_text, light_glyph
 
 WIDTH, HEIGHT = 64, 11  # the sketch's characters inside its frame
-
-
-def seat_counts(referee: Any) -> tuple[str, list[str]]:
-    """What each seat's count is in this game, and the counts."""
-    if referee.GAME == "ers":
-        return "cards", [str(len(h)) for h in referee.hands]
-    state = referee.state
-    if referee.GAME == "cuckoo":
-        points = referee.rules.scoring == "points"
-        return ("points" if points else "lives"), [str(v) for v in (state.points if points else state.lives)]
-    bids = [("-" if b is None else str(b)) for b in state.bids] or ["-"] * len(state.totals)
-    tricks = state.tricks or [0] * len(bids)
-    return "score (bid/taken)", [
-        f"{total} ({bid}/{taken})" for total, bid, taken in zip(state.totals, bids, tricks, strict=False)
-    ]
-
-
-def middle_cards(referee: Any) -> tuple[str, list[str]]:
-    """The cards showing in the middle of the table, oldest first, and what they are."""
-    if referee.GAME == "ers":
-        return f"pile of {referee.pile_size()}", [c.code for c in referee.played[-4:]]
-    state = referee.state
-    if referee.GAME == "oh-hell":
-        trump = "no trump" if state.trump is None else f"trumps {state.trump}"
-        return f"trick {state.trick_no}, {trump}", [c.code for c in state.trick_cards]
-    shown = [c.code for c in state.revealed if c is not None]
-    return f"round {state.round}, pot {state.pot}", shown
 
 
 class TableSketch:

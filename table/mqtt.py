@@ -1,0 +1,229 @@
+"""The table on MQTT: the state of play and the scores for dashboards and Home Assistant.
+
+Topics, under ``cardtable/<table_id>/``:
+
+* ``availability``: ``online`` or ``offline``, retained. The broker publishes ``offline`` (the
+  last will) when the table drops off without a word; a clean stop publishes it itself.
+* ``game``: the game, preset, round and phase, as JSON, retained.
+* ``turn``: the name of the seat the referee waits on (``none``: nobody), retained. (An empty
+  retained payload would delete the topic.)
+* ``seat/<n>/name`` and ``seat/<n>/score``: one plain value each, retained, so any dashboard can
+  show them.
+* ``state``: the whole table as one JSON object (``table.scoreboard.table_state``), retained.
+* ``events``: each decision as JSON (``Decision.to_json``), QoS 1, not retained.
+
+The broker may be down when the table starts, restarted, or away for minutes: the table plays
+on regardless. paho's network thread connects and reconnects in the background; retained topics
+are kept here and republished on every connect, so a dashboard always ends up with the latest
+state and final scores. Decisions made while the broker is away wait in a bounded queue
+(``keep_events``; the oldest give way, counted in ``dropped``) and follow the retained state
+when it is back. Nothing here blocks or raises into the table's loop.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from table.decisions import Decision
+from table.lights import Pattern
+from table.scoreboard import round_and_phase, seat_scores, table_state
+
+log = logging.getLogger("cardtable.mqtt")
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+KEEPALIVE_S = 15  # the broker gives the table up (and says offline) after 1.5 times this without a word
+NOBODY = "none"  # the turn topic when the referee waits on no seat
+STOP_WAIT_S = 3.0  # a clean stop waits this long at most for the broker, and for "offline" to reach it
+
+
+class MqttError(ValueError):
+    """A broker address or table id that cannot be used; the message says what was wrong."""
+
+
+@dataclass(frozen=True)
+class MqttSettings:
+    host: str
+    port: int = 1883
+    table_id: str = "table"
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    keep_events: int = 1_000  # decisions kept while the broker is away
+
+    @property
+    def base(self) -> str:
+        return f"cardtable/{self.table_id}"
+
+
+def parse_url(url: str, table_id: str, keep_events: int = 1_000) -> MqttSettings:
+    """``mqtt://[USER:PASS@]HOST[:PORT]`` (or ``mqtts://`` for TLS, port 8883 by default)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise MqttError(f"mqtt: {url!r} is no broker address ({exc})") from None
+    if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+        raise MqttError(f"mqtt: {url!r} is no broker address; give mqtt://[USER:PASS@]HOST:PORT")
+    if parts.path not in ("", "/") or parts.query:
+        raise MqttError(f"mqtt: {url!r} has a path or query; give mqtt://[USER:PASS@]HOST:PORT only")
+    if not TABLE_ID.fullmatch(table_id):
+        raise MqttError(f"table id {table_id!r} must be 1 to 40 letters, digits, '-' or '_' (it names MQTT topics)")
+    if keep_events < 1:
+        raise MqttError(f"mqtt: keep_events {keep_events} must be at least 1")
+    tls = parts.scheme == "mqtts"
+    return MqttSettings(
+        host=parts.hostname,
+        port=port or (8883 if tls else 1883),
+        table_id=table_id,
+        username=None if parts.username is None else unquote(parts.username),
+        password=None if parts.password is None else unquote(parts.password),
+        tls=tls,
+        keep_events=keep_events,
+    )
+
+
+class TablePublisher:
+    """Publishes a table's state and decisions to one broker, from any thread."""
+
+    def __init__(self, settings: MqttSettings, client: Any | None = None) -> None:
+        from paho.mqtt.client import CallbackAPIVersion, Client
+
+        self.settings = settings
+        self.client = client or Client(CallbackAPIVersion.VERSION2, client_id=f"cardtable-{settings.table_id}")
+        self.connected = False
+        self._stopping = False
+        self._up = threading.Event()  # set while connected (a stop waits for it to send what it holds)
+        self.connects = 0
+        self.dropped = 0  # decisions given up while the broker was away (the queue was full)
+        self._lock = threading.Lock()
+        self._retained: dict[str, str] = {}  # topic: payload, republished on every connect
+        self._waiting: deque[str] = deque()  # decisions made while the broker was away
+        self._on_connected: list[Callable[[], None]] = []
+        c = self.client
+        if settings.username is not None:
+            c.username_pw_set(settings.username, settings.password)
+        if settings.tls:
+            c.tls_set()
+        c.will_set(self._topic("availability"), "offline", qos=1, retain=True)
+        c.reconnect_delay_set(min_delay=1, max_delay=10)
+        c.on_connect = self._connected
+        c.on_disconnect = self._disconnected
+
+    def _topic(self, name: str) -> str:
+        return f"{self.settings.base}/{name}"
+
+    # ------------------------------------------------------------------------- lifetime
+
+    def start(self) -> TablePublisher:
+        """Connect in the background (the broker may come later) and keep reconnecting."""
+        self.client.connect_async(self.settings.host, self.settings.port, keepalive=KEEPALIVE_S)
+        self.client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        """Say ``offline`` (a clean stop sends no last will) and disconnect. A broker that is
+        reachable is given a moment to take what the table holds for it: everything published
+        before ``offline`` on one connection has reached the broker once ``offline`` has."""
+        deadline = time.monotonic() + STOP_WAIT_S
+        self._stopping = True
+        self._up.wait(STOP_WAIT_S)
+        with self._lock:
+            info = self.client.publish(self._topic("availability"), "offline", qos=1, retain=True)
+            was_connected = self.connected
+        if was_connected:
+            try:
+                info.wait_for_publish(max(0.1, deadline - time.monotonic()))
+            except (RuntimeError, ValueError) as exc:  # it went away meanwhile: the will says it
+                log.info("offline not confirmed: %s", exc)
+        else:
+            log.warning("MQTT: the broker was away when the table stopped; what it did not get is lost")
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            where = f"{self.settings.host}:{self.settings.port}"
+            log.warning("the MQTT broker at %s refused the table: %s", where, reason)
+            return
+        with self._lock:
+            self.connected = True
+            self._up.set()
+            self.connects += 1
+            client.publish(self._topic("availability"), "online", qos=1, retain=True)
+            for topic, payload in self._retained.items():
+                client.publish(topic, payload, qos=1, retain=True)
+            while self._waiting:
+                client.publish(self._topic("events"), self._waiting.popleft(), qos=1)
+        log.info("MQTT: connected to %s:%d as table %s", self.settings.host, self.settings.port, self.settings.table_id)
+
+    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        with self._lock:
+            was, self.connected = self.connected, False
+            self._up.clear()
+        if was and not self._stopping:
+            log.warning("MQTT: lost the broker (%s); the table plays on and catches it up when it is back", reason)
+
+    # ------------------------------------------------------------------------- publishing
+
+    def retain(self, name: str, payload: str) -> None:
+        """Set a retained topic (under the table's base); sent now if it changed, and on every connect."""
+        topic = self._topic(name)
+        with self._lock:
+            if self._retained.get(topic) == payload:
+                return
+            self._retained[topic] = payload
+            if self.connected:
+                self.client.publish(topic, payload, qos=1, retain=True)
+
+    def event(self, decision: Decision) -> None:
+        payload = json.dumps(decision.to_json(), separators=(",", ":"))
+        with self._lock:
+            if self.connected:
+                self.client.publish(self._topic("events"), payload, qos=1)
+                return
+            if len(self._waiting) >= self.settings.keep_events:
+                self._waiting.popleft()
+                self.dropped += 1
+            self._waiting.append(payload)
+
+    def follow(
+        self, setup: Any, names: Sequence[str], lights: Callable[[], Sequence[Pattern]] = lambda: ()
+    ) -> Callable[[Decision, Any], None]:
+        """A decision output (``Outputs.decisions``) publishing each decision and the state it leaves."""
+
+        def decided(decision: Decision, referee: Any) -> None:
+            self.event(decision)
+            self.show(referee, setup, names, lights())
+
+        return decided
+
+    def show(
+        self,
+        referee: Any,
+        setup: Any,
+        names: Sequence[str],
+        lights: Sequence[Pattern] = (),
+        paused: Sequence[str] = (),
+    ) -> None:
+        """The retained topics as the game now stands."""
+        _, scores = seat_scores(referee)
+        round_no, phase = round_and_phase(referee)
+        game = {"game": setup.game, "preset": setup.preset, "round": round_no, "phase": phase}
+        self.retain("game", json.dumps(game, separators=(",", ":")))
+        expected = referee.expects()
+        waiting = expected.seat if expected.action not in ("none", "") else None
+        self.retain("turn", NOBODY if waiting is None else names[waiting])
+        for seat, name in enumerate(names):
+            self.retain(f"seat/{seat}/name", name)
+            self.retain(f"seat/{seat}/score", str(scores[seat]))
+        state = table_state(referee, setup, names, lights, paused)
+        self.retain("state", json.dumps(state, separators=(",", ":")))

@@ -1,0 +1,98 @@
+"""A real Mosquitto broker for the tests, on a free loopback port, with a configuration written
+for it; and a subscriber that keeps the latest message of every topic it sees."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Broker:
+    """``mosquitto -c`` on 127.0.0.1:``port``; ``extra`` lines go into its configuration."""
+
+    def __init__(self, folder: Path, extra: str = "") -> None:
+        if not Path(MOSQUITTO).exists():
+            pytest.fail("mosquitto is not installed: apt-get install -y mosquitto (.ci/run does)")
+        self.folder, self.port = folder, free_port()
+        self.conf = folder / "mosquitto.conf"
+        self.conf.write_text(
+            f"listener {self.port} 127.0.0.1\n"
+            + ("allow_anonymous true\n" if "allow_anonymous" not in extra else "")
+            + f"persistence false\nlog_dest file {folder / 'mosquitto.log'}\n{extra}",
+            encoding="utf-8",
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> Broker:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    err = self.process.stderr.read().decode() if self.process.stderr else ""
+                    raise RuntimeError(f"mosquitto did not start: {err}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+class Subscriber:
+    """Subscribes to ``topics`` and keeps each topic's latest payload (retained ones included)."""
+
+    def __init__(self, broker: Broker, *topics: str, username: str | None = None, password: str | None = None) -> None:
+        from paho.mqtt.client import CallbackAPIVersion, Client
+
+        self.latest: dict[str, str] = {}
+        self.messages: list[tuple[str, str, float]] = []  # topic, payload, time.monotonic_ns() at arrival
+        self.changed = threading.Condition()
+        self.client = Client(CallbackAPIVersion.VERSION2)
+        if username is not None:
+            self.client.username_pw_set(username, password)
+        self.client.on_connect = lambda c, *_: [c.subscribe(t, qos=1) for t in topics]
+        self.client.on_message = self._message
+        self.client.connect_async("127.0.0.1", broker.port)
+        self.client.loop_start()
+
+    def _message(self, client: object, userdata: object, message: object) -> None:
+        payload = message.payload.decode()  # type: ignore[attr-defined]
+        with self.changed:
+            self.latest[message.topic] = payload  # type: ignore[attr-defined]
+            self.messages.append((message.topic, payload, time.monotonic_ns()))  # type: ignore[attr-defined]
+            self.changed.notify_all()
+
+    def wait_for(self, topic: str, payload: str | None = None, seconds: float = 15.0) -> str:
+        """The topic's payload once it has one (``payload``, if given)."""
+        with self.changed:
+            ok = self.changed.wait_for(
+                lambda: topic in self.latest and (payload is None or self.latest[topic] == payload), seconds
+            )
+        assert ok, f"{topic} never became {payload!r}: {self.latest.get(topic)!r}"
+        return self.latest[topic]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,211 @@
+"""The table on MQTT (``table.mqtt``) against a real Mosquitto broker started for each test on a
+free loopback port: retained state republished on every connect, a last will, decisions queued
+while the broker is away, and a simulated game's scores on the broker exactly as the referee's."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sim.games import SIMULATIONS
+from sim.options import SimOptions
+from table.games import setup_game
+from table.mqtt import MqttError, MqttSettings, TablePublisher, parse_url
+from table.scoreboard import seat_scores
+from tests.mqtt_broker import Broker, Subscriber
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ["Ann", "Bob", "Cyd"]
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    running = Broker(tmp_path).start()
+    yield running
+    running.stop()
+
+
+def test_a_broker_address_is_read_and_a_bad_one_named() -> None:
+    assert parse_url("mqtt://table:s%40cret@pi.local:1884", "kitchen") == MqttSettings(
+        "pi.local", 1884, "kitchen", "table", "s@cret"
+    )
+    assert parse_url("mqtts://broker", "t1") == MqttSettings("broker", 8883, "t1", tls=True)
+    for url, table_id, says in (
+        ("http://pi:1883", "t", "is no broker address"),
+        ("mqtt://pi:99999", "t", "is no broker address"),
+        ("mqtt://pi:1883/topic", "t", "has a path or query"),
+        ("mqtt://pi", "a/b", "table id 'a/b' must be 1 to 40 letters"),
+        ("mqtt://pi", "", "table id '' must be"),
+    ):
+        with pytest.raises(MqttError, match=says):
+            parse_url(url, table_id)
+
+
+def _sim(game: str = "cuckoo", seed: int = 3) -> object:
+    setup = setup_game(game, None, {}, 3, 0, seed)
+    return SIMULATIONS[game](setup, SimOptions(camera="reports", seats="actions", speed=0.0))
+
+
+def test_a_simulated_game_leaves_the_referees_scores_and_state_retained_on_the_broker(broker: Broker) -> None:
+    sim = _sim()
+    publisher = TablePublisher(parse_url(broker.url, "t1")).start()
+    sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+    sim.run()
+    publisher.stop()
+    _, scores = seat_scores(sim.referee)
+    late = Subscriber(broker, "cardtable/t1/#")  # a dashboard opened after the game: the retained topics
+    try:
+        assert late.wait_for("cardtable/t1/availability") == "offline"  # the clean stop said so
+        for seat, name in enumerate(NAMES):
+            assert late.wait_for(f"cardtable/t1/seat/{seat}/name") == name
+            assert late.wait_for(f"cardtable/t1/seat/{seat}/score") == str(scores[seat])
+        game = json.loads(late.wait_for("cardtable/t1/game"))
+        assert game == {"game": "cuckoo", "preset": "cuckoo", "round": sim.referee.state.round, "phase": "over"}
+        state = json.loads(late.wait_for("cardtable/t1/state"))
+        assert [s["score"] for s in state["seats"]] == scores and state["winners"] == sim.referee.state.winners
+        assert late.wait_for("cardtable/t1/turn") == "none"
+        assert "cardtable/t1/events" not in late.latest  # decisions are not retained
+    finally:
+        late.close()
+
+
+def test_decisions_stream_on_events_in_order_while_a_dashboard_watches(broker: Broker) -> None:
+    watching = Subscriber(broker, "cardtable/t2/events")
+    time.sleep(0.3)
+    sim = _sim()
+    made = []
+    sim.core.outputs.decisions.append(lambda d, r: made.append(d.to_json()))
+    publisher = TablePublisher(parse_url(broker.url, "t2")).start()
+    sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+    sim.run()
+    publisher.stop()
+    try:
+        deadline = time.monotonic() + 15
+        while len(watching.messages) < len(made) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [json.loads(p) for _, p, _ in watching.messages] == made and publisher.dropped == 0
+    finally:
+        watching.close()
+
+
+def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_decisions_kept(
+    tmp_path: Path,
+) -> None:
+    broker = Broker(tmp_path)  # not started: the table begins without it
+    publisher = TablePublisher(parse_url(broker.url, "t3", keep_events=5)).start()
+    sim = _sim()
+    sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+    sim.run()
+    made = len(sim.result.decisions)
+    assert not publisher.connected and publisher.dropped == made - 5  # the oldest gave way to the newest
+    broker.start()
+    watching = Subscriber(broker, "cardtable/t3/#")
+    try:
+        _, scores = seat_scores(sim.referee)
+        assert watching.wait_for("cardtable/t3/availability", "online", seconds=20)
+        assert [watching.wait_for(f"cardtable/t3/seat/{s}/score") for s in range(3)] == [str(v) for v in scores]
+        publisher.stop()
+        assert watching.wait_for("cardtable/t3/availability", "offline")
+    finally:
+        watching.close()
+        broker.stop()
+
+
+def test_a_table_that_dies_is_marked_offline_by_its_last_will(broker: Broker) -> None:
+    watching = Subscriber(broker, "cardtable/t4/availability")
+    script = (
+        "import time; from table.mqtt import TablePublisher, parse_url\n"
+        f"p = TablePublisher(parse_url({broker.url!r}, 't4')).start()\n"
+        "time.sleep(60)\n"
+    )
+    table = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    try:
+        assert watching.wait_for("cardtable/t4/availability", "online")
+        os.kill(table.pid, signal.SIGKILL)  # no clean stop: the broker sees the connection drop
+        assert watching.wait_for("cardtable/t4/availability", "offline")
+    finally:
+        table.kill()
+        table.wait()
+        watching.close()
+
+
+def test_cardtable_sim_publishes_a_game_as_a_table_would(broker: Broker) -> None:
+    watching = Subscriber(broker, "cardtable/sim1/#")
+    try:
+        game = ["sim", "--game", "cuckoo", "--players", "3", "--seed", "3", "--fast", "--quiet"]
+        parts = ["--camera", "reports", "--seats", "actions", "--mqtt", broker.url, "--table-id", "sim1"]
+        done = subprocess.run(
+            [sys.executable, "-m", "table.cli", *game, *parts],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert watching.wait_for("cardtable/sim1/availability", "offline")
+        assert json.loads(watching.wait_for("cardtable/sim1/game"))["phase"] == "over"
+        assert any(t == "cardtable/sim1/events" and '"kind":"game-over"' in p for t, p, _ in watching.messages)
+    finally:
+        watching.close()
+
+
+def test_the_live_table_publishes_its_decisions_and_pause(broker: Broker, tmp_path: Path) -> None:
+    from sim.mock_gpio import press, release, timed_mock_factory
+    from table.config import load_config
+    from table.control import SOCKET_NAME, send_command
+    from table.live import LiveTable
+    from tests.test_live import _table, _wait
+
+    path = _table(tmp_path, frames=100, card_from=999)
+    config = load_config(path, {"mqtt": {"url": broker.url, "table_id": "live"}})
+    watching = Subscriber(broker, "cardtable/live/#")
+    factory = timed_mock_factory()
+    table = LiveTable(config, pin_factory=factory)
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
+    runner.start()
+    try:
+        assert watching.wait_for("cardtable/live/availability", "online")
+        assert watching.wait_for("cardtable/live/turn") == "Bob"  # seat 1 leads
+        now = time.monotonic()
+        press(factory, 22, now)  # seat 2 slaps an empty pile
+        release(factory, 22, now + 0.08)
+        _wait(lambda: any('"kind":"bad-slap"' in p for _, p, _ in watching.messages))
+        assert send_command(tmp_path / "journal" / SOCKET_NAME, {"command": "pause"})[0]
+        _wait(lambda: json.loads(watching.latest["cardtable/live/state"])["paused"] != [])
+        assert json.loads(watching.latest["cardtable/live/state"])["paused"] == [
+            "players: paused from the command line"
+        ]
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+        watching.close()
+    assert table.errors == 0
+
+
+def test_the_configurations_mqtt_keys_are_checked(tmp_path: Path) -> None:
+    from table.config import ConfigError, load_config
+    from tests.test_live import _table
+
+    path = _table(tmp_path, frames=1)
+    for mqtt, says in (
+        ({"url": "mqtt//pi"}, "[mqtt] mqtt: 'mqtt//pi' is no broker address"),
+        ({"url": "mqtt://pi", "table_id": "a b"}, "table id 'a b' must be"),
+        ({"url": "mqtt://u@pi", "password_file": "nope.txt"}, "[mqtt] password_file: cannot read"),
+        ({"url": "mqtt://pi", "password_file": "table.toml"}, "the url names no user"),
+        ({"urll": "mqtt://pi"}, "unknown key 'urll' in [mqtt] (did you mean 'url'?)"),
+    ):
+        with pytest.raises(ConfigError) as caught:
+            load_config(path, {"mqtt": mqtt})
+        assert says in str(caught.value)
+    (tmp_path / "secret").write_text("s3cret\n")
+    config = load_config(path, {"mqtt": {"url": "mqtt://table@pi:1884", "password_file": "secret"}})
+    assert config.mqtt_settings() == MqttSettings("pi", 1884, "table", "table", "s3cret")
