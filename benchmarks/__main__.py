@@ -1,8 +1,8 @@
-"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge|table|sim]``."""
+"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge|table|sim|mqtt]``."""
 
 import argparse
 
-from benchmarks import bench_bridge, bench_engine, bench_sim, bench_table, bench_vision
+from benchmarks import bench_bridge, bench_engine, bench_mqtt, bench_sim, bench_table, bench_vision
 
 BENCHMARKS = {
     "engine": bench_engine.main,
@@ -10,6 +10,7 @@ BENCHMARKS = {
     "bridge": bench_bridge.main,
     "table": bench_table.main,
     "sim": bench_sim.main,
+    "mqtt": bench_mqtt.main,
 }
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")

@@ -120,6 +120,24 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
         broker.stop()
 
 
+def test_a_broker_killed_and_restarted_forgetting_everything_gets_the_state_again(broker: Broker) -> None:
+    publisher = TablePublisher(parse_url(broker.url, "t5")).start()
+    publisher.retain("seat/0/score", "7")
+    first = Subscriber(broker, "cardtable/t5/#")
+    assert first.wait_for("cardtable/t5/seat/0/score") == "7"
+    first.close()
+    broker.stop()  # SIGKILL, no persistence: its retained topics are gone
+    publisher.retain("seat/0/score", "9")  # the game went on meanwhile
+    broker.start()
+    again = Subscriber(broker, "cardtable/t5/#")
+    try:
+        assert again.wait_for("cardtable/t5/seat/0/score", "9", seconds=20)
+        assert again.wait_for("cardtable/t5/availability", "online") and publisher.connects == 2
+    finally:
+        again.close()
+        publisher.stop()
+
+
 def test_a_table_that_dies_is_marked_offline_by_its_last_will(broker: Broker) -> None:
     watching = Subscriber(broker, "cardtable/t4/availability")
     script = (
