@@ -12,6 +12,9 @@ Topics, under ``cardtable/<table_id>/``:
 * ``state``: the whole table as one JSON object (``table.scoreboard.table_state``), retained.
 * ``events``: each decision as JSON (``Decision.to_json``), QoS 1, not retained.
 
+And Home Assistant's discovery message (``table.home_assistant``), sent again whenever Home
+Assistant says on ``homeassistant/status`` that it is back.
+
 The broker may be down when the table starts, restarted, or away for minutes: the table plays
 on regardless. paho's network thread connects and reconnects in the background; retained topics
 are kept here and republished on every connect, so a dashboard always ends up with the latest
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from table import home_assistant
 from table.decisions import Decision
 from table.lights import Pattern
 from table.scoreboard import round_and_phase, seat_scores, table_state
@@ -107,7 +111,7 @@ class TablePublisher:
         self._lock = threading.Lock()
         self._retained: dict[str, str] = {}  # topic: payload, republished on every connect
         self._waiting: deque[str] = deque()  # decisions made while the broker was away
-        self._on_connected: list[Callable[[], None]] = []
+        self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
         c = self.client
         if settings.username is not None:
             c.username_pw_set(settings.username, settings.password)
@@ -117,6 +121,7 @@ class TablePublisher:
         c.reconnect_delay_set(min_delay=1, max_delay=10)
         c.on_connect = self._connected
         c.on_disconnect = self._disconnected
+        c.on_message = self._message
 
     def _topic(self, name: str) -> str:
         return f"{self.settings.base}/{name}"
@@ -161,6 +166,7 @@ class TablePublisher:
             client.publish(self._topic("availability"), "online", qos=1, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
+            client.subscribe(home_assistant.STATUS_TOPIC, qos=1)
             while self._waiting:
                 client.publish(self._topic("events"), self._waiting.popleft(), qos=1)
         log.info("MQTT: connected to %s:%d as table %s", self.settings.host, self.settings.port, self.settings.table_id)
@@ -172,11 +178,30 @@ class TablePublisher:
         if was and not self._stopping:
             log.warning("MQTT: lost the broker (%s); the table plays on and catches it up when it is back", reason)
 
+    def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        if message.topic == home_assistant.STATUS_TOPIC and message.payload == b"online":
+            topic = home_assistant.discovery_topic(self.settings.table_id)
+            with self._lock:  # Home Assistant (re)started: it is told of the table again
+                payload = self._retained.get(topic)
+                if payload is not None and self.connected:
+                    client.publish(topic, payload, qos=1, retain=True)
+            log.info("MQTT: Home Assistant is online; the table's discovery message is sent again")
+
     # ------------------------------------------------------------------------- publishing
 
     def retain(self, name: str, payload: str) -> None:
         """Set a retained topic (under the table's base); sent now if it changed, and on every connect."""
-        topic = self._topic(name)
+        self._retain(self._topic(name), payload)
+
+    def announce(self, names: Sequence[str]) -> None:
+        """Tell Home Assistant of the table and its seats (when they change)."""
+        if tuple(names) == self._announced:
+            return
+        self._announced = tuple(names)
+        payload = home_assistant.discovery(self.settings.table_id, names, _version())
+        self._retain(home_assistant.discovery_topic(self.settings.table_id), json.dumps(payload))
+
+    def _retain(self, topic: str, payload: str) -> None:
         with self._lock:
             if self._retained.get(topic) == payload:
                 return
@@ -215,6 +240,7 @@ class TablePublisher:
         paused: Sequence[str] = (),
     ) -> None:
         """The retained topics as the game now stands."""
+        self.announce(names)
         _, scores = seat_scores(referee)
         round_no, phase = round_and_phase(referee)
         game = {"game": setup.game, "preset": setup.preset, "round": round_no, "phase": phase}
@@ -227,3 +253,12 @@ class TablePublisher:
             self.retain(f"seat/{seat}/score", str(scores[seat]))
         state = table_state(referee, setup, names, lights, paused)
         self.retain("state", json.dumps(state, separators=(",", ":")))
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardtable")
+    except PackageNotFoundError:
+        return ""

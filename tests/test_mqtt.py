@@ -227,3 +227,40 @@ def test_the_configurations_mqtt_keys_are_checked(tmp_path: Path) -> None:
     (tmp_path / "secret").write_text("s3cret\n")
     config = load_config(path, {"mqtt": {"url": "mqtt://table@pi:1884", "password_file": "secret"}})
     assert config.mqtt_settings() == MqttSettings("pi", 1884, "table", "table", "s3cret")
+
+
+def test_home_assistant_is_told_of_the_table_and_told_again_when_it_comes_back(broker: Broker) -> None:
+    from paho.mqtt.client import CallbackAPIVersion, Client
+
+    sim = _sim()
+    publisher = TablePublisher(parse_url(broker.url, "t6")).start()
+    sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+    sim.run()
+    topic = "homeassistant/device/cardtable_t6/config"
+    ha = Subscriber(broker, topic)
+    try:
+        config = json.loads(ha.wait_for(topic))
+        assert config["dev"]["ids"] == ["cardtable_t6"] and config["availability_topic"] == "cardtable/t6/availability"
+        parts = config["cmps"]
+        scores = [parts[f"cardtable_t6_seat{s}_score"] for s in range(3)]
+        assert [(c["name"], c["state_topic"]) for c in scores] == [
+            (f"{name} score", f"cardtable/t6/seat/{seat}/score") for seat, name in enumerate(NAMES)
+        ]
+        assert parts["cardtable_t6_seat3_score"] == {"p": "sensor"}  # a fourth seat, if there was one, is removed
+        assert parts["cardtable_t6_turn"]["options"] == [*NAMES, "none"] and parts["cardtable_t6_turn"]["p"] == "sensor"
+        ids = [c["unique_id"] for c in parts.values() if "unique_id" in c]
+        assert len(ids) == len(set(ids)) == 5 and all(i.startswith("cardtable_t6_") for i in ids)
+        sent = sum(1 for t, _, _ in ha.messages if t == topic)
+        home = Client(CallbackAPIVersion.VERSION2)
+        home.connect("127.0.0.1", broker.port)
+        home.loop_start()
+        home.publish("homeassistant/status", "online", qos=1).wait_for_publish(5)
+        deadline = time.monotonic() + 10
+        while sum(1 for t, _, _ in ha.messages if t == topic) == sent and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sum(1 for t, _, _ in ha.messages if t == topic) == sent + 1  # sent again for Home Assistant
+        home.disconnect()
+        home.loop_stop()
+    finally:
+        ha.close()
+        publisher.stop()
