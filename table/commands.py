@@ -14,7 +14,7 @@ Screw referee that a seat holds no card where it counted some (the camera missed
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,18 @@ class TableCommand:
             if value is not None:
                 out[key] = list(value) if key == "names" else value
         return out
+
+
+@dataclass(frozen=True)
+class CommandRequest:
+    """A command for the table's loop, and where its answer goes: ``answer(accepted, message)``
+    (the control socket's client, or the MQTT reply topic)."""
+
+    command: TableCommand
+    answer: Callable[[bool, str], None]
+
+    def reply(self, ok: bool, message: str) -> None:
+        self.answer(ok, message)
 
 
 def parse_command(data: Any, source: str = "the command line") -> TableCommand:

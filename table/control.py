@@ -16,11 +16,10 @@ import queue
 import socket
 import socketserver
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from table.commands import CommandError, TableCommand, parse_command
+from table.commands import CommandError, CommandRequest, parse_command
 
 SOCKET_NAME = "control.sock"
 REPLY_S = 5.0  # the loop answers within this (it takes one input at a time, each in milliseconds)
@@ -29,17 +28,6 @@ LINE_BYTES = 65_536  # a command longer than this is no command
 
 class ControlError(RuntimeError):
     """The control socket cannot be used: no table runs there, or another one already does."""
-
-
-@dataclass(frozen=True)
-class CommandRequest:
-    """A command for the loop, and where its answer goes: ``(accepted, message)``."""
-
-    command: TableCommand
-    answer: queue.SimpleQueue[tuple[bool, str]]
-
-    def reply(self, ok: bool, message: str) -> None:
-        self.answer.put((ok, message))
 
 
 class _Handler(socketserver.StreamRequestHandler):
@@ -91,10 +79,10 @@ class ControlServer(socketserver.UnixStreamServer):
             command = parse_command(json.loads(line))
         except (CommandError, ValueError) as exc:  # json's errors are ValueErrors
             return False, str(exc) if isinstance(exc, CommandError) else f"not JSON: {exc}"
-        request = CommandRequest(command, queue.SimpleQueue())
-        self.inbox.put(request)
+        answers: queue.SimpleQueue[tuple[bool, str]] = queue.SimpleQueue()
+        self.inbox.put(CommandRequest(command, lambda ok, message: answers.put((ok, message))))
         try:
-            return request.answer.get(timeout=REPLY_S)
+            return answers.get(timeout=REPLY_S)
         except queue.Empty:
             return False, f"the table did not answer within {REPLY_S:g} s; see its log"
 

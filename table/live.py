@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from table.buttons import RawEdge
-from table.commands import PAUSED_PART
+from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
-from table.control import SOCKET_NAME, CommandRequest, ControlError, ControlServer
+from table.control import SOCKET_NAME, ControlError, ControlServer
 from table.controller import CAMERA, COMMAND, FrameReport, Outputs, TableCore
 from table.decisions import Decision
 from table.events import SeatAction
@@ -230,6 +230,8 @@ class LiveTable:
         self.camera = CameraReader(config, self.inbox, self.stop_event)
         settings = config.mqtt_settings()
         self.publisher: TablePublisher | None = None if settings is None else TablePublisher(settings)
+        if self.publisher is not None:
+            self.publisher.on_command = self.inbox.put  # commands from the broker, taken like any input
         self._folder = config.resolve(config.journal.folder)
         self._keep_changes(overrides or {})
 

@@ -15,6 +15,12 @@ Topics, under ``cardtable/<table_id>/``:
 And Home Assistant's discovery message (``table.home_assistant``), sent again whenever Home
 Assistant says on ``homeassistant/status`` that it is back.
 
+Commands come on ``cmd/<command>`` (``new-game``, ``set``, ``pause``, ``resume``,
+``out-of-cards``; the payload a JSON object of the command's keys, or nothing), are checked like
+the command line's (``table.commands``) and answered on ``reply``: ``{"command": ..., "ok": ...,
+"message": ...}``. Who may send them is the broker's business: its ACL lets only an admin user
+write ``cmd`` topics (``systemd/mosquitto/``).
+
 The broker may be down when the table starts, restarted, or away for minutes: the table plays
 on regardless. paho's network thread connects and reconnects in the background; retained topics
 are kept here and republished on every connect, so a dashboard always ends up with the latest
@@ -37,6 +43,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from table import home_assistant
+from table.commands import CommandError, CommandRequest, parse_command
 from table.decisions import Decision
 from table.lights import Pattern
 from table.scoreboard import round_and_phase, seat_scores, table_state
@@ -112,6 +119,7 @@ class TablePublisher:
         self._retained: dict[str, str] = {}  # topic: payload, republished on every connect
         self._waiting: deque[str] = deque()  # decisions made while the broker was away
         self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
+        self.on_command: Callable[[CommandRequest], None] | None = None  # where commands go (the table's inbox)
         c = self.client
         if settings.username is not None:
             c.username_pw_set(settings.username, settings.password)
@@ -163,10 +171,13 @@ class TablePublisher:
             self.connected = True
             self._up.set()
             self.connects += 1
+            # Subscriptions first: once "online" is seen, the table hears its commands.
+            client.subscribe(home_assistant.STATUS_TOPIC, qos=1)
+            if self.on_command is not None:
+                client.subscribe(self._topic("cmd/+"), qos=1)
             client.publish(self._topic("availability"), "online", qos=1, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
-            client.subscribe(home_assistant.STATUS_TOPIC, qos=1)
             while self._waiting:
                 client.publish(self._topic("events"), self._waiting.popleft(), qos=1)
         log.info("MQTT: connected to %s:%d as table %s", self.settings.host, self.settings.port, self.settings.table_id)
@@ -179,13 +190,35 @@ class TablePublisher:
             log.warning("MQTT: lost the broker (%s); the table plays on and catches it up when it is back", reason)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
-        if message.topic == home_assistant.STATUS_TOPIC and message.payload == b"online":
+        prefix = self._topic("cmd/")
+        if message.topic.startswith(prefix) and self.on_command is not None:
+            self._command(message.topic.removeprefix(prefix), message.payload)
+        elif message.topic == home_assistant.STATUS_TOPIC and message.payload == b"online":
             topic = home_assistant.discovery_topic(self.settings.table_id)
             with self._lock:  # Home Assistant (re)started: it is told of the table again
                 payload = self._retained.get(topic)
                 if payload is not None and self.connected:
                     client.publish(topic, payload, qos=1, retain=True)
             log.info("MQTT: Home Assistant is online; the table's discovery message is sent again")
+
+    def _command(self, kind: str, payload: bytes) -> None:
+        """A command from the broker: checked, then handed to the table, whose answer goes to ``reply``."""
+        try:
+            data = json.loads(payload) if payload.strip() else {}
+            if not isinstance(data, dict):
+                raise CommandError(f"the payload must be a JSON object of the command's keys, not {data!r}")
+            command = parse_command({**data, "command": kind}, source="MQTT")
+        except (CommandError, ValueError) as exc:  # json's errors are ValueErrors
+            why = str(exc) if isinstance(exc, CommandError) else f"the payload is not JSON: {exc}"
+            self._reply(kind, False, why)
+            return
+        assert self.on_command is not None
+        self.on_command(CommandRequest(command, lambda ok, message: self._reply(kind, ok, message)))
+
+    def _reply(self, kind: str, ok: bool, message: str) -> None:
+        answer = json.dumps({"command": kind, "ok": ok, "message": message})
+        self.client.publish(self._topic("reply"), answer, qos=1)
+        log.log(logging.INFO if ok else logging.WARNING, "MQTT command %s: %s", kind, message)
 
     # ------------------------------------------------------------------------- publishing
 

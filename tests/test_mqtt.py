@@ -264,3 +264,57 @@ def test_home_assistant_is_told_of_the_table_and_told_again_when_it_comes_back(b
     finally:
         ha.close()
         publisher.stop()
+
+
+def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: Broker, tmp_path: Path) -> None:
+    from paho.mqtt.client import CallbackAPIVersion, Client
+
+    from sim.mock_gpio import timed_mock_factory
+    from table.config import load_config
+    from table.live import LiveTable
+    from tests.test_live import _table, _wait
+
+    path = _table(tmp_path, frames=100, card_from=999)
+    table = LiveTable(
+        load_config(path, {"mqtt": {"url": broker.url, "table_id": "cmd"}}), pin_factory=timed_mock_factory()
+    )
+    watching = Subscriber(broker, "cardtable/cmd/#")
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
+    runner.start()
+    admin = Client(CallbackAPIVersion.VERSION2)
+    admin.connect("127.0.0.1", broker.port)
+    admin.loop_start()
+
+    def sent(kind: str, payload: str = "") -> dict:
+        before = sum(1 for t, _, _ in watching.messages if t == "cardtable/cmd/reply")
+        admin.publish(f"cardtable/cmd/cmd/{kind}", payload, qos=1).wait_for_publish(5)
+        _wait(lambda: sum(1 for t, _, _ in watching.messages if t == "cardtable/cmd/reply") > before)
+        return json.loads(watching.latest["cardtable/cmd/reply"])
+
+    try:
+        watching.wait_for("cardtable/cmd/availability", "online")  # said after subscribing to its commands
+        assert sent("pause") == {
+            "command": "pause",
+            "ok": True,
+            "message": "paused: every light blinks amber until resume",
+        }
+        _wait(lambda: table.games[0].faults == {"players": "paused from MQTT"})
+        refused = sent("set", '{"rules": "nope"}')
+        assert not refused["ok"] and "unknown ers preset 'nope'" in refused["message"]
+        assert sent("set", "[1]")["message"].startswith("the payload must be a JSON object")
+        assert sent("resume", "{oops")["message"].startswith("the payload is not JSON")
+        assert sent("dance")["message"].startswith("command 'dance' is not one of")
+        dealt = sent("new-game", '{"names": ["Al", "Bo", "Cy", "Di"]}')
+        assert dealt == {
+            "command": "new-game",
+            "ok": True,
+            "message": "a new game is dealt: ers (standard) for Al, Bo, Cy, Di",
+        }
+        assert watching.wait_for("cardtable/cmd/seat/0/name", "Al")
+    finally:
+        admin.disconnect()
+        admin.loop_stop()
+        table.stop()
+        runner.join(timeout=10)
+        watching.close()
+    assert table.errors == 0
