@@ -3,6 +3,7 @@ for it; and a subscriber that keeps the latest message of every topic it sees.""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -29,8 +30,11 @@ class Broker:
             pytest.fail("mosquitto is not installed: apt-get install -y mosquitto (.ci/run does)")
         self.folder, self.port = folder, free_port()
         self.conf = folder / "mosquitto.conf"
+        # Started as root, Mosquitto drops to its own user, which may not enter the test's private
+        # folder (its log, a password file): here it stays root. On a Pi it runs as mosquitto.
+        stay = "user root\n" if os.geteuid() == 0 else ""
         self.conf.write_text(
-            f"listener {self.port} 127.0.0.1\n"
+            f"listener {self.port} 127.0.0.1\n{stay}"
             + ("allow_anonymous true\n" if "allow_anonymous" not in extra else "")
             + f"persistence false\nlog_dest file {folder / 'mosquitto.log'}\n{extra}",
             encoding="utf-8",
@@ -96,3 +100,18 @@ class Subscriber:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def connected_client(broker: Broker, username: str | None = None, password: str | None = None) -> object:
+    """A paho client connected (its CONNACK received: a publish before it could not be waited for)."""
+    from paho.mqtt.client import CallbackAPIVersion, Client
+
+    client = Client(CallbackAPIVersion.VERSION2)
+    if username is not None:
+        client.username_pw_set(username, password)
+    up = threading.Event()
+    client.on_connect = lambda c, u, f, reason, p: up.set() if not reason.is_failure else None
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    assert up.wait(10), "the broker did not accept the client"
+    return client

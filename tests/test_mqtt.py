@@ -21,7 +21,7 @@ from sim.options import SimOptions
 from table.games import setup_game
 from table.mqtt import MqttError, MqttSettings, TablePublisher, parse_url
 from table.scoreboard import seat_scores
-from tests.mqtt_broker import Broker, Subscriber
+from tests.mqtt_broker import Broker, Subscriber, connected_client
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Ann", "Bob", "Cyd"]
@@ -230,8 +230,6 @@ def test_the_configurations_mqtt_keys_are_checked(tmp_path: Path) -> None:
 
 
 def test_home_assistant_is_told_of_the_table_and_told_again_when_it_comes_back(broker: Broker) -> None:
-    from paho.mqtt.client import CallbackAPIVersion, Client
-
     sim = _sim()
     publisher = TablePublisher(parse_url(broker.url, "t6")).start()
     sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
@@ -251,9 +249,7 @@ def test_home_assistant_is_told_of_the_table_and_told_again_when_it_comes_back(b
         ids = [c["unique_id"] for c in parts.values() if "unique_id" in c]
         assert len(ids) == len(set(ids)) == 5 and all(i.startswith("cardtable_t6_") for i in ids)
         sent = sum(1 for t, _, _ in ha.messages if t == topic)
-        home = Client(CallbackAPIVersion.VERSION2)
-        home.connect("127.0.0.1", broker.port)
-        home.loop_start()
+        home = connected_client(broker)
         home.publish("homeassistant/status", "online", qos=1).wait_for_publish(5)
         deadline = time.monotonic() + 10
         while sum(1 for t, _, _ in ha.messages if t == topic) == sent and time.monotonic() < deadline:
@@ -267,8 +263,6 @@ def test_home_assistant_is_told_of_the_table_and_told_again_when_it_comes_back(b
 
 
 def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: Broker, tmp_path: Path) -> None:
-    from paho.mqtt.client import CallbackAPIVersion, Client
-
     from sim.mock_gpio import timed_mock_factory
     from table.config import load_config
     from table.live import LiveTable
@@ -281,9 +275,7 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
     watching = Subscriber(broker, "cardtable/cmd/#")
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
     runner.start()
-    admin = Client(CallbackAPIVersion.VERSION2)
-    admin.connect("127.0.0.1", broker.port)
-    admin.loop_start()
+    admin = connected_client(broker)
 
     def sent(kind: str, payload: str = "") -> dict:
         before = sum(1 for t, _, _ in watching.messages if t == "cardtable/cmd/reply")
