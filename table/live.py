@@ -47,6 +47,7 @@ from table.games.ers import OUT_OF_CARDS
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
 from table.mqtt import TablePublisher
+from table.notify import Notifier
 from table.preset_menu import PresetMenu
 from table.referee import Referee
 from table.rules import shipped_presets
@@ -232,6 +233,7 @@ class LiveTable:
         self.publisher: TablePublisher | None = None if settings is None else TablePublisher(settings)
         if self.publisher is not None:
             self.publisher.on_command = self.inbox.put  # commands from the broker, taken like any input
+        self.notifier = Notifier()
         self._folder = config.resolve(config.journal.folder)
         self._keep_changes(overrides or {})
 
@@ -257,9 +259,13 @@ class LiveTable:
             ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
             next_game: int | None = None
             self.camera.start()
+            self.notifier.ready(f"playing {core.setup.game} ({core.setup.preset}), journal {self.journals[-1].name}")
             while not self.stop_event.is_set():
                 now = self._now()
+                self.notifier.ping(time.monotonic_ns())  # the loop goes round: it is healthy
+                ping = self.notifier.next_ping()
                 wakes = [core.next_wakeup(now), next_game, ends, self.menu.next_wakeup() if self.menu else None]
+                wakes.append(None if ping is None else ping + self.offset_ns)
                 wake = min(t for t in wakes if t is not None)
                 try:
                     item = self.inbox.get(timeout=max(0, wake - now) / 1e9)
@@ -563,6 +569,7 @@ class LiveTable:
             self._close_journal(previous)
         self._keep(core, path)
         log.info("game %d: %s (%s), seed %d, journal %s", self.games_dealt, setup.game, setup.preset, seed, path)
+        self.notifier.status(f"game {self.games_dealt}: {setup.game} ({setup.preset}), journal {path.name}")
         core.start(now)
         return core
 
@@ -580,6 +587,7 @@ class LiveTable:
 
     def _close(self, core: TableCore | None) -> None:
         self.stop_event.set()
+        self.notifier.stopping()
         if core is not None:
             self._close_journal(core)
         for seat in range(len(self.config.seats.names)):
