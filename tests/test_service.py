@@ -75,3 +75,22 @@ def test_the_watchdog_is_pinged_at_half_its_time_and_only_for_its_own_process() 
     assert notifier.address == "\0cardtable-test"
     assert Notifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1"}).watchdog_ns is None
     assert not Notifier({}).active and Notifier({}).next_ping() is None
+
+
+def test_the_install_script_parses_and_its_dry_run_names_every_step_and_no_password() -> None:
+    script = ROOT / "systemd" / "install.sh"
+    assert subprocess.run(["bash", "-n", str(script)], capture_output=True, timeout=30).returncode == 0
+    done = subprocess.run(["bash", str(script), "--dry-run"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    steps = done.stdout
+    for step in (
+        "apt-get install -y python3-venv python3-picamera2 python3-lgpio mosquitto",
+        "usermod -a -G gpio,video,dialout cardtable",
+        "python3 -m venv --system-site-packages /opt/cardtable/venv",
+        "cp " + str(ROOT / "systemd/mosquitto/cardtable.acl") + " /etc/mosquitto/cardtable.acl",
+        "mosquitto_passwd -b -c /etc/mosquitto/cardtable.passwd cardtable <a new password>",
+        "mosquitto_passwd -b  /etc/mosquitto/cardtable.passwd admin <a new password>",
+        "cp " + str(UNIT) + " /etc/systemd/system/cardtable.service",
+        "systemctl enable cardtable.service",
+    ):
+        assert f"+ {step}" in steps, step

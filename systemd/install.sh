@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Install the table as a service on Raspberry Pi OS (Bookworm), from a clone of the repository:
+#   sudo systemd/install.sh            # do it
+#   systemd/install.sh --dry-run       # only say what it would do
+# Safe to run again (an update): it keeps /etc/cardtable, the passwords and the journals.
+set -euo pipefail
+
+DRY=0
+[[ "${1:-}" == "--dry-run" ]] && DRY=1
+SRC="$(cd "$(dirname "$0")/.." && pwd)"
+PREFIX=/opt/cardtable
+CONF=/etc/cardtable
+STATE=/var/lib/cardtable
+
+run() {  # a step: printed, and done unless --dry-run
+    echo "+ $*"
+    if [[ $DRY == 0 ]]; then "$@"; fi
+}
+
+if [[ $DRY == 0 && $(id -u) != 0 ]]; then
+    echo "run it as root: sudo $0" >&2
+    exit 1
+fi
+
+# 1. System packages: Python's venv, the Pi camera's library and lgpio (both only from apt, used
+#    from a venv made with --system-site-packages), and the broker.
+run apt-get update
+run apt-get install -y python3-venv python3-picamera2 python3-lgpio mosquitto mosquitto-clients
+
+# 2. The table's own user, in the groups for the GPIO chips, the cameras and the serial ports.
+if ! id cardtable >/dev/null 2>&1; then
+    run useradd --system --home-dir "$STATE" --shell /usr/sbin/nologin cardtable
+fi
+run usermod -a -G gpio,video,dialout cardtable
+
+# 3. The code, in a venv of its own that sees the system's picamera2 and lgpio.
+run mkdir -p "$PREFIX"
+run mkdir -p "$PREFIX/src"
+echo "+ copy $SRC to $PREFIX/src (without .git and .venv)"
+if [[ $DRY == 0 ]]; then
+    tar -C "$SRC" --exclude=./.git --exclude=./.venv -cf - . | tar -C "$PREFIX/src" -xf -
+fi
+run python3 -m venv --system-site-packages "$PREFIX/venv"
+run "$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src"
+run ln -sf "$PREFIX/src/README.md" "$PREFIX/README.md"
+
+# 4. The configuration (kept if it is there) and the journal's folder.
+run mkdir -p "$CONF" "$STATE/journal"
+if [[ ! -e "$CONF/table.toml" ]]; then
+    echo "+ write $CONF/table.toml: table.example.toml with the journal, calibration and MQTT set for the Pi"
+    if [[ $DRY == 0 ]]; then
+        sed -e 's|^folder = "journal" |folder = "/var/lib/cardtable/journal" |' \
+            -e 's|^calibration = "calibration.json"|calibration = "/etc/cardtable/calibration.json"|' \
+            -e 's|^url = "" |url = "mqtt://cardtable@localhost:1883" |' \
+            -e 's|^password_file = "" |password_file = "/etc/cardtable/mqtt-password" |' \
+            "$SRC/table.example.toml" > "$CONF/table.toml"
+    fi
+fi
+run chown -R cardtable:cardtable "$STATE"
+
+# 5. The broker: no anonymous clients, a password a user (made once, the table's written for it).
+run cp "$SRC/systemd/mosquitto/cardtable.conf" /etc/mosquitto/conf.d/cardtable.conf
+run cp "$SRC/systemd/mosquitto/cardtable.acl" /etc/mosquitto/cardtable.acl
+if [[ ! -e /etc/mosquitto/cardtable.passwd ]]; then
+    create=-c
+    for user in cardtable dashboard homeassistant admin; do
+        password="$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
+        echo "+ mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd $user <a new password>"
+        if [[ $DRY == 0 ]]; then
+            mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd "$user" "$password"
+            (umask 077 && echo "$password" > "$CONF/mqtt-password-$user")
+        fi
+        create=
+    done
+    run cp "$CONF/mqtt-password-cardtable" "$CONF/mqtt-password"
+    run chown root:cardtable "$CONF/mqtt-password"
+    run chmod 640 "$CONF/mqtt-password"
+    run chown root:mosquitto /etc/mosquitto/cardtable.passwd
+    run chmod 640 /etc/mosquitto/cardtable.passwd
+    echo "the MQTT passwords are in $CONF/mqtt-password-<user> (root only): give them to the dashboard, Home Assistant, the admin"
+fi
+run systemctl restart mosquitto
+
+# 6. The service.
+run cp "$SRC/systemd/cardtable.service" /etc/systemd/system/cardtable.service
+run systemctl daemon-reload
+run systemctl enable cardtable.service
+echo "installed. Calibrate the camera (README: \"Calibrating\") into $CONF/calibration.json, edit $CONF/table.toml,"
+echo "check it with: sudo -u cardtable $PREFIX/venv/bin/cardtable run --config $CONF/table.toml --check"
+echo "then: sudo systemctl start cardtable && journalctl -fu cardtable"
