@@ -191,6 +191,7 @@ class LiveTable:
         self.frame_latencies_ns: deque[int] = deque(maxlen=KEPT_TIMES)  # a frame's report to the lights told, likewise
         self.games: deque[TableCore] = deque(maxlen=KEPT_GAMES)  # the latest games' cores, the one played last
         self.games_dealt = 0
+        self.turns = 0  # times the loop has gone round (it sleeps until an input or a deadline)
         self.decisions_before = 0  # decisions of the games no longer kept
         self.errors = 0  # inputs the loop failed on (logged): a bug, but never the table's end
         self.offset_ns = 0  # the table's clock less the host's: 0 but after a restart of the host (``_now``)
@@ -262,9 +263,12 @@ class LiveTable:
             self.notifier.ready(f"playing {core.setup.game} ({core.setup.preset}), journal {self.journals[-1].name}")
             while not self.stop_event.is_set():
                 now = self._now()
+                self.turns += 1
                 self.notifier.ping(time.monotonic_ns())  # the loop goes round: it is healthy
                 ping = self.notifier.next_ping()
-                wakes = [core.next_wakeup(now), next_game, ends, self.menu.next_wakeup() if self.menu else None]
+                # While the menu is open the abandoned game is not ticked: its deadlines are not waited for.
+                game_wake = self.menu.next_wakeup() if self.menu else core.next_wakeup(now)
+                wakes = [game_wake, next_game, ends]
                 wakes.append(None if ping is None else ping + self.offset_ns)
                 wake = min(t for t in wakes if t is not None)
                 try:

@@ -131,6 +131,17 @@ def test_the_same_card_put_back_where_it_lay_after_the_zone_lay_bare_for_seconds
         assert again == ([CardSeen(at * 100 * MS, "camera", parse_card("JH"), "pile")] if new else []), bare
 
 
+def test_a_hand_passing_over_the_bare_zone_does_not_stop_it_forgetting_the_card_taken() -> None:
+    """Review: the bare time restarts after a hand leaves, and still runs out."""
+    tracker = CardTracker(config=TrackerConfig(confirm=2, vanish=4, forget_after_ns=2_000 * MS))
+    run(tracker, [[seen("JH")]] * 2)
+    assert run(tracker, [[]] * 4, start=2) == [CardGone(200 * MS, "camera", "pile")]
+    run(tracker, [[seen(None, 0.1)]] * 3, start=6)  # a hand over the pile, nothing readable
+    run(tracker, [[]] * 21, start=9)  # then bare for 2 s (frames 100 ms apart)
+    again = run(tracker, [[seen("JH")]] * 2, start=30)
+    assert again == [CardSeen(3_000 * MS, "camera", parse_card("JH"), "pile")]
+
+
 def test_the_identical_card_of_a_second_deck_played_next_elsewhere_is_a_new_card() -> None:
     """Two decks: a trick taken away, the next one led with the other deck's queen. Thrown onto
     the pile it lies elsewhere, at another angle: played, not the taken queen shown again. Back

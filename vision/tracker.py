@@ -219,7 +219,9 @@ class CardTracker:
     def _nothing(self, zone: Zone, state: _ZoneState, t: int) -> list[Event]:
         state.candidate, state.candidate_frames = None, 0
         if state.shown is None:
-            if state.bare_since is not None and t - state.bare_since >= self.config.forget_after_ns:
+            if state.bare_since is None:  # bare again after something unreadable lay there (a hand)
+                state.bare_since = t
+            if t - state.bare_since >= self.config.forget_after_ns:
                 state.hidden = None  # bare for seconds: the card was taken, and the same card there next is new
             return []
         if state.empty_since is None:
