@@ -30,6 +30,23 @@ class ControlError(RuntimeError):
     """The control socket cannot be used: no table runs there, or another one already does."""
 
 
+def claim(path: Path) -> None:
+    """Make sure no other table runs on ``path``'s folder (a ``ControlError`` says so); a socket
+    left by a table that was killed (nobody listening) is removed."""
+    if not (path.exists() or path.is_symlink()):
+        return
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except (ConnectionRefusedError, FileNotFoundError):
+            path.unlink(missing_ok=True)  # left by a table that was killed
+            return
+        except OSError:
+            pass  # someone is there, busy: a table
+    raise ControlError(f"another table is running on {path.parent}: stop it, or give this one its own journal folder")
+
+
 class _Handler(socketserver.StreamRequestHandler):
     timeout = 2.0  # a client that connects and says nothing is let go
 
@@ -49,15 +66,7 @@ class ControlServer(socketserver.UnixStreamServer):
 
     def __init__(self, path: Path, inbox: queue.SimpleQueue[Any]) -> None:
         self.path, self.inbox = path, inbox
-        if path.exists() or path.is_symlink():
-            try:
-                send_command(path, {"command": "hello"}, timeout=1.0)
-            except ControlError:
-                path.unlink()  # left by a table that was killed
-            else:
-                raise ControlError(
-                    f"another table is running on {path.parent}: stop it, or give this one its own journal folder"
-                )
+        claim(path)
         old = os.umask(0o117)  # the table's user and group only
         try:
             super().__init__(str(path), _Handler)
@@ -84,7 +93,7 @@ class ControlServer(socketserver.UnixStreamServer):
         try:
             return answers.get(timeout=REPLY_S)
         except queue.Empty:
-            return False, f"the table did not answer within {REPLY_S:g} s; see its log"
+            return False, f"the table did not answer within {REPLY_S:g} s (it may still take the command); see its log"
 
     def stop(self) -> None:
         if self._thread.is_alive():

@@ -38,7 +38,7 @@ import numpy as np
 from table.buttons import RawEdge
 from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
-from table.control import SOCKET_NAME, ControlError, ControlServer
+from table.control import SOCKET_NAME, ControlError, ControlServer, claim
 from table.controller import CAMERA, COMMAND, FrameReport, Outputs, TableCore
 from table.decisions import Decision
 from table.events import SeatAction
@@ -199,6 +199,8 @@ class LiveTable:
         seats = config.seats
         self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
         self._parts: list[Any] = []
+        self._folder = config.resolve(config.journal.folder)
+        claim(self._folder / SOCKET_NAME)  # another table on this journal folder: refused before any part opens
         if seats.backend == "gpio":
             from table.buttons import GpioButtons
             from table.lights import GpioLights
@@ -235,7 +237,6 @@ class LiveTable:
         if self.publisher is not None:
             self.publisher.on_command = self.inbox.put  # commands from the broker, taken like any input
         self.notifier = Notifier()
-        self._folder = config.resolve(config.journal.folder)
         self._keep_changes(overrides or {})
 
     @property
@@ -252,8 +253,8 @@ class LiveTable:
         """Play games one after another until ``stop`` (or ``max_seconds``)."""
         core: TableCore | None = None
         try:
-            core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
             self._listen()
+            core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
             if self.publisher is not None:
                 self._parts.append(self.publisher.start())  # stopped with the other parts: "offline"
                 self._publish(core, len(core.decisions))
@@ -325,8 +326,8 @@ class LiveTable:
             self._deal_now = False
             try:
                 return self._new_game((core.setup.dealer + 1) % core.setup.players, now), None
-            except JournalError as exc:  # the journal folder cannot take a new file: try again later
-                log.error("%s; the next game waits %g s", exc, NEXT_GAME_S)
+            except (JournalError, ConfigError, OSError) as exc:  # no journal file, a preset file gone: later
+                log.error("the next game cannot be dealt: %s; it waits %g s (a command may mend it)", exc, NEXT_GAME_S)
                 return core, now + round(NEXT_GAME_S * 1e9)
         if core.referee.finished and next_game is None and self.menu is None:
             return core, now + round(NEXT_GAME_S * 1e9)
@@ -431,6 +432,9 @@ class LiveTable:
         assert seat is not None
         if core.setup.game != "ers" or self.menu is not None or core.referee.finished:
             return request.reply(False, "only a game of Egyptian Rat Screw under way counts the cards in hand")
+        if core.paused:
+            why = "; ".join(core.faults)
+            return request.reply(False, f"the game is paused ({why}): say it again when it goes on")
         if seat >= len(names):
             return request.reply(False, f"seat {seat}: the seats are 0 to {len(names) - 1}")
         counted = len(core.referee.hands[seat])  # type: ignore[attr-defined]
@@ -477,11 +481,11 @@ class LiveTable:
             log.error("%s cannot be read (%s): the configuration is played as it is", path, exc)
             return
         try:
-            if not isinstance(kept, dict):
+            if not isinstance(kept, dict) or not all(isinstance(v, dict) for v in kept.values()):
                 raise ConfigError(f"not the changes it should hold: {kept!r}")
             changes = merged_overrides(kept, overrides)
             self.config = self.config.changed(changes)
-        except (ConfigError, TypeError, AttributeError) as exc:
+        except (ConfigError, TypeError, ValueError, AttributeError) as exc:
             log.error("%s: %s; the configuration is played as it is", path, exc)
             return
         self._changes = kept
@@ -540,8 +544,8 @@ class LiveTable:
         for warning in journal.warnings:
             log.warning("%s", warning)
         setup = journal.setup
-        if (setup.game, setup.players) != (self.config.game.name, len(self.config.seats.names)):
-            log.info("%s is a game of %s for %d: a new game is dealt", path, setup.game, setup.players)
+        if setup.players != len(self.config.seats.names):  # its game may differ: a change waits for the next
+            log.info("%s is a game for %d seats: a new game is dealt", path, setup.players)
             return None
         last = max((e.event.t_ns for e in journal.entries), default=0)
         if last >= now:  # the host restarted since (a power cut): its monotonic clock began again

@@ -986,6 +986,15 @@ def test_out_of_cards_while_answering_a_challenge_passes_it_on_as_running_out_do
     assert untimed(out)[2:] == [ChallengePassed(NOW, 2, 0, 3), TurnChanged(NOW, 0)]
 
 
+def test_out_of_cards_on_a_last_chance_ends_it_and_the_game() -> None:
+    """Review: the lone player took the pile back and went on for ever."""
+    table, _ = lone_table(rules(), "2D 9H 5S 3C")
+    table.play("2D")
+    out = _out_of_cards(table, 0)
+    assert untimed(out)[:2] == [CountCorrected(NOW, 0, 51), PlayerOut(NOW, 0)]  # 52 less the 2D played
+    assert untimed(out)[-1] == GameWon(NOW, 0) and table.ref.finished
+
+
 def test_a_game_replayed_with_its_out_of_cards_reaches_the_same_state() -> None:
     tables = [Table(DOUBLES, players=3, tops=[[], ["4C", "9D"], ["8S"]], sizes=[20, 16, 16]) for _ in range(2)]
     events = [CardSeen(STEP, "camera", parse_card("9D"), "pile"), SeatAction(2 * STEP, "command", 2, OUT_OF_CARDS)]

@@ -102,8 +102,26 @@ def test_out_of_cards_puts_a_count_right_in_the_journal(tmp_path: Path) -> None:
             "Bob holds no card by the referee's count already",
         )
         assert running.send(command="out-of-cards", seat=4) == (False, "seat 4: the seats are 0 to 3")
+        assert running.send(command="pause")[0]
+        said = running.send(command="out-of-cards", seat=2)  # review: it was taken, then set aside and lost
+        assert said == (False, "the game is paused (players): say it again when it goes on")
     actions = [e for e in _journal(tmp_path)[1:] if e["type"] == "action"]
     assert [(e["seat"], e["source"], e["action"]) for e in actions] == [(1, "command", "out-of-cards")]
+
+
+def test_a_game_changed_by_set_is_resumed_after_a_restart_and_a_damaged_changes_file_is_ignored(
+    tmp_path: Path,
+) -> None:
+    _table(tmp_path, frames=100, card_from=999)
+    with Running(tmp_path) as running:
+        assert running.send(command="set", game="cuckoo")[0]
+        played = running.table.journals[-1]
+    with Running(tmp_path) as again:  # killed or stopped mid-game: the ERS game goes on
+        assert again.table.games[0].setup.game == "ers" and again.table.journals[-1] == played
+        assert again.table.config.game.name == "cuckoo"  # for the next game
+    (tmp_path / "journal" / CHANGES_FILE).write_text('{"game": "xy"}')
+    table = LiveTable(load_config(tmp_path / "table.toml"), pin_factory=timed_mock_factory())
+    assert table.config.game.name == "ers"  # the file's, with an error in the log
 
 
 def test_a_table_running_for_days_keeps_only_the_latest_games(tmp_path: Path) -> None:
@@ -121,9 +139,8 @@ def test_a_table_running_for_days_keeps_only_the_latest_games(tmp_path: Path) ->
 def test_a_second_table_on_the_same_journal_folder_is_refused_and_a_stale_socket_is_not(tmp_path: Path) -> None:
     _table(tmp_path, frames=100, card_from=999)
     with Running(tmp_path) as table:
-        other = LiveTable(load_config(tmp_path / "table.toml"), pin_factory=timed_mock_factory())
-        with pytest.raises(ControlError, match="another table is running on"):
-            other.run(max_seconds=5)
+        with pytest.raises(ControlError, match="another table is running on"):  # before it opens a part
+            LiveTable(load_config(tmp_path / "table.toml"), pin_factory=timed_mock_factory())
         assert table.send(command="pause")[0]  # the first is unharmed
     assert not table.socket.exists()  # removed at a clean stop
     table.socket.touch()  # as a table killed would leave it

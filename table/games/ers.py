@@ -284,7 +284,8 @@ class ErsReferee(Referee):
         out: list[Decision] = [CountCorrected(t, seat, count), PlayerOut(t, seat)]
         if self.turn != seat or self.pending_award is not None:
             return out
-        if self.lone == seat:
+        if self.lone == seat:  # the last chance ends with the cards: it takes the pile back, and has won
+            self.last_chance_left = 0
             return out + self._claim(t, seat, "last chance over")
         return out + self._cannot_go_on(t, seat)
 
