@@ -34,8 +34,8 @@ class TableCommand:
     rules: str | None = None  # a preset's name, or a preset file on the table's host
     names: tuple[str, ...] | None = None
     seed: int | None = None
-    source: str = "the command line"
-    seat: int | None = None  # out-of-cards: whose  # who asked, for the log and the pause's reason
+    source: str = "the command line"  # who asked, for the log and the pause's reason
+    seat: int | None = None  # out-of-cards: whose
 
     @property
     def changes(self) -> bool:

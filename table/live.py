@@ -421,7 +421,7 @@ class LiveTable:
             if self.menu is None:
                 self._abandon(core)
             self.menu, self._deal_now = None, True
-            return request.reply(True, f"a new game is dealt: {self._describe()}")
+            return request.reply(True, f"dealing a new game: {self._describe()}")
         if self.menu is not None:  # the menu offers the presets of the game now set
             self.menu = self._preset_menu(now)
         return request.reply(True, f"from the next game: {self._describe()}")
@@ -483,8 +483,12 @@ class LiveTable:
         try:
             if not isinstance(kept, dict) or not all(isinstance(v, dict) for v in kept.values()):
                 raise ConfigError(f"not the changes it should hold: {kept!r}")
-            changes = merged_overrides(kept, overrides)
-            self.config = self.config.changed(changes)
+            try:
+                self.config = self.config.changed(merged_overrides(kept, overrides))
+            except ConfigError as exc:  # the command line's game, say, with a kept preset of another
+                kept = {section: values for section, values in kept.items() if section not in overrides}
+                self.config = self.config.changed(merged_overrides(kept, overrides))
+                log.warning("%s: %s; kept only the changes the command line does not touch", path, exc)
         except (ConfigError, TypeError, ValueError, AttributeError) as exc:
             log.error("%s: %s; the configuration is played as it is", path, exc)
             return

@@ -300,7 +300,7 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
         assert dealt == {
             "command": "new-game",
             "ok": True,
-            "message": "a new game is dealt: ers (standard) for Al, Bo, Cy, Di",
+            "message": "dealing a new game: ers (standard) for Al, Bo, Cy, Di",
         }
         assert watching.wait_for("cardtable/cmd/seat/0/name", "Al")
     finally:

@@ -68,7 +68,7 @@ def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_r
         assert len(table.table.games) == 1  # nothing refused changed anything
 
         ok, says = table.send(command="new-game", rules="screw", names=["Al", "Bo", "Cy", "Di"])
-        assert (ok, says) == (True, "a new game is dealt: ers (screw) for Al, Bo, Cy, Di")
+        assert (ok, says) == (True, "dealing a new game: ers (screw) for Al, Bo, Cy, Di")
         _wait(lambda: len(table.table.games) == 2)
         assert table.table.games[1].setup.preset == "screw"
         assert table.table.config.seats.names == ("Al", "Bo", "Cy", "Di")
@@ -119,6 +119,11 @@ def test_a_game_changed_by_set_is_resumed_after_a_restart_and_a_damaged_changes_
     with Running(tmp_path) as again:  # killed or stopped mid-game: the ERS game goes on
         assert again.table.games[0].setup.game == "ers" and again.table.journals[-1] == played
         assert again.table.config.game.name == "cuckoo"  # for the next game
+    kept = {"game": {"name": "cuckoo", "preset": None, "rules": {}}, "seats": {"names": ["Al", "Bo", "Cy", "Di"]}}
+    (tmp_path / "journal" / CHANGES_FILE).write_text(json.dumps(kept))
+    own = {"game": {"preset": "screw"}}  # an ERS preset, against the kept game: the kept names still hold
+    table = LiveTable(load_config(tmp_path / "table.toml", own), pin_factory=timed_mock_factory(), overrides=own)
+    assert (table.config.game.name, table.config.game.preset, table.config.seats.names[0]) == ("ers", "screw", "Al")
     (tmp_path / "journal" / CHANGES_FILE).write_text('{"game": "xy"}')
     table = LiveTable(load_config(tmp_path / "table.toml"), pin_factory=timed_mock_factory())
     assert table.config.game.name == "ers"  # the file's, with an error in the log
@@ -211,7 +216,7 @@ def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
         done = sent("set", "--rules", "nope")
         assert done.returncode == 1 and done.stderr.startswith("refused: ") and "'nope'" in done.stderr
         done = sent("new-game", "--names", "Al,Bo,Cy,Di")
-        assert done.returncode == 0 and "a new game is dealt: ers (standard) for Al, Bo, Cy, Di" in done.stdout
+        assert done.returncode == 0 and "dealing a new game: ers (standard) for Al, Bo, Cy, Di" in done.stdout
     finally:
         run.terminate()
         _, err = run.communicate(timeout=30)
