@@ -10,13 +10,15 @@ SIM_ARGS ?= --game ers --players 4 --seed 1
 setup: $(VENV)/.installed
 
 # What the tests need besides Python: Mosquitto (a real broker for the MQTT tests), Node (the
-# MicroPython protocol test) and systemd-analyze (the service unit's check). Installed with apt
+# MicroPython protocol test), systemd-analyze (the service unit's check) and Chromium (the
+# dashboard page's test, headless). Installed with apt
 # when missing and run as root; else named.
 system:
 	@missing=""; \
 	{ command -v mosquitto || test -x /usr/sbin/mosquitto; } >/dev/null 2>&1 || missing="$$missing mosquitto"; \
 	{ command -v node && command -v npm; } >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \

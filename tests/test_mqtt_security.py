@@ -31,7 +31,8 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
     conf = (SHIPPED / "cardtable.conf").read_text(encoding="utf-8")
     conf = conf.replace("/etc/mosquitto/cardtable.passwd", str(passwords))
     conf = conf.replace("/etc/mosquitto/cardtable.acl", str(SHIPPED / "cardtable.acl"))
-    conf = "\n".join(line for line in conf.splitlines() if not line.startswith("listener"))  # the test's own port
+    ours = ("listener", "protocol", "http_dir")  # the test's own port, and no websockets listener
+    conf = "\n".join(line for line in conf.splitlines() if not line.startswith(ours))
     assert "allow_anonymous false" in conf
     running = Broker(tmp_path, extra=conf + "\n").start()
     yield running
