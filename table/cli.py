@@ -194,6 +194,25 @@ def cmd_send(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_league(args: argparse.Namespace) -> int:
+    """Every table on the broker, its game and its standings."""
+    from rich.console import Console
+
+    from table.league import collect, standings
+    from table.mqtt import parse_url
+
+    try:
+        tables = collect(parse_url(args.mqtt, "league"))
+    except ConnectionError as exc:
+        print(f"cardtable: error: {exc}", file=sys.stderr)
+        return 2
+    if not tables:
+        print("no table has published on this broker")
+        return 0
+    Console(highlight=False).print(standings(tables))
+    return 0
+
+
 def cmd_playout(args: argparse.Namespace) -> int:
     preset = load_preset("ers", args.rules)
     if preset.values.get("slaps", True):
@@ -294,6 +313,10 @@ def build_parser() -> argparse.ArgumentParser:
     out = kinds.add_parser("out-of-cards", help="ERS: this seat holds no card, though the referee counts some")
     out.add_argument("--seat", type=int, required=True, help="the seat's number, 0 to one less than the seats")
     send.set_defaults(func=cmd_send)
+
+    league = sub.add_parser("league", help="every table on an MQTT broker, its game and its standings")
+    league.add_argument("--mqtt", required=True, metavar="URL", help="the broker: mqtt://[USER:PASS@]HOST:PORT")
+    league.set_defaults(func=cmd_league)
 
     play = sub.add_parser("playout", help="play a Beggar-my-neighbour deal to its end")
     play.add_argument("--rules", default="beggar-my-neighbour")

@@ -310,3 +310,29 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
         runner.join(timeout=10)
         watching.close()
     assert table.errors == 0
+
+
+def test_tables_side_by_side_on_one_broker_keep_apart_and_the_league_shows_them_all(broker: Broker) -> None:
+    from table.league import collect
+
+    finished = {}
+    for table_id, game, seed in (("hall", "cuckoo", 3), ("den", "oh-hell", 5)):
+        sim = _sim(game, seed)
+        publisher = TablePublisher(parse_url(broker.url, table_id)).start()
+        sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+        sim.run()
+        publisher.stop()
+        finished[table_id] = seat_scores(sim.referee)[1]
+    tables = collect(parse_url(broker.url, "league"))
+    assert sorted(tables) == ["den", "hall"]
+    for table_id, scores in finished.items():
+        assert [s["score"] for s in tables[table_id]["seats"]] == scores and not tables[table_id]["online"]
+    assert tables["den"]["game"] == "oh-hell" and tables["hall"]["game"] == "cuckoo"
+    done = subprocess.run(
+        [sys.executable, "-m", "table.cli", "league", "--mqtt", broker.url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "hall (offline)" in done.stdout and "oh-hell (classic), over" in done.stdout
