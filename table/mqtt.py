@@ -46,7 +46,7 @@ from table import home_assistant
 from table.commands import CommandError, CommandRequest, parse_command
 from table.decisions import Decision
 from table.lights import Pattern
-from table.scoreboard import round_and_phase, seat_scores, table_state
+from table.scoreboard import table_state
 
 log = logging.getLogger("cardtable.mqtt")
 
@@ -272,19 +272,15 @@ class TablePublisher:
         lights: Sequence[Pattern] = (),
         paused: Sequence[str] = (),
     ) -> None:
-        """The retained topics as the game now stands."""
+        """The retained topics as the game now stands: the whole state, and its parts topic by topic."""
         self.announce(names)
-        _, scores = seat_scores(referee)
-        round_no, phase = round_and_phase(referee)
-        game = {"game": setup.game, "preset": setup.preset, "round": round_no, "phase": phase}
-        self.retain("game", json.dumps(game, separators=(",", ":")))
-        expected = referee.expects()
-        waiting = expected.seat if expected.action not in ("none", "") else None
-        self.retain("turn", NOBODY if waiting is None else names[waiting])
-        for seat, name in enumerate(names):
-            self.retain(f"seat/{seat}/name", name)
-            self.retain(f"seat/{seat}/score", str(scores[seat]))
         state = table_state(referee, setup, names, lights, paused)
+        game = {key: state[key] for key in ("game", "preset", "round", "phase")}
+        self.retain("game", json.dumps(game, separators=(",", ":")))
+        self.retain("turn", NOBODY if state["turn"] is None else names[state["turn"]])
+        for seat in state["seats"]:
+            self.retain(f"seat/{seat['seat']}/name", seat["name"])
+            self.retain(f"seat/{seat['seat']}/score", str(seat["score"]))
         self.retain("state", json.dumps(state, separators=(",", ":")))
 
 
