@@ -75,17 +75,26 @@
     password: query.get("pass") || undefined,
     reconnectPeriod: 2000,
   });
+  if (query.has("pass")) {  // out of the address bar (and a screenshot of it) once it is used
+    const shown = new URLSearchParams(query);
+    shown.delete("pass");
+    history.replaceState(null, "", `${location.pathname}?${shown}`);
+  }
   client.on("connect", () => {
     brokerUp = true;
     connection();
     client.subscribe([`${base}/state`, `${base}/availability`, `${base}/events`], { qos: 1 });
   });
   client.on("close", () => { brokerUp = false; connection(); });
+  // A cleared (empty) or damaged message is skipped: the page keeps what it shows.
+  const parsed = (text) => { try { return text ? JSON.parse(text) : null; } catch { return null; } };
   client.on("message", (topic, payload) => {
     const text = payload.toString();
-    if (topic === `${base}/availability`) { tableOnline = text === "online"; connection(); }
-    else if (topic === `${base}/state`) draw(JSON.parse(text));
-    else if (topic === `${base}/events`) decision(JSON.parse(text));
+    if (topic === `${base}/availability`) { tableOnline = text === "online"; connection(); return; }
+    const data = parsed(text);
+    if (data === null || typeof data !== "object") return;
+    if (topic === `${base}/state`) draw(data);
+    else if (topic === `${base}/events`) decision(data);
   });
   connection();
 })();

@@ -38,8 +38,10 @@ run mkdir -p "$PREFIX"
 run mkdir -p "$PREFIX/src"
 echo "+ copy $SRC to $PREFIX/src (without .git and .venv)"
 if [[ $DRY == 0 ]]; then
-    tar -C "$SRC" --exclude=./.git --exclude=./.venv -cf - . | tar -C "$PREFIX/src" -xf -
+    # Owned by root and readable by all (Mosquitto serves the page from it), whoever cloned it.
+    tar -C "$SRC" --exclude=./.git --exclude=./.venv -cf - . | tar -C "$PREFIX/src" --no-same-owner -xf -
 fi
+run chmod -R a+rX "$PREFIX/src"
 run python3 -m venv --system-site-packages "$PREFIX/venv"
 run "$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src"
 run ln -sf "$PREFIX/src/README.md" "$PREFIX/README.md"
@@ -61,24 +63,28 @@ run chown -R cardtable:cardtable "$STATE"
 # 5. The broker: no anonymous clients, a password a user (made once, the table's written for it).
 run cp "$SRC/systemd/mosquitto/cardtable.conf" /etc/mosquitto/conf.d/cardtable.conf
 run cp "$SRC/systemd/mosquitto/cardtable.acl" /etc/mosquitto/cardtable.acl
-if [[ ! -e /etc/mosquitto/cardtable.passwd ]]; then
-    create=-c
-    for user in cardtable dashboard homeassistant admin; do
-        password="$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-        echo "+ mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd $user <a new password>"
-        if [[ $DRY == 0 ]]; then
-            mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd "$user" "$password"
-            (umask 077 && echo "$password" > "$CONF/mqtt-password-$user")
-        fi
-        create=
-    done
-    run cp "$CONF/mqtt-password-cardtable" "$CONF/mqtt-password"
-    run chown root:cardtable "$CONF/mqtt-password"
-    run chmod 640 "$CONF/mqtt-password"
-    run chown root:mosquitto /etc/mosquitto/cardtable.passwd
-    run chmod 640 /etc/mosquitto/cardtable.passwd
-    echo "the MQTT passwords are in $CONF/mqtt-password-<user> (root only): give them to the dashboard, Home Assistant, the admin"
-fi
+# Each user is made once: a run that stopped half way is finished by the next one.
+started=0
+for user in cardtable dashboard homeassistant admin; do
+    if [[ -e /etc/mosquitto/cardtable.passwd ]] && grep -q "^$user:" /etc/mosquitto/cardtable.passwd; then
+        continue
+    fi
+    create=
+    [[ -e /etc/mosquitto/cardtable.passwd || $started == 1 ]] || create=-c
+    started=1
+    password="$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
+    echo "+ mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd $user <a new password>"
+    if [[ $DRY == 0 ]]; then
+        mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd "$user" "$password"
+        (umask 077 && echo "$password" > "$CONF/mqtt-password-$user")
+    fi
+    echo "the MQTT password of $user is in $CONF/mqtt-password-$user (root only)"
+done
+run cp "$CONF/mqtt-password-cardtable" "$CONF/mqtt-password"
+run chown root:cardtable "$CONF/mqtt-password"
+run chmod 640 "$CONF/mqtt-password"
+run chown root:mosquitto /etc/mosquitto/cardtable.passwd
+run chmod 640 /etc/mosquitto/cardtable.passwd
 run systemctl restart mosquitto
 
 # 6. The service.

@@ -24,6 +24,7 @@ def collect(settings: MqttSettings, seconds: float = 10.0) -> dict[str, dict[str
     online: dict[str, bool] = {}
     last = [time.monotonic()]
     connected = threading.Event()
+    refused: list[str] = []  # the broker's reason, when it turned the login down
     client = Client(CallbackAPIVersion.VERSION2)
     if settings.username is not None:
         client.username_pw_set(settings.username, settings.password)
@@ -31,9 +32,11 @@ def collect(settings: MqttSettings, seconds: float = 10.0) -> dict[str, dict[str
         client.tls_set()
 
     def on_connect(c: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if not reason.is_failure:
+        if reason.is_failure:
+            refused.append(str(reason))
+        else:
             c.subscribe([("cardtable/+/state", 1), ("cardtable/+/availability", 1)])
-            connected.set()
+        connected.set()
 
     def on_message(c: Any, userdata: Any, message: Any) -> None:
         _, table_id, kind = message.topic.split("/", 2)
@@ -50,6 +53,8 @@ def collect(settings: MqttSettings, seconds: float = 10.0) -> dict[str, dict[str
     try:
         if not connected.wait(seconds):
             raise ConnectionError(f"no answer from the MQTT broker at {settings.host}:{settings.port}")
+        if refused:
+            raise ConnectionError(f"the MQTT broker at {settings.host}:{settings.port} refused: {refused[0]}")
         last[0] = time.monotonic()
         while time.monotonic() - last[0] < SETTLE_S:
             time.sleep(0.1)

@@ -23,8 +23,9 @@ write ``cmd`` topics (``systemd/mosquitto/``).
 
 The broker may be down when the table starts, restarted, or away for minutes: the table plays
 on regardless. paho's network thread connects and reconnects in the background; retained topics
-are kept here and republished on every connect, so a dashboard always ends up with the latest
-state and final scores. Decisions made while the broker is away wait in a bounded queue
+are kept here and republished on every connect (once the broker has acknowledged the
+subscriptions, so after paho's resends of older values), so a dashboard always ends up with the
+latest state and final scores. Decisions made while the broker is away wait in a bounded queue
 (``keep_events``; the oldest give way, counted in ``dropped``) and follow the retained state
 when it is back. Nothing here blocks or raises into the table's loop.
 """
@@ -53,6 +54,8 @@ log = logging.getLogger("cardtable.mqtt")
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 KEEPALIVE_S = 15  # the broker gives the table up (and says offline) after 1.5 times this without a word
 NOBODY = "none"  # the turn topic when the referee waits on no seat
+CLEARED = ""  # an empty retained payload deletes the topic at the broker (kept, and sent again on connect)
+MAX_COMMAND_BYTES = 4096  # a command's keys fit in far less; anything bigger is refused unread
 STOP_WAIT_S = 3.0  # a clean stop waits this long at most for the broker, and for "offline" to reach it
 
 
@@ -118,6 +121,8 @@ class TablePublisher:
         self._lock = threading.Lock()
         self._retained: dict[str, str] = {}  # topic: payload, republished on every connect
         self._waiting: deque[str] = deque()  # decisions made while the broker was away
+        self._catch_up_mid = -1  # the subscription whose acknowledgement starts the catch-up
+        self._seats = 0  # seats whose topics are published (the rest are cleared)
         self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
         self.on_command: Callable[[CommandRequest], None] | None = None  # where commands go (the table's inbox)
         c = self.client
@@ -129,7 +134,9 @@ class TablePublisher:
         c.reconnect_delay_set(min_delay=1, max_delay=10)
         c.on_connect = self._connected
         c.on_disconnect = self._disconnected
+        c.on_subscribe = self._subscribed
         c.on_message = self._message
+        c.suppress_exceptions = True  # a callback's bug is logged by paho; its network thread lives on
 
     def _topic(self, name: str) -> str:
         return f"{self.settings.base}/{name}"
@@ -167,14 +174,23 @@ class TablePublisher:
             where = f"{self.settings.host}:{self.settings.port}"
             log.warning("the MQTT broker at %s refused the table: %s", where, reason)
             return
+        # Only subscribe here. Right after this callback paho resends what the last connection
+        # left unacknowledged; retained values sent now would reach the broker before those
+        # older ones, which would then replace them (a final score lost). The catch-up waits
+        # for the first subscription's acknowledgement, which comes after the resends.
         with self._lock:
-            self.connected = True
-            self._up.set()
             self.connects += 1
-            # Subscriptions first: once "online" is seen, the table hears its commands.
-            client.subscribe(home_assistant.STATUS_TOPIC, qos=1)
+            _, self._catch_up_mid = client.subscribe(home_assistant.STATUS_TOPIC, qos=1)
             if self.on_command is not None:
                 client.subscribe(self._topic("cmd/+"), qos=1)
+
+    def _subscribed(self, client: Any, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
+        """The broker has taken everything sent before: publish the state afresh, then what waited."""
+        with self._lock:
+            if mid != self._catch_up_mid or self.connected:
+                return
+            self.connected = True
+            self._up.set()
             client.publish(self._topic("availability"), "online", qos=1, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
@@ -190,6 +206,12 @@ class TablePublisher:
             log.warning("MQTT: lost the broker (%s); the table plays on and catches it up when it is back", reason)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            self._heard(client, message)
+        except Exception:  # whatever arrives, the network thread must live on
+            log.exception("MQTT: a message on %s could not be handled", message.topic)
+
+    def _heard(self, client: Any, message: Any) -> None:
         prefix = self._topic("cmd/")
         if message.topic.startswith(prefix) and self.on_command is not None:
             self._command(message.topic.removeprefix(prefix), message.payload)
@@ -204,13 +226,17 @@ class TablePublisher:
     def _command(self, kind: str, payload: bytes) -> None:
         """A command from the broker: checked, then handed to the table, whose answer goes to ``reply``."""
         try:
+            if len(payload) > MAX_COMMAND_BYTES:
+                raise CommandError(f"the payload is {len(payload)} bytes; a command is at most {MAX_COMMAND_BYTES}")
             data = json.loads(payload) if payload.strip() else {}
             if not isinstance(data, dict):
-                raise CommandError(f"the payload must be a JSON object of the command's keys, not {data!r}")
+                raise CommandError(f"the payload must be a JSON object of the command's keys, not {data!r:.60}")
             command = parse_command({**data, "command": kind}, source="MQTT")
-        except (CommandError, ValueError) as exc:  # json's errors are ValueErrors
-            why = str(exc) if isinstance(exc, CommandError) else f"the payload is not JSON: {exc}"
-            self._reply(kind, False, why)
+        except CommandError as exc:
+            self._reply(kind, False, str(exc))
+            return
+        except (ValueError, RecursionError) as exc:  # json's errors are ValueErrors; deep nesting recurses
+            self._reply(kind, False, f"the payload is not JSON: {exc}")
             return
         assert self.on_command is not None
         self.on_command(CommandRequest(command, lambda ok, message: self._reply(kind, ok, message)))
@@ -281,6 +307,10 @@ class TablePublisher:
         for seat in state["seats"]:
             self.retain(f"seat/{seat['seat']}/name", seat["name"])
             self.retain(f"seat/{seat['seat']}/score", str(seat["score"]))
+        for gone in range(len(state["seats"]), self._seats):  # seats that went away: cleared
+            self.retain(f"seat/{gone}/name", CLEARED)
+            self.retain(f"seat/{gone}/score", CLEARED)
+        self._seats = max(self._seats, len(state["seats"]))
         self.retain("state", json.dumps(state, separators=(",", ":")))
 
 

@@ -76,7 +76,9 @@ class Subscriber:
         self.client = Client(CallbackAPIVersion.VERSION2)
         if username is not None:
             self.client.username_pw_set(username, password)
-        self.client.on_connect = lambda c, *_: [c.subscribe(t, qos=1) for t in topics]
+        self.subscribed = threading.Event()  # the broker has acknowledged the subscriptions
+        self.client.on_connect = lambda c, *_: c.subscribe([(t, 1) for t in topics])
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._message
         self.client.connect_async("127.0.0.1", broker.port)
         self.client.loop_start()

@@ -105,19 +105,76 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
     sim = _sim()
     sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
     sim.run()
-    made = len(sim.result.decisions)
-    assert not publisher.connected and publisher.dropped == made - 5  # the oldest gave way to the newest
+    made = [d.to_json() for d in sim.result.decisions]
+    assert not publisher.connected and publisher.dropped == len(made) - 5  # the oldest gave way to the newest
+    publisher.client.loop_stop()  # held back until the dashboard below listens, so it hears the catch-up
     broker.start()
     watching = Subscriber(broker, "cardtable/t3/#")
     try:
+        assert watching.subscribed.wait(10)
+        publisher.client.loop_start()
         _, scores = seat_scores(sim.referee)
         assert watching.wait_for("cardtable/t3/availability", "online", seconds=20)
         assert [watching.wait_for(f"cardtable/t3/seat/{s}/score") for s in range(3)] == [str(v) for v in scores]
+        deadline = time.monotonic() + 10
+        while len([m for m in watching.messages if m[0] == "cardtable/t3/events"]) < 5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        kept = [json.loads(p) for t, p, _ in watching.messages if t == "cardtable/t3/events"]
+        assert kept == made[-5:]  # the five kept, in order
         publisher.stop()
         assert watching.wait_for("cardtable/t3/availability", "offline")
     finally:
         watching.close()
         broker.stop()
+
+
+def test_values_the_last_connection_left_unconfirmed_do_not_overwrite_newer_ones(broker: Broker) -> None:
+    """paho resends unacknowledged messages after a reconnect; the catch-up must land after them."""
+    publisher = TablePublisher(parse_url(broker.url, "t7")).start()
+    publisher.retain("seat/0/score", "1")
+    first = Subscriber(broker, "cardtable/t7/#")
+    assert first.wait_for("cardtable/t7/seat/0/score") == "1"
+    first.close()
+    assert broker.process is not None
+    os.kill(broker.process.pid, signal.SIGSTOP)  # a broker that hangs: the link looks alive
+    publisher.retain("seat/0/score", "2")  # handed to paho, never acknowledged
+    time.sleep(0.3)
+    broker.stop()  # SIGKILL: the connection drops
+    deadline = time.monotonic() + 10
+    while publisher.connected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not publisher.connected
+    publisher.retain("seat/0/score", "3")  # the final score, made while the broker is away
+    broker.start()
+    try:
+        again = Subscriber(broker, "cardtable/t7/#")
+        assert again.wait_for("cardtable/t7/availability", "online", seconds=20)
+        assert again.wait_for("cardtable/t7/seat/0/score", "3")
+        time.sleep(0.5)
+        again.close()
+        last = Subscriber(broker, "cardtable/t7/seat/0/score")  # what the broker keeps for a new dashboard
+        assert last.wait_for("cardtable/t7/seat/0/score") == "3"
+        last.close()
+    finally:
+        publisher.stop()
+
+
+def test_seats_that_went_away_are_cleared_from_the_broker(broker: Broker) -> None:
+    publisher = TablePublisher(parse_url(broker.url, "t8")).start()
+    four, three = (setup_game("cuckoo", None, {}, n, 0, 1) for n in (4, 3))
+    try:
+        publisher.show(four.referee(), four, ["Ann", "Bob", "Cyd", "Dee"])
+        seen = Subscriber(broker, "cardtable/t8/seat/#")
+        assert seen.wait_for("cardtable/t8/seat/3/name") == "Dee"
+        seen.close()
+        publisher.show(three.referee(), three, NAMES)
+        seen = Subscriber(broker, "cardtable/t8/seat/#")
+        assert seen.wait_for("cardtable/t8/seat/2/name") == "Cyd"
+        time.sleep(0.3)
+        assert "cardtable/t8/seat/3/name" not in seen.latest and "cardtable/t8/seat/3/score" not in seen.latest
+        seen.close()
+    finally:
+        publisher.stop()
 
 
 def test_a_broker_killed_and_restarted_forgetting_everything_gets_the_state_again(broker: Broker) -> None:
@@ -296,6 +353,8 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
         assert sent("set", "[1]")["message"].startswith("the payload must be a JSON object")
         assert sent("resume", "{oops")["message"].startswith("the payload is not JSON")
         assert sent("dance")["message"].startswith("command 'dance' is not one of")
+        assert sent("set", "[" * 50_000)["message"] == "the payload is 50000 bytes; a command is at most 4096"
+        assert sent("set", "[" * 4000)["message"].startswith("the payload is not JSON: maximum recursion")
         dealt = sent("new-game", '{"names": ["Al", "Bo", "Cy", "Di"]}')
         assert dealt == {
             "command": "new-game",

@@ -4,6 +4,7 @@ read, and only the admin send commands."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import threading
 import time
@@ -81,18 +82,40 @@ def test_the_table_writes_the_dashboard_reads_and_only_the_admin_commands(broker
         assert dashboard.wait_for("cardtable/sec/availability") == "online"
         dashboard.client.publish("cardtable/sec/seat/0/score", "99", qos=1, retain=True).wait_for_publish(5)
         dashboard.client.publish("cardtable/sec/cmd/pause", "", qos=1).wait_for_publish(5)
+        for user in ("cardtable", "homeassistant"):  # another table, or Home Assistant: no commands either
+            other = connected_client(broker, user, USERS[user])
+            other.publish("cardtable/sec/cmd/new-game", "", qos=1).wait_for_publish(5)
+            other.disconnect()
+            other.loop_stop()
         admin.publish("cardtable/sec/cmd/resume", "", qos=1).wait_for_publish(5)
         deadline = time.monotonic() + 10
         while not commands and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(0.3)  # anything else on its way has arrived by now
-        assert [c.command.kind for c in commands] == ["resume"]  # the admin's; the dashboard's pause was dropped
+        assert [c.command.kind for c in commands] == ["resume"]  # the admin's; the others' were dropped
         assert dashboard.latest["cardtable/sec/seat/0/score"] == "12"  # the dashboard could not write
-        ha = connected_client(broker, "homeassistant", USERS["homeassistant"])
-        ha.publish("homeassistant/status", "online", qos=1).wait_for_publish(5)  # Home Assistant may announce itself
-        ha.disconnect()
     finally:
         admin.disconnect()
         admin.loop_stop()
         dashboard.close()
+        table.stop()
+
+
+def test_home_assistant_reads_the_discovery_and_its_announcement_reaches_the_table(broker: Broker) -> None:
+    url = f"mqtt://cardtable:{USERS['cardtable']}@127.0.0.1:{broker.port}"
+    table = TablePublisher(parse_url(url, "sec")).start()
+    topic = "homeassistant/device/cardtable_sec/config"
+    ha = Subscriber(broker, topic, "cardtable/sec/#", username="homeassistant", password=USERS["homeassistant"])
+    try:
+        table.announce(["Ann", "Bob", "Cyd"])
+        assert json.loads(ha.wait_for(topic))["dev"]["ids"] == ["cardtable_sec"]
+        assert ha.wait_for("cardtable/sec/availability") == "online"
+        sent = sum(1 for t, _, _ in ha.messages if t == topic)
+        ha.client.publish("homeassistant/status", "online", qos=1).wait_for_publish(5)
+        deadline = time.monotonic() + 10
+        while sum(1 for t, _, _ in ha.messages if t == topic) == sent and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sum(1 for t, _, _ in ha.messages if t == topic) == sent + 1  # the table heard it and sent it again
+    finally:
+        ha.close()
         table.stop()

@@ -87,6 +87,7 @@ def test_the_install_script_parses_and_its_dry_run_names_every_step_and_no_passw
         "apt-get install -y python3-venv python3-picamera2 python3-lgpio mosquitto",
         "usermod -a -G gpio,video,dialout cardtable",
         "python3 -m venv --system-site-packages /opt/cardtable/venv",
+        "chmod -R a+rX /opt/cardtable/src",
         "cp " + str(ROOT / "systemd/mosquitto/cardtable.acl") + " /etc/mosquitto/cardtable.acl",
         "mosquitto_passwd -b -c /etc/mosquitto/cardtable.passwd cardtable <a new password>",
         "mosquitto_passwd -b  /etc/mosquitto/cardtable.passwd admin <a new password>",
