@@ -283,3 +283,24 @@ def test_something_unreadable_on_a_zone_for_long_enough_asks_for_the_card_again(
     assert tracker.unsure() == [("pile", None)]
     run(tracker, [[seen("7C")]], start=6)
     assert tracker.unsure() == []
+
+
+def test_a_card_taken_back_off_the_pile_uncovers_the_one_under_it_which_is_not_played_again() -> None:
+    """A misplay taken back (the shedding game): the card under it shows again where it lay, and
+    is no new card; the identical card of the other deck thrown on the pile next is one."""
+    tracker = CardTracker()
+    laid = run(tracker, [[seen("9C")]] * 3 + [[seen("5H", where=PILE + 12)]] * 3)
+    assert [e.card.code for e in laid] == ["9C", "5H"]
+    assert run(tracker, [[seen("9C")]] * 3, start=6) == []  # 5H taken back: 9C, where it lay
+    assert run(tracker, [[seen("9C", where=PILE + 2)]] * 3, start=9) == []  # straightened
+
+
+def test_the_twin_of_the_top_card_laid_on_it_is_a_new_card_and_the_top_card_moved_is_not() -> None:
+    """Two decks: the identical card laid on its twin (a switch, a pair) is played; the top card
+    straightened or pushed aside, leaving nothing where it lay, is not."""
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3)
+    twin = [seen("9C", where=PILE + 20), SeenCard("9C", 0.8, PILE, covered=True)]
+    thrown = run(tracker, [twin] * 3, start=3)
+    assert [(e.card.code, e.t_ns) for e in thrown] == [("9C", 300 * MS)]
+    assert run(tracker, [[seen("9C", where=PILE + 40)]] * 3, start=6) == []  # pushed aside: nothing under it

@@ -45,6 +45,7 @@ from vision.seen import SeenCard
 from vision.zones import Zone as TableZone
 from vision.zones import zone_at
 
+BENEATH = 8  # covered cards a zone remembers: one uncovered where it lay was not played again
 SAME_PLACE = 0.25  # a card back where it lay: each corner within this much of its short side of where it was
 STILL = 0.1  # a card at rest: its centre moves less than this much of its short side a frame (a card carried: more)
 
@@ -100,6 +101,7 @@ class _ZoneState:
     empty_since: int | None = None
     empty_frames: int = 0
     hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
+    beneath: deque[SeenCard] = field(default_factory=lambda: deque(maxlen=BENEATH))  # cards covered, latest last
     bare_since: int | None = None  # when the zone's card was taken, while it has shown nothing at all since
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
     unreadable_run: int = 0  # frames in a row something has lain on the zone, unreadable
@@ -136,14 +138,16 @@ class CardTracker:
             return []
         self.last_t = t_ns
         top: dict[Zone, SeenCard] = {}
+        under: dict[Zone, list[SeenCard]] = {}
         present: set[Zone] = set()
         for card in cards:
             zone = self.zone_of(card.center)
             if zone is None:
                 continue
             present.add(zone)
-            if card.covered:
-                continue  # a card under others (a trick, a fan) is never what a zone shows on top
+            if card.covered:  # a card under others (a trick, a fan) is never what a zone shows on top
+                under.setdefault(zone, []).append(card)
+                continue
             readable = card.code is not None and (card.code == BACK or card.confidence >= self.config.min_confidence)
             if readable and (zone not in top or card.confidence > top[zone].confidence):
                 top[zone] = card
@@ -151,7 +155,7 @@ class CardTracker:
         for zone in set(self.zones) | present:
             state = self.zones.setdefault(zone, _ZoneState(unreadable=deque(maxlen=self.config.settle)))
             if zone in top:
-                events += self._reading(zone, state, t_ns, top[zone])
+                events += self._reading(zone, state, t_ns, top[zone], under.get(zone, []))
                 state.unreadable.clear()
                 state.unreadable_run, state.bare_since = 0, None
             elif zone in present:
@@ -184,11 +188,13 @@ class CardTracker:
             key=lambda z: (z[0], -1 if z[1] is None else z[1]),
         )
 
-    def _reading(self, zone: Zone, state: _ZoneState, t: int, card: SeenCard) -> list[Event]:
+    def _reading(
+        self, zone: Zone, state: _ZoneState, t: int, card: SeenCard, covered: Sequence[SeenCard] = ()
+    ) -> list[Event]:
         code = card.code
         assert code is not None  # only readable cards are a zone's top card
         state.empty_since, state.empty_frames = None, 0
-        if state.shown is not None and code == state.shown.code:
+        if state.shown is not None and code == state.shown.code and not _twin(card, state.shown, covered):
             state.shown, state.candidate, state.candidate_frames = card, None, 0
             return []
         if state.candidate is None or code != state.candidate.code:
@@ -211,8 +217,10 @@ class CardTracker:
             pass  # the card the zone showed before it emptied, where it lay: it was hidden, not played again
         elif shown is not None and shown != BACK and code == BACK:
             events.append(CardGone(state.candidate_t, self.source, name, parse_card(shown)))  # turned face down
-        elif code != BACK:
+        elif code != BACK and not _uncovered(state.beneath, card):
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
+            if state.shown is not None:
+                state.beneath.append(state.shown)
         state.shown, state.candidate, state.candidate_frames, state.hidden = card, None, 0, None
         return events
 
@@ -233,7 +241,29 @@ class CardTracker:
         gone = state.empty_since
         state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
         state.bare_since = t
+        state.beneath.clear()
         return [CardGone(gone, self.source, name)]
+
+
+def _twin(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard]) -> bool:
+    """Whether ``card``, read as the zone's card ``shown``, is its twin from another deck laid on
+    it: it lies elsewhere, and ``shown`` is still seen, covered, where it lay (a card only
+    straightened leaves nothing behind)."""
+    if _same_place(card, shown):
+        return False
+    return any(c.code == shown.code and _same_place(c, shown) for c in covered)
+
+
+def _uncovered(beneath: deque[SeenCard], card: SeenCard) -> bool:
+    """Whether ``card`` is one the zone showed before a card was laid on it, where it lay: the
+    card on it was taken back (a misplay), so it shows again and was not played again. It and
+    the cards laid on it are forgotten as covered."""
+    for i in range(len(beneath) - 1, -1, -1):
+        if beneath[i].code == card.code and _same_place(card, beneath[i]):
+            for _ in range(len(beneath) - i):
+                beneath.pop()
+            return True
+    return False
 
 
 def _same_place(card: SeenCard, before: SeenCard) -> bool:
