@@ -357,7 +357,7 @@ class TableSimulation:
         tick queued for when the core next has something to do."""
         self.settle(t)
         wake = self.core.next_wakeup(t)
-        if len(self.core.sequencer) and wake not in self._ticks:
+        if self.core.waiting() and wake not in self._ticks:
             self._ticks.add(wake)
             self.at(wake, "tick")
 

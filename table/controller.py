@@ -188,11 +188,21 @@ class TableCore:
             self._emit(self.referee.advance(self.sequencer.released_to), now_ns)
         self._lights(now_ns)
 
+    def waiting(self) -> bool:
+        """Whether time alone will bring something: an event held, a gesture or a referee's window
+        to close (a table fed by a simulation, with no camera frames to tick it, needs telling)."""
+        return (
+            bool(len(self.sequencer)) or self.gestures.next_deadline() is not None or self.referee.wakeup() is not None
+        )
+
     def next_wakeup(self, now_ns: int) -> int:
         """When the core next has something to do with no input: a held event's release (at its
         source's bound at the latest), a gesture's deadline, a light's message ending."""
         deadline = self.gestures.next_deadline()
         times = [self.sequencer.next_release(), self.signals.next_change(now_ns)]
+        waits = self.referee.wakeup()
+        if waits is not None:  # released (and so advanced to) once every source is past it
+            times.append(waits + self.sequencer.lateness_ns)
         times.append(None if deadline is None else deadline + self._edges_late_ns)
         held = self._all_held_since()
         if held is not None and not self.new_game_asked:

@@ -67,10 +67,12 @@ class Command(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardGone(Event):
-    """A card (or a whole pile, when ``card`` is None) left a zone of the table."""
+    """A card (or a whole pile, when ``card`` is None) left a zone of the table; ``seat`` names
+    the seat of a seat zone (a safe card taken up)."""
 
     zone: str = "pile"
     card: Card | None = None
+    seat: int | None = None
 
     TYPE: ClassVar[str] = "card-gone"
     ORDER: ClassVar[int] = 1

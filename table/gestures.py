@@ -233,8 +233,9 @@ DEFAULT_MEANINGS: dict[str, dict[str, str]] = {
     "ers": {},
     "cuckoo": {"tap": "keep", "long-press": "trade"},
     "oh-hell": {"count": "bid"},
+    "eights": {"count": "taps", "long-press": "hold"},  # read in context by the referee
 }
-COUNTING = {"bid"}  # actions whose value is the number of taps: the reader must not pair taps into double taps
+COUNTING = {"bid", "taps"}  # actions whose value is the number of taps: the reader must not pair taps into double taps
 
 
 def meaning(meanings: dict[str, str], gesture: Gesture) -> tuple[str, int | None] | None:

@@ -45,6 +45,11 @@ class Referee(ABC):
         """Every input up to ``t_ns`` has been handed over: settle what waited on simultaneity."""
         return []
 
+    def wakeup(self) -> int | None:
+        """The moment from which ``advance`` would decide something (a play's match window
+        closing), for a table with no input to wake it; None: nothing waits on time."""
+        return None
+
     @abstractmethod
     def expects(self) -> Expectation:
         """Whose turn it is and which input would move the game on."""
