@@ -8,6 +8,8 @@ from typing import Any
 from table.cards import CardError, parse_card
 from table.games.cuckoo import CuckooReferee
 from table.games.cuckoo_rules import CuckooRules
+from table.games.eights import EightsReferee
+from table.games.eights_rules import EightsRules
 from table.games.ers import ErsReferee
 from table.games.ers_rules import ErsRules
 from table.games.ohhell import OhHellReferee
@@ -19,8 +21,9 @@ GAMES: dict[str, tuple[type, type[Referee]]] = {
     "ers": (ErsRules, ErsReferee),
     "cuckoo": (CuckooRules, CuckooReferee),
     "oh-hell": (OhHellRules, OhHellReferee),
+    "eights": (EightsRules, EightsReferee),
 }
-DEFAULT_PRESET = {"ers": "standard", "cuckoo": "cuckoo", "oh-hell": "classic"}
+DEFAULT_PRESET = {"ers": "standard", "cuckoo": "cuckoo", "oh-hell": "classic", "eights": "screw-your-neighbour"}
 
 
 @dataclass(frozen=True)
