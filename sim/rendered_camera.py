@@ -91,6 +91,14 @@ class RenderedCamera:
         self.lying = [c for c in self.lying if place is not None and c.place != place]
         self._image = None
 
+    def lift(self, place: Place) -> None:
+        """The top card of ``place`` picked up (a card taken back)."""
+        for n in range(len(self.lying) - 1, -1, -1):
+            if self.lying[n].place == place:
+                del self.lying[n]
+                self._image = None
+                return
+
     def nudge(self, place: Place) -> None:
         """The top card of ``place`` straightened or moved a little, as a player does when the
         table asks to see it again."""
