@@ -94,12 +94,14 @@ def referee_games(games: list[tuple[GameSetup, list[Event]]]) -> None:
 
 
 def bench_round_games() -> None:
-    """Whole Cuckoo and Oh Hell games: the referee alone, against the simulation around it."""
+    """Whole Cuckoo, Oh Hell and shedding games: the referee alone, against the simulation around it."""
     cases = [
         ("cuckoo", "cuckoo", 5),
         ("cuckoo", "screw-your-neighbor", 6),
         ("oh-hell", "classic", 4),
         ("oh-hell", "big-table", 8),
+        ("eights", "screw-your-neighbour", 4),
+        ("eights", "screw-your-neighbour", 8),
     ]
     count = 20
     for game, preset, players in cases:

@@ -151,6 +151,10 @@ class TableSimulation:
         try:
             self.pins = self._open_seats()
             self._events()
+            if self.referee.finished and len(self.core.sequencer):
+                # Inputs made as the game ended (a tap as the last card went down) are in the
+                # journal: the table hands them to the referee as a replay will.
+                self.core.tick(self.clock.monotonic_ns() + self.core.sequencer.lateness_ns + 1)
         finally:
             if self.pins is not None:
                 self.pins.close()

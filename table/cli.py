@@ -58,9 +58,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
     speed = 0.0 if args.fast else args.speed
+    camera = args.camera or ("reports" if args.game == "eights" else "rendered")
     try:
         options = SimOptions(
-            lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed, camera=args.camera, seats=args.seats
+            lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed, camera=camera, seats=args.seats
         )
     except ValueError as exc:
         raise GameSetupError(str(exc)) from None
@@ -265,9 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--camera",
         choices=CAMERAS,
-        default="rendered",
-        help="rendered: every frame drawn and read by the table's vision (the default); reports: the camera's "
-        "reports made directly, many times faster",
+        default=None,
+        help="rendered: every frame drawn and read by the table's vision (the default, but for the shedding game: "
+        "its cards laid on their twins are not read yet); reports: the camera's reports made directly, many "
+        "times faster",
     )
     sim.add_argument(
         "--seats",

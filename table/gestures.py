@@ -243,4 +243,6 @@ def meaning(meanings: dict[str, str], gesture: Gesture) -> tuple[str, int | None
     action = meanings.get(gesture.kind)
     if action is None:
         return None
+    if gesture.kind == "count" and not gesture.count and "long-press" in meanings:
+        return None  # a long press with no taps before it: the long press's own meaning says it
     return action, gesture.count if action in COUNTING else None

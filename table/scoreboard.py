@@ -20,6 +20,13 @@ def seat_counts(referee: Any) -> tuple[str, list[str]]:
         return "score (bid/taken)", [
             f"{total} ({bid}/{taken})" for total, bid, taken in zip(state.totals, bids, tricks, strict=False)
         ]
+    if referee.GAME == "eights":
+        state = referee.state
+        held = [f"{h}+1" if safe else str(h) for h, safe in zip(state.hands, state.safe, strict=True)]
+        if referee.rules.rounds == 1:
+            return "cards held (+ safe card)", held
+        what = "wins" if referee.rules.scoring == "wins" else "cards left"
+        return f"{what} (cards held)", [f"{t} ({h})" for t, h in zip(state.totals, held, strict=True)]
     what, scores = seat_scores(referee)
     return what, [str(v) for v in scores]
 
@@ -33,6 +40,8 @@ def seat_scores(referee: Any) -> tuple[str, list[int]]:
     if referee.GAME == "cuckoo":
         points = referee.rules.scoring == "points"
         return ("points" if points else "lives"), list(state.points if points else state.lives)
+    if referee.GAME == "eights":
+        return ("wins" if referee.rules.scoring == "wins" else "cards left"), list(state.totals)
     return "points", list(state.totals)
 
 
@@ -44,6 +53,9 @@ def middle_cards(referee: Any) -> tuple[str, list[str]]:
     if referee.GAME == "oh-hell":
         trump = "no trump" if state.trump is None else f"trumps {state.trump}"
         return f"trick {state.trick_no}, {trump}", [c.code for c in state.trick_cards]
+    if referee.GAME == "eights":
+        suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}.get(state.suit or "", "any suit")
+        return f"pile of {len(state.pile)}, {suit}; stock {state.stock}", [c.code for c in state.pile[-4:]]
     shown = [c.code for c in state.revealed if c is not None]
     return f"round {state.round}, pot {state.pot}", shown
 
@@ -58,7 +70,7 @@ def round_and_phase(referee: Any) -> tuple[int | None, str]:
 
 
 def _round(referee: Any) -> int | None:
-    if referee.GAME == "cuckoo":
+    if referee.GAME in ("cuckoo", "eights"):
         return int(referee.state.round)
     if referee.GAME == "oh-hell":
         return int(referee.state.hand) + 1

@@ -9,6 +9,7 @@ standing, first that applies:
     paused (a fault: camera lost, board unplugged)   every seat amber, slow blink
     game over                                        the winners green pulse, the rest off
     show that card again (vision unsure)             the seat that played it amber, fast blink
+    the referee waits on this seat to choose          white, blinking
     the referee waits on this seat (its turn)        white, steady
     the dealer of a round game                       blue, steady
     out of the game                                  dim red, steady
@@ -22,6 +23,10 @@ messages (each seat's latest replaces the one before):
     an input refused (a bid that may not be made)    magenta, 2 flashes
     a bid taken                                      amber, one flash a trick bid (one long one for 0)
     the camera saw another card than the hand held   amber, 3 flashes
+    a card that does not go (take it back)           magenta, 2 flashes
+    cards to draw or turns to miss (a two, a four)    red, 2 flashes
+    caught without saying "last card"                red, 3 flashes (the catcher green)
+    "last card" said, a game of several won          green, 1 or 3 flashes
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from table.decisions import (
     RoundStarted,
 )
 from table.games.cuckoo_decisions import LifeLost, RoundLost, TradeBlocked
+from table.games.eights_decisions import DrawOwed, LastCardCalled, LastCardCaught, Misplay, RoundWon
 from table.games.ohhell_decisions import BidMade, TrickWon
 from table.lights import AMBER, BLUE, GREEN, OFF, RED, WHITE, Colour, Pattern, blink, count_back, flash, pulse, steady
 
@@ -54,6 +60,7 @@ PAUSED = blink(AMBER, period_ms=2000)
 WINNER = pulse(GREEN)
 SHOW_AGAIN = blink(AMBER, period_ms=300)
 TURN = steady(WHITE)
+CHOOSE = blink(WHITE, period_ms=600)
 DEALER = steady(BLUE)
 OUT = steady(DIM_RED)
 
@@ -65,6 +72,8 @@ BLOCKED = flash(2, AMBER)
 BLOCKER = flash(2, BLUE)
 REFUSED = flash(2, MAGENTA)
 MISMATCH = flash(3, AMBER)
+HIT = flash(2, RED)
+CALLED = flash(1, GREEN)
 
 MS = 1_000_000
 
@@ -89,6 +98,16 @@ def _messages(d: Decision) -> dict[int, Pattern]:
         return {d.seat: count_back(d.bid)}
     if isinstance(d, CardMismatch):
         return {d.seat: MISMATCH}
+    if isinstance(d, Misplay):
+        return {d.seat: REFUSED}
+    if isinstance(d, DrawOwed):
+        return {d.seat: HIT}
+    if isinstance(d, LastCardCaught):
+        return {d.seat: LOST, d.by: WON}
+    if isinstance(d, LastCardCalled):
+        return {d.seat: CALLED}
+    if isinstance(d, RoundWon):
+        return {d.seat: WON}
     return {}
 
 
@@ -101,6 +120,7 @@ class Signals:
     out: set[int] = field(default_factory=set)
     winners: tuple[int, ...] | None = None  # None until the game is over
     waiting_on: int | None = None  # the seat the referee waits on
+    choosing: bool = False  # ... to choose (a suit, whose hand to take)
     unsure: int | None = None  # the seat asked to show its card again
     paused: bool = False
     _messages: dict[int, tuple[Pattern, int]] = field(default_factory=dict)  # seat: (message, until)
@@ -132,6 +152,7 @@ class Signals:
                 self._messages[seat] = (message, now_ns + _length_ns(message))
         expected = referee.expects()
         self.waiting_on = expected.seat if expected.action not in ("none", "") else None
+        self.choosing = expected.action == "choose"
 
     def show_again(self, seat: int | None) -> None:
         """Vision could not read the card ``seat`` played (None: it can read it now)."""
@@ -170,7 +191,7 @@ class Signals:
         if seat == self.unsure:
             return SHOW_AGAIN
         if seat == self.waiting_on:
-            return TURN
+            return CHOOSE if self.choosing else TURN
         if seat == self.dealer:
             return DEALER
         return OUT if seat in self.out else OFF

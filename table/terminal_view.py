@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from table import eights_lines
 from table.decisions import (
     BadSlap,
     CardMismatch,
@@ -42,7 +43,12 @@ from table.games import cuckoo_decisions as cd
 from table.games import ohhell_decisions as od
 from table.lights import Pattern
 
-TITLES = {"ers": "Egyptian Rat Screw", "cuckoo": "The trading game (Cuckoo)", "oh-hell": "The bidding game (Oh Hell)"}
+TITLES = {
+    "ers": "Egyptian Rat Screw",
+    "cuckoo": "The trading game (Cuckoo)",
+    "oh-hell": "The bidding game (Oh Hell)",
+    "eights": "The shedding game (Crazy Eights)",
+}
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 _RED = {"D", "H"}
@@ -121,6 +127,7 @@ class TerminalView:
             or self._describe_ers(d, referee)
             or self._describe_cuckoo(d, referee)
             or self._describe_ohhell(d)
+            or eights_lines.describe(d, self.name)
         )
 
     def _describe_common(self, d: Decision) -> tuple[str, str] | None:

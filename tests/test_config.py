@@ -65,7 +65,7 @@ BAD = [
     ('"Cyd", "Dee"]', '"Ann", "Dee"]', "[seats] names: 'Ann' named twice"),
     ('"Cyd", "Dee"]', '"Cyd", ""]', "[seats] names: '' must be 1 to 20 printable characters"),
     ('backend = "gpio"', 'backend = "bridge"', '[seats] port: backend = "bridge" needs'),
-    ('name = "ers"', 'name = "poker"', "[game] name: 'poker' is not one of cuckoo, ers, oh-hell"),
+    ('name = "ers"', 'name = "poker"', "[game] name: 'poker' is not one of cuckoo, eights, ers, oh-hell"),
     ('preset = "standard"', 'preset = "standrd"', "[game]: unknown ers preset 'standrd'"),
     ("# burn = 1", "burn = 7", "[game]: rules key 'burn'"),
     ("# burn = 1", "burnt = 1", "[game]: unknown rules key 'burnt' (did you mean 'burn'?)"),

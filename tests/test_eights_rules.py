@@ -614,6 +614,7 @@ def test_rules_are_checked_by_name() -> None:
     for rules, says in (
         ({"hand_size": 0}, "'hand_size'"),
         ({"match_window_ms": -1}, "'match_window_ms'"),
+        ({"match_window_ms": 100}, "matches need 200 ms"),
         ({"king_run": 1}, "'king_run'"),
         ({"decks": 1}, "switch and bomb need"),
         ({"spade_combo": True, "stacking": False}, "'spade_combo' needs stacking"),

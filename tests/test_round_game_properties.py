@@ -8,13 +8,11 @@ same decisions and state, and a restored snapshot carries on identically.
 
 from __future__ import annotations
 
-import json
-import tempfile
 from collections import Counter
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
 
 from sim.cuckoo_sim import CuckooSimulation
 from sim.ohhell_sim import OhHellSimulation
@@ -22,7 +20,6 @@ from table.decisions import CardMismatch, CardPlayed, GameOver, InputTooLate, Ro
 from table.games import cuckoo_decisions as cd
 from table.games import ohhell_decisions as od
 from table.games import setup_game
-from table.journal import JournalWriter, read_journal
 from table.replay import Replay
 from table.rules import shipped_presets
 
@@ -185,17 +182,6 @@ def test_every_revoke_is_flagged_with_its_trick_and_nothing_else(seed: int, pres
 # ------------------------------------------------------------ replay, restore
 
 
-def journal_and_replay(sim_cls, game: str, preset: str, seed: int):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "game.jsonl"
-        sim = sim_cls(setup_game(game, preset, seed=seed))
-        with JournalWriter(path, sim.setup, fsync=False) as journal:
-            sim.journal = journal
-            sim.run()
-        journal = read_journal(path)
-        return sim, journal, list(Replay(journal).lines())
-
-
 @settings(max_examples=12, deadline=None)
 @given(
     seed=seeds,
@@ -220,12 +206,4 @@ def test_a_journal_replays_to_the_same_decisions_and_state(seed: int, game) -> N
 def test_restoring_a_snapshot_carries_on_identically(seed: int, game) -> None:
     name, sim_cls = game
     _, journal, _ = journal_and_replay(sim_cls, name, None, seed)
-    events = sorted((e.event for e in journal.entries if e.late_ns is None), key=lambda e: e.sort_key())
-    ref = journal.setup.referee()
-    ref.start()
-    half = len(events) // 2
-    for event in events[:half]:
-        ref.handle(event)
-    clone = type(ref).restore(json.loads(json.dumps(ref.snapshot())))
-    assert [d for e in events[half:] for d in ref.handle(e)] == [d for e in events[half:] for d in clone.handle(e)]
-    assert ref.snapshot() == clone.snapshot()
+    assert_restored_halfway_carries_on(journal)

@@ -118,7 +118,8 @@ def test_through_whole_simulated_games_the_lights_follow_the_referee(game: str) 
         if referee.finished or expected.seat is None:
             return
         for seat, pattern in enumerate(signals.patterns(now + 60_000 * MS)):  # every message has played
-            assert (pattern == sg.TURN) == (seat == expected.seat), (decision, seat, pattern)
+            waiting = sg.CHOOSE if expected.action == "choose" else sg.TURN
+            assert (pattern == waiting) == (seat == expected.seat), (decision, seat, pattern)
             checked += 1
 
     sim = SIMULATIONS[game](setup, on_decision=follow)
@@ -126,3 +127,20 @@ def test_through_whole_simulated_games_the_lights_follow_the_referee(game: str) 
     assert checked > 100
     winners = set(result.winners or ())
     assert winners and signals.patterns(10**15) == [sg.WINNER if s in winners else OFF for s in range(4)]
+
+
+def test_the_shedding_games_choices_misplays_draws_and_last_card_on_the_lights() -> None:
+    from table.games.eights_decisions import DrawOwed, LastCardCalled, LastCardCaught, Misplay
+
+    signals = sg.Signals(3)
+    choosing = SimpleNamespace(expects=lambda: Expectation("choose", 1), GAME="eights")
+    signals.decided(GameStarted(0, "eights", 3, 0, (8, 8, 8)), choosing, now_ns=0)
+    assert signals.patterns(0)[1] == sg.CHOOSE  # the chooser's light blinks
+    playing = SimpleNamespace(expects=lambda: Expectation("play", 2), GAME="eights")
+    signals.decided(Misplay(1, 2, parse_card("5H"), "no"), playing, now_ns=1)
+    signals.decided(DrawOwed(2, 0, 2, 0, "two"), playing, now_ns=1)
+    assert signals.patterns(1)[2] == sg.REFUSED and signals.patterns(1)[0] == sg.HIT
+    signals.decided(LastCardCaught(3, 1, 0), playing, now_ns=2)
+    assert signals.patterns(2)[:2] == [sg.WON, sg.LOST]
+    signals.decided(LastCardCalled(4, 2), playing, now_ns=3)
+    assert signals.patterns(3)[2] == sg.CALLED

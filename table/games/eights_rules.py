@@ -89,6 +89,8 @@ class EightsRules:
             raise RulesError("rules key 'safe_card' needs hand_size of at least 2")
         if not 0 <= self.match_window_ms <= 5000:
             raise RulesError(f"rules key 'match_window_ms': 0 to 5000, not {self.match_window_ms}")
+        if self.matches and self.match_window_ms < 200:
+            raise RulesError("rules key 'match_window_ms': matches need 200 ms or more to lay their cards in")
         for key in ("twos_draw", "two_joker_draw", "queen_spades_draw", "bomb_draw", "last_card_penalty"):
             value = getattr(self, key)
             if not 0 <= value <= 20:

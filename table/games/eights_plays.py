@@ -1,0 +1,342 @@
+"""The shedding game's plays: the turned card and the dealer's option, the cards laid on the pile
+(matches within their window, misplays), what each play does (switches, the special cards), the
+choices it offers, whose turn is next, and the end of a game.
+"""
+
+from __future__ import annotations
+
+from table.cards import Card, Rank
+from table.decisions import CardPlayed, Decision, GameOver, Rejected, RoundStarted, TurnChanged
+from table.games.eights_cards import (
+    SUIT_NAMES,
+    SUITS,
+    base_card,
+    draw_kind,
+    draw_of,
+    is_black_ace,
+    is_play,
+    is_red_ace,
+    natural_pair,
+    naturals,
+    playable,
+    spade_combo,
+    stacks_on,
+    suit_of,
+)
+from table.games.eights_decisions import (
+    CardTurned,
+    ChoiceOffered,
+    DirectionChanged,
+    DrawOwed,
+    MatchPlayed,
+    Misplay,
+    RoundWon,
+    Shielded,
+    TurnedCardTaken,
+)
+from table.games.eights_state import (
+    CHOOSE,
+    DEALER_DISCARD,
+    DEALER_OPTION,
+    NOBODY,
+    OVER,
+    PLAY,
+    TURN_UP,
+    EightsBase,
+    EightsState,
+)
+
+
+class EightsPlays(EightsBase):
+    """What the cards on the pile do."""
+
+    def _new_round(self, t: int) -> list[Decision]:
+        st, rules, n = self.state, self.rules, self.players
+        keep = {"dealer": st.dealer, "totals": st.totals, "round": st.round + 1, "last_t": st.last_t}
+        self.state = st = EightsState(**keep)
+        st.hands = [rules.hand_size - rules.safe_card] * n
+        st.safe = [rules.safe_card] * n
+        st.called = [False] * n
+        st.stock = sum(self.copies.values()) - rules.hand_size * n
+        st.turn = st.dealer
+        return [RoundStarted(t, st.round, st.dealer, tuple(range(n)), rules.hand_size)]
+
+    def _round_won(self, t: int, seat: int) -> list[Decision]:
+        st, rules = self.state, self.rules
+        if rules.scoring == "wins":
+            points = [int(s == seat) for s in range(self.players)]
+        else:
+            points = [0 if s == seat else self.total(s) for s in range(self.players)]
+        st.totals = [a + b for a, b in zip(st.totals, points, strict=True)]
+        out: list[Decision] = [RoundWon(t, st.round, seat, tuple(points), tuple(st.totals))]
+        st.open_cards, st.choices = [], []
+        if st.round < rules.rounds:
+            st.dealer = (st.dealer + 1) % self.players
+            return out + self._new_round(t)
+        st.phase = OVER
+        best = max(st.totals) if rules.scoring == "wins" else min(st.totals)
+        st.winners = [s for s in range(self.players) if st.totals[s] == best]
+        how = "most games won" if rules.scoring == "wins" else "fewest cards left"
+        reason = f"out of cards first in game {st.round}" if rules.rounds == 1 else f"{how} after {st.round} games"
+        return [*out, GameOver(t, tuple(st.winners), tuple(st.totals), reason)]
+
+    def _pile(self, t: int, card: Card) -> list[Decision]:
+        st = self.state
+        if st.lifted and card in st.reshow:  # the pile lifted for a reshuffle, its active cards put back
+            del st.reshow[: st.reshow.index(card) + 1]
+            st.lifted = bool(st.reshow)
+            return []
+        st.reshow, st.lifted = [], False
+        if st.phase == TURN_UP:
+            return self._turned(t, card)
+        out: list[Decision] = []
+        if st.phase == DEALER_OPTION:
+            if st.must_take:
+                return [Misplay(t, st.dealer, card, "the turned joker goes to the dealer: take it first")]
+            out += self._start_play(t)  # the dealer left the turned card by playing on
+        if st.phase == DEALER_DISCARD:
+            return self._dealer_discard(t, card)
+        if st.phase == CHOOSE:
+            out += self._default_choices(t)
+        if st.phase == OVER or st.phase == TURN_UP:
+            return [*out, Rejected(t, f"{card} came after the game's end", "card-seen")]
+        if st.open_cards:
+            joined = self._join(t, card)
+            if joined is not None:
+                return out + joined
+            out += self._close(t)
+            if st.phase == CHOOSE:
+                out += self._default_choices(t)
+            if st.phase != PLAY:
+                return [*out, Rejected(t, f"{card} came after the game's end", "card-seen")]
+        return out + self._new_play(t, st.turn, card)
+
+    def _new_play(self, t: int, seat: int, card: Card) -> list[Decision]:
+        st = self.state
+        why = self.unknown_card(card, st.pile)
+        if why is not None:  # a misreading: the card is shown again
+            return [Rejected(t, why, "card-seen", seat)]
+        why = self._illegal([card])
+        if why is not None:  # taken back, the card under it shows where it lay: the camera knows it
+            return [Misplay(t, seat, card, why)]
+        out = self._from_hand(t, seat)
+        st.pile.append(card)
+        st.plays += 1
+        out.append(CardPlayed(t, seat, card, len(st.pile)))
+        st.open_cards, st.open_t = [card], t
+        if self.total(seat) == 0 or not self.rules.matches or not self.rules.match_window_ms:
+            out += self._close(t)
+        return out
+
+    def _join(self, t: int, card: Card) -> list[Decision] | None:
+        """The card joins the open play as a match, or None when it cannot."""
+        st = self.state
+        cards = [*st.open_cards, card]
+        if not is_play(cards, self.rules) or self.unknown_card(card, st.pile) or self._illegal(cards):
+            return None
+        out = self._from_hand(t, st.turn)
+        st.pile.append(card)
+        st.open_cards = cards
+        out.append(CardPlayed(t, st.turn, card, len(st.pile)))
+        if self.total(st.turn) == 0 or (len(cards) == 2 and (natural_pair(cards) or spade_combo(cards, self.rules))):
+            out += self._close(t)
+        return out
+
+    def _illegal(self, cards: list[Card]) -> str | None:
+        """Why a play may not go on the pile now (None: it may)."""
+        st, rules = self.state, self.rules
+        under = st.match
+        jokers_only = not naturals(cards)
+        if st.owed:
+            if jokers_only and rules.joker_shield:
+                return None
+            if st.owed_locked or not stacks_on(cards, st.owed_kind, under, rules):
+                how = "shield with a joker or " if rules.joker_shield else ""
+                stack = "" if st.owed_locked or not rules.stacking else "stack on it, "
+                return f"you must draw {st.owed}: {stack}{how}hold your button to draw"
+        if st.skips:
+            base = base_card(cards, under)
+            if not rules.stacking or base is None or base.rank is not Rank.FOUR:
+                return f"you miss {'this turn' if st.skips == 1 else f'{st.skips} turns'}: a four passes it on"
+        first = naturals(cards) or cards
+        if not any(playable(c, under, st.suit, rules) for c in first):
+            assert under is not None
+            suit = SUIT_NAMES.get(st.suit or "", "?")
+            wild = ", an 8" if rules.eights_wild else ""
+            return f"{first[0]} does not go on {under}: it takes {suit} or a {under.rank.symbol}{wild} or a joker"
+        return None
+
+    def _turned(self, t: int, card: Card) -> list[Decision]:
+        st = self.state
+        why = self.unknown_card(card, [])
+        if why is not None:
+            return [Rejected(t, why, "card-seen", st.dealer)]
+        st.pile, st.stock = [card], st.stock - 1
+        st.match, st.suit, st.top_from = card, suit_of(card), NOBODY
+        out: list[Decision] = [CardTurned(t, card)]
+        if card.is_joker or self.rules.dealer_option:
+            st.must_take = card.is_joker
+            st.phase = DEALER_OPTION
+            return [*out, TurnChanged(t, st.dealer)]
+        return out + self._start_play(t)
+
+    def _start_play(self, t: int) -> list[Decision]:
+        st = self.state
+        st.phase = PLAY
+        return self._resolve(t, NOBODY, st.pile[-1:], effects=self.rules.turned_card_effects)
+
+    def _taken(self, t: int) -> list[Decision]:
+        st = self.state
+        st.hands[st.dealer] += 1
+        st.pile, st.match, st.suit, st.must_take = [], None, None, False
+        st.phase = DEALER_DISCARD
+        return [TurnedCardTaken(t, st.dealer)]
+
+    def _dealer_discard(self, t: int, card: Card) -> list[Decision]:
+        st = self.state
+        why = self.unknown_card(card, [])
+        if why is not None:
+            return [Rejected(t, why, "card-seen", st.dealer)]
+        out = self._from_hand(t, st.dealer)
+        st.pile = [card]
+        st.phase, st.turn = PLAY, st.dealer
+        out.append(CardPlayed(t, st.dealer, card, 1))
+        return out + self._resolve(t, st.dealer, [card], effects=self.rules.turned_card_effects)
+
+    def _close(self, t: int) -> list[Decision]:
+        st = self.state
+        cards, st.open_cards = st.open_cards, []
+        out: list[Decision] = []
+        if len(cards) > 1:
+            out.append(MatchPlayed(t, st.turn, tuple(cards), natural_pair(cards)))
+        return out + self._resolve(t, st.turn, cards)
+
+    def _resolve(self, t: int, seat: int, cards: list[Card], effects: bool = True) -> list[Decision]:
+        """What a play does, in order: a switch, the card's function, a king run's draw; then the
+        choices it offers; then the turn passes. ``seat`` is NOBODY for the turned card."""
+        st, rules = self.state, self.rules
+        if seat != NOBODY and self.total(seat) == 0 and rules.going_out == "out":
+            return self._round_won(t, seat)
+        under, before = st.match, st.top_from
+        shown = st.pile[-len(cards) - 1] if len(st.pile) > len(cards) else None
+        jokers_only = not naturals(cards)
+        if st.owed and jokers_only and rules.joker_shield and seat != NOBODY:
+            return self._shield(t, seat)
+        stacked = bool(st.owed or st.skips)
+        run_due = st.kings if self.king_run() and seat != NOBODY else 0
+        base = base_card(cards, under)
+        st.match, st.top_from = base, seat
+        if not jokers_only:
+            st.suit = suit_of(base)
+        if not stacked:
+            st.active_from = len(st.pile) - len(cards)
+        if base is not None and all(c.rank is Rank.KING for c in cards):
+            st.kings += len(cards)
+            run_due = 0
+        else:
+            st.kings = 0
+        bomb_by, st.bomb_by = st.bomb_by, NOBODY
+        out: list[Decision] = []
+        if effects and base is not None:
+            out += self._switch(t, seat, cards, shown, before, base)
+            out += self._function(t, seat, cards, under, base, stacked, bomb_by)
+        if run_due:
+            out += self._draw(t, seat, run_due, "kings")
+        return out + self._then(t, seat)
+
+    def _switch(
+        self, t: int, seat: int, cards: list[Card], shown: Card | None, before: int, base: Card
+    ) -> list[Decision]:
+        st, rules = self.state, self.rules
+        if seat == NOBODY:
+            return []
+        natural = naturals(cards)
+        real = rules.switch and bool(natural) and shown is not None and not shown.is_joker
+        real = real and natural[0].face == shown.face  # type: ignore[union-attr]
+        joker = not natural and rules.joker_alone == "switch"
+        black = rules.black_aces and is_black_ace(base)
+        if not (real or joker):
+            return []
+        if before == NOBODY:
+            return self._renew(t, seat)
+        if before == seat:
+            return []
+        if real and black:
+            steps = 2 if len(cards) > 1 else 1
+            st.choices.append(self._offer(seat, "order", ["pass-first", "swap-first"], target=before, steps=steps))
+        elif real and rules.switch_safe_trade and st.safe[before] and st.hands[seat]:
+            st.choices.append(self._offer(seat, "switch", ["hands", "safe-card"], target=before))
+        else:
+            return self._swap(t, seat, before)
+        return []
+
+    def _function(
+        self, t: int, seat: int, cards: list[Card], under: Card | None, base: Card, stacked: bool, bomb_by: int
+    ) -> list[Decision]:
+        st, rules = self.state, self.rules
+        out: list[Decision] = []
+        double = len(cards) > 1
+        kind = draw_kind(base, rules)
+        if kind is not None or spade_combo(cards, rules):
+            st.owed = (st.owed if stacked else 0) + draw_of(cards, under, rules)
+            st.owed_kind = "queen" if spade_combo(cards, rules) else kind or ""
+            st.owed_from = seat
+            if natural_pair(cards) and rules.pair_split:
+                st.choices.append(self._offer(seat, "pair", ["all-to-next", "split"]))
+        if rules.fours_skip and base.rank is Rank.FOUR:
+            st.skips = (st.skips if stacked else 0) + (2 if double else 1)
+        if rules.bomb and base.rank is Rank.SEVEN and natural_pair(cards):
+            if rules.bomb_counter and bomb_by not in (NOBODY, seat):
+                out += self._draw(t, bomb_by, rules.bomb_draw, "bomb-returned")
+            else:
+                st.bomb_by = seat
+                for k in range(1, self.players):
+                    out += self._draw(t, self.step(seat, k), rules.bomb_draw, "bomb")
+        if rules.eights_wild and base.rank is Rank.EIGHT and seat != NOBODY:
+            st.choices.append(self._offer(seat, "suit", [SUIT_NAMES[s] for s in SUITS], SUIT_NAMES[st.suit or "C"]))
+        if rules.jacks_reverse and base.rank is Rank.JACK and not double:
+            st.direction = -st.direction
+            out.append(DirectionChanged(t, st.direction))
+        if rules.black_aces and is_black_ace(base) and not any(c["kind"] == "order" for c in st.choices):
+            out += self._pass_hands(t, 2 if double else 1)
+        if rules.red_aces and st.red_aces and seat == st.dealer and is_red_ace(base):
+            seats = [f"seat {(seat + k) % self.players}" for k in range(1, self.players)]  # to the left
+            for _ in range(2 if double else 1):
+                st.choices.append(self._offer(seat, "red-ace", seats, "none"))
+        return out
+
+    def _then(self, t: int, seat: int) -> list[Decision]:
+        """Offer the first waiting choice, or pass the turn on."""
+        st = self.state
+        if st.choices:
+            st.phase = CHOOSE
+            c = st.choices[0]
+            return [ChoiceOffered(t, c["seat"], c["kind"], tuple(c["options"]), c["default"])]
+        return self._next(t, seat)
+
+    def _next(self, t: int, seat: int) -> list[Decision]:
+        """The turn passes from ``seat`` (NOBODY: the turned card, from the dealer)."""
+        st = self.state
+        if seat != NOBODY and self.total(seat) == 0:
+            return self._round_won(t, seat)
+        st.phase, st.drawn = PLAY, False
+        st.turn = self.step(st.dealer if seat == NOBODY else seat)
+        out: list[Decision] = []
+        if st.owed:
+            out.append(DrawOwed(t, st.turn, st.owed, 0, st.owed_kind))
+        elif st.skips:
+            out.append(DrawOwed(t, st.turn, 0, st.skips, "four"))
+        elif self.king_run():
+            out.append(DrawOwed(t, st.turn, st.kings, 0, "kings"))
+        return [*out, TurnChanged(t, st.turn)]
+
+    def _shield(self, t: int, seat: int) -> list[Decision]:
+        """A joker instead of drawing: whoever played the draw takes it; play goes on past the joker."""
+        st = self.state
+        onto = st.owed_from if st.owed_from not in (NOBODY, seat) else None
+        out: list[Decision] = [Shielded(t, seat, onto, st.owed)]
+        if onto is not None:
+            out += self._draw(t, onto, st.owed, "shielded")
+        st.owed, st.owed_split = st.owed_split, 0
+        st.owed_locked = bool(st.owed)
+        return out + self._next(t, seat)

@@ -1,0 +1,233 @@
+"""The shedding game's state, and the moves of cards the referee counts: hands, safe cards, the
+stock and the pile.
+
+The referee (``table.games.eights``) is built in three layers: this one keeps the counts and
+moves cards between hands, the stock and the pile (draws, swaps, hands passed on, reshuffles);
+``eights_plays`` judges the cards played and what they do; ``eights`` takes the events and the
+seats' actions. Every count moves with a decision that says so, so the two decks are conserved:
+hands + safe cards + stock + pile = every card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from table.cards import Card
+from table.decisions import Decision
+from table.games.eights_decisions import (
+    CardsDrawn,
+    HandMiscounted,
+    HandRenewed,
+    HandsPassed,
+    HandsSwapped,
+    SafeCardUsed,
+    StockReshuffled,
+)
+from table.games.eights_rules import EightsRules
+from table.games.stateful import StatefulReferee
+
+PILE, SEAT_ZONE = "pile", "seat"
+TURN_UP, DEALER_OPTION, DEALER_DISCARD, PLAY, CHOOSE, OVER = (
+    "turn-up",
+    "dealer-option",
+    "dealer-discard",
+    "play",
+    "choose",
+    "over",
+)
+NOBODY = -1  # who played the turned card
+MS = 1_000_000
+
+
+@dataclass
+class EightsState:
+    dealer: int
+    totals: list[int]
+    round: int = 0
+    phase: str = TURN_UP
+    turn: int = 0
+    direction: int = 1  # 1: to the left (seat numbers up)
+    hands: list[int] = field(default_factory=list)  # cards in each hand (hidden), safe cards apart
+    safe: list[bool] = field(default_factory=list)
+    stock: int = 0
+    pile: list[Card] = field(default_factory=list)  # the discard pile, bottom first
+    active_from: int = 0  # pile[active_from:] are the active cards a reshuffle leaves
+    match: Card | None = None  # what the top of the pile counts as (a joker takes the card under it)
+    suit: str | None = None  # the suit to follow (an eight's choice)
+    top_from: int = NOBODY  # who played the top card
+    drawn: bool = False  # the seat whose turn it is has drawn this turn
+    owed: int = 0  # cards the seat whose turn it is must draw unless it stacks or shields
+    owed_kind: str = ""  # two or queen
+    owed_from: int = NOBODY
+    owed_split: int = 0  # the second player's share of a split draw
+    owed_locked: bool = False  # a share of a split draw: drawn or shielded, not stacked
+    skips: int = 0  # active fours: turns to miss from the seat whose turn it is
+    kings: int = 0  # consecutive natural kings on the pile
+    bomb_by: int = NOBODY  # who laid the natural pair of sevens on top
+    open_cards: list[Card] = field(default_factory=list)  # the play still open to a match
+    open_t: int = 0
+    choices: list[dict[str, Any]] = field(default_factory=list)  # waiting, first offered
+    red_aces: bool = False
+    must_take: bool = False  # a turned joker goes to the dealer
+    called: list[bool] = field(default_factory=list)  # "last card" said
+    reshow: list[Card] = field(default_factory=list)  # a reshuffle's active cards, put back on the pile
+    lifted: bool = False  # the pile was lifted since the reshuffle: its active cards seen next are not played
+    plays: int = 0
+    winners: list[int] | None = None
+    last_t: int = 0
+
+
+class EightsBase(StatefulReferee):
+    """The counts of a shedding game and the moves of cards between them."""
+
+    RULES = EightsRules
+    STATE = EightsState
+
+    rules: EightsRules
+    state: EightsState
+
+    def max_players(self) -> int:
+        return (sum(self.copies.values()) - 1) // self.rules.hand_size
+
+    def new_state(self) -> EightsState:
+        return EightsState(dealer=self.dealer, totals=[0] * self.players)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.winners is not None
+
+    def total(self, seat: int) -> int:
+        """Every card the seat holds: its hand and its safe card."""
+        return self.state.hands[seat] + self.state.safe[seat]
+
+    def held(self, seat: int) -> int:
+        """The cards that count for "last card"."""
+        return self.total(seat) if self.rules.last_card_counts_safe else self.state.hands[seat]
+
+    def step(self, seat: int, k: int = 1) -> int:
+        return (seat + k * self.state.direction) % self.players
+
+    def owes_call(self, seat: int) -> bool:
+        return bool(self.rules.last_card_penalty) and self.held(seat) == 1 and not self.state.called[seat]
+
+    def card_count(self) -> int:
+        """Hands, safe cards, stock and pile: always the decks' every card."""
+        st = self.state
+        return sum(st.hands) + sum(st.safe) + st.stock + len(st.pile)
+
+    def king_run(self) -> bool:
+        return bool(self.rules.king_run) and self.state.kings >= self.rules.king_run
+
+    def _from_hand(self, t: int, seat: int) -> list[Decision]:
+        st = self.state
+        if st.hands[seat] > 0:
+            st.hands[seat] -= 1
+            return self._settle_safe(t, seat)
+        if st.safe[seat]:
+            st.safe[seat] = False
+            return [SafeCardUsed(t, seat)]
+        st.stock = max(0, st.stock - 1)  # it came from the stock, drawn unseen
+        return [HandMiscounted(t, seat)]
+
+    def _settle_safe(self, t: int, seat: int) -> list[Decision]:
+        """A safe card with no hand left is the last card: it is held now, no longer safe."""
+        st = self.state
+        if st.hands[seat] == 0 and st.safe[seat]:
+            st.hands[seat], st.safe[seat] = 1, False
+            return [SafeCardUsed(t, seat)]
+        return []
+
+    def _safe_gone(self, t: int, seat: int) -> list[Decision]:
+        st = self.state
+        if not st.safe[seat]:
+            return []
+        st.safe[seat] = False
+        st.hands[seat] += 1  # on its way to the pile through the hand
+        return [SafeCardUsed(t, seat)]
+
+    def _draw(self, t: int, seat: int, n: int, reason: str) -> list[Decision]:
+        st = self.state
+        out: list[Decision] = []
+        got = self._take(t, n, out)
+        st.hands[seat] += got
+        if self.held(seat) > 1:
+            st.called[seat] = False
+        return [*out, CardsDrawn(t, seat, got, reason, self.total(seat))]
+
+    def _take(self, t: int, n: int, out: list[Decision]) -> int:
+        """Cards off the stock, reshuffling the pile into it when it runs out (fewer when even
+        that is not enough: every card is in a hand)."""
+        st = self.state
+        got = 0
+        while got < n:
+            if st.stock == 0 and not self._reshuffle(t, out):
+                break
+            k = min(n - got, st.stock)
+            st.stock -= k
+            got += k
+        return got
+
+    def _reshuffle(self, t: int, out: list[Decision]) -> bool:
+        st = self.state
+        kept = st.pile[st.active_from :]
+        back = len(st.pile) - len(kept)
+        if back == 0:
+            return False
+        st.pile, st.active_from, st.stock = kept, 0, st.stock + back
+        st.reshow = list(kept)
+        out.append(StockReshuffled(t, back, tuple(kept)))
+        if self.rules.reshuffle_extra_card:
+            for k in range(1, self.players):
+                other = (st.dealer + k) % self.players
+                got = min(1, st.stock)
+                st.stock -= got
+                st.hands[other] += got
+                if self.held(other) > 1:
+                    st.called[other] = False
+                out.append(CardsDrawn(t, other, got, "reshuffle-extra", self.total(other)))
+        return True
+
+    def _swap(self, t: int, seat: int, other: int) -> list[Decision]:
+        st = self.state
+        st.hands[seat], st.hands[other] = st.hands[other], st.hands[seat]
+        out: list[Decision] = [HandsSwapped(t, seat, other, self.total(seat), self.total(other))]
+        return out + self._after_exchange(t, (seat, other))
+
+    def _pass_hands(self, t: int, steps: int) -> list[Decision]:
+        st, n = self.state, self.players
+        st.hands = [st.hands[(s - steps * st.direction) % n] for s in range(n)]
+        out: list[Decision] = [HandsPassed(t, steps, st.direction, tuple(st.hands))]
+        return out + self._after_exchange(t, range(n))
+
+    def _renew(self, t: int, seat: int) -> list[Decision]:
+        st = self.state
+        returned, st.hands[seat] = st.hands[seat], 0
+        st.stock += returned  # under the stock
+        out: list[Decision] = []
+        got = self._take(t, self.rules.hand_size, out)
+        st.hands[seat] = got
+        return [*out, HandRenewed(t, seat, returned, got), *self._after_exchange(t, (seat,))]
+
+    def _after_exchange(self, t: int, seats: Any) -> list[Decision]:
+        st = self.state
+        out: list[Decision] = []
+        for s in seats:
+            st.called[s] = False
+            out += self._settle_safe(t, s)
+        return out
+
+    @staticmethod
+    def _offer(
+        seat: int, kind: str, options: list[str], default: str | None = None, target: int = NOBODY, steps: int = 1
+    ) -> dict[str, Any]:
+        """A choice waiting for ``seat`` (``target``: the other seat of a switch; ``steps``: how far
+        black aces pass the hands)."""
+        return {
+            "seat": seat,
+            "kind": kind,
+            "options": options,
+            "default": default or options[0],
+            "target": target,
+            "steps": steps,
+        }

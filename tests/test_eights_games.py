@@ -1,0 +1,120 @@
+"""Whole games of the shedding game played by seeded bots through the simulator.
+
+The bots hold the real cards and carry out the referee's decisions; after every turn the cards
+are compared with the referee's counts (``EightsSimulation.mismatches``). So each game checks
+that the two decks and four jokers are conserved and every hand's size is exact, and that the
+game ends with a winner. Journals replay to the same decisions and state; a restored snapshot
+carries on identically; ``cardtable sim --game eights`` plays a game in the terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
+
+from sim.eights_sim import EightsSimulation
+from sim.options import SimOptions
+from table.decisions import GameOver, InputTooLate
+from table.games import setup_game
+from table.replay import Replay
+from table.rules import shipped_presets
+
+ROOT = Path(__file__).resolve().parents[1]
+VARIANTS = [
+    {},
+    {"spade_combo": True},
+    {"joker_alone": "wild", "two_joker_draw": 6},
+    {"rounds": 3, "scoring": "cards-left"},
+    {"going_out": "effects", "last_card_counts_safe": False},
+    {"safe_card": False, "dealer_option": False, "matches": False, "match_window_ms": 0},
+]
+
+
+def play(seed: int, players: int, preset: str | None = None, rules: dict | None = None, **options) -> EightsSimulation:
+    setup = setup_game("eights", preset, rules or {}, players, seed % players, seed)
+    sim = EightsSimulation(setup, SimOptions(**options))
+    sim.run()
+    return sim
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 8), rules=st.sampled_from(VARIANTS))
+def test_random_games_end_with_a_winner_and_every_card_accounted_for(seed: int, players: int, rules: dict) -> None:
+    sim = play(seed, players, rules=rules)
+    assert sim.mismatches == [] and sim.checks > 10
+    assert sim.result.stuck is None and not sim.result.abandoned
+    over = [d for d in sim.result.decisions if isinstance(d, GameOver)]
+    assert len(over) == 1 and over[0].winners and sim.referee.finished
+    assert sim.referee.card_count() == 108 and sim.cards.total() == 108
+
+
+def test_a_hundred_games_use_every_special_rule() -> None:
+    """Many seeded games: together they play every rule the hand-built tests check one by one."""
+    kinds: Counter[str] = Counter()
+    for seed in range(100):
+        sim = play(seed, 3 + seed % 6, rules=VARIANTS[seed % len(VARIANTS)])
+        assert sim.mismatches == [], (seed, sim.mismatches[:2])
+        assert sim.referee.finished, (seed, sim.result.stuck)
+        kinds.update(d.KIND for d in sim.result.decisions)
+    every = {"match", "misplay", "shield", "hands-swapped", "hands-passed", "safe-traded", "safe-used", "reshuffled"}
+    every |= {"hand-renewed", "last-card", "last-card-caught", "direction", "choice", "owes", "turned-taken"}
+    assert every <= set(kinds), every - set(kinds)
+    assert kinds["game-over"] == 100
+
+
+def test_games_through_button_presses_on_mock_pins() -> None:
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    for seed in range(6):
+        sim = play(seed, 4, seats="gpio")
+        assert sim.mismatches == [] and sim.referee.finished, (seed, sim.result.stuck)
+        held = [a for a in sim.truth_actions if a[2] in ("hold", "taps")]
+        assert held  # the bots' taps and long presses went through the pins and the gesture reader
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), preset=st.sampled_from(shipped_presets("eights")))
+def test_a_journal_replays_to_the_same_decisions_and_state(seed: int, preset: str) -> None:
+    sim, journal, lines = journal_and_replay(EightsSimulation, "eights", preset, seed, players=4)
+    replay = Replay(journal)
+    replayed = [d.to_json() for d in replay.decisions() if not isinstance(d, InputTooLate)]
+    live = [d.to_json() for d in sim.result.decisions if not isinstance(d, InputTooLate)]
+    assert replayed == live and sim.referee.finished
+    assert replay.referee.snapshot() == sim.referee.snapshot()
+    assert lines == list(Replay(journal).lines())
+    assert_restored_halfway_carries_on(journal)
+
+
+def test_cardtable_sim_plays_the_shedding_game_in_the_terminal(tmp_path: Path) -> None:
+    journal = tmp_path / "eights.jsonl"
+    game = ["sim", "--game", "eights", "--players", "4", "--seed", "3", "--fast", "--journal", str(journal)]
+    done = subprocess.run(
+        [sys.executable, "-m", "table.cli", *game], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "The shedding game (Crazy Eights), 4 players" in out and "turned up" in out
+    assert "winner: Bob (seat 1)" in out and "the referee agreed with the table's truth" in out
+    replay = [sys.executable, "-m", "table.cli", "replay", str(journal)]
+    replayed = subprocess.run(replay, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert replayed.returncode == 0 and '"kind":"game-over"' in replayed.stdout.replace(" ", "")
+
+
+def test_the_scoreboard_shows_each_seats_cards_the_pile_and_the_winner() -> None:
+    from table.scoreboard import table_state
+
+    sim = play(3, 4)
+    state = table_state(sim.referee, sim.setup, ["Ann", "Bob", "Cyd", "Dee"])
+    st = sim.referee.state
+    assert state["game"] == "eights" and state["round"] == 1 and state["phase"] == "over"
+    assert [s["shown"] for s in state["seats"]] == [
+        f"{h}+1" if k else str(h) for h, k in zip(st.hands, st.safe, strict=True)
+    ]
+    assert state["winners"] == list(st.winners) and state["score"] == "wins"
+    assert state["middle"]["cards"] == [c.code for c in st.pile[-4:]] and state["middle"]["title"].startswith("pile of")
