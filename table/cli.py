@@ -312,7 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
         change.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
     kinds.add_parser("pause", help="hold the game (the lights blink amber) until resume")
     kinds.add_parser("resume", help="go on after a pause")
-    out = kinds.add_parser("out-of-cards", help="ERS: this seat holds no card, though the referee counts some")
+    out = kinds.add_parser(
+        "out-of-cards", help="ERS, the shedding game: this seat holds no card, though the referee counts some"
+    )
     out.add_argument("--seat", type=int, required=True, help="the seat's number, 0 to one less than the seats")
     send.set_defaults(func=cmd_send)
 

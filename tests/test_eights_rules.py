@@ -15,7 +15,7 @@ import pytest
 from decision_helpers import NOW, of, one, untimed
 
 from table.cards import parse_card
-from table.decisions import CardPlayed, Decision, GameOver, Rejected, TurnChanged, TurnSkipped
+from table.decisions import CardPlayed, CountCorrected, Decision, GameOver, Rejected, TurnChanged, TurnSkipped
 from table.events import CardGone, CardSeen, SeatAction
 from table.games import setup_game
 from table.games.eights import CHOOSE, OVER, PLAY, EightsReferee
@@ -634,3 +634,16 @@ def test_a_snapshot_mid_choice_restores_a_referee_that_decides_the_same() -> Non
     event = SeatAction(g.t + S, "buttons", 1, "taps", 3)
     assert copy.handle(event) == g.ref.handle(event)
     assert copy.snapshot() == g.ref.snapshot()
+
+
+def test_a_player_out_of_cards_by_its_word_where_the_count_says_otherwise_has_won() -> None:
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.st.hands[1] = 1  # the referee still counts one card...
+    g.st.hands[2] += 7  # (keeping the count whole: the missed cards went elsewhere)
+    out = g.act(1, "out-of-cards")  # ...but the player has none: a card went down unseen
+    assert one(out, CountCorrected).count == 1 and one(out, RoundWon).seat == 1 and g.conserved()
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.st.hands[1], g.st.hands[2] = 0, 14
+    rejected(g.act(1, "out-of-cards"), "you hold no card by the count already")

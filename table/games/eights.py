@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.decisions import Decision, GameStarted, Rejected, TurnSkipped
+from table.decisions import CountCorrected, Decision, GameStarted, Rejected, TurnSkipped
 from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
 from table.games.eights_cards import SUIT_NAMES
 from table.games.eights_decisions import ChoiceMade, LastCardCalled, LastCardCaught, SafeCardTraded
@@ -35,6 +35,7 @@ from table.games.eights_state import (
     TURN_UP,
     EightsState,
 )
+from table.games.ers import OUT_OF_CARDS
 from table.referee import Expectation
 
 __all__ = ["CHOOSE", "OVER", "PLAY", "EightsReferee", "EightsState"]
@@ -125,6 +126,8 @@ class EightsReferee(EightsPlays):
             return [Rejected(t, "no taps counted: tap 1 to 4 times, or hold", "action", seat)]
         if action in ("taps", "hold"):
             action, value = self._meaning(seat, action, value or 0)
+        if action == OUT_OF_CARDS:
+            return self._out_of_cards(t, seat)
         if action == "choose":
             if not st.choices or st.choices[0]["seat"] != seat:
                 return [Rejected(t, "nothing to choose now", "action", seat)]
@@ -255,6 +258,19 @@ class EightsReferee(EightsPlays):
             out.append(LastCardCaught(t, s, by))
             out += self._draw(t, s, self.rules.last_card_penalty, "last-card")
         return out
+
+    def _out_of_cards(self, t: int, seat: int) -> list[Decision]:
+        """The player holds no card where the referee counts some (a card played unseen, a draw
+        counted that never was): its word is taken, the cards counted are somewhere under the
+        pile, and a player out of cards has won."""
+        counted = self.total(seat)
+        if not counted:
+            return [Rejected(t, "you hold no card by the count already", "action", seat)]
+        st = self.state
+        st.unseen += counted
+        st.hands[seat], st.safe[seat] = 0, False
+        st.open_cards, st.choices = [], []
+        return [CountCorrected(t, seat, counted), *self._round_won(t, seat)]
 
     def _red_aces(self, t: int, seat: int) -> list[Decision]:
         st = self.state

@@ -73,6 +73,7 @@ class EightsState:
     called: list[bool] = field(default_factory=list)  # "last card" said
     reshow: list[Card] = field(default_factory=list)  # a reshuffle's active cards, put back on the pile
     lifted: bool = False  # the pile was lifted since the reshuffle: its active cards seen next are not played
+    unseen: int = 0  # cards a player's word took out of the counts: under the pile, unknown
     plays: int = 0
     winners: list[int] | None = None
     last_t: int = 0
@@ -114,7 +115,7 @@ class EightsBase(StatefulReferee):
     def card_count(self) -> int:
         """Hands, safe cards, stock and pile: always the decks' every card."""
         st = self.state
-        return sum(st.hands) + sum(st.safe) + st.stock + len(st.pile)
+        return sum(st.hands) + sum(st.safe) + st.stock + len(st.pile) + st.unseen
 
     def king_run(self) -> bool:
         return bool(self.rules.king_run) and self.state.kings >= self.rules.king_run
@@ -171,10 +172,10 @@ class EightsBase(StatefulReferee):
     def _reshuffle(self, t: int, out: list[Decision]) -> bool:
         st = self.state
         kept = st.pile[st.active_from :]
-        back = len(st.pile) - len(kept)
+        back = len(st.pile) - len(kept) + st.unseen
         if back == 0:
             return False
-        st.pile, st.active_from, st.stock = kept, 0, st.stock + back
+        st.pile, st.active_from, st.stock, st.unseen = kept, 0, st.stock + back, 0
         st.reshow = list(kept)
         out.append(StockReshuffled(t, back, tuple(kept)))
         if self.rules.reshuffle_extra_card:
