@@ -151,10 +151,8 @@ class TableSimulation:
         try:
             self.pins = self._open_seats()
             self._events()
-            if self.referee.finished and len(self.core.sequencer):
-                # Inputs made as the game ended (a tap as the last card went down) are in the
-                # journal: the table hands them to the referee as a replay will.
-                self.core.tick(self.clock.monotonic_ns() + self.core.sequencer.lateness_ns + 1)
+            if self.referee.finished:
+                self._finish_inputs()
         finally:
             if self.pins is not None:
                 self.pins.close()
@@ -196,6 +194,21 @@ class TableSimulation:
             if isinstance(self.pins, BoardSeats) and (edges := self.pins.drain()):  # come when its thread has them
                 self._seat_edges(edges, t)
                 self._after(t)
+
+    def _finish_inputs(self) -> None:
+        """Inputs under way as the game ended (a tap as the last card went down) reach the table
+        as they would at a real one, and are in its journal: the referee hands them back refused,
+        as a replay will. Nobody starts anything new."""
+        under_way = ("edge", "arrive", "report", "tick")
+        self.queue = [entry for entry in self.queue if entry[2] in under_way]
+        heapq.heapify(self.queue)
+        while self.queue:
+            t, _, kind, payload = heapq.heappop(self.queue)
+            self.clock.advance_to(max(t, self.clock.monotonic_ns()))
+            getattr(self, f"_on_{kind}")(t, payload)
+            self.queue = [entry for entry in self.queue if entry[2] in under_way]
+            heapq.heapify(self.queue)
+        self.core.tick(self.clock.monotonic_ns() + self.core.sequencer.lateness_ns + 1)
 
     def winners(self) -> tuple[int, ...] | None:
         """The game's winners once it is over (the round games keep them in their state)."""

@@ -10,6 +10,7 @@ carries on identically; ``cardtable sim --game eights`` plays a game in the term
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -32,7 +33,7 @@ VARIANTS = [
     {"spade_combo": True},
     {"joker_alone": "wild", "two_joker_draw": 6},
     {"rounds": 3, "scoring": "cards-left"},
-    {"going_out": "effects", "last_card_counts_safe": False},
+    {"going_out": "effects", "last_card_counts_safe": False, "rounds": 2},
     {"safe_card": False, "dealer_option": False, "matches": False, "match_window_ms": 0},
 ]
 
@@ -100,7 +101,8 @@ def test_cardtable_sim_plays_the_shedding_game_in_the_terminal(tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "The shedding game (Crazy Eights), 4 players" in out and "turned up" in out
-    assert "winner: Bob (seat 1)" in out and "the referee agreed with the table's truth" in out
+    assert re.search(r"^winner: \w+ \(seat \d\) after \d+ cards$", out, re.M), out[-300:]
+    assert "the referee agreed with the table's truth" in out
     replay = [sys.executable, "-m", "table.cli", "replay", str(journal)]
     replayed = subprocess.run(replay, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert replayed.returncode == 0 and '"kind":"game-over"' in replayed.stdout.replace(" ", "")

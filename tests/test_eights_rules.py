@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from decision_helpers import NOW, of, one, untimed
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from table.cards import parse_card
 from table.decisions import CardPlayed, CountCorrected, Decision, GameOver, Rejected, TurnChanged, TurnSkipped
@@ -143,10 +145,13 @@ def test_a_turned_joker_goes_to_the_dealer() -> None:
     g = Game()
     g.card("RJ")
     rejected(g.act(0, "leave"), "a turned joker goes to the dealer")
-    assert isinstance(g.card("5H")[0], Misplay)
     g.gone()
     g.card("9D")
     assert g.st.hands[0] == 7 and g.st.match == parse_card("9D") and g.st.turn == 1 and g.conserved()
+    g = Game()
+    g.card("BJ")
+    out = g.card("9D")  # the camera missed the joker taken: the card on the pile is the discard
+    assert one(out, TurnedCardTaken) and one(out, CardPlayed).seat == 0 and g.st.hands[0] == 7 and g.conserved()
 
 
 @pytest.mark.parametrize(
@@ -647,3 +652,133 @@ def test_a_player_out_of_cards_by_its_word_where_the_count_says_otherwise_has_wo
     g.on("9C")
     g.st.hands[1], g.st.hands[2] = 0, 14
     rejected(g.act(1, "out-of-cards"), "you hold no card by the count already")
+
+
+# ====================================================================== found in review
+
+
+def test_a_game_won_through_the_effects_of_a_last_eight_deals_the_next_with_whole_counts() -> None:
+    g = Game(going_out="effects", rounds=2, safe_card=False)
+    g.on("5C")
+    g.st.stock += g.st.hands[1] - 1
+    g.st.hands[1] = 1
+    out = g.card("8H")  # the last card: no suit to choose with no card left
+    assert not of(out, ChoiceOffered) and one(out, RoundWon).seat == 1
+    g.card("9D")  # the next deal's turned card
+    assert g.st.round == 2 and g.st.hands == [8, 8, 8, 8] and g.conserved()
+
+
+def test_no_last_card_is_owed_while_the_play_may_still_be_a_match() -> None:
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.st.hands[1], g.st.hands[2] = 2, 14
+    g.t += 2 * S
+    g.ref.handle(CardSeen(g.t, "camera", parse_card("5C"), "pile"))  # the first of a pair
+    rejected(g.ref.handle(SeatAction(g.t + S // 10, "buttons", 3, "challenge")), "nobody")
+    out = g.ref.handle(CardSeen(g.t + S // 5, "camera", parse_card("5C"), "pile"))
+    assert one(out, RoundWon).seat == 1
+
+
+def test_only_the_next_player_going_on_takes_a_choice_as_made() -> None:
+    g = Game()
+    g.on("9C")
+    g.card("8H")  # seat 1 chooses a suit
+    rejected(g.act(3, "hold"), "not your turn")
+    assert g.st.phase == CHOOSE
+    out = g.act(2, "hold")  # seat 2 goes on: hearts it is, and seat 2 draws
+    assert one(out, ChoiceMade).option == "hearts" and one(out, CardsDrawn).seat == 2
+
+
+def test_the_shares_of_a_split_draw_cannot_be_stacked() -> None:
+    g = Game()
+    g.on("9C")
+    g.together("2C", "2C")
+    g.act(1, "choose", 2)
+    out = g.card("2H")
+    assert isinstance(out[0], Misplay) and g.st.owed == 2 and g.st.owed_split == 2
+
+
+def test_a_bomb_is_answered_by_the_next_player_or_not_at_all() -> None:
+    g = Game()
+    g.on("9C")
+    g.together("7C", "7C")  # seat 1 bombs
+    g.act(2, "draw")
+    g.act(2, "pass")
+    out = g.together("7H", "7H")  # seat 3: a bomb of its own, not an answer
+    assert [d.reason for d in of(out, CardsDrawn)] == ["bomb"] * 3
+
+
+def test_a_card_no_count_can_account_for_is_shown_again() -> None:
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.st.hands[0] += g.st.stock + g.st.hands[1]
+    g.st.stock, g.st.hands[1] = 0, 0
+    out = g.card("5C")
+    assert "holds no card and the stock is empty" in one(out, Rejected).reason and g.conserved()
+
+
+def test_with_effects_first_a_seat_a_last_switch_leaves_with_no_card_has_won() -> None:
+    g = Game(going_out="effects", safe_card=False, switch_safe_trade=False)
+    g.on("9C")
+    g.card("5C")  # seat 1
+    g.st.hands[2], g.st.hands[3] = 1, g.st.hands[3] + g.st.hands[2] - 1
+    out = g.card("5C")  # seat 2's last card, a switch: seat 1 takes its empty hand
+    assert one(out, HandsSwapped) and one(out, RoundWon).seat == 1 and g.conserved()
+
+
+def test_a_joker_shielding_a_turned_two_sends_the_draw_to_the_dealer() -> None:
+    g = Game()
+    g.on("2H")
+    out = g.card("RJ")
+    assert same(one(out, Shielded)) == Shielded(NOW, 1, 0, 2) and one(out, CardsDrawn).seat == 0
+
+
+def test_a_match_of_eights_chooses_no_suit_unless_the_rules_say() -> None:
+    g = Game()
+    g.on("9C")
+    assert not of(g.together("8H", "8H"), ChoiceOffered) and g.st.suit == "H"
+    g = Game(eight_match_suit=True)
+    g.on("9C")
+    assert one(g.together("8H", "8H"), ChoiceOffered).choice == "suit"
+
+
+def test_a_joker_alone_on_a_black_ace_chooses_the_order_and_no_joker_trades_for_a_safe_card() -> None:
+    g = Game()
+    g.on("9C")
+    g.card("AC")  # seat 1
+    assert one(g.card("BJ"), ChoiceOffered).choice == "order"  # seat 2
+    g = Game()
+    g.on("9C")
+    g.card("5C")  # seat 1, who has a safe card
+    out = g.together("5C", "RJ")  # seat 2: a switch with a joker in it swaps hands only
+    assert one(out, HandsSwapped) and not of(out, ChoiceOffered)
+
+
+CODES = ["9C", "5C", "2C", "2H", "4C", "7C", "8H", "JC", "QS", "KC", "AC", "AH", "RJ", "BJ", "3D", "9D"]
+ACTIONS = ["taps", "hold", "draw", "pass", "accept", "choose", "last-card", "challenge", "leave", "red-aces", "dance"]
+inputs = st.lists(
+    st.one_of(
+        st.tuples(st.just("card"), st.sampled_from(CODES), st.floats(0.05, 3.0)),
+        st.tuples(st.just("action"), st.integers(0, 3), st.sampled_from(ACTIONS), st.integers(0, 6)),
+        st.tuples(st.just("gone"), st.sampled_from(["pile", "seat"]), st.integers(0, 3)),
+    ),
+    max_size=120,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(steps=inputs, rules=st.sampled_from([{}, {"going_out": "effects", "rounds": 2}, {"spade_combo": True}]))
+def test_any_inputs_in_any_order_never_break_the_referee_or_lose_a_card(steps: list, rules: dict) -> None:
+    """Whatever the camera and the buttons say, in any phase, the referee answers with decisions
+    (refusals among them), never an exception, and every card stays counted."""
+    g = Game(**rules)
+    for step in steps:
+        if step[0] == "card":
+            g.card(step[1], gap=step[2])
+        elif step[0] == "action":
+            g.act(step[1], step[2], step[3] or None)
+        else:
+            g.gone(step[1], step[2] if step[1] == "seat" else None)
+        st_ = g.st
+        assert g.conserved() and min(st_.hands) >= 0 and st_.stock >= 0 and st_.unseen >= 0
+        assert (st_.phase == CHOOSE) == bool(st_.choices) or st_.phase == OVER

@@ -16,18 +16,16 @@ hands + safe cards + stock + pile = every card.
 
 from __future__ import annotations
 
-from typing import Any
-
 from table.decisions import CountCorrected, Decision, GameStarted, Rejected, TurnSkipped
 from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
-from table.games.eights_cards import SUIT_NAMES
-from table.games.eights_decisions import ChoiceMade, LastCardCalled, LastCardCaught, SafeCardTraded
+from table.games.eights_decisions import ChoiceMade, LastCardCalled, LastCardCaught
 from table.games.eights_plays import EightsPlays
 from table.games.eights_state import (
     CHOOSE,
     DEALER_DISCARD,
     DEALER_OPTION,
     MS,
+    NOBODY,
     OVER,
     PILE,
     PLAY,
@@ -146,7 +144,8 @@ class EightsReferee(EightsPlays):
             return self._start_play(t)
         if action in ("draw", "pass", "accept", "play-hold"):
             out: list[Decision] = []
-            if st.phase == CHOOSE and st.choices[0]["seat"] != seat:
+            chooser = st.choices[0]["seat"] if st.phase == CHOOSE else None
+            if chooser is not None and seat == self.step(chooser):  # the next player goes on
                 out += self._default_choices(t)
             return out + self._turn_action(t, seat, action)
         return [Rejected(t, f"the shedding game takes no action {action!r}", "action", seat)]
@@ -166,10 +165,11 @@ class EightsReferee(EightsPlays):
 
     def _turn_action(self, t: int, seat: int, action: str) -> list[Decision]:
         st = self.state
-        if st.phase != PLAY:
-            return [Rejected(t, f"no {action} now: {self.expects().detail}", "action", seat)]
-        if seat != st.turn:
-            return [Rejected(t, f"not your turn: seat {st.turn} plays", "action", seat)]
+        if st.phase != PLAY or seat != st.turn:
+            expected = self.expects()
+            if seat != expected.seat:
+                return [Rejected(t, f"not your turn: seat {expected.seat}: {expected.detail}", "action", seat)]
+            return [Rejected(t, f"not now: {expected.detail}", "action", seat)]
         if action == "play-hold":
             action = "accept" if st.owed or st.skips else "pass" if st.drawn else "draw"
         if action == "accept":
@@ -187,10 +187,12 @@ class EightsReferee(EightsPlays):
         if self.king_run():
             out += self._draw(t, seat, st.kings, "kings")
             st.kings = 0
+        st.bomb_by = NOBODY  # a bomb is answered by the next player's play, or not at all
         return out + self._next(t, seat)
 
     def _accept(self, t: int, seat: int) -> list[Decision]:
         st = self.state
+        st.bomb_by = NOBODY
         if st.owed:
             out = self._draw(t, seat, st.owed, st.owed_kind)
             out.append(TurnSkipped(t, seat, f"drew {st.owed}"))
@@ -205,40 +207,6 @@ class EightsReferee(EightsPlays):
             out = [TurnSkipped(t, s, "a four") for s in missed]
             return out + self._next(t, missed[-1])
         return [Rejected(t, "nothing to take: play a card or hold to draw", "action", seat)]
-
-    def _choose(self, t: int, seat: int, value: int) -> list[Decision]:
-        st = self.state
-        c = st.choices[0]
-        options = c["options"]
-        if value > len(options):
-            return [Rejected(t, f"{c['kind']}: 1 to {len(options)} taps, or hold", "action", seat)]
-        option = c["default"] if value == 0 else options[value - 1]
-        st.choices.pop(0)
-        return [ChoiceMade(t, seat, c["kind"], option), *self._carry_out(t, c, option), *self._then(t, seat)]
-
-    def _carry_out(self, t: int, c: dict[str, Any], option: str) -> list[Decision]:
-        st = self.state
-        seat, kind, target = c["seat"], c["kind"], c["target"]
-        if kind == "suit":
-            st.suit = next(s for s, name in SUIT_NAMES.items() if name == option)
-        elif kind == "pair" and option == "split":
-            st.owed, st.owed_split = (st.owed + 1) // 2, st.owed // 2
-        elif kind == "switch":
-            return self._swap(t, seat, target) if option == "hands" else [SafeCardTraded(t, seat, target)]
-        elif kind == "order":
-            if option == "pass-first":
-                return self._pass_hands(t, c["steps"]) + self._swap(t, seat, target)
-            return self._swap(t, seat, target) + self._pass_hands(t, c["steps"])
-        elif kind == "red-ace" and option != "none":
-            return self._swap(t, seat, int(option.removeprefix("seat ")))
-        return []
-
-    def _default_choices(self, t: int) -> list[Decision]:
-        """A choice not made before the game moves on takes its default."""
-        out: list[Decision] = []
-        while self.state.phase == CHOOSE and self.state.choices:
-            out += self._choose(t, self.state.choices[0]["seat"], 0)
-        return out
 
     def _call(self, t: int, seat: int) -> list[Decision]:
         st = self.state

@@ -5,6 +5,8 @@ choices it offers, whose turn is next, and the end of a game.
 
 from __future__ import annotations
 
+from typing import Any
+
 from table.cards import Card, Rank
 from table.decisions import CardPlayed, Decision, GameOver, Rejected, RoundStarted, TurnChanged
 from table.games.eights_cards import (
@@ -25,12 +27,14 @@ from table.games.eights_cards import (
 )
 from table.games.eights_decisions import (
     CardTurned,
+    ChoiceMade,
     ChoiceOffered,
     DirectionChanged,
     DrawOwed,
     MatchPlayed,
     Misplay,
     RoundWon,
+    SafeCardTraded,
     Shielded,
     TurnedCardTaken,
 )
@@ -91,29 +95,27 @@ class EightsPlays(EightsBase):
             return self._turned(t, card)
         out: list[Decision] = []
         if st.phase == DEALER_OPTION:
-            if st.must_take:
-                return [Misplay(t, st.dealer, card, "the turned joker goes to the dealer: take it first")]
+            if st.must_take:  # the turned joker was taken unseen: this is the dealer's discard
+                return self._taken(t) + self._dealer_discard(t, card)
             out += self._start_play(t)  # the dealer left the turned card by playing on
         if st.phase == DEALER_DISCARD:
             return self._dealer_discard(t, card)
         if st.phase == CHOOSE:
             out += self._default_choices(t)
-        if st.phase == OVER or st.phase == TURN_UP:
-            return [*out, Rejected(t, f"{card} came after the game's end", "card-seen")]
         if st.open_cards:
             joined = self._join(t, card)
             if joined is not None:
                 return out + joined
             out += self._close(t)
-            if st.phase == CHOOSE:
+            if self.state is st and st.phase == CHOOSE:
                 out += self._default_choices(t)
-            if st.phase != PLAY:
-                return [*out, Rejected(t, f"{card} came after the game's end", "card-seen")]
+        if self.state is not st or st.phase != PLAY:  # that ended the game (or this deal)
+            return [*out, Rejected(t, f"{card} came after the end of the game it was played in", "card-seen")]
         return out + self._new_play(t, st.turn, card)
 
     def _new_play(self, t: int, seat: int, card: Card) -> list[Decision]:
         st = self.state
-        why = self.unknown_card(card, st.pile)
+        why = self.unknown_card(card, st.pile) or self._unaccounted(seat, card)
         if why is not None:  # a misreading: the card is shown again
             return [Rejected(t, why, "card-seen", seat)]
         why = self._illegal([card])
@@ -132,7 +134,9 @@ class EightsPlays(EightsBase):
         """The card joins the open play as a match, or None when it cannot."""
         st = self.state
         cards = [*st.open_cards, card]
-        if not is_play(cards, self.rules) or self.unknown_card(card, st.pile) or self._illegal(cards):
+        if not is_play(cards, self.rules) or self.unknown_card(card, st.pile) or self._unaccounted(st.turn, card):
+            return None
+        if self._illegal(cards):
             return None
         out = self._from_hand(t, st.turn)
         st.pile.append(card)
@@ -141,6 +145,13 @@ class EightsPlays(EightsBase):
         if self.total(st.turn) == 0 or (len(cards) == 2 and (natural_pair(cards) or spade_combo(cards, self.rules))):
             out += self._close(t)
         return out
+
+    def _unaccounted(self, seat: int, card: Card) -> str | None:
+        """Why ``card`` cannot be the seat's, by every count (None: it can be)."""
+        st = self.state
+        if self.total(seat) or st.stock or st.unseen:
+            return None
+        return f"{card}: seat {seat} holds no card and the stock is empty: show it again, or say who played it"
 
     def _illegal(self, cards: list[Card]) -> str | None:
         """Why a play may not go on the pile now (None: it may)."""
@@ -251,8 +262,8 @@ class EightsPlays(EightsBase):
         if seat == NOBODY:
             return []
         natural = naturals(cards)
-        real = rules.switch and bool(natural) and shown is not None and not shown.is_joker
-        real = real and natural[0].face == shown.face  # type: ignore[union-attr]
+        real = rules.switch and shown is not None and not shown.is_joker
+        real = real and any(c.face == shown.face for c in natural)  # type: ignore[union-attr]
         joker = not natural and rules.joker_alone == "switch"
         black = rules.black_aces and is_black_ace(base)
         if not (real or joker):
@@ -261,10 +272,10 @@ class EightsPlays(EightsBase):
             return self._renew(t, seat)
         if before == seat:
             return []
-        if real and black:
+        if black:
             steps = 2 if len(cards) > 1 else 1
             st.choices.append(self._offer(seat, "order", ["pass-first", "swap-first"], target=before, steps=steps))
-        elif real and rules.switch_safe_trade and st.safe[before] and st.hands[seat]:
+        elif real and rules.switch_safe_trade and st.safe[before] and st.hands[seat] and len(natural) == len(cards):
             st.choices.append(self._offer(seat, "switch", ["hands", "safe-card"], target=before))
         else:
             return self._swap(t, seat, before)
@@ -280,7 +291,7 @@ class EightsPlays(EightsBase):
         if kind is not None or spade_combo(cards, rules):
             st.owed = (st.owed if stacked else 0) + draw_of(cards, under, rules)
             st.owed_kind = "queen" if spade_combo(cards, rules) else kind or ""
-            st.owed_from = seat
+            st.owed_from = st.dealer if seat == NOBODY else seat  # a turned card: the dealer left it
             if natural_pair(cards) and rules.pair_split:
                 st.choices.append(self._offer(seat, "pair", ["all-to-next", "split"]))
         if rules.fours_skip and base.rank is Rank.FOUR:
@@ -292,7 +303,7 @@ class EightsPlays(EightsBase):
                 st.bomb_by = seat
                 for k in range(1, self.players):
                     out += self._draw(t, self.step(seat, k), rules.bomb_draw, "bomb")
-        if rules.eights_wild and base.rank is Rank.EIGHT and seat != NOBODY:
+        if rules.eights_wild and base.rank is Rank.EIGHT and seat != NOBODY and (not double or rules.eight_match_suit):
             st.choices.append(self._offer(seat, "suit", [SUIT_NAMES[s] for s in SUITS], SUIT_NAMES[st.suit or "C"]))
         if rules.jacks_reverse and base.rank is Rank.JACK and not double:
             st.direction = -st.direction
@@ -306,8 +317,16 @@ class EightsPlays(EightsBase):
         return out
 
     def _then(self, t: int, seat: int) -> list[Decision]:
-        """Offer the first waiting choice, or pass the turn on."""
+        """Offer the first waiting choice, or pass the turn on. A player left with no card is
+        not asked: its choices take their defaults."""
         st = self.state
+        if st.choices and seat != NOBODY and self.total(seat) == 0:
+            c = st.choices.pop(0)
+            return [
+                ChoiceMade(t, seat, c["kind"], c["default"]),
+                *self._carry_out(t, c, c["default"]),
+                *self._then(t, seat),
+            ]
         if st.choices:
             st.phase = CHOOSE
             c = st.choices[0]
@@ -317,8 +336,10 @@ class EightsPlays(EightsBase):
     def _next(self, t: int, seat: int) -> list[Decision]:
         """The turn passes from ``seat`` (NOBODY: the turned card, from the dealer)."""
         st = self.state
-        if seat != NOBODY and self.total(seat) == 0:
-            return self._round_won(t, seat)
+        if seat != NOBODY:  # out of cards: the player, or a seat its play left with none
+            out_of_cards = [s for k in range(self.players) if self.total(s := self.step(seat, k)) == 0]
+            if out_of_cards:
+                return self._round_won(t, out_of_cards[0])
         st.phase, st.drawn = PLAY, False
         st.turn = self.step(st.dealer if seat == NOBODY else seat)
         out: list[Decision] = []
@@ -340,3 +361,37 @@ class EightsPlays(EightsBase):
         st.owed, st.owed_split = st.owed_split, 0
         st.owed_locked = bool(st.owed)
         return out + self._next(t, seat)
+
+    def _choose(self, t: int, seat: int, value: int) -> list[Decision]:
+        st = self.state
+        c = st.choices[0]
+        options = c["options"]
+        if value > len(options):
+            return [Rejected(t, f"{c['kind']}: 1 to {len(options)} taps, or hold", "action", seat)]
+        option = c["default"] if value == 0 else options[value - 1]
+        st.choices.pop(0)
+        return [ChoiceMade(t, seat, c["kind"], option), *self._carry_out(t, c, option), *self._then(t, seat)]
+
+    def _carry_out(self, t: int, c: dict[str, Any], option: str) -> list[Decision]:
+        st = self.state
+        seat, kind, target = c["seat"], c["kind"], c["target"]
+        if kind == "suit":
+            st.suit = next(s for s, name in SUIT_NAMES.items() if name == option)
+        elif kind == "pair" and option == "split":
+            st.owed, st.owed_split, st.owed_locked = (st.owed + 1) // 2, st.owed // 2, True
+        elif kind == "switch":
+            return self._swap(t, seat, target) if option == "hands" else [SafeCardTraded(t, seat, target)]
+        elif kind == "order":
+            if option == "pass-first":
+                return self._pass_hands(t, c["steps"]) + self._swap(t, seat, target)
+            return self._swap(t, seat, target) + self._pass_hands(t, c["steps"])
+        elif kind == "red-ace" and option != "none":
+            return self._swap(t, seat, int(option.removeprefix("seat ")))
+        return []
+
+    def _default_choices(self, t: int) -> list[Decision]:
+        """A choice not made before the game moves on takes its default."""
+        out: list[Decision] = []
+        while self.state.phase == CHOOSE and self.state.choices:
+            out += self._choose(t, self.state.choices[0]["seat"], 0)
+        return out

@@ -28,6 +28,9 @@ class EightsRules:
     # Special cards apply to the turned card (or the dealer's discard) as if it had been played.
     turned_card_effects: bool = True
     eights_wild: bool = True
+    # A match of eights "has no special function": no suit chosen (false); or the suit is chosen
+    # as for one eight (true).
+    eight_match_suit: bool = False
     # A card identical to the top one swaps hands with the player of that card (or trades for
     # their safe card); on the turned card it sends the hand under the stock for fresh cards.
     switch: bool = True

@@ -110,7 +110,10 @@ class EightsBase(StatefulReferee):
         return (seat + k * self.state.direction) % self.players
 
     def owes_call(self, seat: int) -> bool:
-        return bool(self.rules.last_card_penalty) and self.held(seat) == 1 and not self.state.called[seat]
+        """Whether ``seat`` holds one card unannounced (not while its play may still become a match)."""
+        st = self.state
+        laying = bool(st.open_cards) and seat == st.turn
+        return bool(self.rules.last_card_penalty) and self.held(seat) == 1 and not st.called[seat] and not laying
 
     def card_count(self) -> int:
         """Hands, safe cards, stock and pile: always the decks' every card."""
@@ -128,7 +131,10 @@ class EightsBase(StatefulReferee):
         if st.safe[seat]:
             st.safe[seat] = False
             return [SafeCardUsed(t, seat)]
-        st.stock = max(0, st.stock - 1)  # it came from the stock, drawn unseen
+        if st.stock:  # it came from the stock, drawn unseen (or from under the pile)
+            st.stock -= 1
+        else:
+            st.unseen -= 1
         return [HandMiscounted(t, seat)]
 
     def _settle_safe(self, t: int, seat: int) -> list[Decision]:
