@@ -21,6 +21,7 @@ MISTAKE = 0.04
 
 class CuckooSimulation(TableSimulation):
     referee: CuckooReferee
+    THINK_MS = 400
 
     def prepare(self, setup: GameSetup) -> GameSetup:
         self.cards: list[Card | None] = [None] * setup.players  # physical truth: each seat's card
@@ -28,9 +29,6 @@ class CuckooSimulation(TableSimulation):
         self.face_up: set[int] = set()
         self.token = 0
         return setup
-
-    def think_ns(self, seat: int) -> int:
-        return self.bots[seat].play_delay_ns(self.rng) + 400 * MS
 
     # -------------------------------------------------------------- decisions
 

@@ -31,6 +31,7 @@ CATCH = 0.6  # the chance someone notices
 
 class EightsSimulation(TableSimulation):
     referee: EightsReferee
+    DEFAULT_CAMERA = "reports"  # the rendered camera's vision does not yet read a card laid on its twin
 
     def prepare(self, setup: GameSetup) -> GameSetup:
         self.cards = EightsCards()
@@ -40,9 +41,6 @@ class EightsSimulation(TableSimulation):
         self._check = False
         self._calling: set[int] = set()  # seats whose "last card" is being said or caught
         return setup
-
-    def think_ns(self, seat: int) -> int:
-        return self.bots[seat].play_delay_ns(self.rng) + 300 * MS
 
     def _again(self, t: int, seat: int) -> None:
         self.token += 1

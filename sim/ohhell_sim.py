@@ -40,9 +40,6 @@ class OhHellSimulation(TableSimulation):
         self.token = 0
         return setup
 
-    def think_ns(self, seat: int) -> int:
-        return self.bots[seat].play_delay_ns(self.rng) + 300 * MS
-
     # -------------------------------------------------------------- decisions
 
     def apply(self, d: Decision, t: int) -> None:

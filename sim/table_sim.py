@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 MS = 1_000_000
 LOOK_AGAIN_NS = 2_500 * MS  # a card put down and not taken by then is straightened
+UNDER_WAY = ("edge", "arrive", "report", "tick")  # what still reaches the table once a game is over
 STUCK_NS = 120_000 * MS  # nothing decided for this long: the table has lost count of the cards, and the game stops
 
 
@@ -71,6 +72,9 @@ class SimResult:
 
 class TableSimulation:
     """Runs one game; subclasses say how the physical table answers each decision."""
+
+    THINK_MS = 300  # a turn's thinking on top of the bot's own play delay
+    DEFAULT_CAMERA = "rendered"  # what cardtable sim draws the cards with unless told
 
     def __init__(
         self,
@@ -133,6 +137,10 @@ class TableSimulation:
     def prepare(self, setup: GameSetup) -> GameSetup:
         """The set-up the referee gets (the ERS simulator fills in its deal)."""
         return setup
+
+    def think_ns(self, seat: int) -> int:
+        """How long the player at ``seat`` takes over a turn."""
+        return self.bots[seat].play_delay_ns(self.rng) + self.THINK_MS * MS
 
     # ------------------------------------------------------------- scheduling
 
@@ -199,16 +207,11 @@ class TableSimulation:
         """Inputs under way as the game ended (a tap as the last card went down) reach the table
         as they would at a real one, and are in its journal: the referee hands them back refused,
         as a replay will. Nobody starts anything new."""
-        under_way = ("edge", "arrive", "report", "tick")
-        self.queue = [entry for entry in self.queue if entry[2] in under_way]
-        heapq.heapify(self.queue)
         while self.queue:
             t, _, kind, payload = heapq.heappop(self.queue)
-            self.clock.advance_to(max(t, self.clock.monotonic_ns()))
-            getattr(self, f"_on_{kind}")(t, payload)
-            self.queue = [entry for entry in self.queue if entry[2] in under_way]
-            heapq.heapify(self.queue)
-        self.core.tick(self.clock.monotonic_ns() + self.core.sequencer.lateness_ns + 1)
+            if kind in UNDER_WAY:
+                self.clock.advance_to(max(t, self.clock.monotonic_ns()))
+                getattr(self, f"_on_{kind}")(t, payload)
 
     def winners(self) -> tuple[int, ...] | None:
         """The game's winners once it is over (the round games keep them in their state)."""

@@ -28,6 +28,9 @@ class Suit(Enum):
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
 
+SUIT_NAMES = {s.value: s.name.lower() for s in Suit}  # "C": "clubs", ...
+
+
 class Rank(IntEnum):
     """Ranks by their face value, ace as one; jokers sit above the king and have no suit."""
 

@@ -58,7 +58,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
     speed = 0.0 if args.fast else args.speed
-    camera = args.camera or ("reports" if args.game == "eights" else "rendered")
+    camera = args.camera or SIMULATIONS[setup.game].DEFAULT_CAMERA
     try:
         options = SimOptions(
             lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed, camera=camera, seats=args.seats

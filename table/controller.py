@@ -191,23 +191,27 @@ class TableCore:
     def waiting(self) -> bool:
         """Whether time alone will bring something: an event held, a gesture or a referee's window
         to close (a table fed by a simulation, with no camera frames to tick it, needs telling)."""
-        return (
-            bool(len(self.sequencer)) or self.gestures.next_deadline() is not None or self.referee.wakeup() is not None
-        )
+        return any(t is not None for t in self._due())
 
     def next_wakeup(self, now_ns: int) -> int:
         """When the core next has something to do with no input: a held event's release (at its
-        source's bound at the latest), a gesture's deadline, a light's message ending."""
-        deadline = self.gestures.next_deadline()
-        times = [self.sequencer.next_release(), self.signals.next_change(now_ns)]
-        waits = self.referee.wakeup()
-        if waits is not None:  # released (and so advanced to) once every source is past it
-            times.append(waits + self.sequencer.lateness_ns)
-        times.append(None if deadline is None else deadline + self._edges_late_ns)
+        source's bound at the latest), a gesture's deadline, a referee's window closing, a light's
+        message ending."""
+        times = [*self._due(), self.signals.next_change(now_ns)]
         held = self._all_held_since()
         if held is not None and not self.new_game_asked:
             times.append(held + ALL_HELD_NS)
         return max(now_ns, min((t for t in times if t is not None), default=now_ns + 1_000 * MS))
+
+    def _due(self) -> tuple[int | None, int | None, int | None]:
+        """When the sequencer, the gesture reader and the referee next act with no input (None: never)."""
+        deadline = self.gestures.next_deadline()
+        waits = self.referee.wakeup()  # released (and so advanced to) once every source is past it
+        return (
+            self.sequencer.next_release(),
+            None if deadline is None else deadline + self._edges_late_ns,
+            None if waits is None else waits + self.sequencer.lateness_ns,
+        )
 
     # ---------------------------------------------------------------------------- internals
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from table.cards import SUIT_NAMES
 from table.lights import Pattern
 
 
@@ -25,8 +26,8 @@ def seat_counts(referee: Any) -> tuple[str, list[str]]:
         held = [f"{h}+1" if safe else str(h) for h, safe in zip(state.hands, state.safe, strict=True)]
         if referee.rules.rounds == 1:
             return "cards held (+ safe card)", held
-        what = "wins" if referee.rules.scoring == "wins" else "cards left"
-        return f"{what} (cards held)", [f"{t} ({h})" for t, h in zip(state.totals, held, strict=True)]
+        what, totals = seat_scores(referee)
+        return f"{what} (cards held)", [f"{t} ({h})" for t, h in zip(totals, held, strict=True)]
     what, scores = seat_scores(referee)
     return what, [str(v) for v in scores]
 
@@ -54,7 +55,7 @@ def middle_cards(referee: Any) -> tuple[str, list[str]]:
         trump = "no trump" if state.trump is None else f"trumps {state.trump}"
         return f"trick {state.trick_no}, {trump}", [c.code for c in state.trick_cards]
     if referee.GAME == "eights":
-        suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}.get(state.suit or "", "any suit")
+        suit = SUIT_NAMES.get(state.suit or "", "any suit")
         return f"pile of {len(state.pile)}, {suit}; stock {state.stock}", [c.code for c in state.pile[-4:]]
     shown = [c.code for c in state.revealed if c is not None]
     return f"round {state.round}, pot {state.pot}", shown

@@ -72,7 +72,7 @@ BLOCKED = flash(2, AMBER)
 BLOCKER = flash(2, BLUE)
 REFUSED = flash(2, MAGENTA)
 MISMATCH = flash(3, AMBER)
-HIT = flash(2, RED)
+HIT = BAD_SLAP  # cards or turns owed: the same two red flashes
 CALLED = flash(1, GREEN)
 
 MS = 1_000_000

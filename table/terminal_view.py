@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from table import eights_lines
+from table.cards import SUIT_NAMES
 from table.decisions import (
     BadSlap,
     CardMismatch,
@@ -49,7 +50,6 @@ TITLES = {
     "oh-hell": "The bidding game (Oh Hell)",
     "eights": "The shedding game (Crazy Eights)",
 }
-SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 _RED = {"D", "H"}
 
@@ -237,7 +237,7 @@ class TerminalView:
             return f"Hand {d.round}: {d.cards} card(s) each, {n(d.dealer)} deals", "bold cyan"
         if isinstance(d, od.TrumpTurned):
             turned = "no card left to turn" if d.card is None else f"{d.card} turned"
-            trump = "no trump" if d.suit is None else f"{SUITS[d.suit]} are trump"
+            trump = "no trump" if d.suit is None else f"{SUIT_NAMES[d.suit]} are trump"
             return f"{pad}{turned}: {trump}", "yellow"
         if isinstance(d, od.BidMade):
             return f"{n(d.seat):>4} bids {d.bid}   (total {d.total})", ""
@@ -250,7 +250,7 @@ class TerminalView:
         if isinstance(d, od.RevokeFound):
             cost = f": -{d.penalty}" if d.penalty else ""
             return (
-                f"{pad}REVOKE: {n(d.seat)} had {SUITS.get(d.suit, d.suit)} in trick {d.trick} "
+                f"{pad}REVOKE: {n(d.seat)} had {SUIT_NAMES.get(d.suit, d.suit)} in trick {d.trick} "
                 f"(shown in trick {d.evidence}){cost}",
                 "bold red",
             )

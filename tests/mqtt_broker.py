@@ -99,6 +99,16 @@ class Subscriber:
         assert ok, f"{topic} never became {payload!r}: {self.latest.get(topic)!r}"
         return self.latest[topic]
 
+    def count(self, topic: str) -> int:
+        with self.changed:
+            return sum(1 for t, _, _ in self.messages if t == topic)
+
+    def wait_count(self, topic: str, n: int, seconds: float = 10.0) -> list[str]:
+        """The payloads of ``topic`` once ``n`` have come (fewer, after ``seconds``)."""
+        with self.changed:
+            self.changed.wait_for(lambda: sum(1 for t, _, _ in self.messages if t == topic) >= n, seconds)
+            return [p for t, p, _ in self.messages if t == topic]
+
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()

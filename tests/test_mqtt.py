@@ -116,10 +116,7 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
         _, scores = seat_scores(sim.referee)
         assert watching.wait_for("cardtable/t3/availability", "online", seconds=20)
         assert [watching.wait_for(f"cardtable/t3/seat/{s}/score") for s in range(3)] == [str(v) for v in scores]
-        deadline = time.monotonic() + 10
-        while len([m for m in watching.messages if m[0] == "cardtable/t3/events"]) < 5 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        kept = [json.loads(p) for t, p, _ in watching.messages if t == "cardtable/t3/events"]
+        kept = [json.loads(p) for p in watching.wait_count("cardtable/t3/events", 5)]
         assert kept == made[-5:]  # the five kept, in order
         publisher.stop()
         assert watching.wait_for("cardtable/t3/availability", "offline")
@@ -305,13 +302,10 @@ def test_home_assistant_is_told_of_the_table_and_told_again_when_it_comes_back(b
         assert parts["cardtable_t6_turn"]["options"] == [*NAMES, "none"] and parts["cardtable_t6_turn"]["p"] == "sensor"
         ids = [c["unique_id"] for c in parts.values() if "unique_id" in c]
         assert len(ids) == len(set(ids)) == 5 and all(i.startswith("cardtable_t6_") for i in ids)
-        sent = sum(1 for t, _, _ in ha.messages if t == topic)
+        sent = ha.count(topic)
         home = connected_client(broker)
         home.publish("homeassistant/status", "online", qos=1).wait_for_publish(5)
-        deadline = time.monotonic() + 10
-        while sum(1 for t, _, _ in ha.messages if t == topic) == sent and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert sum(1 for t, _, _ in ha.messages if t == topic) == sent + 1  # sent again for Home Assistant
+        assert len(ha.wait_count(topic, sent + 1)) == sent + 1  # sent again for Home Assistant
         home.disconnect()
         home.loop_stop()
     finally:

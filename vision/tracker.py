@@ -249,9 +249,8 @@ def _twin(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard]) -> bool:
     """Whether ``card``, read as the zone's card ``shown``, is its twin from another deck laid on
     it: it lies elsewhere, and ``shown`` is still seen, covered, where it lay (a card only
     straightened leaves nothing behind)."""
-    if _same_place(card, shown):
-        return False
-    return any(c.code == shown.code and _same_place(c, shown) for c in covered)
+    under = [c for c in covered if c.code == shown.code]
+    return bool(under) and not _same_place(card, shown) and any(_same_place(c, shown) for c in under)
 
 
 def _uncovered(beneath: deque[SeenCard], card: SeenCard) -> bool:

@@ -74,13 +74,11 @@ class EightsReferee(EightsPlays):
         return [GameStarted(t_ns, self.GAME, self.players, self.dealer, sizes), *self._new_round(t_ns)]
 
     def advance(self, t_ns: int) -> list[Decision]:
-        st = self.state
-        end = st.open_t + self.rules.match_window_ms * MS
-        if st.open_cards and t_ns >= end and st.phase == PLAY:
-            return self._close(end)
-        return []
+        end = self.wakeup()
+        return self._close(end) if end is not None and t_ns >= end else []
 
     def wakeup(self) -> int | None:
+        """When the play open to a match closes (None: no play is open)."""
         st = self.state
         return st.open_t + self.rules.match_window_ms * MS if st.open_cards and st.phase == PLAY else None
 
@@ -93,8 +91,8 @@ class EightsReferee(EightsPlays):
                 return [Rejected(t, "the game is over", event.TYPE, getattr(event, "seat", None))]
             return []
         out: list[Decision] = []
-        if st.open_cards:  # the play closes when its window ends, or when its player acts
-            end = st.open_t + self.rules.match_window_ms * MS
+        end = self.wakeup()
+        if end is not None:  # the play closes when its window ends, or when its player acts
             if t >= end:
                 out += self._close(end)
             elif isinstance(event, SeatAction) and event.seat == st.turn:
@@ -244,7 +242,7 @@ class EightsReferee(EightsPlays):
         st = self.state
         if not self.rules.red_aces:
             return [Rejected(t, "red aces are off with these rules", "action", seat)]
-        if seat != st.dealer or (st.plays > 0 and st.phase != TURN_UP):
+        if seat != st.dealer or st.plays > 0:
             return [Rejected(t, "only the dealer claims red aces, before play starts", "action", seat)]
         st.red_aces = True
         return [ChoiceMade(t, seat, "red-aces", "on")]

@@ -3,12 +3,11 @@ player, what may go on the pile. Pure functions over card faces, shared by the r
 
 from __future__ import annotations
 
-from table.cards import Card, Rank, Suit, card_of
+from table.cards import SUIT_NAMES, Card, Rank, Suit, card_of
 from table.games.eights_rules import EightsRules
 
 QUEEN_OF_SPADES = card_of(Rank.QUEEN, Suit.SPADES)
 TWO_OF_SPADES = card_of(Rank.TWO, Suit.SPADES)
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUITS = tuple(SUIT_NAMES)
 
 
@@ -17,11 +16,11 @@ def naturals(cards: list[Card]) -> list[Card]:
 
 
 def is_black_ace(card: Card) -> bool:
-    return card.rank is Rank.ACE and card.suit in (Suit.CLUBS, Suit.SPADES)
+    return card.rank is Rank.ACE and card.suit is not None and not card.suit.is_red
 
 
 def is_red_ace(card: Card) -> bool:
-    return card.rank is Rank.ACE and card.suit in (Suit.DIAMONDS, Suit.HEARTS)
+    return card.rank is Rank.ACE and card.suit is not None and card.suit.is_red
 
 
 def natural_pair(cards: list[Card]) -> bool:

@@ -102,8 +102,9 @@ class EightsPlays(EightsBase):
             return self._dealer_discard(t, card)
         if st.phase == CHOOSE:
             out += self._default_choices(t)
+        unknown = self.unknown_card(card, st.pile)  # the pile is the same for a join and a new play
         if st.open_cards:
-            joined = self._join(t, card)
+            joined = None if unknown else self._join(t, card)
             if joined is not None:
                 return out + joined
             out += self._close(t)
@@ -111,11 +112,12 @@ class EightsPlays(EightsBase):
                 out += self._default_choices(t)
         if self.state is not st or st.phase != PLAY:  # that ended the game (or this deal)
             return [*out, Rejected(t, f"{card} came after the end of the game it was played in", "card-seen")]
-        return out + self._new_play(t, st.turn, card)
+        return out + self._new_play(t, st.turn, card, unknown)
 
-    def _new_play(self, t: int, seat: int, card: Card) -> list[Decision]:
+    def _new_play(self, t: int, seat: int, card: Card, unknown: str | None) -> list[Decision]:
+        """``unknown``: why the card cannot be one more of the decks' (``unknown_card``)."""
         st = self.state
-        why = self.unknown_card(card, st.pile) or self._unaccounted(seat, card)
+        why = unknown or self._unaccounted(seat, card)
         if why is not None:  # a misreading: the card is shown again
             return [Rejected(t, why, "card-seen", seat)]
         why = self._illegal([card])
@@ -134,7 +136,7 @@ class EightsPlays(EightsBase):
         """The card joins the open play as a match, or None when it cannot."""
         st = self.state
         cards = [*st.open_cards, card]
-        if not is_play(cards, self.rules) or self.unknown_card(card, st.pile) or self._unaccounted(st.turn, card):
+        if not is_play(cards, self.rules) or self._unaccounted(st.turn, card):
             return None
         if self._illegal(cards):
             return None

@@ -185,14 +185,8 @@ class EightsBase(StatefulReferee):
         st.reshow = list(kept)
         out.append(StockReshuffled(t, back, tuple(kept)))
         if self.rules.reshuffle_extra_card:
-            for k in range(1, self.players):
-                other = (st.dealer + k) % self.players
-                got = min(1, st.stock)
-                st.stock -= got
-                st.hands[other] += got
-                if self.held(other) > 1:
-                    st.called[other] = False
-                out.append(CardsDrawn(t, other, got, "reshuffle-extra", self.total(other)))
+            for k in range(1, self.players):  # (no second reshuffle: the pile is only its active cards)
+                out += self._draw(t, (st.dealer + k) % self.players, 1, "reshuffle-extra")
         return True
 
     def _swap(self, t: int, seat: int, other: int) -> list[Decision]:
