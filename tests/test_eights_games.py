@@ -120,3 +120,19 @@ def test_the_scoreboard_shows_each_seats_cards_the_pile_and_the_winner() -> None
     ]
     assert state["winners"] == list(st.winners) and state["score"] == "wins"
     assert state["middle"]["cards"] == [c.code for c in st.pile[-4:]] and state["middle"]["title"].startswith("pile of")
+
+
+def test_cardtable_run_referees_the_shedding_game_from_the_camera(tmp_path: Path) -> None:
+    """The live table on recorded frames: the queen of hearts landing on the pile is the turned card."""
+    from test_live import _journal, _table
+
+    config = _table(tmp_path)
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--game", "eights"]
+    done = subprocess.run(
+        [*command, "--max-seconds", "5"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    lines = _journal(tmp_path)
+    assert lines[0]["game"] == "eights" and lines[0]["preset"] == "screw-your-neighbour"
+    assert "The shedding game (Crazy Eights), 4 players" in done.stdout and "QH turned up" in done.stdout
