@@ -782,3 +782,19 @@ def test_any_inputs_in_any_order_never_break_the_referee_or_lose_a_card(steps: l
         st_ = g.st
         assert g.conserved() and min(st_.hands) >= 0 and st_.stock >= 0 and st_.unseen >= 0
         assert (st_.phase == CHOOSE) == bool(st_.choices) or st_.phase == OVER
+
+
+def test_a_tap_while_laying_a_match_leaves_the_play_open_and_a_long_press_closes_it() -> None:
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.t += 2 * S
+    g.ref.handle(CardSeen(g.t, "camera", parse_card("5C"), "pile"))
+    rejected(g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, "taps", 1)), "nobody")  # a challenge: none owed
+    out = g.ref.handle(CardSeen(g.t + S // 5, "camera", parse_card("5C"), "pile"))
+    assert one(out, MatchPlayed).seat == 1
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.t += 2 * S
+    g.ref.handle(CardSeen(g.t, "camera", parse_card("5C"), "pile"))
+    out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, "hold"))  # done: and it is no longer its turn
+    assert turn(out) == 2 and one(out, Rejected).seat == 1

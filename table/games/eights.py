@@ -38,6 +38,8 @@ from table.referee import Expectation
 
 __all__ = ["CHOOSE", "OVER", "PLAY", "EightsReferee", "EightsState"]
 
+GOING_ON = frozenset({"hold", "draw", "pass", "accept"})  # a player's actions that end its play
+
 
 class EightsReferee(EightsPlays):
     GAME = "eights"
@@ -92,11 +94,11 @@ class EightsReferee(EightsPlays):
             return []
         out: list[Decision] = []
         end = self.wakeup()
-        if end is not None:  # the play closes when its window ends, or when its player acts
+        if end is not None:  # the play closes when its window ends, or when its player goes on
             if t >= end:
                 out += self._close(end)
-            elif isinstance(event, SeatAction) and event.seat == st.turn:
-                out += self._close(t)
+            elif isinstance(event, SeatAction) and event.seat == st.turn and event.action in GOING_ON:
+                out += self._close(t)  # (a tap while laying a match, "last card" say, leaves it open)
         if isinstance(event, SeatAction):
             return out + self._action(t, event.seat, event.action, event.value)
         if isinstance(event, CardGone):
