@@ -280,7 +280,7 @@ class LiveTable:
                 woke = woke_host + self.offset_ns
                 if ends is not None and woke >= ends:
                     break
-                decided, faults = len(core.decisions), len(core.faults)
+                decided, faults = len(core.decisions), dict(core.faults)
                 try:
                     self._handle(core, item, woke)
                 except Exception:  # a fault of the table's own code: logged, and the table goes on
@@ -295,7 +295,7 @@ class LiveTable:
                 core, next_game = self._flow(core, woke, next_game)
                 if core is not playing:
                     self._publish(core, 0)
-                elif len(core.decisions) > decided or len(core.faults) != faults:
+                elif len(core.decisions) > decided or core.faults != faults:  # a fault's reason too
                     self._publish(core, decided)
         finally:
             self._close(core)
