@@ -430,7 +430,8 @@ class LiveTable:
         """A seat holds no card where the referee counts some: the referee is told, in turn."""
         seat, names = request.command.seat, self.config.seats.names
         assert seat is not None
-        if core.setup.game not in ("ers", "eights") or self.menu is not None or core.referee.finished:
+        counts = self.menu is None and not core.referee.finished and core.referee.cards_held(0) is not None
+        if not counts:
             return request.reply(
                 False, "only a game of Egyptian Rat Screw or the shedding game under way counts the cards in hand"
             )
@@ -439,8 +440,7 @@ class LiveTable:
             return request.reply(False, f"the game is paused ({why}): say it again when it goes on")
         if seat >= len(names):
             return request.reply(False, f"seat {seat}: the seats are 0 to {len(names) - 1}")
-        referee: Any = core.referee
-        counted = referee.total(seat) if core.setup.game == "eights" else len(referee.hands[seat])
+        counted = core.referee.cards_held(seat)
         if not counted:
             return request.reply(False, f"{names[seat]} holds no card by the referee's count already")
         core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_CARDS), now)

@@ -45,6 +45,10 @@ class Referee(ABC):
         """Every input up to ``t_ns`` has been handed over: settle what waited on simultaneity."""
         return []
 
+    def cards_held(self, seat: int) -> int | None:
+        """How many cards the referee counts in ``seat``'s hand (None: the game counts no hands)."""
+        return None
+
     def wakeup(self) -> int | None:
         """The moment from which ``advance`` would decide something (a play's match window
         closing), for a table with no input to wake it; None: nothing waits on time."""

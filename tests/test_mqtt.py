@@ -125,13 +125,19 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
         broker.stop()
 
 
+def _scored(broker: Broker, table_id: str, score: str) -> TablePublisher:
+    """A table whose seat 0 scores ``score``, seen on the broker."""
+    publisher = TablePublisher(parse_url(broker.url, table_id)).start()
+    publisher.retain("seat/0/score", score)
+    first = Subscriber(broker, f"cardtable/{table_id}/#")
+    assert first.wait_for(f"cardtable/{table_id}/seat/0/score") == score
+    first.close()
+    return publisher
+
+
 def test_values_the_last_connection_left_unconfirmed_do_not_overwrite_newer_ones(broker: Broker) -> None:
     """paho resends unacknowledged messages after a reconnect; the catch-up must land after them."""
-    publisher = TablePublisher(parse_url(broker.url, "t7")).start()
-    publisher.retain("seat/0/score", "1")
-    first = Subscriber(broker, "cardtable/t7/#")
-    assert first.wait_for("cardtable/t7/seat/0/score") == "1"
-    first.close()
+    publisher = _scored(broker, "t7", "1")
     assert broker.process is not None
     os.kill(broker.process.pid, signal.SIGSTOP)  # a broker that hangs: the link looks alive
     publisher.retain("seat/0/score", "2")  # handed to paho, never acknowledged
@@ -175,11 +181,7 @@ def test_seats_that_went_away_are_cleared_from_the_broker(broker: Broker) -> Non
 
 
 def test_a_broker_killed_and_restarted_forgetting_everything_gets_the_state_again(broker: Broker) -> None:
-    publisher = TablePublisher(parse_url(broker.url, "t5")).start()
-    publisher.retain("seat/0/score", "7")
-    first = Subscriber(broker, "cardtable/t5/#")
-    assert first.wait_for("cardtable/t5/seat/0/score") == "7"
-    first.close()
+    publisher = _scored(broker, "t5", "7")
     broker.stop()  # SIGKILL, no persistence: its retained topics are gone
     publisher.retain("seat/0/score", "9")  # the game went on meanwhile
     broker.start()

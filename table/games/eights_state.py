@@ -102,6 +102,9 @@ class EightsBase(StatefulReferee):
         """Every card the seat holds: its hand and its safe card."""
         return self.state.hands[seat] + self.state.safe[seat]
 
+    def cards_held(self, seat: int) -> int | None:
+        return self.total(seat)
+
     def held(self, seat: int) -> int:
         """The cards that count for "last card"."""
         return self.total(seat) if self.rules.last_card_counts_safe else self.state.hands[seat]

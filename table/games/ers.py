@@ -152,6 +152,9 @@ class ErsReferee(Referee):
     def pile_size(self) -> int:
         return len(self.played) + len(self.burned)
 
+    def cards_held(self, seat: int) -> int | None:
+        return len(self.hands[seat])
+
     def expects(self) -> Expectation:
         if self.winner is not None:
             return Expectation("none", None, f"game over: seat {self.winner} won")
