@@ -69,9 +69,12 @@ class EightsCards:
         """What the players do when the referee tells them to move cards."""
         n = len(self.hands)
         if isinstance(d, StockReshuffled):
-            kept = len(d.kept)
-            back = self.pile[: len(self.pile) - kept]
-            self.pile = self.pile[len(self.pile) - kept :]
+            # The active cards, and any played on them since the referee decided, stay.
+            faces = [c.face for c in self.pile]
+            k = len(d.kept)
+            found = (i for i in range(len(faces) - k, -1, -1) if faces[i : i + k] == list(d.kept))
+            keep = next(found, len(faces) - k)  # (not found: the table went wrong; mismatch says so)
+            back, self.pile = self.pile[:keep], self.pile[keep:]
             rng.shuffle(back)
             self.stock = back + self.stock
         elif isinstance(d, CardsDrawn):

@@ -65,10 +65,10 @@ class EightsSimulation(TableSimulation):
             if self.rendered is not None:  # taken back off the pile: the card under it shows again
                 self.at(t + self.rng.randint(400, 900) * MS, "table", ("lift", PILE))
             self._again(t + 900 * MS, d.seat)
-        elif isinstance(d, StockReshuffled):  # the pile lifted, its active cards put back on it
-            self.take(t + 200 * MS, PILE)
+        elif isinstance(d, StockReshuffled) and [c.face for c in self.cards.pile] == list(d.kept):
+            self.take(t, PILE)  # the pile lifted, its active cards put straight back (none played on it yet)
             for i, card in enumerate(d.kept):
-                self.put(t + (400 + 100 * i) * MS, card.code, PILE)
+                self.put(t + (1 + i) * MS, card.code, PILE)
         elif isinstance(d, Rejected) and d.seat is not None and d.seat == ref.expects().seat:
             self._again(t, d.seat)
 
