@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import cv2
 import numpy as np
 
 from table.controller import FrameReport
 from vision.calibration import Calibration
+from vision.covered import Look, card_look, looks_the_same, outline_shows
 from vision.deck import Deck
 from vision.gate import FrameGate
 from vision.identify import UNSURE, builtin_deck, identify
@@ -28,6 +30,9 @@ class FrameReader:
         self.read, self.tracker = read, tracker
         self.gate = FrameGate()
         self.cards: list[SeenCard] = []
+        # How each card read lately, and each zone's card, looked (by id of its reading): a card
+        # laid on its twin is told from the twin moved by whether the old one still looks the same.
+        self._looks: dict[int, Look] = {}
 
     @property
     def read_frames(self) -> int:
@@ -38,7 +43,20 @@ class FrameReader:
         zones whose card it cannot read."""
         if self.gate.read(image):
             self.cards = self.read(image)
-        events = self.tracker.update(t_ns, self.cards)
+            self._looks.update((id(c), card_look(image, c.corners)) for c in self.cards if c.code and not c.covered)
+
+        def still_lies(where: SeenCard, top: SeenCard) -> bool:
+            """The zone's card still lies where it lay under ``top``: its sides still show, and
+            what shows of it looks as it did (a twin laid on it; a card moved leaves neither)."""
+            look = self._looks.get(id(where))
+            if look is None or not looks_the_same(look, image, where.corners, top.corners):
+                return False
+            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+            return outline_shows(gray, where.corners, top.corners)
+
+        events = self.tracker.update(t_ns, self.cards, still_lies)
+        keep = {id(c) for c in self.cards} | {id(s) for s in self.tracker.shown_cards()}
+        self._looks = {k: v for k, v in self._looks.items() if k in keep}
         return FrameReport(t_ns, tuple(events), self.tracker.vouched_to, tuple(self.tracker.unsure()), reported_ns)
 
 

@@ -384,8 +384,30 @@ def test_a_card_seen_by_two_of_its_indices_is_one_card(monkeypatch) -> None:
 
     (king,) = kings()
     assert king.covered and overlap(king.corners, (*lower.corners.min(axis=0), *lower.corners.max(axis=0))) > 0.6
-    monkeypatch.setattr(by_index_module, "_one_each", lambda taken: [card for card, _ in taken])
+    monkeypatch.setattr(by_index_module, "_one_each", lambda taken, sightings: [card for card, _, _ in taken])
     assert len(kings()) == 2
+
+
+def test_a_card_of_one_code_seen_by_an_index_off_the_card_kept_is_its_twin() -> None:
+    """Two decks: cards of one code found by their indices, overlapping, are one card seen twice
+    only where the index lies on the card kept (its other index, or a court card's small one); an
+    index off it, showing beside it, is the twin's from the second deck, lying under it."""
+    top = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    lower = top + np.float32([40, 60])
+
+    def sighting(corners: np.ndarray, rank_at: tuple[float, float]) -> Sighting:
+        return Sighting(corners, "9C", 0.95, rank_at, (rank_at[0], rank_at[1] + 12))
+
+    sightings = [sighting(top, (110, 112)), sighting(top[[2, 3, 0, 1]], (190, 228)), sighting(lower, (232, 286))]
+    taken = [
+        (SeenCard("9C", 0.95, top), 14000.0, 0),
+        (SeenCard("9C", 0.95, top + 2), 13000.0, 1),  # the top card's other index
+        (SeenCard("9C", 0.9, lower, covered=True), 12000.0, 2),
+    ]
+    kept = by_index_module._one_each(taken, sightings)
+    assert [(c.code, c.covered) for c in kept] == [("9C", False), ("9C", True)]
+    on_top = [sighting(top, (110, 112)), sighting(top[[2, 3, 0, 1]], (190, 228)), sighting(lower, (190, 200))]
+    assert len(by_index_module._one_each(taken, on_top)) == 1  # its index on the top card: the top card's
 
 
 def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(monkeypatch) -> None:

@@ -11,7 +11,7 @@ from table.cards import parse_card
 from table.events import CardGone, CardSeen
 from vision.calibration import calibrate_from_points
 from vision.identify import SeenCard
-from vision.tracker import CardTracker, TrackerConfig, table_zones
+from vision.tracker import CardTracker, StillLies, TrackerConfig, table_zones
 from vision.zones import default_zones
 
 MS = 1_000_000
@@ -23,10 +23,15 @@ def seen(code: str | None, confidence: float = 0.9, where: np.ndarray = PILE) ->
     return SeenCard(code, confidence, where)
 
 
-def run(tracker: CardTracker, frames: list[list[SeenCard]], start: int = 0) -> list:
+def run(
+    tracker: CardTracker,
+    frames: list[list[SeenCard]],
+    start: int = 0,
+    still_lies: StillLies | None = None,
+) -> list:
     events = []
     for i, cards in enumerate(frames):
-        events += tracker.update((start + i) * 100 * MS, cards)
+        events += tracker.update((start + i) * 100 * MS, cards, still_lies)
     return events
 
 
@@ -304,3 +309,39 @@ def test_the_twin_of_the_top_card_laid_on_it_is_a_new_card_and_the_top_card_move
     thrown = run(tracker, [twin] * 3, start=3)
     assert [(e.card.code, e.t_ns) for e in thrown] == [("9C", 300 * MS)]
     assert run(tracker, [[seen("9C", where=PILE + 40)]] * 3, start=6) == []  # pushed aside: nothing under it
+
+
+def test_a_twin_is_known_by_the_covered_cards_index_where_the_top_card_had_its_own() -> None:
+    """An outline inferred from one index may lie well off the card; the index itself is placed
+    surely: the covered twin's index at the old top card's index corner says it still lies there."""
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3)
+    inferred = SeenCard("9C", 0.9, PILE + 30, covered=True, indices=((106.0, 108.0),))  # at PILE's first corner
+    thrown = run(tracker, [[seen("9C", where=PILE + 20), inferred]] * 3, start=3)
+    assert [e.card.code for e in thrown] == ["9C"]
+    elsewhere = SeenCard("9C", 0.9, PILE + 30, covered=True, indices=((125.0, 135.0),))  # mid-card: not its index
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3)
+    assert run(tracker, [[seen("9C", where=PILE + 20), elsewhere]] * 3, start=3) == []
+
+
+def test_a_twin_whose_index_is_hidden_is_known_by_the_picture_of_the_old_card_still_lying_there() -> None:
+    """The covered twin's index hidden too, the frame's picture is asked whether the old card
+    still lies where it lay (``frame_reports``: its sides and its look); the tracker sees
+    readings only. Its answer decides; the card at rest is not asked again."""
+    asked: list[tuple[float, float]] = []
+
+    def still_lies(where: SeenCard, top: SeenCard) -> bool:
+        asked.append(where.center)
+        return True
+
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3)
+    thrown = run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, still_lies)
+    assert [e.card.code for e in thrown] == ["9C"] and asked[0] == (125.0, 135.0)
+    assert tracker.update(700 * MS, [seen("9C", where=PILE + 20)], still_lies) == []  # at rest: not asked again
+    assert len(asked) == 2
+
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3)
+    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top: False) == []

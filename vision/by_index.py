@@ -64,6 +64,7 @@ SHARED_MARK = 0.3  # of an index's rank-to-pip spacing: two sightings with marks
 PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
 MOSTLY_OFF = 0.5  # of an index's implied outline: at most this much on a whole card, it is another card's
 OWN_CORNER = 0.25  # of a covered card's short side: a sighting's corner this near its index corner is its own
+TWIN_OFF = 0.1  # of a card's short side: a same-code card's index this far off it is its twin's (two decks)
 AGAINST = 0.01  # of a whole card's outline: another outline overlapping this much may be a card over it
 
 WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
@@ -144,7 +145,7 @@ def find_by_index(
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = card_spans([c for c in seen if c.code is not None] + held)
     agreed, clear_at, lone_at, confirmed, relayed = _sort_sightings(sized, spans, others, image.shape)
-    taken: list[tuple[SeenCard, float]] = []  # each card with the area of the outline its index implied
+    taken: list[tuple[SeenCard, float, int]] = []  # each card, the area of the outline its index implied, the sighting
     read: set[int] = set()  # the sightings so taken, read through their outlines
     if clear_at:
         quads = [CardQuad(sized[n].corners, 1.0) for n in clear_at]
@@ -152,7 +153,7 @@ def find_by_index(
         _, readings = reader.read(quads, vouch=False)  # one network pass for them all
         for n, quad, reading in zip(clear_at, quads, readings, strict=True):
             if reading.code == sightings[n].code:
-                taken.append((SeenCard(reading.code, reading.confidence, quad.corners), _area(spans[n])))
+                taken.append((SeenCard(reading.code, reading.confidence, quad.corners), _area(spans[n]), n))
                 read.add(n)
             elif reading.code is None and (
                 confirmed[n] or sightings[n].confidence >= _lone_least(spans[n], others, image.shape)
@@ -164,20 +165,21 @@ def find_by_index(
     # read less than surely, or read otherwise by the card's other index) may lie whole, on top
     # of others: a pile's top card, the finder's outline drawn round the whole pile.
     tops, explained = _whole_tops(edges, reader, sightings, [n for n in range(len(sightings)) if n not in read])
-    taken += [(card, _area(spans[n])) for n, card in tops]
+    taken += [(card, _area(spans[n]), n) for n, card in tops]
     # Both indices show and agree: the card is known, though another lies across it; where
     # they face each other, its outline spans them.
     for n in (n for n, twins in agreed if not explained.issuperset(twins)):
         facing = [m for m in range(len(sized)) if m != n and _facing(sized[n], sized[m], SPAN_ALIGNED) is not None]
         corners = _spanned(sized[n], sized[facing[0]]) if facing else sized[n].corners
-        taken.append((SeenCard(sightings[n].code, sightings[n].confidence, corners, covered=True), _area(spans[n])))
-    lone = [(sized[n], _area(spans[n]), n in relayed) for n in lone_at if n not in explained]  # by one index
+        taken.append((SeenCard(sightings[n].code, sightings[n].confidence, corners, covered=True), _area(spans[n]), n))
+    lone = [n for n in lone_at if n not in explained]  # by one index
     if lone:
-        beliefs = face_beliefs(image, [CardQuad(s.corners, 1.0) for s, _, _ in lone])
-        for (sighting, area, beside_lone), belief in zip(lone, beliefs, strict=True):
-            if belief >= (RELAYED_FACE if beside_lone else FACE_SUPPORT) or sighting.facing:
-                taken.append((SeenCard(sighting.code, sighting.confidence, sighting.corners, covered=True), area))
-    out = [_shows_at(card, sightings) if card.covered else card for card in _one_each(taken)]
+        beliefs = face_beliefs(image, [CardQuad(sized[n].corners, 1.0) for n in lone])
+        for n, belief in zip(lone, beliefs, strict=True):
+            if belief >= (RELAYED_FACE if n in relayed else FACE_SUPPORT) or sized[n].facing:
+                card = SeenCard(sized[n].code, sized[n].confidence, sized[n].corners, covered=True)
+                taken.append((card, _area(spans[n]), n))
+    out = [_shows_at(card, sightings) if card.covered else card for card in _one_each(taken, sightings)]
     if out:
         # Their parts in the frame: a card cut by the frame's edge is found by its outline as the
         # part showing, and by its index as the whole card, reaching out of the picture.
@@ -524,22 +526,35 @@ def _spanned(a: Sighting, b: Sighting) -> np.ndarray:
     return np.float32([start, start + width * right, b.corners[0], start + tall * width * along])
 
 
-def _one_each(taken: list[tuple[SeenCard, float]]) -> list[SeenCard]:
+def _one_each(taken: list[tuple[SeenCard, float, int]], sightings: list[Sighting]) -> list[SeenCard]:
     """Cards found by their indices, one of each code where outlines of one code overlap: they
     are one card seen twice, by its two indices, or by an index and the small one some court
     cards print beside their picture. The card whose index implied the biggest outline (the
     true corner's: the small index implies a card inside the true one) is kept. ``taken``: each
-    card with the area of the outline its index implied."""
-    cards = [card for card, _ in taken]
+    card with the area of the outline its index implied, and its sighting.
+
+    But a card whose index lies off a card kept lying whole on top (``TWIN_OFF`` past its
+    outline) is another card: the identical card of a second deck, lying under its twin with its
+    index showing (a game of two decks, where a card is laid on its twin). Two covered ones stay
+    one: an outline inferred from one index is drawn too loosely to tell (one-deck piles and fans
+    read a covered card twice in 5 frames of 200 more, and 2, when they were told apart)."""
+    cards = [card for card, _, _ in taken]
     if len(cards) < 2:
         return cards
     spans = card_spans(cards)
     kept: list[int] = []
-    for n in np.argsort([-area for _, area in taken], kind="stable"):
-        same = [k for k in kept if cards[k].code == cards[n].code]
+    for n in np.argsort([-area for _, area, _ in taken], kind="stable"):
+        index = sightings[taken[n][2]].rank_at
+        same = [k for k in kept if cards[k].code == cards[n].code and (cards[k].covered or not _off(index, cards[k]))]
         if not same or not np.any(iou(spans[n], spans[same]) > 0):
             kept.append(int(n))
     return [cards[n] for n in sorted(kept)]
+
+
+def _off(point: tuple[float, float], card: SeenCard) -> bool:
+    """Whether a point lies off a card, further than ``TWIN_OFF`` of its short side past its outline."""
+    outside = -cv2.pointPolygonTest(card.corners.astype(np.float32), point, True)
+    return outside > TWIN_OFF * CardQuad(card.corners, 1.0).short_side
 
 
 def _area(box: np.ndarray) -> float:

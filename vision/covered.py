@@ -158,3 +158,113 @@ def hide(card: np.ndarray, quad: CardQuad, over: tuple[CardQuad, ...]) -> np.nda
     out = card.copy()
     out[~shows] = np.percentile(card[shows], 90, axis=0).astype(np.uint8)
     return out
+
+
+SIDE_POINTS = 24  # points sampled along each side of an outline asked whether it still shows
+CLEAR_OF_TOP = 8  # pixels: a sampled point this far outside the card on top, or more, is judged
+ACROSS = 4  # pixels each way across a side that its profile reaches (an outline read is off by 2-3)
+ALONG = 6  # pixels each way along a side a point's profile is averaged over: a table's grain, a
+# carpet's fibres cross a side at random and average out; a card's straight side does not
+STEP = 14  # grey levels: a profile's two sides this far apart are an edge
+RIDGE = 8  # grey levels: a profile's middle this much darker than both its sides is a card's side
+# over another white card (often only a faint shadow line)
+SHOWS_AT_LEAST = 0.3  # of an outline's points: fewer clear of the card on top, and nothing can be said
+SIDE_AT_LEAST = 5  # points clear of the card on top: a side with fewer is not judged
+STILL_EDGE = 0.5  # of a side clear of the card on top, on average: this much on an edge, the card still lies there
+
+
+def outline_shows(gray: np.ndarray, where: np.ndarray, top: np.ndarray) -> bool:
+    """Whether the sides of a card that lay at ``where`` still show round ``top`` laid partly
+    over it: ``STILL_EDGE`` of each side clear of ``top`` on average (``side_shares``). Asked
+    with ``looks_the_same`` (a grained table's lines can pass this test alone: measured on
+    limed wood, a card moved left 0.59 of its old sides on an edge, a twin laid on it 1.0)."""
+    shares = side_shares(gray, where, top)
+    return bool(shares) and float(np.mean(shares)) >= STILL_EDGE
+
+
+def side_shares(gray: np.ndarray, where: np.ndarray, top: np.ndarray) -> list[float] | None:
+    """How surely a card that lay at ``where`` (4 x 2 corners, image pixels) still lies there,
+    under ``top`` laid partly over it: for each side of it clear of ``top`` (``SIDE_AT_LEAST``
+    points), the share of its points where the grey frame shows an edge running along the side
+    (a step across it, or a dark line: a card's side over another white card is often only a
+    faint shadow). A card moved away leaves its old sides across whatever it lay on, and no edge
+    runs along them. Each point's profile across the side is averaged along it (``ALONG``), so a
+    table's grain, crossing at random, does not count. Used where the card's index is hidden
+    too (a card laid on its twin from a second deck): its sides are all that shows. None when
+    too few points are clear to judge."""
+    h, w = gray.shape
+    corners = where.astype(np.float32)
+    d = np.roll(corners, -1, axis=0) - corners
+    unit = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
+    normal = np.stack([unit[:, 1], -unit[:, 0]], axis=1)
+    if ((corners.mean(axis=0) - corners) * normal).sum(axis=1).mean() > 0:
+        normal = -normal  # pointing out of the card
+    along = np.linspace(0.04, 0.96, SIDE_POINTS, dtype=np.float32)[None, :, None]
+    points = (corners[:, None, :] + along * d[:, None, :]).reshape(-1, 2)
+    units, normals = np.repeat(unit, SIDE_POINTS, axis=0), np.repeat(normal, SIDE_POINTS, axis=0)
+    reach = ACROSS + ALONG + 1
+    clear = np.array([cv2.pointPolygonTest(top.astype(np.float32), (float(x), float(y)), True) for x, y in points])
+    clear = (clear < -CLEAR_OF_TOP) & (points >= reach).all(axis=1) & (points[:, 0] < w - reach)
+    clear &= points[:, 1] < h - reach
+    if clear.sum() < SHOWS_AT_LEAST * len(points):
+        return None
+    sides = np.repeat(np.arange(4), SIDE_POINTS)[clear]
+    points, units, normals = points[clear], units[clear], normals[clear]
+    j = np.arange(-ALONG, ALONG + 1, dtype=np.float32)[None, :, None, None]  # along the side
+    k = np.arange(-ACROSS, ACROSS + 1, dtype=np.float32)[None, None, :, None]  # across it, outwards
+    at = points[:, None, None, :] + j * units[:, None, None, :] + k * normals[:, None, None, :]
+    n = len(points)
+    maps = at.reshape(n * at.shape[1], at.shape[2], 2)
+    sampled = cv2.remap(gray, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+    profile = sampled.reshape(n, at.shape[1], at.shape[2]).mean(axis=1)  # n x (2 ACROSS + 1)
+    inside, outside = profile[:, : ACROSS - 1].mean(axis=1), profile[:, ACROSS + 2 :].mean(axis=1)
+    middle = profile[:, ACROSS - 1 : ACROSS + 2].min(axis=1)
+    edge = (np.abs(inside - outside) > STEP) | (np.minimum(inside, outside) - middle > RIDGE)
+    return [float(edge[sides == k].mean()) for k in range(4) if (sides == k).sum() >= SIDE_AT_LEAST]
+
+
+LOOK_MARGIN = 4  # pixels round a card's outline kept with its look (``card_look``)
+LOOK_STEP = 25  # grey levels: a pixel changed this much since the card was last seen has changed
+SAME_LOOK = 0.05  # of a card's part that shows: at most this much changed, it looks as it did (a
+# card moved off another white card leaves that card's pips and print where its own were)
+LOOK_CLEAR = 0.1  # of the card on top's short side: its shadow reaches this far, and is no change
+SHOWS_LOOK = 0.03  # of a card's area: less of it clear of the card on top, and its look says nothing
+
+
+Look = tuple[np.ndarray, tuple[int, int]]  # a patch of a frame, and where its top-left pixel lay
+
+
+def card_look(image: np.ndarray, corners: np.ndarray) -> Look:
+    """A copy of the frame round a card's outline, and where its top-left corner lay: kept to
+    tell later whether the card still looks as it did (``looks_the_same``)."""
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - LOOK_MARGIN, 0)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + LOOK_MARGIN
+    return image[y0 : min(y1, h), x0 : min(x1, w)].copy(), (int(x0), int(y0))
+
+
+def looks_the_same(look: Look, image: np.ndarray, where: np.ndarray, top: np.ndarray) -> bool:
+    """Whether the part of a card that lay at ``where`` left clear by ``top`` (laid partly over
+    it, its shadow too: ``LOOK_CLEAR``) looks in the frame as it did when the card was last seen
+    (``look``: ``card_look``). A card that stayed, a twin laid on it, looks the same; one moved
+    away shows what lay under it (the table, another card's print). False when too little is
+    clear to tell (``SHOWS_LOOK``)."""
+    before, (x0, y0) = look
+    bh, bw = before.shape[:2]
+    now = image[y0 : y0 + bh, x0 : x0 + bw]
+    if now.shape != before.shape:
+        return False
+    card = np.zeros((bh, bw), np.uint8)
+    cv2.fillPoly(card, [np.round(where - (x0, y0)).astype(np.int32)], 1)
+    over = np.zeros((bh, bw), np.uint8)
+    cv2.fillPoly(over, [np.round(top - (x0, y0)).astype(np.int32)], 1)
+    clear = max(CLEAR_OF_TOP, round(LOOK_CLEAR * float(np.linalg.norm(top[1] - top[0]))))
+    over = cv2.dilate(over, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * clear + 1,) * 2))
+    card = cv2.erode(card, np.ones((5, 5), np.uint8))  # its edge pixels sit on whatever it lay on
+    shows = (card > 0) & (over == 0)
+    if shows.sum() < SHOWS_LOOK * max(1, int((card > 0).sum())):
+        return False
+    if before.ndim == 3:
+        before, now = cv2.cvtColor(before, cv2.COLOR_BGR2GRAY), cv2.cvtColor(now, cv2.COLOR_BGR2GRAY)
+    changed = np.abs(now[shows].astype(np.int16) - before[shows]) > LOOK_STEP
+    return float(changed.mean()) <= SAME_LOOK

@@ -26,6 +26,12 @@ deck's queen after the last trick was taken): thrown onto the table, it lands el
 another angle, and is played. A zone that has lain bare for ``forget_after_ns`` (3 s, at any
 frame rate) since its card was taken forgets it: the trump card of the next deal, which may be
 the same card put in the same place, is a new card.
+
+The identical card laid on its twin while the twin stays (a switch in the shedding game, a pair
+laid card by card) is a new card when the twin still shows round it where it lay: its index
+read (covered) at one of the old card's index corners, or, nothing of it readable, its sides
+and face as the frame's picture still shows them (``StillLies``: the frame reader asks the
+picture). A card only straightened or pushed aside leaves neither behind.
 """
 
 from __future__ import annotations
@@ -41,16 +47,20 @@ from table.cards import parse_card
 from table.events import CardGone, CardSeen, Event
 from vision.calibration import Calibration
 from vision.reader import BACK
-from vision.seen import SeenCard
+from vision.seen import SeenCard, holds
 from vision.zones import Zone as TableZone
 from vision.zones import zone_at
 
 BENEATH = 8  # covered cards a zone remembers: one uncovered where it lay was not played again
+INDEX_CORNER = 0.3  # of a card's short side: an index this near an index corner is its own (its middle: ~0.15 in)
 SAME_PLACE = 0.25  # a card back where it lay: each corner within this much of its short side of where it was
 STILL = 0.1  # a card at rest: its centre moves less than this much of its short side a frame (a card carried: more)
 
 Zone = tuple[str, int | None]  # zone name and seat (None for shared zones)
 ZoneOf = Callable[[tuple[float, float]], Zone | None]
+# Whether the frame shows the first card still lying where it lay, under the second laid partly
+# over it (``frame_reports``: its sides and its look, on the picture); the tracker sees readings only.
+StillLies = Callable[[SeenCard, SeenCard], bool]
 
 
 def table_zones(calibration: Calibration, zones: Sequence[TableZone]) -> ZoneOf:
@@ -127,10 +137,11 @@ class CardTracker:
     last_t: int | None = None  # the latest frame's time
     stale: int = 0  # frames given older than one tracked already (left out: a card cannot leave before it came)
 
-    def update(self, t_ns: int, cards: list[SeenCard]) -> list[Event]:
+    def update(self, t_ns: int, cards: list[SeenCard], still_lies: StillLies | None = None) -> list[Event]:
         """One frame (exposed at ``t_ns``, integer nanoseconds) and what was read in it. A time
         that is no integer is a ``ValueError`` before anything changes; a frame older than the
-        latest one is left out (counted in ``stale``)."""
+        latest one is left out (counted in ``stale``). ``still_lies`` asks the frame's picture
+        whether a zone's card still lies where it lay, under the card on top (``_twin``)."""
         if type(t_ns) is not int:
             raise ValueError(f"tracker: a frame's time must be integer nanoseconds, not {t_ns!r}")
         if self.last_t is not None and t_ns < self.last_t:
@@ -155,7 +166,7 @@ class CardTracker:
         for zone in set(self.zones) | present:
             state = self.zones.setdefault(zone, _ZoneState(unreadable=deque(maxlen=self.config.settle)))
             if zone in top:
-                events += self._reading(zone, state, t_ns, top[zone], under.get(zone, []))
+                events += self._reading(zone, state, t_ns, top[zone], under.get(zone, []), still_lies)
                 state.unreadable.clear()
                 state.unreadable_run, state.bare_since = 0, None
             elif zone in present:
@@ -169,6 +180,10 @@ class CardTracker:
                 state.unreadable_run = 0
                 events += self._nothing(zone, state, t_ns)
         return sorted(events, key=lambda e: e.sort_key())
+
+    def shown_cards(self) -> list[SeenCard]:
+        """Each zone's card as the tracker holds it (the latest reading of it)."""
+        return [state.shown for state in self.zones.values() if state.shown is not None]
 
     @property
     def vouched_to(self) -> int | None:
@@ -189,12 +204,19 @@ class CardTracker:
         )
 
     def _reading(
-        self, zone: Zone, state: _ZoneState, t: int, card: SeenCard, covered: Sequence[SeenCard] = ()
+        self,
+        zone: Zone,
+        state: _ZoneState,
+        t: int,
+        card: SeenCard,
+        covered: Sequence[SeenCard] = (),
+        still_lies: StillLies | None = None,
     ) -> list[Event]:
         code = card.code
         assert code is not None  # only readable cards are a zone's top card
         state.empty_since, state.empty_frames = None, 0
-        if state.shown is not None and code == state.shown.code and not _twin(card, state.shown, covered):
+        lying = state.shown
+        if lying is not None and code == lying.code and not _twin(card, lying, covered, still_lies):
             state.shown, state.candidate, state.candidate_frames = card, None, 0
             return []
         if state.candidate is None or code != state.candidate.code:
@@ -245,12 +267,25 @@ class CardTracker:
         return [CardGone(gone, self.source, name)]
 
 
-def _twin(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard]) -> bool:
+def _twin(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None = None) -> bool:
     """Whether ``card``, read as the zone's card ``shown``, is its twin from another deck laid on
-    it: it lies elsewhere, and ``shown`` is still seen, covered, where it lay (a card only
-    straightened leaves nothing behind)."""
+    it: it lies elsewhere, and ``shown`` is still seen, covered, where it lay: its outline there,
+    or an index it was known by at one of ``shown``'s index corners (an outline inferred from one
+    index is drawn less surely than the index is placed), or, its index hidden too, what shows
+    of it as the picture has it (``still_lies``). A card only moved leaves nothing behind."""
+    if _same_place(card, shown):
+        return False
     under = [c for c in covered if c.code == shown.code]
-    return bool(under) and not _same_place(card, shown) and any(_same_place(c, shown) for c in under)
+    if any(_same_place(c, shown) or any(_at_index_corner(at, shown) for at in c.indices) for c in under):
+        return True
+    return still_lies is not None and still_lies(shown, card)
+
+
+def _at_index_corner(point: tuple[float, float], card: SeenCard) -> bool:
+    """Whether an index seen at ``point`` is ``card``'s own: on it, within ``INDEX_CORNER`` of its
+    short side of one of its index corners (the first and third: a card reads the same turned)."""
+    reach = INDEX_CORNER * max(card.short_side, 1.0)
+    return holds(card, point) and min(math.dist(point, card.corners[k]) for k in (0, 2)) <= reach
 
 
 def _uncovered(beneath: deque[SeenCard], card: SeenCard) -> bool:

@@ -1,0 +1,82 @@
+"""Two decks: a card laid on its identical twin from the other deck (the shedding game's switch, a
+pair laid card by card) is a new card on the pile; the top card only moved is not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from sim.layout import TableLayout
+from sim.render import CardPlacement, SceneSpec, render_scene
+from sim.rendered_camera import RenderedCamera
+from table import frame_reports
+from table.events import CardSeen
+from vision.covered import card_look, looks_the_same, outline_shows
+
+PILE = ("pile", None)
+FRAME_NS = 66_666_667
+SEEDS = 16
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ((400, 300, 10), (430, 250, 40)),
+        ((380, 320, 200), (420, 330, 150)),
+        ((400, 300, 95), (380, 260, 60)),
+        ((400, 300, 0), (400, 300, 25)),  # turned where it lay: only its corners stick out
+    ],
+)
+@pytest.mark.parametrize("table", ["felt", "wood", "limed"])
+def test_a_card_still_lies_under_its_twin_and_not_where_it_was_moved_from(
+    first: tuple[int, int, int], then: tuple[int, int, int], table: str
+) -> None:
+    """What shows of the old card looks as it did, and its sides still show, round its twin; a
+    card moved leaves what lay under it (here the five of diamonds, or the table)."""
+    under = CardPlacement("5D", 400, 310, 30, 180)
+    old, new = CardPlacement("9C", *first, 180), CardPlacement("9C", *then, 180)
+    before, (_, lay) = render_scene(SceneSpec(800, 600, table, (under, old), seed=3))
+    twin_image, (_, _, top) = render_scene(SceneSpec(800, 600, table, (under, old, new), seed=3))
+    moved_image, (_, moved) = render_scene(SceneSpec(800, 600, table, (under, new), seed=3))
+    look = card_look(before, lay.corners)
+    assert looks_the_same(look, twin_image, lay.corners, top.corners)
+    assert outline_shows(_gray(twin_image), lay.corners, top.corners)
+    assert not looks_the_same(look, moved_image, lay.corners, moved.corners)
+    if table == "felt":  # on a grained table the sides alone are not enough: both are asked
+        assert not outline_shows(_gray(moved_image), lay.corners, moved.corners)
+    assert not looks_the_same(look, twin_image, lay.corners, lay.corners + 1)  # nothing of it clear
+    assert not outline_shows(_gray(twin_image), lay.corners, lay.corners + 1)
+
+
+def _played(seed: int, then: str) -> list[str]:
+    """The cards the table's own reader (the simulator's rendered camera) sees played on a pile:
+    5D, 9C, then the other 9C laid on it (``then="twin"``) or the 9C moved, then KH."""
+    camera = RenderedCamera(TableLayout(4, 1280, 720), seed, 15)
+    seen: list[str] = []
+    t = 0
+    for step in ("5D", "9C", then, "KH"):
+        if step == "moved":
+            camera.nudge(PILE)
+        else:
+            camera.lay("9C" if step == "twin" else step, PILE)
+        for _ in range(5):
+            seen += [str(e.card) for e in camera.frame(t).events if isinstance(e, CardSeen)]
+            t += FRAME_NS
+    return seen
+
+
+def test_on_the_rendered_table_most_twins_are_played_and_no_card_moved_is(monkeypatch) -> None:
+    """Where the twin lies almost where the old card lay, or covers all of it but slivers, the
+    camera cannot tell (the README says so: lay it askew). Cards moved are seen as before the
+    table looked for twins (a pile's top card the reader misreads once moved is the reader's
+    fault, not the twins')."""
+    twins = sum(_played(seed, "twin") == ["5D", "9C", "9C", "KH"] for seed in range(SEEDS))
+    moved = [_played(seed, "moved") for seed in range(SEEDS)]
+    assert twins >= 11  # measured: 13 of 16; 5 before the table looked for the old card round its twin
+    monkeypatch.setattr(frame_reports, "looks_the_same", lambda *args: False)
+    assert moved == [_played(seed, "moved") for seed in range(SEEDS)]
