@@ -65,8 +65,10 @@ class EightsCards:
         for _ in range(n):
             self.hands[seat].append(self.stock.pop())
 
-    def carry_out(self, d: Decision, rng: random.Random) -> None:
-        """What the players do when the referee tells them to move cards."""
+    def carry_out(self, d: Decision, rng: random.Random) -> bool:
+        """What the players do when the referee tells them to move cards. False where they
+        cannot (the referee, misled by the camera, names a card that is not where it says, or a
+        safe card no one has): nothing is moved, and ``mismatch`` says how the table went wrong."""
         n = len(self.hands)
         if isinstance(d, StockReshuffled):
             # The active cards, and any played on them since the referee decided, stay.
@@ -94,15 +96,18 @@ class EightsCards:
                 self.safe[d.seat] = None
         elif isinstance(d, SafeCardTraded):
             hand = self.hands[d.seat]
-            given = min(hand, key=worth)
-            hand.remove(given)
+            given = min(hand, key=worth, default=None)
             taken = self.safe[d.other]
-            assert taken is not None, "a safe card traded that is not there"
+            if taken is None or given is None:
+                return False
+            hand.remove(given)
             hand.append(taken)
             self.safe[d.other] = given
         elif isinstance(d, Misplay):
-            assert self.pile and self.pile[-1].face == d.card.face, "a misplay taken back that is not on top"
+            if not self.pile or self.pile[-1].face != d.card.face:
+                return False
             self.hands[d.seat].append(self.pile.pop())
+        return True
 
     def mismatch(self, ref: EightsReferee) -> str | None:
         """What differs between the cards and the referee's counts (None: nothing)."""

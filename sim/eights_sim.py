@@ -49,7 +49,7 @@ class EightsSimulation(TableSimulation):
     # -------------------------------------------------------------- decisions
 
     def apply(self, d: Decision, t: int) -> None:
-        self.cards.carry_out(d, self.rng)
+        carried_out = self.cards.carry_out(d, self.rng)
         ref = self.referee
         if isinstance(d, RoundStarted):
             self._deal(t, d)
@@ -62,7 +62,7 @@ class EightsSimulation(TableSimulation):
         elif isinstance(d, CardsDrawn) and d.seat == ref.state.turn and d.reason in ("draw", "king-try"):
             self._again(t, d.seat)  # play what was drawn, or pass
         elif isinstance(d, Misplay):
-            if self.rendered is not None:  # taken back off the pile: the card under it shows again
+            if self.rendered is not None and carried_out:  # taken back off the pile: the card under it shows again
                 self.at(t + self.rng.randint(400, 900) * MS, "table", ("lift", PILE))
             self._again(t + 900 * MS, d.seat)
         elif isinstance(d, StockReshuffled) and [c.face for c in self.cards.pile] == list(d.kept):

@@ -10,6 +10,7 @@ carries on identically; ``cardtable sim --game eights`` plays a game in the term
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
@@ -20,10 +21,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
 
+from sim.eights_players import EightsCards
 from sim.eights_sim import EightsSimulation
 from sim.options import SimOptions
+from table.cards import parse_card
 from table.decisions import GameOver, InputTooLate
 from table.games import setup_game
+from table.games.eights_decisions import Misplay, SafeCardTraded
 from table.replay import Replay
 from table.rules import shipped_presets
 
@@ -136,3 +140,15 @@ def test_cardtable_run_referees_the_shedding_game_from_the_camera(tmp_path: Path
     lines = _journal(tmp_path)
     assert lines[0]["game"] == "eights" and lines[0]["preset"] == "screw-your-neighbour"
     assert "The shedding game (Crazy Eights), 4 players" in done.stdout and "QH turned up" in done.stdout
+
+
+def test_the_simulated_players_refuse_to_move_cards_that_are_not_where_the_referee_says() -> None:
+    """A camera that misread a card misleads the referee: its "take back your misplay" or "trade
+    for that safe card" may name cards that are not there. The simulated players then move
+    nothing (the table's check after the turn says how it went wrong) rather than stop the game."""
+    cards = EightsCards(hands=[[parse_card("5H")], [parse_card("9C")]], safe=[None, None], pile=[parse_card("KS")])
+    assert not cards.carry_out(Misplay(0, 0, parse_card("QD"), "not on top"), random.Random(0))
+    assert not cards.carry_out(SafeCardTraded(0, 0, 1), random.Random(0))
+    assert cards.pile == [parse_card("KS")] and cards.hands == [[parse_card("5H")], [parse_card("9C")]]
+    assert cards.carry_out(Misplay(0, 1, parse_card("KS"), "does not match"), random.Random(0))
+    assert cards.pile == [] and cards.hands[1] == [parse_card("9C"), parse_card("KS")]
