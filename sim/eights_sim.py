@@ -7,8 +7,8 @@ get caught). They carry out what the referee tells them: draws, swaps, hands pas
 reshuffles, misplays taken back. After each turn the real cards are compared with the referee's
 counts (``mismatches``), so a whole game checks that the two decks are conserved.
 
-A safe card leaving its place is reported as the camera would once it can see face-down cards
-in the seats' zones (README: "The shedding game"); the rendered camera does not draw them.
+Each safe card lies face down in its seat's zone; the camera sees it leave (taken up, traded
+away and another laid in its place), as it sees any card leave a zone.
 """
 
 from __future__ import annotations
@@ -17,11 +17,17 @@ from sim.eights_players import EightsCards, choose_option, choose_play, worth
 from sim.table_sim import MS, TableSimulation
 from table.cards import Card
 from table.decisions import Decision, Rejected, RoundStarted, TurnChanged
-from table.events import CardGone
 from table.games import GameSetup
 from table.games.eights import EightsReferee
 from table.games.eights_cards import playable
-from table.games.eights_decisions import CardsDrawn, ChoiceOffered, Misplay, StockReshuffled
+from table.games.eights_decisions import (
+    CardsDrawn,
+    ChoiceOffered,
+    Misplay,
+    SafeCardTraded,
+    SafeCardUsed,
+    StockReshuffled,
+)
 
 PILE = ("pile", None)
 SHUFFLE_MS = 6_000  # the deal: shuffling, eight cards each, the safe cards laid
@@ -49,7 +55,13 @@ class EightsSimulation(TableSimulation):
     # -------------------------------------------------------------- decisions
 
     def apply(self, d: Decision, t: int) -> None:
+        on_table = isinstance(d, SafeCardUsed) and self.cards.safe[d.seat] is not None
         carried_out = self.cards.carry_out(d, self.rng)
+        if on_table:  # the player takes up the safe card the referee counts into the hand
+            self.take(t + self.rng.randint(300, 900) * MS, ("seat", d.seat))
+        elif isinstance(d, SafeCardTraded) and carried_out:  # taken away, the card given laid in its place
+            self.take(t + self.rng.randint(300, 900) * MS, ("seat", d.other))
+            self.put(t + self.rng.randint(1500, 3000) * MS, "back", ("seat", d.other))
         ref = self.referee
         if isinstance(d, RoundStarted):
             self._deal(t, d)
@@ -97,6 +109,9 @@ class EightsSimulation(TableSimulation):
         self.cards.deal(self.referee, d.dealer, self.rng)
         self.take(t)
         self.put(t, "back", ("stock", None))
+        for seat, safe in enumerate(self.cards.safe):
+            if safe is not None:  # laid face down before its player
+                self.put(t + (1 + seat) * MS, "back", ("seat", seat))
         self.cards_played += d.cards * self.setup.players
         if self.referee.rules.red_aces and self.rng.random() < 0.15:  # a deal that left two or fewer over
             self.gesture(t + 2_000 * MS, d.dealer, "taps", 1)
@@ -139,9 +154,7 @@ class EightsSimulation(TableSimulation):
         hand = self.cards.hands[seat]
         cards = choose_play(ref, hand, self.rng)
         safe = self.cards.safe[seat]
-        # The camera cannot see face-down cards yet: its report of a safe card taken up is made
-        # here, so only without rendered frames (the safe card is still played as the last card).
-        choose_safe = self.rendered is None and self.rng.random() < 0.5
+        choose_safe = self.rng.random() < 0.5
         free = not (ref.state.owed or ref.state.skips)
         if (
             cards is None
@@ -151,7 +164,7 @@ class EightsSimulation(TableSimulation):
             and playable(safe, ref.state.match, ref.state.suit, ref.rules)
         ):
             self.cards.safe[seat] = None
-            self._reported(CardGone(t, "camera", "seat", None, seat), t)
+            self.take(t, ("seat", seat))
             hand.append(safe)
             self._lay(t + 400 * MS, seat, [safe])
             return

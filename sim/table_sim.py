@@ -251,7 +251,7 @@ class TableSimulation:
         if self.rendered is not None:
             self.at(t, "table", ("take", place))
         elif place is not None:
-            self._reported(CardGone(t, "camera", place[0]), t)
+            self._reported(CardGone(t, "camera", place[0], seat=place[1]), t)
 
     def tuck(self, t: int, place: Place) -> None:
         """At ``t`` a card goes face down under the cards on ``place`` (a burned card)."""

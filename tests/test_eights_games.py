@@ -152,3 +152,25 @@ def test_the_simulated_players_refuse_to_move_cards_that_are_not_where_the_refer
     assert cards.pile == [parse_card("KS")] and cards.hands == [[parse_card("5H")], [parse_card("9C")]]
     assert cards.carry_out(Misplay(0, 1, parse_card("KS"), "does not match"), random.Random(0))
     assert cards.pile == [] and cards.hands[1] == [parse_card("9C"), parse_card("KS")]
+
+
+def test_the_camera_sees_a_safe_card_taken_up_from_its_seat_and_the_referee_counts_it() -> None:
+    """Safe cards lie face down before their players: the camera reads backs (no card played),
+    and one taken up is gone from that seat's zone, which the referee counts into the hand."""
+    from sim.layout import TableLayout
+    from sim.rendered_camera import RenderedCamera
+    from table.events import CardGone
+
+    camera = RenderedCamera(TableLayout(4, 1280, 720), 5, 15)
+    for seat in range(4):
+        camera.lay("back", ("seat", seat))
+    camera.lay("9C", ("pile", None))
+    events = [e for n in range(6) for e in camera.frame(n * camera.interval_ns).events]
+    assert [str(e.card) for e in events] == ["9C"]
+    camera.take(("seat", 2))
+    gone = [e for n in range(6, 14) for e in camera.frame(n * camera.interval_ns).events]
+    assert [(e.zone, e.seat) for e in gone if isinstance(e, CardGone)] == [("seat", 2)]
+    game = setup_game("eights", None, {}, 4, 0, 1).referee()
+    game.start(0)
+    out = game.handle(gone[0])
+    assert [d.KIND for d in out] == ["safe-used"] and game.state.hands[2] == 8 and not game.state.safe[2]

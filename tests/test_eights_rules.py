@@ -273,6 +273,20 @@ def test_a_switch_swaps_hands_or_trades_for_the_safe_card() -> None:
     assert same(one(out, SafeCardTraded)) == SafeCardTraded(NOW, 2, 1) and g.st.hands[1:3] == [6, 6]
 
 
+def test_a_traded_safe_cards_place_emptying_is_the_exchange_and_later_the_card_taken_up() -> None:
+    """The camera sees the traded safe card's place empty while the card given for it is laid
+    there: that is no safe card taken up. Emptying again later, it is."""
+    g = Game()
+    g.on("9C")
+    g.card("5C")
+    g.card("5C")
+    g.act(2, "taps", 2)  # seat 2 trades a card of its hand for seat 1's safe card
+    assert g.gone("seat", 1) == [] and g.st.safe[1] and g.st.hands[1] == 6
+    out = g.gone("seat", 1)  # seat 1 takes up the card now lying there
+    assert one(out, SafeCardUsed).seat == 1 and not g.st.safe[1] and g.st.hands[1] == 7
+    assert g.conserved()
+
+
 def test_a_joker_alone_is_a_switch_taking_on_the_function_of_the_card_under_it() -> None:
     g = Game()
     g.on("9C")

@@ -345,3 +345,12 @@ def test_a_twin_whose_index_is_hidden_is_known_by_the_picture_of_the_old_card_st
     tracker = CardTracker()
     run(tracker, [[seen("9C")]] * 3)
     assert run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top: False) == []
+
+
+def test_a_face_down_card_taken_up_from_a_seat_is_gone_from_that_seat() -> None:
+    """The shedding game's safe card lies face down before its player: the camera reads a back,
+    which is no card played; taken up, it is gone from that seat's zone, and the event says
+    which seat (the referee counts it into that player's hand)."""
+    tracker = CardTracker(zone_of=lambda point: ("seat", 2))
+    assert run(tracker, [[seen("back")]] * 3) == []
+    assert run(tracker, [[]] * 6, start=3) == [CardGone(300 * MS, "camera", "seat", seat=2)]

@@ -238,7 +238,7 @@ class CardTracker:
         if shown is None and state.hidden is not None and code == state.hidden.code and _same_place(card, state.hidden):
             pass  # the card the zone showed before it emptied, where it lay: it was hidden, not played again
         elif shown is not None and shown != BACK and code == BACK:
-            events.append(CardGone(state.candidate_t, self.source, name, parse_card(shown)))  # turned face down
+            events.append(CardGone(state.candidate_t, self.source, name, parse_card(shown), seat))  # turned face down
         elif code != BACK and not _uncovered(state.beneath, card):
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
             if state.shown is not None:
@@ -259,12 +259,12 @@ class CardTracker:
         state.empty_frames += 1
         if state.empty_frames < self.config.vanish:
             return []
-        name, _ = zone
+        name, seat = zone
         gone = state.empty_since
         state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
         state.bare_since = t
         state.beneath.clear()
-        return [CardGone(gone, self.source, name)]
+        return [CardGone(gone, self.source, name, seat=seat)]  # a seat's safe card taken up, face down too
 
 
 def _twin(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None = None) -> bool:

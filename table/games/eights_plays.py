@@ -45,6 +45,7 @@ from table.games.eights_state import (
     NOBODY,
     OVER,
     PLAY,
+    SAFE_REFILL_NS,
     TURN_UP,
     EightsBase,
     EightsState,
@@ -61,6 +62,7 @@ class EightsPlays(EightsBase):
         st.hands = [rules.hand_size - rules.safe_card] * n
         st.safe = [rules.safe_card] * n
         st.called = [False] * n
+        st.refill_until = [0] * n
         st.stock = sum(self.copies.values()) - rules.hand_size * n
         st.turn = st.dealer
         return [RoundStarted(t, st.round, st.dealer, tuple(range(n)), rules.hand_size)]
@@ -382,7 +384,10 @@ class EightsPlays(EightsBase):
         elif kind == "pair" and option == "split":
             st.owed, st.owed_split, st.owed_locked = (st.owed + 1) // 2, st.owed // 2, True
         elif kind == "switch":
-            return self._swap(t, seat, target) if option == "hands" else [SafeCardTraded(t, seat, target)]
+            if option == "hands":
+                return self._swap(t, seat, target)
+            st.refill_until[target] = t + SAFE_REFILL_NS
+            return [SafeCardTraded(t, seat, target)]
         elif kind == "order":
             if option == "pass-first":
                 return self._pass_hands(t, c["steps"]) + self._swap(t, seat, target)

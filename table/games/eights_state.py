@@ -38,6 +38,9 @@ TURN_UP, DEALER_OPTION, DEALER_DISCARD, PLAY, CHOOSE, OVER = (
 )
 NOBODY = -1  # who played the turned card
 MS = 1_000_000
+# A safe card traded away (a switch) leaves its place and another is laid there face down: the
+# place emptying within this long after the trade is that exchange, not the safe card taken up.
+SAFE_REFILL_NS = 15_000 * MS
 
 
 @dataclass
@@ -71,6 +74,7 @@ class EightsState:
     red_aces: bool = False
     must_take: bool = False  # a turned joker goes to the dealer
     called: list[bool] = field(default_factory=list)  # "last card" said
+    refill_until: list[int] = field(default_factory=list)  # a traded safe card's place is refilled until then
     reshow: list[Card] = field(default_factory=list)  # a reshuffle's active cards, put back on the pile
     lifted: bool = False  # the pile was lifted since the reshuffle: its active cards seen next are not played
     unseen: int = 0  # cards a player's word took out of the counts: under the pile, unknown
@@ -149,7 +153,12 @@ class EightsBase(StatefulReferee):
         return []
 
     def _safe_gone(self, t: int, seat: int) -> list[Decision]:
+        """A seat's safe card left its place: taken up into its hand, unless it was just traded
+        away (``SAFE_REFILL_NS``: the card given for it is laid there in its stead)."""
         st = self.state
+        if seat < len(st.refill_until) and t <= st.refill_until[seat]:
+            st.refill_until[seat] = 0
+            return []
         if not st.safe[seat]:
             return []
         st.safe[seat] = False
