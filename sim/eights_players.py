@@ -30,6 +30,7 @@ from table.games.eights_decisions import (
     SafeCardUsed,
     StockReshuffled,
 )
+from table.games.eights_rules import EightsRules
 
 MISPLAY = 0.02
 
@@ -65,7 +66,7 @@ class EightsCards:
         for _ in range(n):
             self.hands[seat].append(self.stock.pop())
 
-    def carry_out(self, d: Decision, rng: random.Random) -> bool:
+    def carry_out(self, d: Decision, rng: random.Random, rules: EightsRules | None = None) -> bool:
         """What the players do when the referee tells them to move cards. False where they
         cannot (the referee, misled by the camera, names a card that is not where it says, or a
         safe card no one has): nothing is moved, and ``mismatch`` says how the table went wrong."""
@@ -102,7 +103,11 @@ class EightsCards:
                 return False
             hand.remove(given)
             hand.append(taken)
-            self.safe[d.other] = given
+            if rules is None or rules.safe_trade_gives == "hand":
+                self.hands[d.other].append(given)
+                self.safe[d.other] = None
+            else:
+                self.safe[d.other] = given
         elif isinstance(d, Misplay):
             if not self.pile or self.pile[-1].face != d.card.face:
                 return False

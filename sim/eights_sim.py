@@ -56,12 +56,13 @@ class EightsSimulation(TableSimulation):
 
     def apply(self, d: Decision, t: int) -> None:
         on_table = isinstance(d, SafeCardUsed) and self.cards.safe[d.seat] is not None
-        carried_out = self.cards.carry_out(d, self.rng)
+        carried_out = self.cards.carry_out(d, self.rng, self.referee.rules)
         if on_table:  # the player takes up the safe card the referee counts into the hand
             self.take(t + self.rng.randint(300, 900) * MS, ("seat", d.seat))
-        elif isinstance(d, SafeCardTraded) and carried_out:  # taken away, the card given laid in its place
+        elif isinstance(d, SafeCardTraded) and carried_out:  # taken away (the card given laid in its place)
             self.take(t + self.rng.randint(300, 900) * MS, ("seat", d.other))
-            self.put(t + self.rng.randint(1500, 3000) * MS, "back", ("seat", d.other))
+            if self.cards.safe[d.other] is not None:
+                self.put(t + self.rng.randint(1500, 3000) * MS, "back", ("seat", d.other))
         ref = self.referee
         if isinstance(d, RoundStarted):
             self._deal(t, d)

@@ -190,6 +190,23 @@ def test_a_switch_on_the_turned_card_sends_the_hand_under_the_stock_for_eight_ne
     assert g.st.hands[1] == 8 and g.conserved()
 
 
+def test_the_dealers_discard_sets_rank_and_suit_so_is_no_joker_and_a_switch_on_it_renews_a_hand() -> None:
+    """Seed: the dealer "may discard any of their own cards to determine rank and suit"; and
+    whether the card is left or the dealer's, a switch on it takes eight fresh cards."""
+    g = Game()
+    g.card("5H")
+    g.gone()
+    out = g.card("RJ")
+    assert one(out, Misplay).seat == 0 and g.st.hands[0] == 8 and g.st.pile == []
+    g.gone()  # taken back
+    g.card("9D")
+    assert g.st.match == parse_card("9D") and g.st.turn == 1 and g.conserved()
+    g.st.hands[1] = 3
+    g.st.hands[2] += 4
+    renewed = one(g.card("9D"), HandRenewed)  # seat 1 switches the dealer's discard
+    assert (renewed.seat, renewed.count) == (1, 8) and g.st.hands[1] == 8 and g.conserved()
+
+
 # ====================================================================== matching, drawing, passing
 
 
@@ -269,14 +286,21 @@ def test_a_switch_swaps_hands_or_trades_for_the_safe_card() -> None:
     g.on("9C")
     g.card("5C")
     g.card("5C")
-    out = g.act(2, "taps", 2)
-    assert same(one(out, SafeCardTraded)) == SafeCardTraded(NOW, 2, 1) and g.st.hands[1:3] == [6, 6]
+    out = g.act(2, "taps", 2)  # the safe card is lost, the card given for it held
+    assert same(one(out, SafeCardTraded)) == SafeCardTraded(NOW, 2, 1) and g.st.hands[1:3] == [7, 6]
+    assert g.st.safe[1:3] == [False, True] and g.conserved()
+    g = Game(safe_trade_gives="safe")
+    g.on("9C")
+    g.card("5C")
+    g.card("5C")
+    g.act(2, "taps", 2)  # the card given is laid face down in its stead
+    assert g.st.hands[1:3] == [6, 6] and g.st.safe[1:3] == [True, True] and g.conserved()
 
 
 def test_a_traded_safe_cards_place_emptying_is_the_exchange_and_later_the_card_taken_up() -> None:
-    """The camera sees the traded safe card's place empty while the card given for it is laid
-    there: that is no safe card taken up. Emptying again later, it is."""
-    g = Game()
+    """Where the card given for a safe card is laid in its stead, the camera sees the place empty
+    while it is: that is no safe card taken up. Emptying again later, it is."""
+    g = Game(safe_trade_gives="safe")
     g.on("9C")
     g.card("5C")
     g.card("5C")
@@ -285,6 +309,30 @@ def test_a_traded_safe_cards_place_emptying_is_the_exchange_and_later_the_card_t
     out = g.gone("seat", 1)  # seat 1 takes up the card now lying there
     assert one(out, SafeCardUsed).seat == 1 and not g.st.safe[1] and g.st.hands[1] == 7
     assert g.conserved()
+
+
+@pytest.mark.parametrize("order", [("9C", "RJ"), ("RJ", "9C")])
+def test_a_switch_is_on_the_card_a_match_with_a_joker_counts_as_whichever_order_it_was_laid(order) -> None:
+    g = Game()
+    g.on("5C")
+    g.card("7C")  # seat 1
+    g.together(*order)  # seat 2: one play, the nine of clubs
+    out = g.card("9C")  # seat 3: identical to it
+    assert one(out, ChoiceOffered).choice == "switch" and one(out, ChoiceOffered).seat == 3
+
+
+def test_a_switch_on_a_shielded_card_is_as_if_the_joker_were_not_there() -> None:
+    g = Game()
+    g.on("9C")
+    g.card("2C")  # seat 1
+    g.card("RJ")  # seat 2 shields: seat 1 draws the two
+    out = g.card("2C")  # seat 3 plays the other two of clubs: a switch with seat 1, and a two
+    assert one(out, ChoiceOffered).choice == "switch" and g.st.owed == 2
+    g = Game()
+    g.on("2H")
+    g.card("RJ")  # seat 1 shields the turned two: the dealer draws
+    out = g.card("2H")  # seat 2 switches the turned card: eight fresh cards
+    assert one(out, HandRenewed).seat == 2 and g.conserved()
 
 
 def test_a_joker_alone_is_a_switch_taking_on_the_function_of_the_card_under_it() -> None:
@@ -359,9 +407,15 @@ def test_an_odd_split_gives_the_first_player_the_extra_card() -> None:
     g.card("2C")
     g.card("2H")  # 4
     g.card("2D")  # 6
-    g.together("2S", "2S")  # 10? no: a pair of 2S after 6 owed: 6 + 4 = 10, then split 5 and 5
+    g.together("2S", "2S")  # a pair of 2S after 6 owed: 6 + 4 = 10, then split 5 and 5
     g.act(0, "choose", 2)
     assert (g.st.owed, g.st.owed_split) == (5, 5)
+    g = Game(twos_draw=3)
+    g.on("9C")
+    g.card("2C")  # 3
+    g.together("2H", "2H")  # 3 + 6 = 9: split 5 to the first player, 4 to the second
+    g.act(2, "choose", 2)
+    assert (g.st.owed, g.st.owed_split) == (5, 4)
 
 
 def test_a_joker_shields_a_draw_onto_whoever_played_it() -> None:
@@ -404,6 +458,20 @@ def test_the_queen_and_two_of_spades_combine_in_the_variation() -> None:
 
 
 # ====================================================================== fours, sevens, jacks, kings
+
+
+def test_the_queen_of_spades_is_drawn_not_stacked_unless_the_rules_say() -> None:
+    """Seed: only twos "add to the number of cards the next player must draw"."""
+    g = Game()
+    g.on("9S")
+    g.card("QS")  # seat 1: seat 2 owes 5
+    misplay = one(g.card("QS"), Misplay)
+    assert misplay.seat == 2 and "stack" not in misplay.reason and g.st.owed == 5
+    g = Game(queen_stacks=True)
+    g.on("9S")
+    g.card("QS")
+    out = g.card("QS")  # stacked, and identical: a switch too
+    assert g.st.owed == 10 and one(out, ChoiceOffered).choice == "switch"
 
 
 def test_fours_skip_and_stack() -> None:
@@ -462,6 +530,12 @@ def test_three_natural_kings_start_a_run_the_next_player_without_a_king_pays_for
     g.card("KH")
     out = g.card("2H")  # straight on without trying: the two's draw stands, and three kings' cards
     assert [d.count for d in of(out, CardsDrawn)] == [3] and g.st.owed == 2
+    g = Game()
+    g.on("9C")
+    g.card("KC")
+    g.card("KH")
+    g.together("KS", "RJ")  # a natural king laid with a joker: the third natural king
+    assert g.st.kings == 3 and not of(g.log, CardsDrawn)
 
 
 # ====================================================================== aces
@@ -519,6 +593,13 @@ def test_red_aces_are_not_claimed_by_others_or_after_play_starts() -> None:
     g.on("9D")
     g.card("9H")
     rejected(g.act(0, "red-aces"), "only the dealer")
+    g = Game()
+    g.on("9D")
+    g.act(1, "draw")  # seat 1 draws: play has started, though no card was laid
+    rejected(g.act(0, "red-aces"), "before play starts")
+    g = Game()
+    g.on("9D")  # the turned card left: still before play
+    assert one(g.act(0, "red-aces"), ChoiceMade).choice == "red-aces"
 
 
 # ====================================================================== the stock runs out
@@ -691,6 +772,17 @@ def test_no_last_card_is_owed_while_the_play_may_still_be_a_match() -> None:
     rejected(g.ref.handle(SeatAction(g.t + S // 10, "buttons", 3, "challenge")), "nobody")
     out = g.ref.handle(CardSeen(g.t + S // 5, "camera", parse_card("5C"), "pile"))
     assert one(out, RoundWon).seat == 1
+
+
+def test_no_last_card_is_owed_while_the_player_makes_the_choice_its_play_offered() -> None:
+    """Its taps are the choice then: nobody catches it before it could say "last card"."""
+    g = Game(safe_card=False)
+    g.on("9H")
+    g.st.hands[1], g.st.hands[2] = 2, 14
+    g.card("8H")  # seat 1, one card left, chooses a suit
+    rejected(g.act(3, "taps", 1), "nobody")
+    assert one(g.act(1, "taps", 1), ChoiceMade).choice == "suit"
+    assert one(g.act(1, "taps", 1), LastCardCalled).seat == 1
 
 
 def test_only_the_next_player_going_on_takes_a_choice_as_made() -> None:

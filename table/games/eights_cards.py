@@ -89,15 +89,15 @@ def draw_of(cards: list[Card], under: Card | None, rules: EightsRules) -> int:
 
 
 def stacks_on(cards: list[Card], owed_kind: str, under: Card | None, rules: EightsRules) -> bool:
-    """Whether a play may add to a draw the player faces instead of drawing it: twos on twos, the
-    queen of spades on the queen; with the spade combination, also the two and queen of spades on
-    each other (and the two played together on either)."""
+    """Whether a play may add to a draw the player faces instead of drawing it: twos on twos (the
+    queen of spades on the queen with ``queen_stacks``); with the spade combination, also the two
+    and queen of spades on each other (and the two played together on either)."""
     if not rules.stacking or not naturals(cards):
         return False
     if spade_combo(cards, rules):
         return True
     base = base_card(cards, under)
-    if draw_kind(base, rules) == owed_kind:
+    if draw_kind(base, rules) == owed_kind and (owed_kind != "queen" or rules.queen_stacks):
         return True
     spades = {TWO_OF_SPADES, QUEEN_OF_SPADES}
     return rules.spade_combo and under is not None and base is not None and {under.face, base.face} == spades

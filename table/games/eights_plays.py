@@ -167,7 +167,8 @@ class EightsPlays(EightsBase):
                 return None
             if st.owed_locked or not stacks_on(cards, st.owed_kind, under, rules):
                 how = "shield with a joker or " if rules.joker_shield else ""
-                stack = "" if st.owed_locked or not rules.stacking else "stack on it, "
+                stacks = rules.stacking and (st.owed_kind != "queen" or rules.queen_stacks or rules.spade_combo)
+                stack = "stack on it, " if stacks and not st.owed_locked else ""
                 return f"you must draw {st.owed}: {stack}{how}hold your button to draw"
         if st.skips:
             base = base_card(cards, under)
@@ -208,15 +209,22 @@ class EightsPlays(EightsBase):
         return [TurnedCardTaken(t, st.dealer)]
 
     def _dealer_discard(self, t: int, card: Card) -> list[Decision]:
+        """The dealer's discard in place of the turned card taken: it sets the rank and suit (so
+        no joker), its special function applies, and a switch on it, as on a turned card, takes
+        fresh cards rather than anyone's hand."""
         st = self.state
         why = self.unknown_card(card, [])
         if why is not None:
             return [Rejected(t, why, "card-seen", st.dealer)]
+        if card.is_joker:
+            return [Misplay(t, st.dealer, card, "the dealer's discard sets the rank and suit: not a joker")]
         out = self._from_hand(t, st.dealer)
         st.pile = [card]
         st.phase, st.turn = PLAY, st.dealer
         out.append(CardPlayed(t, st.dealer, card, 1))
-        return out + self._resolve(t, st.dealer, [card], effects=self.rules.turned_card_effects)
+        out += self._resolve(t, st.dealer, [card], effects=self.rules.turned_card_effects)
+        st.top_from = NOBODY  # the opening card, as a turned one: a switch on it renews a hand
+        return out
 
     def _close(self, t: int) -> list[Decision]:
         st = self.state
@@ -233,7 +241,6 @@ class EightsPlays(EightsBase):
         if seat != NOBODY and self.total(seat) == 0 and rules.going_out == "out":
             return self._round_won(t, seat)
         under, before = st.match, st.top_from
-        shown = st.pile[-len(cards) - 1] if len(st.pile) > len(cards) else None
         jokers_only = not naturals(cards)
         if st.owed and jokers_only and rules.joker_shield and seat != NOBODY:
             return self._shield(t, seat)
@@ -245,29 +252,32 @@ class EightsPlays(EightsBase):
             st.suit = suit_of(base)
         if not stacked:
             st.active_from = len(st.pile) - len(cards)
-        if base is not None and all(c.rank is Rank.KING for c in cards):
-            st.kings += len(cards)
+        kings = naturals(cards)
+        if base is not None and kings and all(c.rank is Rank.KING for c in kings):
+            st.kings += len(kings)  # a king laid with jokers is one natural king: the run goes on
             run_due = 0
         else:
             st.kings = 0
         bomb_by, st.bomb_by = st.bomb_by, NOBODY
         out: list[Decision] = []
         if effects and base is not None:
-            out += self._switch(t, seat, cards, shown, before, base)
+            out += self._switch(t, seat, cards, under, before, base)
             out += self._function(t, seat, cards, under, base, stacked, bomb_by)
         if run_due:
             out += self._draw(t, seat, run_due, "kings")
         return out + self._then(t, seat)
 
     def _switch(
-        self, t: int, seat: int, cards: list[Card], shown: Card | None, before: int, base: Card
+        self, t: int, seat: int, cards: list[Card], under: Card | None, before: int, base: Card
     ) -> list[Decision]:
+        """A play identical to the card the pile's top counts as (``under``: the natural card of
+        the play on top, whichever order a match was laid in, or under a shield or a joker
+        alone, "as if the joker were not there") swaps with ``before``, who played that."""
         st, rules = self.state, self.rules
         if seat == NOBODY:
             return []
         natural = naturals(cards)
-        real = rules.switch and shown is not None and not shown.is_joker
-        real = real and any(c.face == shown.face for c in natural)  # type: ignore[union-attr]
+        real = rules.switch and under is not None and any(c.face == under.face for c in natural)
         joker = not natural and rules.joker_alone == "switch"
         black = rules.black_aces and is_black_ace(base)
         if not (real or joker):
@@ -386,7 +396,10 @@ class EightsPlays(EightsBase):
         elif kind == "switch":
             if option == "hands":
                 return self._swap(t, seat, target)
-            st.refill_until[target] = t + SAFE_REFILL_NS
+            if self.rules.safe_trade_gives == "hand":  # the safe card lost: the card given is held
+                st.safe[target], st.hands[target] = False, st.hands[target] + 1
+            else:
+                st.refill_until[target] = t + SAFE_REFILL_NS
             return [SafeCardTraded(t, seat, target)]
         elif kind == "order":
             if option == "pass-first":

@@ -35,6 +35,9 @@ class EightsRules:
     # their safe card); on the turned card it sends the hand under the stock for fresh cards.
     switch: bool = True
     switch_safe_trade: bool = True
+    # Traded for a card of the switcher's hand, the safe card is lost: the card given goes into
+    # its owner's hand (hand), who lays no other; or it is laid face down as their safe card (safe).
+    safe_trade_gives: Literal["hand", "safe"] = "hand"
     # A player who plays their last card is out at once (out), or only if they hold no card once
     # its effects are done (effects: a last switch swaps hands, a last black ace passes them on).
     going_out: Literal["out", "effects"] = "out"
@@ -47,6 +50,9 @@ class EightsRules:
     two_joker_draw: int = 4
     queen_spades_draw: int = 5
     stacking: bool = True
+    # The seed stacks twos only: a queen of spades owed is drawn (or shielded). With this, the
+    # other queen of spades on it adds its five (and, identical, is a switch too).
+    queen_stacks: bool = False
     # A natural pair of twos or queens of spades may split the draw over the next two players.
     pair_split: bool = True
     # The variation: the queen and the two of spades are played together and stack on each other.

@@ -117,10 +117,18 @@ class EightsBase(StatefulReferee):
         return (seat + k * self.state.direction) % self.players
 
     def owes_call(self, seat: int) -> bool:
-        """Whether ``seat`` holds one card unannounced (not while its play may still become a match)."""
+        """Whether ``seat`` holds one card unannounced: not while its play may still become a
+        match, nor while it makes a choice its play offered (its taps are the choice then)."""
         st = self.state
         laying = bool(st.open_cards) and seat == st.turn
-        return bool(self.rules.last_card_penalty) and self.held(seat) == 1 and not st.called[seat] and not laying
+        choosing = any(c["seat"] == seat for c in st.choices)
+        return (
+            bool(self.rules.last_card_penalty)
+            and self.held(seat) == 1
+            and not st.called[seat]
+            and not laying
+            and not choosing
+        )
 
     def card_count(self) -> int:
         """Hands, safe cards, stock and pile: always the decks' every card."""
