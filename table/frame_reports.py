@@ -6,6 +6,7 @@ so a simulated game is read exactly as a real one is.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 import cv2
@@ -21,6 +22,8 @@ from vision.seen import SeenCard
 from vision.tracker import CardTracker, TrackerConfig, table_zones
 from vision.zones import Zone
 
+log = logging.getLogger(__name__)
+
 
 class FrameReader:
     """Feed it every frame in time order; each gives one report. Frames like the last one read
@@ -30,9 +33,9 @@ class FrameReader:
         self.read, self.tracker = read, tracker
         self.gate = FrameGate()
         self.cards: list[SeenCard] = []
-        # How each card read lately, and each zone's card, looked (by id of its reading): a card
-        # laid on its twin is told from the twin moved by whether the old one still looks the same.
-        self._looks: dict[int, Look] = {}
+        # How each card read lately, and each zone's card, looked (by id of its reading, kept
+        # with it): a card laid on its twin is told from the twin moved by what the old one shows.
+        self._looks: dict[int, tuple[SeenCard, Look]] = {}
 
     @property
     def read_frames(self) -> int:
@@ -43,16 +46,23 @@ class FrameReader:
         zones whose card it cannot read."""
         if self.gate.read(image):
             self.cards = self.read(image)
-            self._looks.update((id(c), card_look(image, c.corners)) for c in self.cards if c.code and not c.covered)
+            shown = (c for c in self.cards if c.code and not c.covered)
+            self._looks.update((id(c), (c, card_look(image, c.corners))) for c in shown)
 
         def still_lies(where: SeenCard, top: SeenCard) -> bool:
-            """The zone's card still lies where it lay under ``top``: its sides still show, and
-            what shows of it looks as it did (a twin laid on it; a card moved leaves neither)."""
-            look = self._looks.get(id(where))
-            if look is None or not looks_the_same(look, image, where.corners, top.corners):
+            """The zone's card still lies where it lay under ``top``: what shows of it looks as it
+            did, and its sides still show (a twin laid on it; a card moved leaves neither)."""
+            kept = self._looks.get(id(where))
+            try:
+                if kept is None or kept[0] is not where:
+                    return False
+                if not looks_the_same(kept[1], image, where.corners, top.corners):
+                    return False
+                gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+                return outline_shows(gray, where.corners, top.corners)
+            except (cv2.error, ValueError) as exc:  # an outline the picture cannot hold: no twin
+                log.warning("the twin check failed on an odd outline: %s", exc)
                 return False
-            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-            return outline_shows(gray, where.corners, top.corners)
 
         events = self.tracker.update(t_ns, self.cards, still_lies)
         keep = {id(c) for c in self.cards} | {id(s) for s in self.tracker.shown_cards()}

@@ -408,6 +408,9 @@ def test_a_card_of_one_code_seen_by_an_index_off_the_card_kept_is_its_twin() -> 
     assert [(c.code, c.covered) for c in kept] == [("9C", False), ("9C", True)]
     on_top = [sighting(top, (110, 112)), sighting(top[[2, 3, 0, 1]], (190, 228)), sighting(lower, (190, 200))]
     assert len(by_index_module._one_each(taken, on_top)) == 1  # its index on the top card: the top card's
+    # Two covered ones stay one, wherever the index: an outline inferred from one index is loose.
+    covered = [(SeenCard("9C", 0.9, top, covered=True), 14000.0, 0), taken[2]]
+    assert len(by_index_module._one_each(covered, sightings)) == 1
 
 
 def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(monkeypatch) -> None:

@@ -329,22 +329,36 @@ def test_a_twin_whose_index_is_hidden_is_known_by_the_picture_of_the_old_card_st
     """The covered twin's index hidden too, the frame's picture is asked whether the old card
     still lies where it lay (``frame_reports``: its sides and its look); the tracker sees
     readings only. Its answer decides; the card at rest is not asked again."""
-    asked: list[tuple[float, float]] = []
+    asked: list[tuple[tuple[float, float], tuple[float, float]]] = []
 
     def still_lies(where: SeenCard, top: SeenCard) -> bool:
-        asked.append(where.center)
+        asked.append((where.center, top.center))
         return True
 
     tracker = CardTracker()
     run(tracker, [[seen("9C")]] * 3)
     thrown = run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, still_lies)
-    assert [e.card.code for e in thrown] == ["9C"] and asked[0] == (125.0, 135.0)
+    assert [e.card.code for e in thrown] == ["9C"] and asked[0] == ((125.0, 135.0), (145.0, 155.0))
     assert tracker.update(700 * MS, [seen("9C", where=PILE + 20)], still_lies) == []  # at rest: not asked again
     assert len(asked) == 2
 
     tracker = CardTracker()
     run(tracker, [[seen("9C")]] * 3)
     assert run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top: False) == []
+
+
+def test_a_twin_the_picture_cannot_show_at_first_is_still_counted_once_it_can() -> None:
+    """A hand still over the old card when the twin is first read: the old card is asked after
+    again on the next frames, until the card read elsewhere has held still for ``confirm``."""
+    answers = iter([False, True, True, True])
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3)
+    thrown = run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top: next(answers))
+    assert [e.card.code for e in thrown] == ["9C"]
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3)
+    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 4, 3, lambda where, top: False) == []  # moved
+    assert tracker.shown_cards()[0].center == (145.0, 155.0)  # and taken to lie there
 
 
 def test_a_face_down_card_taken_up_from_a_seat_is_gone_from_that_seat() -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.quads import CardQuad, boxes, inside_fractions, iou, portrait_corners
+from vision.quads import CardQuad, boxes, inside_fractions, iou, portrait_corners, side_vectors
 
 STRIP_MIN = 0.22  # a strip narrower than this share of a card's width cannot show a whole index
 STRIP_AREA = 0.1  # nor one smaller than this share of a card
@@ -194,11 +194,8 @@ def side_shares(gray: np.ndarray, where: np.ndarray, top: np.ndarray) -> list[fl
     too few points are clear to judge."""
     h, w = gray.shape
     corners = where.astype(np.float32)
-    d = np.roll(corners, -1, axis=0) - corners
+    d, normal = side_vectors(corners)  # the normals point out of the card
     unit = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
-    normal = np.stack([unit[:, 1], -unit[:, 0]], axis=1)
-    if ((corners.mean(axis=0) - corners) * normal).sum(axis=1).mean() > 0:
-        normal = -normal  # pointing out of the card
     along = np.linspace(0.04, 0.96, SIDE_POINTS, dtype=np.float32)[None, :, None]
     points = (corners[:, None, :] + along * d[:, None, :]).reshape(-1, 2)
     units, normals = np.repeat(unit, SIDE_POINTS, axis=0), np.repeat(normal, SIDE_POINTS, axis=0)
@@ -223,48 +220,69 @@ def side_shares(gray: np.ndarray, where: np.ndarray, top: np.ndarray) -> list[fl
     return [float(edge[sides == k].mean()) for k in range(4) if (sides == k).sum() >= SIDE_AT_LEAST]
 
 
-LOOK_MARGIN = 4  # pixels round a card's outline kept with its look (``card_look``)
+LOOK_REACH = 0.5  # of a card's short side: the frame round its outline kept with its look
 LOOK_STEP = 25  # grey levels: a pixel changed this much since the card was last seen has changed
-SAME_LOOK = 0.05  # of a card's part that shows: at most this much changed, it looks as it did (a
-# card moved off another white card leaves that card's pips and print where its own were)
-LOOK_CLEAR = 0.1  # of the card on top's short side: its shadow reaches this far, and is no change
-SHOWS_LOOK = 0.03  # of a card's area: less of it clear of the card on top, and its look says nothing
-
+SAME_LOOK = 0.05  # of the pixels asked: at most this many changed, nothing changed there
+INK_STEP = 50  # grey levels below a card's paper: its print (index, pips, picture)
+MIN_INK = 40  # pixels of an old card's print clear of the card on top: fewer, and its look says nothing
+MIN_NEW = 0.03  # of a card's area: less of the card on top reaching past the old one, and nothing is new
+LOOK_CLEAR = 0.07  # of the card on top's short side: its shadow reaches this far, and is no change
+LOOK_INSIDE = 0.08  # of a card's short side: only what lies this far inside its outline is its own
 
 Look = tuple[np.ndarray, tuple[int, int]]  # a patch of a frame, and where its top-left pixel lay
 
 
 def card_look(image: np.ndarray, corners: np.ndarray) -> Look:
-    """A copy of the frame round a card's outline, and where its top-left corner lay: kept to
-    tell later whether the card still looks as it did (``looks_the_same``)."""
+    """A copy of the frame round a card's outline (``LOOK_REACH`` past it, within the frame),
+    and where its top-left corner lay: kept to tell later whether the card still lies there
+    looking as it did (``looks_the_same``). Empty for an outline off the frame."""
     h, w = image.shape[:2]
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - LOOK_MARGIN, 0)
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + LOOK_MARGIN
-    return image[y0 : min(y1, h), x0 : min(x1, w)].copy(), (int(x0), int(y0))
+    if not np.isfinite(corners).all():
+        return image[:0, :0].copy(), (0, 0)
+    reach = round(LOOK_REACH * short_side(corners))
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int) - reach, 0, (w, h))
+    x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + reach, (x0, y0), (w, h))
+    return image[y0:y1, x0:x1].copy(), (int(x0), int(y0))
 
 
 def looks_the_same(look: Look, image: np.ndarray, where: np.ndarray, top: np.ndarray) -> bool:
-    """Whether the part of a card that lay at ``where`` left clear by ``top`` (laid partly over
-    it, its shadow too: ``LOOK_CLEAR``) looks in the frame as it did when the card was last seen
-    (``look``: ``card_look``). A card that stayed, a twin laid on it, looks the same; one moved
-    away shows what lay under it (the table, another card's print). False when too little is
-    clear to tell (``SHOWS_LOOK``)."""
+    """Whether the card that lay at ``where`` still lies there under ``top``, a card laid partly
+    over it since its ``look`` (``card_look``) was taken: what shows of its print is unchanged,
+    and the frame did change where ``top`` reaches past it. A card pushed aside uncovers what lay
+    under it: another card's white paper may look like its own, so only its print is compared
+    (False when too little of it shows, ``MIN_INK``: a twin turned where it lay cannot be told
+    from the card straightened). An outline only drawn otherwise round a card that stayed changes
+    nothing anywhere (``MIN_NEW``). The card on top's shadow is no change (``LOOK_CLEAR``)."""
     before, (x0, y0) = look
     bh, bw = before.shape[:2]
     now = image[y0 : y0 + bh, x0 : x0 + bw]
-    if now.shape != before.shape:
-        return False
-    card = np.zeros((bh, bw), np.uint8)
-    cv2.fillPoly(card, [np.round(where - (x0, y0)).astype(np.int32)], 1)
-    over = np.zeros((bh, bw), np.uint8)
-    cv2.fillPoly(over, [np.round(top - (x0, y0)).astype(np.int32)], 1)
-    clear = max(CLEAR_OF_TOP, round(LOOK_CLEAR * float(np.linalg.norm(top[1] - top[0]))))
-    over = cv2.dilate(over, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * clear + 1,) * 2))
-    card = cv2.erode(card, np.ones((5, 5), np.uint8))  # its edge pixels sit on whatever it lay on
-    shows = (card > 0) & (over == 0)
-    if shows.sum() < SHOWS_LOOK * max(1, int((card > 0).sum())):
+    if before.size == 0 or now.shape != before.shape or not (np.isfinite(top).all() and np.isfinite(where).all()):
         return False
     if before.ndim == 3:
         before, now = cv2.cvtColor(before, cv2.COLOR_BGR2GRAY), cv2.cvtColor(now, cv2.COLOR_BGR2GRAY)
-    changed = np.abs(now[shows].astype(np.int16) - before[shows]) > LOOK_STEP
-    return float(changed.mean()) <= SAME_LOOK
+    changed = np.abs(now.astype(np.int16) - before) > LOOK_STEP
+    card, over = _filled(where, (x0, y0), before.shape), _filled(top, (x0, y0), before.shape)
+    clear = max(CLEAR_OF_TOP, round(LOOK_CLEAR * short_side(top)))
+    shadowed = cv2.dilate(over, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * clear + 1,) * 2)) > 0
+    inside = max(2, round(LOOK_INSIDE * short_side(where)))  # an outline read may reach past the card
+    shows = (cv2.erode(card, np.ones((2 * inside + 1,) * 2, np.uint8)) > 0) & ~shadowed
+    if not shows.any():
+        return False
+    ink = shows & (before < np.percentile(before[shows], 90) - INK_STEP)
+    if ink.sum() < MIN_INK or changed[ink].mean() > SAME_LOOK:
+        return False
+    new = (over > 0) & ~(cv2.dilate(card, np.ones((2 * CLEAR_OF_TOP + 1,) * 2, np.uint8)) > 0)
+    return bool(new.sum() >= MIN_NEW * max(1, int(card.sum())) and changed[new].mean() > SAME_LOOK)
+
+
+def _filled(corners: np.ndarray, origin: tuple[int, int], shape: tuple[int, ...]) -> np.ndarray:
+    """A mask of a patch (``shape``, its top-left pixel at ``origin`` in the frame) filled inside
+    an outline (frame pixels)."""
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(corners - origin).astype(np.int32)], 1)
+    return mask
+
+
+def short_side(corners: np.ndarray) -> float:
+    """An outline's first side (4 x 2 corners, first side short)."""
+    return float(np.linalg.norm(corners[1] - corners[0]))

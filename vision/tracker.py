@@ -112,6 +112,8 @@ class _ZoneState:
     empty_frames: int = 0
     hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
     beneath: deque[SeenCard] = field(default_factory=lambda: deque(maxlen=BENEATH))  # cards covered, latest last
+    moved: SeenCard | None = None  # the zone's card read elsewhere, not yet taken to lie there
+    moved_frames: int = 0  # frames in a row it has been read there, still
     bare_since: int | None = None  # when the zone's card was taken, while it has shown nothing at all since
     unreadable: deque[int] = field(default_factory=deque)  # the latest unbroken unreadable frames' times (settle)
     unreadable_run: int = 0  # frames in a row something has lain on the zone, unreadable
@@ -216,8 +218,17 @@ class CardTracker:
         assert code is not None  # only readable cards are a zone's top card
         state.empty_since, state.empty_frames = None, 0
         lying = state.shown
+        if lying is not None and code == lying.code and _same_place(card, lying):
+            state.shown, state.candidate, state.candidate_frames, state.moved = card, None, 0, None
+            return []
         if lying is not None and code == lying.code and not _twin(card, lying, covered, still_lies):
-            state.shown, state.candidate, state.candidate_frames = card, None, 0
+            # Elsewhere and not (yet) its twin: moved, or a twin whose old card a hand still
+            # hides. It is taken to lie there once it has held still for ``confirm`` frames;
+            # until then each frame may still show the old card under it.
+            still = state.moved is not None and _at_rest(card, state.moved)
+            state.moved, state.moved_frames = card, state.moved_frames + 1 if still else 1
+            if state.moved_frames >= self.config.confirm:
+                state.shown, state.candidate, state.candidate_frames, state.moved = card, None, 0, None
             return []
         if state.candidate is None or code != state.candidate.code:
             state.candidate_t, state.candidate_frames = state.unreadable[0] if state.unreadable else t, 0
@@ -243,7 +254,7 @@ class CardTracker:
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
             if state.shown is not None:
                 state.beneath.append(state.shown)
-        state.shown, state.candidate, state.candidate_frames, state.hidden = card, None, 0, None
+        state.shown, state.candidate, state.candidate_frames, state.hidden, state.moved = card, None, 0, None, None
         return events
 
     def _nothing(self, zone: Zone, state: _ZoneState, t: int) -> list[Event]:
@@ -268,13 +279,11 @@ class CardTracker:
 
 
 def _twin(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None = None) -> bool:
-    """Whether ``card``, read as the zone's card ``shown``, is its twin from another deck laid on
-    it: it lies elsewhere, and ``shown`` is still seen, covered, where it lay: its outline there,
+    """Whether ``card``, read as the zone's card ``shown`` but lying elsewhere, is its twin from
+    another deck laid on it: ``shown`` is still seen, covered, where it lay: its outline there,
     or an index it was known by at one of ``shown``'s index corners (an outline inferred from one
     index is drawn less surely than the index is placed), or, its index hidden too, what shows
     of it as the picture has it (``still_lies``). A card only moved leaves nothing behind."""
-    if _same_place(card, shown):
-        return False
     under = [c for c in covered if c.code == shown.code]
     if any(_same_place(c, shown) or any(_at_index_corner(at, shown) for at in c.indices) for c in under):
         return True
