@@ -361,6 +361,19 @@ def test_a_twin_the_picture_cannot_show_at_first_is_still_counted_once_it_can() 
     assert tracker.shown_cards()[0].center == (145.0, 155.0)  # and taken to lie there
 
 
+def test_the_twin_of_a_card_two_deep_laid_where_that_card_lies_is_played_not_uncovered() -> None:
+    """7H, then 5H on it; the other deck's 7H laid where the first lies: the 5H is still there
+    under it (seen covered, or as the picture has it), so nothing was taken back."""
+    for covered, still_lies in (([SeenCard("5H", 0.9, PILE + 20, covered=True)], None), ([], lambda w, t: True)):
+        tracker = CardTracker()
+        run(tracker, [[seen("7H")]] * 3 + [[seen("5H", where=PILE + 20)]] * 3)
+        laid = run(tracker, [[seen("7H"), *covered]] * 3, 6, still_lies)
+        assert [e.card.code for e in laid] == ["7H"]
+    tracker = CardTracker()
+    run(tracker, [[seen("7H")]] * 3 + [[seen("5H", where=PILE + 20)]] * 3)
+    assert run(tracker, [[seen("7H")]] * 3, 6, lambda w, t: False) == []  # the 5H taken back
+
+
 def test_a_face_down_card_taken_up_from_a_seat_is_gone_from_that_seat() -> None:
     """The shedding game's safe card lies face down before its player: the camera reads a back,
     which is no card played; taken up, it is gone from that seat's zone, and the event says

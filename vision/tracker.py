@@ -143,7 +143,7 @@ class CardTracker:
         """One frame (exposed at ``t_ns``, integer nanoseconds) and what was read in it. A time
         that is no integer is a ``ValueError`` before anything changes; a frame older than the
         latest one is left out (counted in ``stale``). ``still_lies`` asks the frame's picture
-        whether a zone's card still lies where it lay, under the card on top (``_twin``)."""
+        whether a zone's card still lies where it lay, under the card on top (``_lies_under``)."""
         if type(t_ns) is not int:
             raise ValueError(f"tracker: a frame's time must be integer nanoseconds, not {t_ns!r}")
         if self.last_t is not None and t_ns < self.last_t:
@@ -221,7 +221,7 @@ class CardTracker:
         if lying is not None and code == lying.code and _same_place(card, lying):
             state.shown, state.candidate, state.candidate_frames, state.moved = card, None, 0, None
             return []
-        if lying is not None and code == lying.code and not _twin(card, lying, covered, still_lies):
+        if lying is not None and code == lying.code and not _lies_under(card, lying, covered, still_lies):
             # Elsewhere and not (yet) its twin: moved, or a twin whose old card a hand still
             # hides. It is taken to lie there once it has held still for ``confirm`` frames;
             # until then each frame may still show the old card under it.
@@ -250,7 +250,7 @@ class CardTracker:
             pass  # the card the zone showed before it emptied, where it lay: it was hidden, not played again
         elif shown is not None and shown != BACK and code == BACK:
             events.append(CardGone(state.candidate_t, self.source, name, parse_card(shown), seat))  # turned face down
-        elif code != BACK and not _uncovered(state.beneath, card):
+        elif code != BACK and not _uncovered(state.beneath, card, state.shown, covered, still_lies):
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
             if state.shown is not None:
                 state.beneath.append(state.shown)
@@ -278,18 +278,6 @@ class CardTracker:
         return [CardGone(gone, self.source, name, seat=seat)]  # a seat's safe card taken up, face down too
 
 
-def _twin(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None = None) -> bool:
-    """Whether ``card``, read as the zone's card ``shown`` but lying elsewhere, is its twin from
-    another deck laid on it: ``shown`` is still seen, covered, where it lay: its outline there,
-    or an index it was known by at one of ``shown``'s index corners (an outline inferred from one
-    index is drawn less surely than the index is placed), or, its index hidden too, what shows
-    of it as the picture has it (``still_lies``). A card only moved leaves nothing behind."""
-    under = [c for c in covered if c.code == shown.code]
-    if any(_same_place(c, shown) or any(_at_index_corner(at, shown) for at in c.indices) for c in under):
-        return True
-    return still_lies is not None and still_lies(shown, card)
-
-
 def _at_index_corner(point: tuple[float, float], card: SeenCard) -> bool:
     """Whether an index seen at ``point`` is ``card``'s own: on it, within ``INDEX_CORNER`` of its
     short side of one of its index corners (the first and third: a card reads the same turned)."""
@@ -297,16 +285,40 @@ def _at_index_corner(point: tuple[float, float], card: SeenCard) -> bool:
     return holds(card, point) and min(math.dist(point, card.corners[k]) for k in (0, 2)) <= reach
 
 
-def _uncovered(beneath: deque[SeenCard], card: SeenCard) -> bool:
+def _uncovered(
+    beneath: deque[SeenCard],
+    card: SeenCard,
+    shown: SeenCard | None = None,
+    covered: Sequence[SeenCard] = (),
+    still_lies: StillLies | None = None,
+) -> bool:
     """Whether ``card`` is one the zone showed before a card was laid on it, where it lay: the
     card on it was taken back (a misplay), so it shows again and was not played again. It and
-    the cards laid on it are forgotten as covered."""
+    the cards laid on it are forgotten as covered. Not while the card that lay on it (``shown``)
+    still lies there under ``card``, seen covered where it lay or as the picture has it: then
+    ``card`` is the other deck's identical card, laid on top where its twin lay below."""
     for i in range(len(beneath) - 1, -1, -1):
         if beneath[i].code == card.code and _same_place(card, beneath[i]):
+            if shown is not None and shown.code != BACK and _lies_under(card, shown, covered, still_lies):
+                return False
             for _ in range(len(beneath) - i):
                 beneath.pop()
             return True
     return False
+
+
+def _lies_under(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None) -> bool:
+    """Whether the zone's card ``shown`` still lies where it lay, under ``card`` read since: seen
+    covered there (its outline there, or an index it was known by at one of ``shown``'s index
+    corners: an outline inferred from one index is drawn less surely than the index is placed),
+    or, nothing of it readable, as the picture has it (``still_lies``). A card only moved, or
+    taken back off the one under it, leaves nothing behind. So ``card`` of ``shown``'s code read
+    elsewhere is its twin from another deck laid on it; and ``card`` back where it lay under
+    ``shown`` is the other deck's identical card laid on top, not uncovered."""
+    under = [c for c in covered if c.code == shown.code]
+    if any(_same_place(c, shown) or any(_at_index_corner(at, shown) for at in c.indices) for c in under):
+        return True
+    return still_lies is not None and not _same_place(card, shown) and still_lies(shown, card)
 
 
 def _same_place(card: SeenCard, before: SeenCard) -> bool:
