@@ -641,6 +641,50 @@ def bench_twins() -> None:
         f"  twins: keeping the looks of a 1280x720 frame's cards {looks:.3f} ms a frame read (reading it: "
         f"{read:.1f} ms); asking whether a card still lies under its twin {_median_ms(ask, asks):.2f} ms (medians)"
     )
+    from table import frame_reports
+
+    def counts() -> tuple[int, int]:
+        """Twins seen, and piles whose top card, moved twice, was seen played again (30 each)."""
+        tables = ("felt", "wood", "limed", "carpet", "cloth", "grey")
+        twin = ("5D", "9C", "twin", "KH")
+        seen = sum(_pile_played(n, tables[n % 6], twin) == ["5D", "9C", "9C", "KH"] for n in range(30))
+        moved = [_pile_played(n, tables[n % 6], ("5D", "KS", "9C", "moved", "moved")) for n in range(30)]
+        return seen, sum(m.count("9C") > 1 for m in moved)
+
+    seen, again = counts()
+    asking = frame_reports.looks_the_same
+    frame_reports.looks_the_same = lambda *args: False  # the baseline: the picture never asked
+    try:
+        seen_before, again_before = counts()
+    finally:
+        frame_reports.looks_the_same = asking
+    print(
+        f"  twins on the rendered camera's pile (six tables, 30 seeds): laid on their twin, {seen} seen "
+        f"({seen_before} without asking the picture); the top card moved twice, seen played again on "
+        f"{again} ({again_before})"
+    )
+
+
+def _pile_played(seed: int, table: str, steps: tuple[str, ...]) -> list[str]:
+    """The cards the table's own reader sees played on the rendered camera's pile: each step a
+    card laid, "twin" (the last card's twin laid on it) or "moved" (the top card moved)."""
+    from sim.layout import TableLayout
+    from sim.rendered_camera import RenderedCamera
+    from table.events import CardSeen
+
+    camera = RenderedCamera(TableLayout(4, 1280, 720), seed, 15, table=table)
+    played: list[str] = []
+    t, last = 0, ""
+    for step in steps:
+        if step == "moved":
+            camera.nudge(("pile", None))
+        else:
+            last = last if step == "twin" else step
+            camera.lay(last, ("pile", None))
+        for _ in range(5):
+            played += [str(e.card) for e in camera.frame(t).events if isinstance(e, CardSeen)]
+            t += camera.interval_ns
+    return played
 
 
 def main() -> None:
