@@ -49,18 +49,18 @@ class FrameReader:
             shown = (c for c in self.cards if c.code and not c.covered)
             self._looks.update((id(c), (c, card_look(image, c.corners))) for c in shown)
 
-        def still_lies(where: SeenCard, top: SeenCard) -> bool:
+        def still_lies(where: SeenCard, top: SeenCard, past: bool) -> bool:
             """The zone's card still lies where it lay under ``top``: what shows of it looks as it
             did, and its sides still show (a twin laid on it; a card moved leaves neither)."""
             kept = self._looks.get(id(where))
             try:
                 if kept is None or kept[0] is not where:
                     return False
-                if not looks_the_same(kept[1], image, where.corners, top.corners):
+                if not looks_the_same(kept[1], image, where.corners, top.corners, past):
                     return False
                 gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
                 return outline_shows(gray, where.corners, top.corners)
-            except (cv2.error, ValueError) as exc:  # an outline the picture cannot hold: no twin
+            except (cv2.error, ValueError, MemoryError) as exc:  # an outline the picture cannot hold: no twin
                 log.warning("the twin check failed on an odd outline: %s", exc)
                 return False
 

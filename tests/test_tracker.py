@@ -331,7 +331,7 @@ def test_a_twin_whose_index_is_hidden_is_known_by_the_picture_of_the_old_card_st
     readings only. Its answer decides; the card at rest is not asked again."""
     asked: list[tuple[tuple[float, float], tuple[float, float]]] = []
 
-    def still_lies(where: SeenCard, top: SeenCard) -> bool:
+    def still_lies(where: SeenCard, top: SeenCard, past: bool) -> bool:
         asked.append((where.center, top.center))
         return True
 
@@ -344,7 +344,7 @@ def test_a_twin_whose_index_is_hidden_is_known_by_the_picture_of_the_old_card_st
 
     tracker = CardTracker()
     run(tracker, [[seen("9C")]] * 3)
-    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top: False) == []
+    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top, past: False) == []
 
 
 def test_a_twin_the_picture_cannot_show_at_first_is_still_counted_once_it_can() -> None:
@@ -353,25 +353,53 @@ def test_a_twin_the_picture_cannot_show_at_first_is_still_counted_once_it_can() 
     answers = iter([False, True, True, True])
     tracker = CardTracker()
     run(tracker, [[seen("9C")]] * 3)
-    thrown = run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top: next(answers))
+    thrown = run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 3, lambda where, top, past: next(answers))
     assert [e.card.code for e in thrown] == ["9C"]
     tracker = CardTracker()
     run(tracker, [[seen("9C")]] * 3)
-    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 4, 3, lambda where, top: False) == []  # moved
+    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 4, 3, lambda where, top, past: False) == []  # moved
     assert tracker.shown_cards()[0].center == (145.0, 155.0)  # and taken to lie there
 
 
 def test_the_twin_of_a_card_two_deep_laid_where_that_card_lies_is_played_not_uncovered() -> None:
     """7H, then 5H on it; the other deck's 7H laid where the first lies: the 5H is still there
     under it (seen covered, or as the picture has it), so nothing was taken back."""
-    for covered, still_lies in (([SeenCard("5H", 0.9, PILE + 20, covered=True)], None), ([], lambda w, t: True)):
+    for covered, still_lies in (([SeenCard("5H", 0.9, PILE + 20, covered=True)], None), ([], lambda w, t, past: True)):
         tracker = CardTracker()
         run(tracker, [[seen("7H")]] * 3 + [[seen("5H", where=PILE + 20)]] * 3)
         laid = run(tracker, [[seen("7H"), *covered]] * 3, 6, still_lies)
         assert [e.card.code for e in laid] == ["7H"]
     tracker = CardTracker()
     run(tracker, [[seen("7H")]] * 3 + [[seen("5H", where=PILE + 20)]] * 3)
-    assert run(tracker, [[seen("7H")]] * 3, 6, lambda w, t: False) == []  # the 5H taken back
+    assert run(tracker, [[seen("7H")]] * 3, 6, lambda w, t, past: False) == []  # the 5H taken back
+
+
+def test_a_card_just_moved_and_then_hidden_or_covered_is_where_it_was_last_read() -> None:
+    """Moved, read at its new place for fewer than ``confirm`` frames: a hand over the zone, or a
+    card laid on it and taken back, finds it there again, and it was not played again."""
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3 + [[seen("9C", where=PILE + 20)]])
+    assert [type(e) for e in run(tracker, [[]] * 6, 4)] == [CardGone]  # a palm over the zone
+    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 10) == []
+    tracker = CardTracker()
+    run(tracker, [[seen("9C")]] * 3 + [[seen("9C", where=PILE + 20)]])
+    assert [e.card.code for e in run(tracker, [[seen("KH", where=PILE + 40)]] * 3, 4)] == ["KH"]
+    assert run(tracker, [[seen("9C", where=PILE + 20)]] * 3, 7) == []  # the KH taken back
+
+
+def test_a_card_being_confirmed_ages_while_the_zones_card_is_read_elsewhere() -> None:
+    """A twin known in one frame only (its old card's index read there), then read at rest while
+    nothing shows the old card: it is dated no earlier than ``date_within`` frames before it was
+    confirmed, as any card that came to rest late."""
+    config = TrackerConfig(confirm=2)
+    tracker = CardTracker(config=config)
+    run(tracker, [[seen("9C")]] * 3)
+    index = SeenCard("9C", 0.9, PILE + 40, covered=True, indices=((106.0, 108.0),))
+    frames = [[seen("9C", where=PILE + 20), index]] + [[seen("9C", where=PILE + 20 + 9 * (i % 2))] for i in range(10)]
+    frames += [[seen("9C", where=PILE + 20), index]] * 2
+    (event,) = run(tracker, frames, 3)
+    confirmed = 3 + len(frames) - 1
+    assert event.t_ns >= (confirmed - config.date_within - 1) * 100 * MS
 
 
 def test_a_face_down_card_taken_up_from_a_seat_is_gone_from_that_seat() -> None:

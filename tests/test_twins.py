@@ -3,6 +3,9 @@ pair laid card by card) is a new card on the pile; the top card only moved is no
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -75,6 +78,34 @@ def test_an_outline_drawn_otherwise_round_a_card_that_stayed_is_no_twin() -> Non
     wide = np.vstack([top.corners[:2], under.corners[2:]]).astype(np.float32)  # round both cards' far sides
     assert not looks_the_same(card_look(image, top.corners), image, top.corners, wide)
     assert not looks_the_same(card_look(image, wide), image, wide, top.corners)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_twin_laid_where_its_twin_lies_under_the_top_card_is_played_not_uncovered(seed: int) -> None:
+    """7H, then 5S partly over it, then the other 7H laid just where the first lies: the 5S still
+    shows round it, so nothing was taken back. The 5S lifted instead: the 7H is uncovered."""
+    camera = RenderedCamera(TableLayout(4, 1280, 720), seed, 15)
+    camera.lay("7H", PILE)
+    first = camera.lying[-1]
+    seen = [str(e.card) for n in range(5) for e in camera.frame(n * FRAME_NS).events if isinstance(e, CardSeen)]
+    camera.lay("5S", PILE)
+    second = camera.lying[-1]
+    camera.lying[-1] = replace(second, card=replace(second.card, x=first.card.x + 60, y=first.card.y + 30))
+    seen += [str(e.card) for n in range(5, 10) for e in camera.frame(n * FRAME_NS).events if isinstance(e, CardSeen)]
+    assert seen == ["7H", "5S"]
+    lifted = copy.deepcopy(camera)
+    spades = next(c for c in camera._readings if c.code == "5S" and not c.covered)
+    look = card_look(camera._image, spades.corners)
+    camera.lying.append(first)  # the other deck's 7H, exactly where the first lies
+    camera._image = None
+    laid = [str(e.card) for n in range(10, 16) for e in camera.frame(n * FRAME_NS).events if isinstance(e, CardSeen)]
+    assert laid == ["7H"]
+    hearts = next(c for c in camera._readings if c.code == "7H" and not c.covered)
+    # The picture alone says so too (where the 5S is not read covered): nothing new past the 5S
+    # is asked, as the 7H lies where its twin showed before.
+    assert looks_the_same(look, camera._image, spades.corners, hearts.corners, past=False)
+    lifted.lift(PILE)
+    assert [e for n in range(10, 16) for e in lifted.frame(n * FRAME_NS).events if isinstance(e, CardSeen)] == []
 
 
 def _played(seed: int, then: str) -> list[str]:

@@ -245,18 +245,21 @@ def card_look(image: np.ndarray, corners: np.ndarray) -> Look:
     return image[y0:y1, x0:x1].copy(), (int(x0), int(y0))
 
 
-def looks_the_same(look: Look, image: np.ndarray, where: np.ndarray, top: np.ndarray) -> bool:
+def looks_the_same(look: Look, image: np.ndarray, where: np.ndarray, top: np.ndarray, past: bool = True) -> bool:
     """Whether the card that lay at ``where`` still lies there under ``top``, a card laid partly
     over it since its ``look`` (``card_look``) was taken: what shows of its print is unchanged,
     and the frame did change where ``top`` reaches past it. A card pushed aside uncovers what lay
     under it: another card's white paper may look like its own, so only its print is compared
     (False when too little of it shows, ``MIN_INK``: a twin turned where it lay cannot be told
     from the card straightened). An outline only drawn otherwise round a card that stayed changes
-    nothing anywhere (``MIN_NEW``). The card on top's shadow is no change (``LOOK_CLEAR``)."""
+    nothing anywhere (``MIN_NEW``; not asked without ``past``: ``top`` lies where a card of its
+    code lay under the old one). The card on top's shadow is no change (``LOOK_CLEAR``)."""
     before, (x0, y0) = look
     bh, bw = before.shape[:2]
     now = image[y0 : y0 + bh, x0 : x0 + bw]
     if before.size == 0 or now.shape != before.shape or not (np.isfinite(top).all() and np.isfinite(where).all()):
+        return False
+    if max(short_side(where), short_side(top)) > sum(image.shape[:2]):  # no card of this frame
         return False
     if before.ndim == 3:
         before, now = cv2.cvtColor(before, cv2.COLOR_BGR2GRAY), cv2.cvtColor(now, cv2.COLOR_BGR2GRAY)
@@ -271,6 +274,8 @@ def looks_the_same(look: Look, image: np.ndarray, where: np.ndarray, top: np.nda
     ink = shows & (before < np.percentile(before[shows], 90) - INK_STEP)
     if ink.sum() < MIN_INK or changed[ink].mean() > SAME_LOOK:
         return False
+    if not past:
+        return True
     new = (over > 0) & ~(cv2.dilate(card, np.ones((2 * CLEAR_OF_TOP + 1,) * 2, np.uint8)) > 0)
     return bool(new.sum() >= MIN_NEW * max(1, int(card.sum())) and changed[new].mean() > SAME_LOOK)
 

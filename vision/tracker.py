@@ -60,7 +60,9 @@ Zone = tuple[str, int | None]  # zone name and seat (None for shared zones)
 ZoneOf = Callable[[tuple[float, float]], Zone | None]
 # Whether the frame shows the first card still lying where it lay, under the second laid partly
 # over it (``frame_reports``: its sides and its look, on the picture); the tracker sees readings only.
-StillLies = Callable[[SeenCard, SeenCard], bool]
+# ``past``: the picture must also have changed where the second card reaches past the first (a
+# card laid on it; not asked where the second lies where its twin lay below the first).
+StillLies = Callable[[SeenCard, SeenCard, bool], bool]
 
 
 def table_zones(calibration: Calibration, zones: Sequence[TableZone]) -> ZoneOf:
@@ -227,6 +229,7 @@ class CardTracker:
             # until then each frame may still show the old card under it.
             still = state.moved is not None and _at_rest(card, state.moved)
             state.moved, state.moved_frames = card, state.moved_frames + 1 if still else 1
+            state.candidate_age += state.candidate is not None  # a card being confirmed meanwhile ages
             if state.moved_frames >= self.config.confirm:
                 state.shown, state.candidate, state.candidate_frames, state.moved = card, None, 0, None
             return []
@@ -252,8 +255,8 @@ class CardTracker:
             events.append(CardGone(state.candidate_t, self.source, name, parse_card(shown), seat))  # turned face down
         elif code != BACK and not _uncovered(state.beneath, card, state.shown, covered, still_lies):
             events.append(CardSeen(state.candidate_t, self.source, parse_card(code), name, seat))
-            if state.shown is not None:
-                state.beneath.append(state.shown)
+            # covered where it was last read (moved, not yet taken to lie there: either place)
+            state.beneath.extend(c for c in (state.shown, state.moved) if c is not None)
         state.shown, state.candidate, state.candidate_frames, state.hidden, state.moved = card, None, 0, None, None
         return events
 
@@ -272,7 +275,9 @@ class CardTracker:
             return []
         name, seat = zone
         gone = state.empty_since
-        state.hidden, state.shown, state.empty_since, state.empty_frames = state.shown, None, None, 0
+        latest = state.moved or state.shown  # a card moved just before: where it was last read
+        state.hidden, state.shown, state.empty_since, state.empty_frames = latest, None, None, 0
+        state.moved, state.moved_frames = None, 0
         state.bare_since = t
         state.beneath.clear()
         return [CardGone(gone, self.source, name, seat=seat)]  # a seat's safe card taken up, face down too
@@ -299,7 +304,7 @@ def _uncovered(
     ``card`` is the other deck's identical card, laid on top where its twin lay below."""
     for i in range(len(beneath) - 1, -1, -1):
         if beneath[i].code == card.code and _same_place(card, beneath[i]):
-            if shown is not None and shown.code != BACK and _lies_under(card, shown, covered, still_lies):
+            if shown is not None and shown.code != BACK and _lies_under(card, shown, covered, still_lies, past=False):
                 return False
             for _ in range(len(beneath) - i):
                 beneath.pop()
@@ -307,7 +312,9 @@ def _uncovered(
     return False
 
 
-def _lies_under(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None) -> bool:
+def _lies_under(
+    card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None, past: bool = True
+) -> bool:
     """Whether the zone's card ``shown`` still lies where it lay, under ``card`` read since: seen
     covered there (its outline there, or an index it was known by at one of ``shown``'s index
     corners: an outline inferred from one index is drawn less surely than the index is placed),
@@ -318,7 +325,7 @@ def _lies_under(card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], st
     under = [c for c in covered if c.code == shown.code]
     if any(_same_place(c, shown) or any(_at_index_corner(at, shown) for at in c.indices) for c in under):
         return True
-    return still_lies is not None and not _same_place(card, shown) and still_lies(shown, card)
+    return still_lies is not None and not _same_place(card, shown) and still_lies(shown, card, past)
 
 
 def _same_place(card: SeenCard, before: SeenCard) -> bool:
