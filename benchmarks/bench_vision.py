@@ -608,7 +608,7 @@ def bench_twins() -> None:
     on every frame read, and, when a zone's top card reads as the card it showed but lies
     elsewhere, asking the picture whether the old one still lies there; against reading the frame."""
     from sim.layout import TableLayout
-    from sim.rendered_camera import RenderedCamera
+    from sim.rendered_camera import RenderedCamera, pile_played
     from vision.covered import card_look, looks_the_same, outline_shows
 
     frames, asks = [], []
@@ -647,8 +647,8 @@ def bench_twins() -> None:
         """Twins seen, and piles whose top card, moved twice, was seen played again (30 each)."""
         tables = ("felt", "wood", "limed", "carpet", "cloth", "grey")
         twin = ("5D", "9C", "twin", "KH")
-        seen = sum(_pile_played(n, tables[n % 6], twin) == ["5D", "9C", "9C", "KH"] for n in range(30))
-        moved = [_pile_played(n, tables[n % 6], ("5D", "KS", "9C", "moved", "moved")) for n in range(30)]
+        seen = sum(pile_played(n, twin, tables[n % 6]) == ["5D", "9C", "9C", "KH"] for n in range(30))
+        moved = [pile_played(n, ("5D", "KS", "9C", "moved", "moved"), tables[n % 6]) for n in range(30)]
         return seen, sum(m.count("9C") > 1 for m in moved)
 
     seen, again = counts()
@@ -663,28 +663,6 @@ def bench_twins() -> None:
         f"({seen_before} without asking the picture); the top card moved twice, seen played again on "
         f"{again} ({again_before})"
     )
-
-
-def _pile_played(seed: int, table: str, steps: tuple[str, ...]) -> list[str]:
-    """The cards the table's own reader sees played on the rendered camera's pile: each step a
-    card laid, "twin" (the last card's twin laid on it) or "moved" (the top card moved)."""
-    from sim.layout import TableLayout
-    from sim.rendered_camera import RenderedCamera
-    from table.events import CardSeen
-
-    camera = RenderedCamera(TableLayout(4, 1280, 720), seed, 15, table=table)
-    played: list[str] = []
-    t, last = 0, ""
-    for step in steps:
-        if step == "moved":
-            camera.nudge(("pile", None))
-        else:
-            last = last if step == "twin" else step
-            camera.lay(last, ("pile", None))
-        for _ in range(5):
-            played += [str(e.card) for e in camera.frame(t).events if isinstance(e, CardSeen)]
-            t += camera.interval_ns
-    return played
 
 
 def main() -> None:

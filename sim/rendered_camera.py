@@ -125,3 +125,24 @@ class RenderedCamera:
             self._image, _ = render_scene(spec)
             self.renders += 1
         return self.reader.report(self._image, t_ns)
+
+
+def pile_played(seed: int, steps: tuple[str, ...], table: str = "felt") -> list[str]:
+    """The cards the table's own reader sees played on the rendered camera's pile, each step
+    given five frames: a card laid, "twin" (the last card's twin from the other deck laid on it)
+    or "moved" (the top card moved). How well the table tells twins from moved cards."""
+    from table.events import CardSeen
+
+    camera = RenderedCamera(TableLayout(4, 1280, 720), seed, table=table)
+    played: list[str] = []
+    t, last = 0, ""
+    for step in steps:
+        if step == "moved":
+            camera.nudge(("pile", None))
+        else:
+            last = last if step == "twin" else step
+            camera.lay(last, ("pile", None))
+        for _ in range(5):
+            played += [str(e.card) for e in camera.frame(t).events if isinstance(e, CardSeen)]
+            t += camera.interval_ns
+    return played

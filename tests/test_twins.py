@@ -12,7 +12,7 @@ import pytest
 
 from sim.layout import TableLayout
 from sim.render import CardPlacement, SceneSpec, render_scene
-from sim.rendered_camera import RenderedCamera
+from sim.rendered_camera import RenderedCamera, pile_played
 from table import frame_reports
 from table.events import CardSeen
 from vision.covered import card_look, looks_the_same, outline_shows
@@ -109,20 +109,8 @@ def test_a_twin_laid_where_its_twin_lies_under_the_top_card_is_played_not_uncove
 
 
 def _played(seed: int, then: str) -> list[str]:
-    """The cards the table's own reader (the simulator's rendered camera) sees played on a pile:
-    5D, 9C, then the other 9C laid on it (``then="twin"``) or the 9C moved, then KH."""
-    camera = RenderedCamera(TableLayout(4, 1280, 720), seed, 15)
-    seen: list[str] = []
-    t = 0
-    for step in ("5D", "9C", then, "KH"):
-        if step == "moved":
-            camera.nudge(PILE)
-        else:
-            camera.lay("9C" if step == "twin" else step, PILE)
-        for _ in range(5):
-            seen += [str(e.card) for e in camera.frame(t).events if isinstance(e, CardSeen)]
-            t += FRAME_NS
-    return seen
+    """5D, 9C, then the other 9C laid on it (``then="twin"``) or the 9C moved, then KH."""
+    return pile_played(seed, ("5D", "9C", then, "KH"))
 
 
 def test_on_the_rendered_table_most_twins_are_played_and_no_card_moved_is(monkeypatch) -> None:

@@ -239,7 +239,7 @@ def card_look(image: np.ndarray, corners: np.ndarray) -> Look:
     h, w = image.shape[:2]
     if not np.isfinite(corners).all():
         return image[:0, :0].copy(), (0, 0)
-    reach = round(LOOK_REACH * short_side(corners))
+    reach = round(LOOK_REACH * CardQuad(corners, 1.0).short_side)
     x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int) - reach, 0, (w, h))
     x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + reach, (x0, y0), (w, h))
     return image[y0:y1, x0:x1].copy(), (int(x0), int(y0))
@@ -259,15 +259,16 @@ def looks_the_same(look: Look, image: np.ndarray, where: np.ndarray, top: np.nda
     now = image[y0 : y0 + bh, x0 : x0 + bw]
     if before.size == 0 or now.shape != before.shape or not (np.isfinite(top).all() and np.isfinite(where).all()):
         return False
-    if max(short_side(where), short_side(top)) > sum(image.shape[:2]):  # no card of this frame
+    side, top_side = CardQuad(where, 1.0).short_side, CardQuad(top, 1.0).short_side
+    if max(side, top_side) > sum(image.shape[:2]):  # no card of this frame
         return False
     if before.ndim == 3:
         before, now = cv2.cvtColor(before, cv2.COLOR_BGR2GRAY), cv2.cvtColor(now, cv2.COLOR_BGR2GRAY)
     changed = np.abs(now.astype(np.int16) - before) > LOOK_STEP
     card, over = _filled(where, (x0, y0), before.shape), _filled(top, (x0, y0), before.shape)
-    clear = max(CLEAR_OF_TOP, round(LOOK_CLEAR * short_side(top)))
+    clear = max(CLEAR_OF_TOP, round(LOOK_CLEAR * top_side))
     shadowed = cv2.dilate(over, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * clear + 1,) * 2)) > 0
-    inside = max(2, round(LOOK_INSIDE * short_side(where)))  # an outline read may reach past the card
+    inside = max(2, round(LOOK_INSIDE * side))  # an outline read may reach past the card
     shows = (cv2.erode(card, np.ones((2 * inside + 1,) * 2, np.uint8)) > 0) & ~shadowed
     if not shows.any():
         return False
@@ -286,8 +287,3 @@ def _filled(corners: np.ndarray, origin: tuple[int, int], shape: tuple[int, ...]
     mask = np.zeros(shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(corners - origin).astype(np.int32)], 1)
     return mask
-
-
-def short_side(corners: np.ndarray) -> float:
-    """An outline's first side (4 x 2 corners, first side short)."""
-    return float(np.linalg.norm(corners[1] - corners[0]))
