@@ -1,24 +1,28 @@
-"""Run every benchmark and print a report of medians: ``python -m benchmarks [engine|vision|bridge|table|sim|mqtt]``."""
+"""Run benchmarks and print a report of medians: ``python -m benchmarks [NAME ...] [--json] [--races N]``."""
 
 import argparse
 
-from benchmarks import bench_bridge, bench_engine, bench_mqtt, bench_sim, bench_table, bench_vision
+from benchmarks import bench_bridge, bench_engine, bench_mqtt, bench_races, bench_sim, bench_table, bench_vision
 
 BENCHMARKS = {
-    "engine": bench_engine.main,
-    "vision": bench_vision.main,
-    "bridge": bench_bridge.main,
-    "table": bench_table.main,
-    "sim": bench_sim.main,
-    "mqtt": bench_mqtt.main,
+    "engine": lambda args: bench_engine.main(),
+    "vision": lambda args: bench_vision.main(),
+    "bridge": lambda args: bench_bridge.main(),
+    "races": lambda args: bench_races.main(args.races, args.json),
+    "table": lambda args: bench_table.main(),
+    "sim": lambda args: bench_sim.main(),
+    "mqtt": lambda args: bench_mqtt.main(),
 }
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")
 parser.add_argument("which", nargs="*", metavar="BENCHMARK", help=f"{', '.join(BENCHMARKS)} (all if none)")
-which = parser.parse_args().which or list(BENCHMARKS)
+parser.add_argument("--json", action="store_true", help="races: one JSON object a row")
+parser.add_argument("--races", type=int, default=1000, metavar="N", help="races: how many a row (default 1000)")
+args = parser.parse_args()
+which = args.which or list(BENCHMARKS)
 if unknown := [name for name in which if name not in BENCHMARKS]:
     parser.error(f"no benchmark {', '.join(unknown)}: choose from {', '.join(BENCHMARKS)}")
 for i, name in enumerate(which):
-    if i:
+    if i and not args.json:
         print()
-    BENCHMARKS[name]()
+    BENCHMARKS[name](args)

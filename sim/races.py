@@ -1,17 +1,24 @@
-"""Slap races: seats slap a pile that the card the camera reports last made slappable.
+"""Slap races on the path a live table runs: bouncing buttons, their reader, the core, a camera.
 
-The hard case for a referee that works on arrival order: a double lands, two to four players slap
-it within microseconds to milliseconds of each other, and their presses reach the table within a
-few milliseconds, in any order, while the camera reports the card itself only after confirming it
-over two frames, a good hundred milliseconds later. Judged by arrival, every slap would come
-before the double and be a bad one; judged by timestamps through the sequencer, the first
-presser takes the pile.
+A double lands and two to four players slap it, 1 µs to 50 ms apart. Every input goes the way it
+goes at a table:
 
-Each race is built from a seeded generator (the ground truth: which card landed when, who pressed
-when) and run through the real sequencer and the real Egyptian Rat Screw referee, delivering
-every input when the hardware would: presses after a random delay up to the buttons' bound, the
-card after the camera's frames, confirmation and processing, with the camera vouching for the
-frames it has looked at (``Sequencer.progress``).
+* each press is a switch's edges with contact bounce (``sim.presses``), read by the table's own
+  button reader (``GpioButtons`` on gpiozero's mock pins, stamped with the edge's ticks) or sent
+  by the fake board over a pseudo-terminal and read by the table's bridge driver; each edge
+  reaches the loop 0.05-15 ms after it happened, a pin's edges in their order, the seats' in any;
+* the cards are seen by a camera model: frames at its rate, each showing the pile as it lies (a
+  card that has just landed may be a blur in its first frame; a slapping hand hides the pile),
+  read one after another in 10-50 ms where the picture changed and in a couple of milliseconds
+  where it did not (``vision.gate``), and made into reports by the table's own tracker;
+* everything reaches ``TableCore`` (gestures, sequencer, referee) in the order it arrives, as the
+  live loop hands it over, and the core is woken when it asks (``next_wakeup``).
+
+The bridge runs at the host's pace, so its edges are recorded once from a real run of the fake
+board and the bridge driver (``record_bridge``): each edge's time as the bridge stamped it and
+the moment it reached the table, against the moment it was really pressed. A race is then played
+on the simulation's clock with exactly those delays and errors, and one recording serves every
+camera.
 """
 
 from __future__ import annotations
@@ -19,57 +26,127 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from dataclasses import dataclass
+import statistics
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
 
-from table.cards import Card, make_deck
-from table.decisions import Decision, GoodSlap
-from table.events import ButtonPressed, CardSeen, Event
+import numpy as np
+
+from sim.fake_board import BoardConfig, FakeBoard
+from sim.presses import MockPinSeats, slap_edges
+from table.buttons import RawEdge
+from table.cards import make_deck
+from table.controller import CAMERA, FrameReport, Outputs, TableCore
+from table.decisions import Decision, GoodSlap, InputTooLate
+from table.frame_reports import tracker_report
 from table.games import setup_game
-from table.referee import Referee
-from table.sequencer import Sequencer
+from vision.seen import SeenCard
+from vision.tracker import CardTracker, TrackerConfig
 
 MS = 1_000_000
+US = 1_000
 SECOND = 1_000 * MS
+PLAYERS = 4
+PILE_AT = (400.0, 300.0)  # where the pile lies in the camera's picture, in pixels
+CARD_PX = (60.0, 90.0)  # a card's size there
+HAND_NS = (40 * MS, 40 * MS)  # a slapping hand over the pile: from before its press, to after its release
+
+
+@dataclass(frozen=True)
+class CameraModel:
+    """How a camera and the table's reader deliver frames, in nanoseconds."""
+
+    name: str
+    fps: float
+    transfer_ns: tuple[int, int] = (5 * MS, 15 * MS)  # a frame's exposure to the reader having it
+    reading_ns: tuple[int, int] = (10 * MS, 50 * MS)  # reading a frame where something changed
+    gated_ns: tuple[int, int] = (1 * MS, 3 * MS)  # a frame like the last one read: not read again
+    blurred: float = 0.3  # the chance a card's first frame shows it landing, unreadable
+    hands: bool = False  # a slapping hand hides the pile (``HAND_NS``), card and all
+
+    @property
+    def frame_ns(self) -> int:
+        return round(SECOND / self.fps)
+
+
+CAMERAS = (
+    CameraModel("USB camera, 15 fps", 15),
+    CameraModel("USB camera, 30 fps", 30),
+    CameraModel("60 fps camera", 60),
+)
+HANDS = (  # the same cameras, with the slapping hands in their view
+    CameraModel("USB camera, 15 fps, hands over the pile", 15, hands=True),
+    CameraModel("60 fps camera, hands over the pile", 60, hands=True),
+)
 
 
 @dataclass(frozen=True)
 class RaceTiming:
-    """The hardware's timing, in nanoseconds."""
+    """The table's bounds and the players' and parts' timing, in nanoseconds."""
 
-    camera_bound_ns: int = 450 * MS  # the sequencer's lateness for the camera
-    buttons_bound_ns: int = 20 * MS  # ... and for the buttons: a press arrives within this
-    frame_ns: int = SECOND // 15  # the camera's frame interval
-    confirm_frames: int = 2  # frames a card is read in before it is reported (the tracker's)
-    transfer_ns: tuple[int, int] = (10 * MS, 50 * MS)  # a frame's exposure to the host having it
-    processing_ns: tuple[int, int] = (20 * MS, 60 * MS)  # its reading, one frame after another
+    camera_bound_ns: int = 450 * MS  # [camera] lateness_ms
+    edges_bound_ns: int = 20 * MS  # [seats] lateness_ms: the longest an edge takes to reach the loop
+    delivery_ns: tuple[int, int] = (50 * US, 15 * MS)  # an edge's way to the loop
+    handling_ns: tuple[int, int] = (50 * US, 1 * MS)  # the loop's time on one input
     reaction_ns: tuple[int, int] = (120 * MS, 500 * MS)  # the double landing to the first slap
-    gap_ns: tuple[int, int] = (1_000, 50 * MS)  # between one slap and the next
-
-    def sequencer(self) -> Sequencer:
-        return Sequencer({"camera": self.camera_bound_ns, "gpio": self.buttons_bound_ns})
+    gap_ns: tuple[int, int] = (1 * US, 50 * MS)  # between one slap and the next
 
 
 @dataclass(frozen=True)
-class Race:
-    presses: tuple[tuple[int, int], ...]  # (t_ns, seat), in the order they really happened
-    arrivals: tuple[str, ...]  # what reached the sequencer, in the order it did
-    decisions: tuple[Decision, ...]
-    too_late: tuple[Event, ...] = ()  # inputs that reached the sequencer after their time was released
-    decided_ns: int | None = None  # when the pile was given, on the host's clock (None: at the end)
+class RaceScript:
+    """What really happened in one race: the truth a verdict is judged against."""
+
+    seed: int
+    cards: tuple[tuple[int, str], ...]  # (landed, code): a card, then its double
+    presses: tuple[tuple[int, int], ...]  # (t_ns, seat), in the order they happened
+    edges: tuple[tuple[int, tuple[tuple[int, bool], ...]], ...]  # each slapper's (t_ns, pressed), bounce included
 
     @property
     def first(self) -> int:
         return self.presses[0][1]
 
     @property
-    def wait_ns(self) -> int | None:
-        """From the first press to the pile given: the time the sequencer held the slap."""
-        return None if self.decided_ns is None else self.decided_ns - self.presses[0][0]
+    def edge_count(self) -> int:
+        return sum(len(edges) for _, edges in self.edges)
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """One edge on its way to the table's loop: when it happened, the time it carries, when it arrives."""
+
+    seat: int
+    pressed: bool
+    t_ns: int  # when it really happened
+    stamped_ns: int  # the time the seats' reader gave it (GPIO: its ticks; the bridge: through its clock fit)
+    arrival_ns: int
+
+
+@dataclass
+class Race:
+    script: RaceScript
+    path: str
+    camera: str
+    decisions: list[tuple[int, Decision]] = field(default_factory=list)  # (when decided, decision)
 
     @property
     def winners(self) -> list[int]:
-        """The seats the referee gave the pile to (one, when it judged right)."""
-        return [d.seat for d in self.decisions if isinstance(d, GoodSlap)]
+        return [d.seat for _, d in self.decisions if isinstance(d, GoodSlap)]
+
+    @property
+    def dropped(self) -> list[InputTooLate]:
+        return [d for _, d in self.decisions if isinstance(d, InputTooLate)]
+
+    @property
+    def first_won(self) -> bool:
+        return self.winners == [self.script.first]
+
+    @property
+    def verdict_wait_ns(self) -> int | None:
+        """From the first press to the pile given to its winner, on the table's clock."""
+        decided = next((t for t, d in self.decisions if isinstance(d, GoodSlap)), None)
+        return None if decided is None else decided - self.script.presses[0][0]
 
 
 def _between(rng: random.Random, span: tuple[int, int]) -> int:
@@ -78,76 +155,291 @@ def _between(rng: random.Random, span: tuple[int, int]) -> int:
     return round(math.exp(rng.uniform(math.log(low), math.log(high))))
 
 
-def run_race(rng: random.Random, timing: RaceTiming | None = None, vouches: bool = True) -> Race:
-    """One race: two cards of a rank played in turn (a double), then two to four seats slap.
-    ``vouches=False``: the camera says nothing of the frames it has looked at, so every input
-    waits out the camera's whole bound."""
+def script(seed: int, timing: RaceTiming | None = None) -> RaceScript:
+    """One race: a card, its double 0.3-1 s later, and two to four seats slapping it."""
     timing = timing or RaceTiming()
-    referee = setup_game("ers", "standard", players=4, seed=rng.randrange(2**32)).referee()
-    decisions = referee.start(0)
-    sequencer = timing.sequencer()
-    # What reaches the sequencer: (arrival, tie-break, events, the camera's progress or None).
-    deliveries: list[tuple[int, int, tuple[Event, ...], int | None]] = []
+    rng = random.Random(seed)
     rank = rng.randint(2, 10)  # no face card: its challenge would only wait for the next card
-    cards = [c for c in make_deck(1) if c.rank == rank]
+    first, double = rng.sample([c for c in make_deck(1) if c.rank == rank], 2)
     landed = SECOND + rng.randrange(SECOND)
-    double = landed + rng.randrange(300 * MS, SECOND)
-    seats = rng.sample(range(4), rng.randint(2, 4))
-    t = double + rng.randrange(*timing.reaction_ns)
-    presses = []
-    for seat in seats:
+    doubled = landed + rng.randrange(300 * MS, SECOND)
+    t = doubled + rng.randrange(*timing.reaction_ns)
+    presses, edges = [], []
+    for seat in rng.sample(range(PLAYERS), rng.randint(2, PLAYERS)):
         presses.append((t, seat))
-        arrival = t + rng.randrange(timing.buttons_bound_ns + 1)
-        deliveries.append((arrival, rng.randrange(2**32), (ButtonPressed(t, "gpio", seat),), None))
+        edges.append((seat, tuple(slap_edges(t, rng))))
         t += _between(rng, timing.gap_ns)
-    landings = list(zip((landed, double), rng.sample(cards, 2), strict=True))
-    for arrival, seen, vouched in _camera(rng, timing, landings, until=t + SECOND):
-        deliveries.append((arrival, rng.randrange(2**32), seen, vouched))
-    heapq.heapify(deliveries)
-    arrivals, too_late, decided = [], [], None
-    while deliveries:
-        now, _, events, vouched = heapq.heappop(deliveries)
-        for event in events:
-            arrivals.append(f"{event.TYPE} {event.t_ns}")
-            if sequencer.push(event) is not None:
-                too_late.append(event)  # dropped, as the table drops it (``InputTooLate``)
-        if vouched is not None and vouches:
-            sequencer.progress("camera", vouched)
-        decisions += _released(referee, sequencer, sequencer.release(now))
-        if decided is None and any(isinstance(d, GoodSlap) for d in decisions):
-            decided = now
-    decisions += _released(referee, sequencer, sequencer.drain())
-    return Race(tuple(presses), tuple(arrivals), tuple(decisions), tuple(too_late), decided)
+    return RaceScript(seed, ((landed, first.code), (doubled, double.code)), tuple(presses), tuple(edges))
 
 
-def _released(referee: Referee, sequencer: Sequencer, events: list[Event]) -> list[Decision]:
-    out = [d for event in events for d in referee.handle(event)]
-    if sequencer.released_to is not None:
-        out += referee.advance(sequencer.released_to)
-    return out
-
-
-def _camera(
-    rng: random.Random, timing: RaceTiming, landings: list[tuple[int, Card]], until: int
-) -> list[tuple[int, tuple[CardSeen, ...], int]]:
-    """What the camera delivers, frame by frame: (when a frame's reading is done, the cards it
-    reports, the time it vouches for). A card is first seen in the frame after it lands, and
-    reported, stamped with that frame, once read in ``confirm_frames``; after each frame the
-    camera vouches for everything up to it, but a card it is still confirming."""
+def gpio_deliveries(race: RaceScript, timing: RaceTiming) -> list[Delivered]:
+    """Each seat's edges on their way from the pin: a pin's in order, 0.05-15 ms each."""
+    rng = random.Random(f"{race.seed}:gpio")
     out = []
-    done = 0
-    for k in range(until // timing.frame_ns + 1):
-        frame = k * timing.frame_ns
-        arrived = frame + rng.randrange(*timing.transfer_ns)
-        done = max(done, arrived) + rng.randrange(*timing.processing_ns)  # read one after another
-        firsts = [(-(-t // timing.frame_ns) * timing.frame_ns, card) for t, card in landings]
-        confirming = [
-            first for first, _ in firsts if first <= frame < first + (timing.confirm_frames - 1) * timing.frame_ns
-        ]
-        reported = tuple(
-            CardSeen(first, "camera", card, "pile")
-            for first, card in firsts
-            if frame == first + (timing.confirm_frames - 1) * timing.frame_ns
-        )
-        out.append((done, reported, min(confirming, default=frame + 1) - 1))
+    for seat, edges in race.edges:
+        arrival = 0
+        for t, pressed in edges:
+            arrival = max(arrival, t + rng.randrange(*timing.delivery_ns))
+            out.append(Delivered(seat, pressed, t, t, arrival))
     return out
+
+
+# -------------------------------------------------------------------------------- the camera
+
+
+def _quad(center: tuple[float, float], size: tuple[float, float], turn_deg: float) -> np.ndarray:
+    w, h = size
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    a = math.radians(turn_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return corners @ rot.T + np.array(center)
+
+
+def _pile_zone(point: tuple[float, float]) -> tuple[str, int | None] | None:
+    return ("pile", None) if math.dist(point, PILE_AT) < 150 else None
+
+
+def camera_reports(
+    race: RaceScript, camera: CameraModel, timing: RaceTiming | None = None
+) -> list[tuple[int, FrameReport]]:
+    """The camera's reports on the race, each with the moment it reaches the loop: frames of the
+    pile as it lies, read one after another, made into reports by the table's tracker."""
+    timing = timing or RaceTiming()
+    rng = random.Random(f"{race.seed}:{camera.name}")
+    tracker = CardTracker(zone_of=_pile_zone, config=TrackerConfig.for_camera(2, timing.camera_bound_ns))
+    turns = [rng.uniform(-20, 20) for _ in race.cards]
+    hands = [
+        (t - HAND_NS[0], max(u for u, pressed in edges if not pressed) + HAND_NS[1])
+        for (t, _), (_, edges) in zip(race.presses, race.edges, strict=True)
+        if camera.hands
+    ]
+    blurred = [rng.random() < camera.blurred for _ in race.cards]
+    frame_ns = camera.frame_ns
+    start = race.cards[0][0] - 500 * MS + rng.randrange(frame_ns)
+    end = max(t for _, edges in race.edges for t, _ in edges) + 500 * MS
+    out, done, last_scene = [], 0, None
+    for f in range(start, end, frame_ns):
+        scene: tuple[Any, ...] = ("bare",)
+        cards: list[SeenCard] = []
+        lying = [n for n, (landed, _) in enumerate(race.cards) if landed <= f]
+        if any(a <= f <= b for a, b in hands):
+            scene = ("hand",)
+            cards = [SeenCard(None, 0.0, _quad(PILE_AT, (110.0, 130.0), 0.0))]
+        elif lying:
+            n = lying[-1]
+            landed, code = race.cards[n]
+            fresh = blurred[n] and f - landed < frame_ns
+            scene = ("card", n, fresh)
+            quad = _quad(PILE_AT, CARD_PX, turns[n])
+            cards = [SeenCard(None, 0.0, quad) if fresh else SeenCard(code, 0.97, quad)]
+        arrived = f + rng.randrange(*camera.transfer_ns)
+        cost = camera.reading_ns if scene != last_scene else camera.gated_ns
+        done = max(done, arrived) + rng.randrange(*cost)
+        last_scene = scene
+        out.append((done, tracker_report(tracker, f, cards)))
+    return out
+
+
+# -------------------------------------------------------------------------------- the loop
+
+
+def run_race(race: RaceScript, deliveries: list[Delivered], camera: CameraModel, path: str, **options: Any) -> Race:
+    """The race through ``TableCore`` on the simulation's clock, inputs handed over as they
+    arrive. ``path``: ``gpio`` (the edges go through gpiozero's mock pins and the table's
+    ``GpioButtons`` as they arrive) or ``bridge`` (the bridge's recorded edges, as it stamped them).
+    ``options``: ``timing`` (``RaceTiming``), ``pins`` (``MockPinSeats`` to reuse)."""
+    timing: RaceTiming = options.get("timing") or RaceTiming()
+    pins: MockPinSeats | None = options.get("pins")
+    result = Race(race, path, camera.name)
+    rng = random.Random(f"{race.seed}:loop")
+    setup = setup_game("ers", "standard", players=PLAYERS, seed=race.seed)
+    clock = [0]
+    outputs = Outputs(decisions=[lambda d, _referee: result.decisions.append((clock[0], d))])
+    core = TableCore(setup, {CAMERA: timing.camera_bound_ns, path: timing.edges_bound_ns}, outputs, seat_source=path)
+    core.start(0)
+    inbox: list[tuple[int, int, Any]] = []
+    for n, d in enumerate(deliveries):
+        inbox.append((d.arrival_ns, n, d))
+    for n, (arrival, report) in enumerate(camera_reports(race, camera, timing), start=len(inbox)):
+        inbox.append((arrival, n, report))
+    heapq.heapify(inbox)
+    own_pins = pins is None and path == "gpio"
+    if own_pins:
+        pins = MockPinSeats(PLAYERS)
+    try:
+        now = free = 0
+        while inbox:
+            arrival = inbox[0][0]
+            wake = core.next_wakeup(now)
+            if wake < max(arrival, free):  # the loop wakes for the core before the next input
+                now = clock[0] = max(wake, now + US)
+                core.tick(now)
+                continue
+            _, _, item = heapq.heappop(inbox)
+            now = clock[0] = max(arrival, free)
+            if isinstance(item, FrameReport):
+                core.frame(item, now)
+            elif pins is not None:  # the pin goes over at its moment, and its callback queues the edge
+                for edge in pins.edge(item.seat, item.pressed, item.t_ns):
+                    core.edge(edge.seat, edge.pressed, edge.t_ns, now)
+            else:
+                core.edge(item.seat, item.pressed, item.stamped_ns, now)
+            free = now + rng.randrange(*timing.handling_ns)
+        end = now + SECOND
+        while core.waiting() and now < end:
+            now = clock[0] = max(core.next_wakeup(now), now + US)
+            core.tick(now)
+    finally:
+        if own_pins and pins is not None:
+            pins.close()
+    return result
+
+
+# -------------------------------------------------------------------------------- the bridge
+
+
+class _Arrivals:
+    """Where the bridge queues its edges, noting the moment each reached the table."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, RawEdge]] = []
+        self.lock = threading.Lock()
+
+    def put(self, edge: RawEdge) -> None:
+        with self.lock:
+            self.items.append((time.monotonic_ns(), edge))
+
+    def take(self) -> list[tuple[int, RawEdge]]:
+        with self.lock:
+            items, self.items = self.items, []
+        return items
+
+
+def record_bridge(
+    races: list[RaceScript],
+    timing: RaceTiming | None = None,
+    board: BoardConfig | None = None,
+    warm_s: float = 2.0,
+) -> list[list[Delivered]]:
+    """Each race's edges pressed on the fake board at their moments (delivered 0.05-15 ms after,
+    a button's in order), through the pseudo-terminal and the bridge driver, in real time after
+    ``warm_s`` of clock sync: for each race, its edges as the bridge stamped them and when they
+    arrived, on the race's own clock. An edge that never came is left out."""
+    from firmware_bridge.host import Bridge
+
+    timing = timing or RaceTiming()
+    fake = FakeBoard(board or BoardConfig(buttons=PLAYERS, lights=PLAYERS, drift_ppm=60, seed=3)).start()
+    arrivals = _Arrivals()
+    bridge = Bridge(fake.path, edges=arrivals).start()  # type: ignore[arg-type]
+    try:
+        deadline = time.monotonic() + 10
+        while not (bridge.status == "connected" and bridge.fit.ready):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the fake board did not connect: {bridge.status} {bridge.problem}")
+            time.sleep(0.01)
+        time.sleep(warm_s)
+        arrivals.take()
+        return [_bridge_race(race, fake, arrivals, timing) for race in races]
+    finally:
+        bridge.stop()
+        fake.stop()
+
+
+def _bridge_race(race: RaceScript, fake: FakeBoard, arrivals: _Arrivals, timing: RaceTiming) -> list[Delivered]:
+    rng = random.Random(f"{race.seed}:bridge")
+    first = min(t for _, edges in race.edges for t, _ in edges)
+    base = time.monotonic_ns() + 20 * MS - first  # the race's clock on the host's
+    truth: dict[int, list[tuple[int, bool]]] = {}
+    last_due = 0
+    for seat, edges in race.edges:
+        due = 0
+        for t, pressed in edges:
+            due = max(due, t + rng.randrange(*timing.delivery_ns))
+            (fake.press if pressed else fake.release)(seat, at_ns=base + t, delay_ns=due - t)
+        truth[seat] = list(edges)
+        last_due = max(last_due, due)
+    got: list[tuple[int, RawEdge]] = []
+    deadline = base + last_due + 500 * MS
+    while len(got) < race.edge_count and time.monotonic_ns() < deadline:
+        time.sleep(0.002)
+        got += arrivals.take()
+    out = []
+    for seat, edges in truth.items():
+        mine = [(at, e) for at, e in got if e.seat == seat]
+        for (t, pressed), (at, edge) in zip(edges, mine, strict=False):
+            out.append(Delivered(seat, edge.pressed, t, edge.t_ns - base, at - base))
+            assert edge.pressed == pressed, "the bridge delivered a seat's edges out of their order"
+    return out
+
+
+# -------------------------------------------------------------------------------- summaries
+
+
+@dataclass(frozen=True)
+class RaceRow:
+    """How one path and camera did over many races (``python -m benchmarks races`` prints these)."""
+
+    path: str
+    camera: str
+    races: int
+    first_won: int
+    wrong_winner: int
+    no_winner: int
+    press_dropped: int  # races in which a press came too late to be ordered
+    verdict_wait_ms_median: float
+    verdict_wait_ms_p99: float
+
+    @classmethod
+    def of(cls, races: list[Race]) -> RaceRow:
+        waits = sorted(w / MS for r in races if (w := r.verdict_wait_ns) is not None)
+        p99 = waits[min(len(waits) - 1, math.ceil(0.99 * len(waits)) - 1)] if waits else float("nan")
+        return cls(
+            path=races[0].path,
+            camera=races[0].camera,
+            races=len(races),
+            first_won=sum(r.first_won for r in races),
+            wrong_winner=sum(bool(r.winners) and not r.first_won for r in races),
+            no_winner=sum(not r.winners for r in races),
+            press_dropped=sum(bool(r.dropped) for r in races),
+            verdict_wait_ms_median=round(statistics.median(waits), 2) if waits else float("nan"),
+            verdict_wait_ms_p99=round(p99, 2),
+        )
+
+
+def race_rows(
+    count: int, cameras: tuple[CameraModel, ...] = CAMERAS, bridge: bool = True, timing: RaceTiming | None = None
+) -> list[RaceRow]:
+    """``count`` races a row: on the GPIO path, then (``bridge``) through the fake board, with each camera."""
+    timing = timing or RaceTiming()
+    scripts = [script(seed, timing) for seed in range(count)]
+    rows = []
+    pins = MockPinSeats(PLAYERS)
+    try:
+        for camera in cameras:
+            races = [run_race(s, gpio_deliveries(s, timing), camera, "gpio", timing=timing, pins=pins) for s in scripts]
+            rows.append(RaceRow.of(races))
+    finally:
+        pins.close()
+    if bridge:
+        recorded = record_bridge(scripts, timing)
+        for camera in cameras:
+            races = [run_race(s, d, camera, "bridge", timing=timing) for s, d in zip(scripts, recorded, strict=True)]
+            rows.append(RaceRow.of(races))
+    return rows
+
+
+__all__ = [
+    "CAMERAS",
+    "CameraModel",
+    "Delivered",
+    "Race",
+    "RaceRow",
+    "RaceScript",
+    "RaceTiming",
+    "camera_reports",
+    "gpio_deliveries",
+    "race_rows",
+    "record_bridge",
+    "run_race",
+    "script",
+]

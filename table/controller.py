@@ -48,6 +48,14 @@ COMMAND = "command"  # the source of inputs given as commands (``cardtable send`
 ALL_HELD_NS = 3_000 * MS  # every seat's button held down together this long: deal a new game
 
 
+def seat_events_bound(edge_lateness_ns: int, gestures: GestureTiming) -> int:
+    """The sequencer's bound for the seats' inputs: an edge reaches the table at most
+    ``edge_lateness_ns`` after it happened (the pin's callback, the board's link and its
+    batching), and the gesture it completes is decided at most ``gestures.decision_ns`` after
+    that edge (its bounce window): a press is handed over that much later than its own time."""
+    return edge_lateness_ns + gestures.decision_ns
+
+
 @dataclass(frozen=True)
 class FrameReport:
     """What the camera's reader made of one frame exposed at ``t_ns``."""
@@ -77,19 +85,27 @@ class TableCore:
         gestures: GestureTiming | None = None,
         meanings: dict[str, str] | None = None,
         seat_source: str = "gpio",
+        button_names: tuple[str, ...] = (),
     ) -> None:
-        """``lateness_ns``: each input source's bound (``camera`` and ``seat_source``, the seats':
-        ``gpio`` or ``bridge``)."""
+        """``lateness_ns``: how late each input source's inputs may reach the core: ``camera``,
+        and for ``seat_source`` (the seats': ``gpio`` or ``bridge``) how late a button's edge
+        may; the sequencer's bound for the seats adds the gesture reader's decision
+        (``seat_events_bound``). ``button_names``: where each seat's button is wired ("pin 17"),
+        for the faults' messages."""
         self.setup = setup
         self.seat_source = seat_source
+        self.button_names = button_names
         self._edges_late_ns = lateness_ns.get(seat_source, 0)  # how late a seat's edge may reach the core
         self.referee = setup.referee()
-        self.sequencer = Sequencer({**lateness_ns, COMMAND: 0})  # a command is stamped as it comes
-        self.outputs = outputs or Outputs()
-        self.journal = journal
         self.meanings = DEFAULT_MEANINGS[setup.game] if meanings is None else meanings
         counting = any(action in COUNTING for action in self.meanings.values())
         self.gestures = GestureReader(setup.players, gestures, double_taps=not counting)
+        bounds = dict(lateness_ns)
+        if seat_source in bounds:
+            bounds[seat_source] = seat_events_bound(bounds[seat_source], self.gestures.timing)
+        self.sequencer = Sequencer({**bounds, COMMAND: 0})  # a command is stamped as it comes
+        self.outputs = outputs or Outputs()
+        self.journal = journal
         self.signals = Signals(setup.players)
         self.faults: dict[str, str] = {}  # what is wrong, by part: the game is paused while any is
         self.set_aside = 0  # inputs that came while paused
@@ -148,6 +164,12 @@ class TableCore:
         self._gestures(self.gestures.edge(seat, pressed, t_ns), now_ns)
         self.tick(now_ns)
 
+    def held_at_start(self, seat: int, now_ns: int) -> None:
+        """The seat's button reads pressed as the table starts: a fault until it is let go."""
+        self._set_fault(self._button(seat), "held down as the table started (stuck, or wired to ground?)")
+        self.gestures.held_at_start(seat, now_ns)
+        self.tick(now_ns)
+
     def seat_input(self, event: ButtonPressed | SeatAction, now_ns: int) -> None:
         """A seat's input already made out of its gestures (the simulator's bots, which decide
         in actions): into the sequencer like any other."""
@@ -178,6 +200,9 @@ class TableCore:
         # Gestures are decided only as far as every edge has surely arrived: a release stamped
         # 699 ms into a press, reaching the table at 701 ms, is a tap and not a long press.
         self._gestures(self.gestures.poll(now_ns - self._edges_late_ns), now_ns)
+        decided = self.gestures.decided_to()
+        if decided is not None and self.seat_source in self.sequencer.sources:
+            self.sequencer.progress(self.seat_source, decided)  # a press out of its bounce window waits no longer
         held = self._all_held_since()
         if held is not None and now_ns - held >= ALL_HELD_NS and not self.new_game_asked:
             log.warning("every button held %g s: the players ask for a new game", ALL_HELD_NS / 1e9)
@@ -220,13 +245,20 @@ class TableCore:
         held = [s.down_since for s in self.gestures.seats if s.state and s.down_since is not None]
         return max(held) if len(held) == self.setup.players else None
 
+    def _button(self, seat: int) -> str:
+        """A seat's button as faults name it: the seat, and where it is wired when known."""
+        where = f" ({self.button_names[seat]})" if seat < len(self.button_names) else ""
+        return f"seat {seat}'s button{where}"
+
     def _gestures(self, gestures: list[Gesture], now_ns: int) -> None:
         source = self.seat_source
         for g in gestures:
+            if g.kind == "stuck" and self._button(g.seat) in self.faults:
+                continue  # held since the start: said so already
             if g.kind in ("stuck", "chattering"):
-                self._set_fault(f"seat {g.seat}'s button", "stuck down" if g.kind == "stuck" else "chattering")
+                self._set_fault(self._button(g.seat), "stuck down" if g.kind == "stuck" else "chattering")
             elif g.kind == "recovered":
-                self._set_fault(f"seat {g.seat}'s button", None)  # the tick under way lights it
+                self._set_fault(self._button(g.seat), None)  # the tick under way lights it
             elif g.kind == "press" and not self.meanings:
                 self._input(ButtonPressed(g.t_ns, source, g.seat), now_ns)
             elif (action := meaning(self.meanings, g)) is not None:

@@ -19,7 +19,7 @@ from vision.deck import Deck
 from vision.gate import FrameGate
 from vision.identify import UNSURE, builtin_deck, identify
 from vision.seen import SeenCard
-from vision.tracker import CardTracker, TrackerConfig, table_zones
+from vision.tracker import CardTracker, StillLies, TrackerConfig, table_zones
 from vision.zones import Zone
 
 log = logging.getLogger(__name__)
@@ -64,10 +64,23 @@ class FrameReader:
                 log.warning("the twin check failed on an odd outline: %s", exc)
                 return False
 
-        events = self.tracker.update(t_ns, self.cards, still_lies)
+        report = tracker_report(self.tracker, t_ns, self.cards, still_lies, reported_ns)
         keep = {id(c) for c in self.cards} | {id(s) for s in self.tracker.shown_cards()}
         self._looks = {k: v for k, v in self._looks.items() if k in keep}
-        return FrameReport(t_ns, tuple(events), self.tracker.vouched_to, tuple(self.tracker.unsure()), reported_ns)
+        return report
+
+
+def tracker_report(
+    tracker: CardTracker,
+    t_ns: int,
+    cards: list[SeenCard],
+    still_lies: StillLies | None = None,
+    reported_ns: int | None = None,
+) -> FrameReport:
+    """The core's report on one frame from what was read in it: the tracker's events, the time it
+    vouches for, the zones it cannot read."""
+    events = tracker.update(t_ns, cards, still_lies)
+    return FrameReport(t_ns, tuple(events), tracker.vouched_to, tuple(tracker.unsure()), reported_ns)
 
 
 def frame_reader(
@@ -76,8 +89,11 @@ def frame_reader(
     deck: Deck | None = None,
     threshold: float = UNSURE,
     confirm: int = 2,
+    lateness_ns: int = 450_000_000,
 ) -> FrameReader:
-    """A reader for a calibrated table's zones, with an enrolled deck's profile or the built-in reader."""
+    """A reader for a calibrated table's zones, with an enrolled deck's profile or the built-in
+    reader; ``lateness_ns`` is how long the table waits for the camera's word on a moment."""
     chosen = builtin_deck() if deck is None else deck
-    tracker = CardTracker(zone_of=table_zones(calibration, zones), config=TrackerConfig(confirm=confirm))
+    config = TrackerConfig.for_camera(confirm, lateness_ns)
+    tracker = CardTracker(zone_of=table_zones(calibration, zones), config=config)
     return FrameReader(lambda image: identify(image, deck=chosen, threshold=threshold), tracker)

@@ -8,7 +8,14 @@ Debouncing keeps the *first* edge's time. A mechanical switch bounces for a few 
 after it closes; the press is the moment it first closed, so that edge is kept and everything in
 the next ``bounce_ns`` is swallowed. A press is only reported once the pin is still down when
 the bounce window ends (a spike of interference is not a slap), but it carries the leading edge's
-time: it is reported ``bounce_ns`` late and the sequencer's lateness for the source covers that.
+time: it is reported ``bounce_ns`` late (``GestureTiming.decision_ns``), and the sequencer's
+bound for the seats' inputs adds that to how late an edge may reach the table
+(``table.controller.seat_events_bound``).
+
+Each seat keeps its own clock. A seat's edges reach the table in order (a pin's, a board's), so
+an edge from a seat tells that seat's gestures everything up to it; it tells nothing of another
+seat, whose edges may still be on their way. Deadlines are decided for every seat only with
+``poll(now)``, which the table calls with the moment every seat's edges have surely arrived by.
 
 A button held down for ``stuck_ns`` is reported stuck and one whose debounced state changes
 more than ``chatter_edges`` times in a second is reported chattering (a loose wire); both are
@@ -36,6 +43,12 @@ class GestureTiming:
     stuck_ns: int = 20_000 * MS  # held this long: the button is stuck
     chatter_edges: int = 24  # changes (after debouncing) in one second: a loose contact, not a player
     quiet_ns: int = 2_000 * MS  # a chattering button is trusted again after this long without an edge
+
+    @property
+    def decision_ns(self) -> int:
+        """The longest from an edge to the gesture it completes being decided: a press is known
+        once the bounce window after its leading edge has passed (it then carries that edge's time)."""
+        return self.bounce_ns
 
     def __post_init__(self) -> None:
         for name in ("bounce_ns", "long_ns", "double_ns", "pause_ns", "stuck_ns", "quiet_ns"):
@@ -79,6 +92,7 @@ class _Seat:
     changes: deque[int] = field(default_factory=deque)  # leading edges in the last second
     chattering: bool = False
     last_raw_t: int = 0
+    clock: int | None = None  # every edge of this seat up to here has been taken, and time decided
 
 
 class GestureReader:
@@ -91,13 +105,17 @@ class GestureReader:
         self.double_taps = double_taps
         self.seats = [_Seat() for _ in range(seats)]
         self.glitches = 0  # edges that did not last past the bounce window
+        self.late_edges = 0  # edges older than what their seat had already decided
 
     def edge(self, seat: int, pressed: bool, t_ns: int) -> list[Gesture]:
         """A raw edge from the pin; returns what it completed (in time order)."""
         if not 0 <= seat < len(self.seats):
             raise ValueError(f"seat {seat} does not exist (this table has {len(self.seats)})")
         s = self.seats[seat]
-        out = self.poll(t_ns)
+        if s.clock is not None and t_ns < s.clock:
+            self.late_edges += 1  # after time was decided past it: taken as it is, its gesture may be judged late
+        out = self._advance(seat, s, t_ns)  # this seat's own clock only: another seat's edges may still come
+        out.sort(key=lambda g: g.t_ns)
         s.last_raw_t = t_ns
         s.raw = pressed
         if s.chattering:
@@ -122,6 +140,26 @@ class GestureReader:
         out.sort(key=lambda g: (g.t_ns, g.seat))
         return out
 
+    def held_at_start(self, seat: int, t_ns: int) -> list[Gesture]:
+        """The seat's button was already down when the table started (held, stuck, or wired to
+        ground): it counts as stuck at once, and its release (a ``recovered``) is no gesture."""
+        s = self.seats[seat]
+        s.raw = s.state = s.stuck = s.long_done = True
+        s.down_since, s.pressed_at = t_ns, None
+        s.clock = t_ns if s.clock is None else max(s.clock, t_ns)
+        return [Gesture(seat, "stuck", t_ns)]
+
+    def decided_to(self) -> int | None:
+        """The time up to which every seat's gestures are all out: each seat's clock, or just
+        before an edge still in its bounce window (its press carries that edge's time). None
+        before every seat has a clock."""
+        times = []
+        for s in self.seats:
+            if s.clock is None:
+                return None
+            times.append(s.clock if s.pending_t is None or s.chattering else min(s.clock, s.pending_t - 1))
+        return min(times, default=None)
+
     def next_deadline(self) -> int | None:
         """The earliest moment time passing alone completes something (``poll`` then), or None."""
         t = self.timing
@@ -144,6 +182,7 @@ class GestureReader:
 
     def _advance(self, n: int, s: _Seat, now: int) -> list[Gesture]:
         t = self.timing
+        s.clock = now if s.clock is None else max(s.clock, now)
         if s.chattering:
             if now - s.last_raw_t < t.quiet_ns:
                 return []

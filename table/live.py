@@ -131,7 +131,9 @@ class CameraReader(threading.Thread):
         camera = self.config.camera
         deck = load_deck(self.config.resolve(camera.deck)) if camera.deck else None
         calibration = Calibration.load(self.config.resolve(camera.calibration))
-        return frame_reader(calibration, self.config.zones, deck, camera.threshold, camera.confirm_frames)
+        return frame_reader(
+            calibration, self.config.zones, deck, camera.threshold, camera.confirm_frames, camera.lateness_ms * MS
+        )
 
     def _frames(self, source: Any, reader: FrameReader) -> None:
         lost = False

@@ -48,6 +48,10 @@ class Sequencer:
         """The longest any event may be held: the largest source's bound."""
         return max(self._bounds.values())
 
+    def bound_ns(self, source: str) -> int:
+        """How late an event from ``source`` may arrive."""
+        return self._bounds[self._source(source)]
+
     @property
     def sources(self) -> tuple[str, ...]:
         return tuple(self._bounds)

@@ -195,3 +195,36 @@ def test_every_button_held_three_seconds_asks_for_a_new_game() -> None:
         now = core.next_wakeup(now)
         core.tick(now)
     assert now == 8_000 * MS
+
+
+def test_a_press_within_its_edge_bound_is_never_too_late_however_far_the_camera_has_vouched() -> None:
+    """A press reaches the core 20 ms late (the edges' bound) and is handed to the sequencer once
+    its bounce window has passed: the seats' bound covers both, however far the camera vouches."""
+    core, _ = _core()
+    _card(core, "7H", 1_000 * MS, 1_100 * MS)
+    _card(core, "7S", 2_000 * MS, 2_050 * MS)
+    core.edge(0, True, 2_100 * MS, 2_120 * MS)
+    core.frame(FrameReport(2_200 * MS, vouched_to=2_200 * MS), 2_121 * MS)
+    for now in range(2_122, 2_140):
+        core.tick(now * MS)
+    assert not [d for d in core.decisions if isinstance(d, InputTooLate)]
+    assert [(d.seat, d.t_ns) for d in core.decisions if isinstance(d, GoodSlap)] == [(0, 2_100 * MS)]
+    assert core.sequencer.lateness_ns == 250 * MS and core.sequencer.bound_ns("gpio") == 25 * MS
+
+
+def test_a_button_held_as_the_table_starts_is_a_fault_naming_its_pin_until_let_go() -> None:
+    lights = Lights()
+    pins = ("pin 17", "pin 27", "pin 22")
+    core = TableCore(setup_game("ers", players=3, seed=1), BOUNDS, Outputs(lights=lights), button_names=pins)
+    core.start(0)
+    core.held_at_start(1, 10 * MS)
+    assert core.faults == {"seat 1's button (pin 27)": "held down as the table started (stuck, or wired to ground?)"}
+    assert lights.shown[1] == sg.PAUSED
+    core.tick(30_000 * MS)
+    assert len(core.faults) == 1  # said once, not again as stuck 20 s on
+    core.edge(1, False, 31_000 * MS, 31_001 * MS)
+    core.tick(31_030 * MS)
+    assert not core.paused
+    _press(core, 1, 32_000 * MS, 32_001 * MS)
+    core.tick(32_200 * MS)
+    assert not core.paused

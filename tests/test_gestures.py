@@ -224,3 +224,37 @@ def test_nothing_completes_before_the_next_deadline_and_polling_there_is_enough(
     # orders them by time.
     order = lambda g: (g.t_ns, g.seat, g.kind)  # noqa: E731
     assert sorted(by_deadline, key=order) == sorted(by_ms, key=order)
+
+
+def test_an_edge_from_one_seat_does_not_decide_another_seats_gesture() -> None:
+    """A tap whose release reaches the table 11 ms late, while another seat's edge arrives in
+    between: each seat keeps its own clock, so the tap stays a tap, not a long press."""
+    r = GestureReader(2)
+    t0 = 1_000 * MS
+    out = r.edge(0, True, t0)
+    out += r.edge(1, True, t0 + 705 * MS)  # seat 1's edge arrives while seat 0's release is on its way
+    out += r.edge(0, False, t0 + 694 * MS)  # held 694 ms: a tap, arriving 11 ms after it happened
+    out += r.poll(t0 + 2_000 * MS)
+    assert kinds([g for g in out if g.seat == 0], "tap", "long-press") == [("tap", t0 + 994 * MS, 0)]
+    assert r.late_edges == 0
+
+
+def test_gestures_are_decided_to_just_before_an_edge_still_in_its_bounce_window() -> None:
+    r = GestureReader(2)
+    assert r.decided_to() is None
+    r.poll(100 * MS)
+    assert r.decided_to() == 100 * MS
+    r.edge(1, True, 150 * MS)
+    r.poll(152 * MS)
+    assert r.decided_to() == 150 * MS - 1  # the press at 150 ms is not out yet
+    assert [g.kind for g in r.poll(155 * MS)] == ["press"]
+    assert r.decided_to() == 155 * MS
+
+
+def test_a_button_held_as_the_reader_starts_is_stuck_until_let_go_and_its_release_is_no_tap() -> None:
+    r = GestureReader(2)
+    assert kinds(r.held_at_start(1, 0)) == [("stuck", 0, 0)]
+    out = run(r, [(1, False, 3_000 * MS)], 5_000 * MS)
+    assert kinds(out) == [("release", 3_000 * MS, 0), ("recovered", 3_000 * MS, 0)]
+    out = run(r, [(1, True, 6_000 * MS), (1, False, 6_100 * MS)], 7_000 * MS)
+    assert "tap" in [g.kind for g in out]  # a working button again

@@ -179,7 +179,7 @@ def test_a_card_read_unsettled_for_long_is_dated_from_when_it_settled_not_from_i
     jumping = [
         [seen("9D", where=PILE + np.float32([next(shifts), 0]))] if n % 3 else [seen(None, 0.2)] for n in range(12)
     ]
-    tracker = CardTracker(config=TrackerConfig(confirm=2, date_within=4))
+    tracker = CardTracker(config=TrackerConfig(confirm=2, date_within_ns=400 * MS))
     events = run(tracker, [*jumping, [seen("9D")], [seen("9D")]])
     assert len(events) == 1 and events[0].card.code == "9D"
     assert 13 * 100 * MS - events[0].t_ns <= 5 * 100 * MS  # confirmed at frame 13, dated within five frames of it
@@ -204,7 +204,7 @@ def test_a_card_landing_blurred_is_dated_by_its_unreadable_frame() -> None:
 
 
 def test_a_tracker_configured_to_confirm_over_no_frames_is_refused_by_name() -> None:
-    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}, {"forget_after_ns": 0}, {"date_within": 0}):
+    for bad in ({"confirm": 0}, {"vanish": 0}, {"settle": -1}, {"forget_after_ns": 0}, {"date_within_ns": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             TrackerConfig(**bad)
 
@@ -389,7 +389,7 @@ def test_a_card_just_moved_and_then_hidden_or_covered_is_where_it_was_last_read(
 
 def test_a_card_being_confirmed_ages_while_the_zones_card_is_read_elsewhere() -> None:
     """A twin known in one frame only (its old card's index read there), then read at rest while
-    nothing shows the old card: it is dated no earlier than ``date_within`` frames before it was
+    nothing shows the old card: it is dated no earlier than ``date_within_ns`` before it was
     confirmed, as any card that came to rest late."""
     config = TrackerConfig(confirm=2)
     tracker = CardTracker(config=config)
@@ -399,7 +399,7 @@ def test_a_card_being_confirmed_ages_while_the_zones_card_is_read_elsewhere() ->
     frames += [[seen("9C", where=PILE + 20), index]] * 2
     (event,) = run(tracker, frames, 3)
     confirmed = 3 + len(frames) - 1
-    assert event.t_ns >= (confirmed - config.date_within - 1) * 100 * MS
+    assert event.t_ns >= confirmed * 100 * MS - config.date_within_ns - 100 * MS
 
 
 def test_a_face_down_card_taken_up_from_a_seat_is_gone_from_that_seat() -> None:

@@ -10,10 +10,12 @@ frames lost its card (``CardGone``). Unsure frames neither confirm nor break a s
 passing over the table, a blurred frame or a thumb on a corner produce no event at all: a phantom
 would have to be read as the same card, confidently, frame after frame.
 
-A card is confirmed within ``date_within`` frames of its first or it is dated later, from the
+A card is confirmed within ``date_within_ns`` of its first frame or it is dated later, from the
 frame its confirming streak began: the sequencer holds a moment only so long for the camera's
 word, and a card read jumping or unsurely for seconds (the top of an untidy pile until it is
-straightened) would otherwise be reported too late to be played.
+straightened) would otherwise be reported too late to be played. It is a time, not a count of
+frames: a card read once and then hidden by a slapping hand for a few frames, read at rest where
+it lay once the hand is gone, landed when it was first read, at 15 frames a second as at 60.
 
 A card lands blurred: the unreadable frames in its zone just before its first reading (at most
 ``settle`` of them, unbroken) are when it appeared, and its ``CardSeen`` carries the first. A
@@ -54,6 +56,7 @@ from vision.zones import zone_at
 BENEATH = 8  # covered cards a zone remembers: one uncovered where it lay was not played again
 INDEX_CORNER = 0.3  # of a card's short side: an index this near an index corner is its own (its middle: ~0.15 in)
 SAME_PLACE = 0.25  # a card back where it lay: each corner within this much of its short side of where it was
+READING_NS = 100_000_000  # the longest a frame takes from its exposure to its report on the table
 STILL = 0.1  # a card at rest: its centre moves less than this much of its short side a frame (a card carried: more)
 
 Zone = tuple[str, int | None]  # zone name and seat (None for shared zones)
@@ -84,8 +87,15 @@ class TrackerConfig:
     min_confidence: float = 0.5
     settle: int = 1  # unreadable frames just before a card's first reading that date it (it lands blurred)
     ask_after: int = 8  # frames something lies unreadable on a zone before its card is asked for again
-    date_within: int = 4  # frames: a card confirmed later after its first frame is dated from a later one
+    date_within_ns: int = 350_000_000  # a card confirmed later than this after its first frame is dated later
     forget_after_ns: int = 3_000_000_000  # a zone bare this long since its card went has forgotten it
+
+    @classmethod
+    def for_camera(cls, confirm: int, lateness_ns: int) -> TrackerConfig:
+        """A tracker for a camera whose reports the sequencer waits ``lateness_ns`` for: a card is
+        dated from its first frame if confirmed within that less ``READING_NS`` (a third of it at
+        most), left for reading the frame that confirms it."""
+        return cls(confirm=confirm, date_within_ns=max(1, lateness_ns - min(READING_NS, lateness_ns // 3)))
 
     @property
     def report_frames(self) -> int:
@@ -94,9 +104,11 @@ class TrackerConfig:
         return max(self.confirm + self.settle, self.vanish)
 
     def __post_init__(self) -> None:
-        for name in ("confirm", "vanish", "ask_after", "date_within"):
+        for name in ("confirm", "vanish", "ask_after"):
             if getattr(self, name) < 1:
                 raise ValueError(f"tracker {name} must be at least 1 frame, got {getattr(self, name)}")
+        if self.date_within_ns < 1:
+            raise ValueError(f"tracker date_within_ns must be a positive time, got {self.date_within_ns}")
         if self.forget_after_ns < 1:
             raise ValueError(f"tracker forget_after_ns must be a positive time, got {self.forget_after_ns}")
         if self.settle < 0:
@@ -109,7 +121,6 @@ class _ZoneState:
     candidate: SeenCard | None = None  # the card being confirmed, as its latest reading has it
     candidate_t: int = 0
     candidate_frames: int = 0
-    candidate_age: int = 0  # frames since the candidate's first
     empty_since: int | None = None
     empty_frames: int = 0
     hidden: SeenCard | None = None  # what the zone showed when it emptied: there again next where it lay, hidden
@@ -176,7 +187,6 @@ class CardTracker:
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
                 state.bare_since = None
-                state.candidate_age += state.candidate is not None
                 state.unreadable.append(t_ns)
                 state.unreadable_run += 1
             else:
@@ -229,19 +239,16 @@ class CardTracker:
             # until then each frame may still show the old card under it.
             still = state.moved is not None and _at_rest(card, state.moved)
             state.moved, state.moved_frames = card, state.moved_frames + 1 if still else 1
-            state.candidate_age += state.candidate is not None  # a card being confirmed meanwhile ages
             if state.moved_frames >= self.config.confirm:
                 state.shown, state.candidate, state.candidate_frames, state.moved = card, None, 0, None
             return []
         if state.candidate is None or code != state.candidate.code:
             state.candidate_t, state.candidate_frames = state.unreadable[0] if state.unreadable else t, 0
-            state.candidate_age = 0
         else:
-            state.candidate_age += 1
             if not _at_rest(card, state.candidate):
                 state.candidate_frames = 0  # moving: in a hand, or sliding to rest (dated from its first frame)
-            if state.candidate_age > self.config.date_within:  # long unsettled: it came to rest lately
-                state.candidate_t, state.candidate_age = t, 0
+            if t - state.candidate_t > self.config.date_within_ns:  # long unsettled: it came to rest lately
+                state.candidate_t = t
         state.candidate = card
         state.candidate_frames += 1
         if state.candidate_frames < self.config.confirm:
