@@ -1,12 +1,19 @@
 """The host side of the bridge: a thread that keeps the board connected, in sync and lit.
 
 It opens the serial port, says hello and checks the board's protocol version, then reads edges,
-pongs and acknowledgements while it pings the board ten times a second and sends light commands.
-A light command is sent again until acknowledged (a newer command for the same light replaces it).
-Edges are stamped with the board's own microsecond timer; here they are unwrapped and moved onto
-the host's monotonic clock through the ping fit (``clock_sync``), once, as they enter. An unplugged
-board, a port that vanishes or a link gone quiet closes the port and the thread opens it again
-when it can; garbage on the line costs at most the frame it hit, and is counted.
+pongs, heartbeats and acknowledgements while it pings the board (a hundred times a second just
+after connecting, ten a second after) and sends light commands. A light command is sent again
+until acknowledged (a newer command for the same light replaces it). An unplugged board, a port
+that vanishes or a link gone quiet closes the port and the thread opens it again when it can;
+garbage on the line costs at most the frame it hit, and is counted.
+
+Edges come numbered: they are handed on in the board's order, a gap is asked for again, and an
+edge the board no longer holds is reported lost (``edge_numbers``). Each is stamped with the
+board's microsecond timer; here it is placed on the host's monotonic clock through the ping fit
+(``clock_sync``), once, as it enters, and checked: a timer value the board cannot have sent, one
+ahead of the host's clock or long past, one older than its button's previous edge, or a button
+going the way it already went, cannot be true. It is counted, logged with the seat and the port,
+and left out; the link stays up. A pong that cannot be true is left out of the fit the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import re
 import threading
 import time
 from collections import Counter, deque
@@ -22,11 +30,19 @@ from dataclasses import dataclass
 
 from firmware_bridge import protocol as p
 from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
-from table.buttons import RawEdge, drain
+from firmware_bridge.edge_numbers import EdgeNumbers
+from table.buttons import ButtonHeld, RawEdge, drain
 from table.lights import KINDS, Pattern
 
 log = logging.getLogger("cardtable.bridge")
 MS = 1_000_000
+SECOND = 1_000 * MS
+FUTURE_NS = 5 * MS  # an edge placed this far past the host's clock (beyond the fit's bound) has not happened yet
+PAST_NS = 10 * SECOND  # an edge from longer ago than this cannot be on its way still, even asked for again
+BOARD_TIME_NS = 100 * MS  # a ping held on the board longer than this, by its own timer, is not a true pong
+PONG_SLACK_NS = 50 * MS  # a pong placed this far outside its own round trip by the fit: the board's clock jumped
+JUMPED_PONGS = 20  # this many such pongs in a row: the fit is started again
+_GONE = re.compile(r"edges (\d+)-(\d+)")
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,9 @@ class BoardInfo:
 @dataclass(frozen=True)
 class BridgeTiming:
     ping_ns: int = 100 * MS  # ping interval: ten a second keeps the fit fresh
+    fast_ping_ns: int = 10 * MS  # ... and a hundred a second just after connecting, for a good fit at once
+    fast_for_ns: int = 2_000 * MS
+    batching_ns: int = 5 * MS  # the board's loop and the USB link hold an edge at most this long before the host has it
     ack_ns: int = 25 * MS  # resend a light command not acknowledged by then
     retries: int = 8  # resends before a light command is counted lost
     handshake_ns: int = 500 * MS  # wait this long for VERSION after HELLO
@@ -131,6 +150,23 @@ class Bridge:
     def fit(self) -> ClockFit:
         return self._fit
 
+    @property
+    def sync_bound_ns(self) -> int | None:
+        """How far a press's time may be from the truth now (the clock fit's bound), or None
+        before the board's clock is known."""
+        return self._fit.bound_ns() if self._fit.ready else None
+
+    def held(self) -> list[int]:
+        """The seats whose button is down, as the board's edges and heartbeats have it."""
+        return sorted(s for b, down in self._levels.items() if down and (s := self._seat(b)) is not None)
+
+    def _seat(self, button: int) -> int | None:
+        return button if self.seat_of_button is None else self.seat_of_button.get(button)
+
+    def _where(self, button: int) -> str:
+        seat = self._seat(button)
+        return f"board button {button}" + ("" if seat is None else f" (seat {seat})")
+
     # -- the thread ----------------------------------------------------------------------------
     def _reset_link(self) -> None:
         self.info = None  # whatever is on the port now must introduce itself again
@@ -138,14 +174,22 @@ class Bridge:
         self._decoder = p.Decoder()
         self._fit = ClockFit()
         self._order = BoardOrder()
-        self._unwrap: Unwrapper | None = None
+        self._unwrap: Unwrapper | None = None  # the pongs' timer, until the fit can place it
         self._seq = 0
         self._pings: dict[int, int] = {}
         self._ping_id = 0
         self._next_ping = 0
+        self._connected_at = 0
         self._last_heard = 0
         self._held: list[tuple[int, bool, int]] = []  # edges that came before the first pong
         self._board_seq: int | None = None
+        self._numbers: EdgeNumbers[tuple[int, bool, int]] = EdgeNumbers()
+        self._levels: dict[int, bool] = {}  # each button as its last edge left it
+        self._last_edge_us: dict[int, int] = {}  # each button's last edge, on the board's timer
+        self._lost_since: set[int] = set()  # buttons that may have lost an edge since their last one
+        self._heard_levels = False  # the first heartbeat of a link says which buttons are held
+        self._mismatch: dict[int, int] = {}  # heartbeats in a row whose levels differ from the edges'
+        self._jumped = 0
 
     def _set_status(self, status: str, problem: str = "") -> None:
         if (status, problem) != (self.status, self.problem):
@@ -206,7 +250,7 @@ class Bridge:
             self._stop.wait(self.timing.recheck_ns / 1e9)
             return False
         self._unwrap = Unwrapper(self.info.timer_bits)
-        self._last_heard = self.clock()
+        self._last_heard = self._connected_at = self.clock()
         self._pending.clear()
         for light, pattern in self._lights.items():  # the board may have restarted dark
             self._send_light(light, pattern, self.clock())
@@ -269,7 +313,16 @@ class Bridge:
             if len(self._pings) > 64:
                 self._pings.pop(next(iter(self._pings)))
             self._write(p.encode(p.PING, self._next_seq(), (self._ping_id,)))
-            self._next_ping = now + self.timing.ping_ns
+            fast = now - self._connected_at < self.timing.fast_for_ns
+            self._next_ping = now + (self.timing.fast_ping_ns if fast else self.timing.ping_ns)
+        before = self._numbers.lost
+        ask, released = self._numbers.due(now)
+        if ask is not None:
+            self.stats["edges asked for again"] += 1
+            self._write(p.encode(p.RESEND, self._next_seq(), (ask,)))
+        self._lost_edges(self._numbers.lost - before)
+        for edge in released:
+            self._ordered(edge, now)
         if now - self._last_heard > self.timing.quiet_ns:
             self._lost(f"nothing heard from the board for {self.timing.quiet_ns // MS} ms")
 
@@ -304,18 +357,11 @@ class Bridge:
         if kind == p.VERSION:
             self.info = BoardInfo(*fields, text)
         elif kind == p.PONG:
-            sent = self._pings.pop(fields[0], None)
-            if sent is not None and self._unwrap is not None:
-                self._fit.add(Ping(sent, now, self._unwrap(fields[1])))
-                held, self._held = self._held, []
-                for button, pressed, ticks in held:
-                    self._edge(button, pressed, ticks)
+            self._pong(fields, now)
         elif kind == p.EDGE:
-            button, state, ticks = fields
-            if self._fit.ready:
-                self._edge(button, bool(state), ticks)
-            else:
-                self._held.append((button, bool(state), ticks))
+            button, state, ticks, number = fields
+            for edge in self._numbers.take(number, (button, bool(state), ticks)):
+                self._ordered(edge, now)
         elif kind == p.ACK:
             for pending in list(self._pending.values()):
                 if pending.seq == fields[0]:
@@ -323,23 +369,135 @@ class Bridge:
                     self.ack_latencies_ns.append(now - pending.first_ns)
         elif kind == p.ERROR:
             self.stats[f"board error {fields[0]}"] += 1
-            log.warning("bridge %s: the board reports error %d: %s", self.port, fields[0], text)
+            gone = _GONE.fullmatch(text) if fields[0] == p.E_GONE else None
+            if gone is not None:
+                before = self._numbers.lost
+                released = self._numbers.gone(int(gone[1]), int(gone[2]))
+                self._lost_edges(self._numbers.lost - before)
+                for edge in released:
+                    self._ordered(edge, now)
+            else:
+                log.warning("bridge %s: the board reports error %d: %s", self.port, fields[0], text)
         elif kind == p.HEARTBEAT:
-            self.stats["heartbeats"] += 1
-            dropped = fields[1]
-            if dropped != self._board_dropped:  # its edge queue overflowed: presses were lost there
-                lost = (dropped - self._board_dropped) & 0xFFFF
-                self.stats["edges dropped by the board"] += lost
-                log.warning("bridge %s: the board dropped %d button edges (too many at once)", self.port, lost)
-                self._board_dropped = dropped
+            self._heartbeat(fields, now)
         else:
             self.stats["unexpected messages"] += 1
 
-    def _edge(self, button: int, pressed: bool, ticks: int) -> None:
+    def _pong(self, fields: tuple, now: int) -> None:
+        ping_id, arrived, left = fields
+        sent = self._pings.pop(ping_id, None)
+        if sent is None or self._unwrap is None:
+            return
+        period = self._unwrap.period
+        if not (0 <= arrived < period and 0 <= left < period):
+            return self._impossible_pong(f"a timer value past its {self._unwrap.period:#x} wrap")
+        board_in = self._unwrapped(arrived, (sent + now) // 2)
+        board_out = board_in + (left - arrived) % period
+        if (board_out - board_in) * 1000 > BOARD_TIME_NS:
+            return self._impossible_pong(f"a ping held {(board_out - board_in) / 1000:.0f} ms on the board")
+        if self._fit.ready:
+            placed = self._fit.to_host_ns(board_in)
+            if not sent - PONG_SLACK_NS <= placed <= now + PONG_SLACK_NS:
+                return self._impossible_pong(f"a pong {abs(placed - now) / 1e6:.0f} ms off its round trip")
+        self._jumped = 0
+        self._fit.add(Ping(sent, now, board_in, board_out))
+        held, self._held = self._held, []
+        for edge in held:
+            self._edge(*edge, now)
+
+    def _impossible_pong(self, why: str) -> None:
+        self.stats["impossible pongs"] += 1
+        self._jumped += 1
+        log.warning("bridge %s: %s cannot be true: left out of the clock fit", self.port, why)
+        if self._jumped >= JUMPED_PONGS:  # the board's clock jumped (a reset behind a live port): sync again
+            self._lost(f"{JUMPED_PONGS} pongs in a row cannot be true: the board's clock jumped")
+
+    def _unwrapped(self, raw: int, host_ns: int) -> int:
+        """A timer reading, unwrapped: the reading nearest the board's time at ``host_ns`` by the
+        fit once there is one (a value far off then stays far off, and is seen to be), else by
+        the pongs' own order."""
         assert self._unwrap is not None
-        seat = button if self.seat_of_button is None else self.seat_of_button.get(button)
+        if not self._fit.ready:
+            return self._unwrap(raw)
+        period = self._unwrap.period
+        expected = self._fit.to_board_us(host_ns)
+        return raw + round((expected - raw) / period) * period
+
+    def _heartbeat(self, fields: tuple, now: int) -> None:
+        self.stats["heartbeats"] += 1
+        _timer, dropped, next_edge, down = fields
+        if dropped != self._board_dropped:  # its edge queue overflowed: presses were lost there
+            lost = (dropped - self._board_dropped) & 0xFFFF
+            self.stats["edges dropped by the board"] += lost
+            log.warning("bridge %s: the board dropped %d button edges (too many at once)", self.port, lost)
+            self._board_dropped = dropped
+        self._numbers.announced(next_edge)
+        buttons = self.info.buttons if self.info is not None else 16
+        if not self._heard_levels:  # the link's first: buttons held as the board (or the link) started
+            self._heard_levels = True
+            for button in range(buttons):
+                if down >> button & 1:
+                    self._levels[button] = True
+                    seat = self._seat(button)
+                    if seat is not None:
+                        log.warning("bridge %s: %s is down as the link starts", self.port, self._where(button))
+                        self.edges.put(ButtonHeld(seat, self._where(button)))  # type: ignore[arg-type]
+            return
+        if self._numbers.missing():
+            return  # edges still on their way: the levels are not comparable yet
+        for button in range(buttons):
+            differs = bool(down >> button & 1) != self._levels.get(button, False)
+            self._mismatch[button] = self._mismatch.get(button, 0) + 1 if differs else 0
+            if self._mismatch[button] == 2:  # twice running, nothing on the way: an edge went missing
+                self.stats["level mismatches"] += 1
+                log.warning(
+                    "bridge %s: %s is %s on the board, not as its edges left it: an edge was lost",
+                    self.port,
+                    self._where(button),
+                    "down" if down >> button & 1 else "up",
+                )
+
+    def _lost_edges(self, count: int) -> None:
+        if count <= 0:
+            return
+        self.stats["edges lost on the link"] += count
+        self._lost_since.update(range(self.info.buttons if self.info else 16))  # any may have lost one
+        log.warning("bridge %s: %d button edges lost on the link (asked for again in vain)", self.port, count)
+
+    def _ordered(self, edge: tuple[int, bool, int], now: int) -> None:
+        """An edge in the board's order: placed on the host's clock once the fit can."""
+        if self._fit.ready:
+            self._edge(*edge, now)
+        else:
+            self._held.append(edge)
+
+    def _edge(self, button: int, pressed: bool, ticks: int, now: int) -> None:
+        """One edge, checked against what can be true, placed on the host's clock and queued."""
+        assert self._unwrap is not None
+        seat = self._seat(button)
         if seat is None:
             self.stats["edges from unused buttons"] += 1
             return
-        board_us = self._unwrap(ticks)
-        self.edges.put(RawEdge(seat, pressed, self._order.place(board_us, self._fit.to_host_ns(board_us))))
+        if not 0 <= ticks < self._unwrap.period:
+            return self._impossible(button, f"a timer value {ticks:#x} past its wrap")
+        board_us = self._unwrapped(ticks, now)
+        host_ns = self._fit.to_host_ns(board_us)
+        ahead = host_ns - now - self._fit.bound_ns(board_us)
+        if ahead > FUTURE_NS:
+            return self._impossible(button, f"an edge {ahead / 1e9:.3f} s ahead of the host's clock")
+        if now - host_ns > PAST_NS:
+            return self._impossible(button, f"an edge {(now - host_ns) / 1e9:.1f} s old")
+        last = self._last_edge_us.get(button)
+        if last is not None and board_us <= last:
+            return self._impossible(button, "an edge older than its button's previous one")
+        if self._levels.get(button, False) == pressed and button not in self._lost_since:
+            kind = "press" if pressed else "release"
+            return self._impossible(button, f"a {kind} after a {kind}, with no edge lost between")
+        self._lost_since.discard(button)
+        self._last_edge_us[button] = board_us
+        self._levels[button] = pressed
+        self.edges.put(RawEdge(seat, pressed, self._order.place(board_us, host_ns, self._fit.rate)))
+
+    def _impossible(self, button: int, why: str) -> None:
+        self.stats["impossible edges"] += 1
+        log.warning("bridge %s: %s: %s cannot be true: left out", self.port, self._where(button), why)

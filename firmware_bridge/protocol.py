@@ -3,11 +3,18 @@
 This one file runs on the host (CPython) and on the board (MicroPython): no typing module, no
 dataclasses, only ``struct``. The firmware folder holds a copy that a test keeps identical.
 
-A frame is ``COBS(type, seq, body..., crc_hi, crc_lo)`` followed by a zero byte. COBS removes
-every zero from the frame, so a zero always ends one: after garbage or a torn frame the decoder
-loses at most the frame it is in and picks up at the next zero. The CRC (CRC-16/CCITT-FALSE)
-catches corrupted bytes; the sequence number (0-255, per sender) lets the other side acknowledge
-a light command and notice a lost one.
+A frame is a zero byte, ``COBS(type, seq, body..., crc_hi, crc_lo)``, and a zero byte. COBS
+removes every zero from the frame, so a zero always ends one, and the zero before each frame
+ends whatever garbage came before it: after line noise or a torn frame the decoder loses only
+the frame the noise hit, never the next one. The CRC (CRC-16/CCITT-FALSE) catches corrupted
+bytes; the sequence number (0-255, per sender) lets the other side acknowledge a light command
+and notice a lost message.
+
+Button edges carry a number of their own (0-65535, counting every edge the board has queued):
+the host notices a gap, asks for the edges again from the first missing one (RESEND), and
+reports those the board no longer holds (ERROR ``E_GONE``), so no edge goes missing silently.
+The heartbeat says the next edge's number and which buttons are down: a last edge lost, and a
+button held as the board starts, show there.
 
 Messages (body layouts are little-endian ``struct`` formats):
 
@@ -16,19 +23,21 @@ type      value  direction    body
 ========= ====== ============ =================================================================
 HELLO     0x01   host→board   protocol version
 VERSION   0x02   board→host   protocol, timer bits, buttons, lights; firmware name (text)
-EDGE      0x03   board→host   button, state (1 pressed), board timer in µs at the edge
+EDGE      0x03   board→host   button, state (1 pressed), board timer in µs at the edge, edge number
 LIGHT     0x04   host→board   light, pattern, red, green, blue, count, period in ms
 ACK       0x05   either       the sequence number acknowledged
 PING      0x06   host→board   ping id
-PONG      0x07   board→host   ping id, board timer in µs when the ping arrived
+PONG      0x07   board→host   ping id, board timer in µs when the ping arrived, and as the pong leaves
 ERROR     0x08   board→host   error code; text
-HEARTBEAT 0x09   board→host   board timer in µs, edges dropped since start
+HEARTBEAT 0x09   board→host   board timer in µs, edges dropped since start, next edge number,
+                              buttons down (bit n: button n)
+RESEND    0x0A   host→board   the edge number to send the edges again from
 ========= ====== ============ =================================================================
 """
 
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 64  # bytes of a decoded frame; anything longer is garbage
 
 HELLO = 0x01
@@ -40,18 +49,20 @@ PING = 0x06
 PONG = 0x07
 ERROR = 0x08
 HEARTBEAT = 0x09
+RESEND = 0x0A
 
 # Fixed part of each body; VERSION and ERROR carry UTF-8 text after it.
 FORMATS = {
     HELLO: "<B",
     VERSION: "<BBBB",
-    EDGE: "<BBI",
+    EDGE: "<BBIH",
     LIGHT: "<BBBBBBH",
     ACK: "<B",
     PING: "<H",
-    PONG: "<HI",
+    PONG: "<HII",
     ERROR: "<B",
-    HEARTBEAT: "<IH",
+    HEARTBEAT: "<IHHH",
+    RESEND: "<H",
 }
 WITH_TEXT = (VERSION, ERROR)
 NAMES = {
@@ -64,6 +75,7 @@ NAMES = {
     PONG: "pong",
     ERROR: "error",
     HEARTBEAT: "heartbeat",
+    RESEND: "resend",
 }
 
 # Light patterns (LIGHT's pattern byte).
@@ -78,6 +90,7 @@ E_VERSION = 1  # the host speaks a protocol version the board does not
 E_UNKNOWN = 2  # a message type the board does not know
 E_BAD_LIGHT = 3  # a light number the board does not have
 E_OVERFLOW = 4  # edges came faster than the link could take them
+E_GONE = 5  # edges asked for again that the board no longer holds; the text says which
 
 
 class ProtocolError(ValueError):
@@ -141,7 +154,8 @@ def cobs_decode(data):
 
 
 def encode(kind, seq, fields=(), text=""):
-    """One framed message, ready to write: fields as in FORMATS, text for VERSION and ERROR."""
+    """One framed message, ready to write (a zero before and after it): fields as in FORMATS,
+    text for VERSION and ERROR."""
     if kind not in FORMATS:
         raise ProtocolError("type", f"unknown message type {kind}")
     body = struct.pack(FORMATS[kind], *fields)
@@ -154,7 +168,7 @@ def encode(kind, seq, fields=(), text=""):
     frame += bytes([crc >> 8, crc & 0xFF])
     if len(frame) > MAX_FRAME:
         raise ProtocolError("long", f"message of {len(frame)} bytes is longer than {MAX_FRAME}")
-    return cobs_encode(frame) + b"\x00"
+    return b"\x00" + cobs_encode(frame) + b"\x00"
 
 
 def decode(frame):

@@ -1,10 +1,12 @@
 """A fake button-and-light board on a pseudo-terminal, speaking the real protocol.
 
 The host driver opens ``board.path`` with pyserial as it would open ``/dev/ttyACM0``. Behind it a
-thread plays the board: it answers hello with its version, pings with its timer, light commands
-with acknowledgements, heartbeats twice a second, and sends an edge when told a button was
-pressed. Its timer is the host's clock seen through a chosen offset and drift, wrapping like
-MicroPython's ``ticks_us``; the link can add jitter, drop or corrupt bytes, and the board can be
+thread plays the board: it answers hello with its version, pings with its timer as the ping came
+and as the pong leaves, light commands with acknowledgements, heartbeats twice a second (with
+the next edge's number and the buttons down), and sends a numbered edge when told a button was
+pressed, again when the host asks for it. Its timer is the host's clock seen through a chosen
+offset and drift, wrapping like MicroPython's ``ticks_us``; the link can add jitter, drop or
+corrupt bytes, and the board can be
 unplugged and plugged back in (the path then points at a new pseudo-terminal, as udev's
 ``/dev/serial/by-id`` link would).
 """
@@ -34,11 +36,15 @@ class BoardConfig:
     offset_us: int = 0  # board timer at host time 0
     drift_ppm: float = 0.0  # how much faster the board's crystal runs
     jitter_ns: int = 0  # extra delay each way, uniform in 0..jitter
+    jitter_back_ns: int | None = None  # ... on the way back, if it differs
+    board_ns: tuple[int, int] = (0, 0)  # a ping waiting on the board before its pong leaves
     drop_rate: float = 0.0  # share of frames the board sends that are lost on the way
     corrupt_rate: float = 0.0  # share of frames the board sends with one byte changed
     protocol: int = p.PROTOCOL_VERSION
     firmware: str = "cardtable-fake 1"
     ack_lights: bool = True
+    drop_edges: frozenset[int] = frozenset()  # edges (by number) lost on the way the first time they are sent
+    held: frozenset[int] = frozenset()  # buttons already down as the board starts
     seed: int = 0
 
 
@@ -50,11 +56,14 @@ class LightState:
     period_ms: int
 
 
+SLOTS = 64  # edges the board holds to send again, as the firmware does
+
+
 @dataclass(order=True)
 class _Out:
     due_ns: int
     order: int
-    frame: bytes = field(compare=False)
+    message: tuple = field(compare=False)  # (kind, fields, text): numbered as it is sent
 
 
 class FakeBoard:
@@ -67,6 +76,10 @@ class FakeBoard:
         self.lights: dict[int, LightState] = {}
         self.light_log: list[tuple[int, int, LightState]] = []  # (host ns, light, state)
         self.received: list[tuple[int, int]] = []  # (kind, seq) of every message the board decoded
+        self.down: set[int] = set(self.config.held)  # the buttons held, as the player's edges left them
+        self.sent_edges: dict[int, tuple[int, int, int]] = {}  # by number: (button, state, ticks), latest SLOTS
+        self.next_edge = 0
+        self.resends = 0
         self._decoder = p.Decoder()
         self._seq = 0
         self._out: list[_Out] = []
@@ -137,8 +150,14 @@ class FakeBoard:
     def _edge(self, button: int, state: int, at_ns: int | None, delay_ns: int) -> int:
         at = time.monotonic_ns() if at_ns is None else at_ns
         ticks = self.board_us(at)
-        self._send(p.EDGE, (button, state, ticks), max(at, time.monotonic_ns()) + delay_ns)
+        (self.down.add if state else self.down.discard)(button)
+        # Numbered as it goes out, in the order it goes out (``_flush``), as the firmware's queue does.
+        self._send(p.EDGE, (button, state, ticks, -1), max(at, time.monotonic_ns()) + delay_ns)
         return ticks
+
+    def send_raw(self, kind: int, fields: tuple, text: str = "") -> None:
+        """Any message, valid on the wire, whatever it says (a board gone wrong)."""
+        self._send(kind, fields, time.monotonic_ns(), text)
 
     def inject(self, data: bytes) -> None:
         """Raw bytes on the line, as a noisy cable or a board resetting mid-frame would send."""
@@ -149,9 +168,18 @@ class FakeBoard:
     # -- the board's loop ----------------------------------------------------------------------
     def _send(self, kind: int, fields: tuple, due_ns: int, text: str = "") -> None:
         with self._lock:  # presses come from the test's thread, answers from the board's
-            self._seq = (self._seq + 1) & 0xFF
             self._order += 1
-            heapq.heappush(self._out, _Out(due_ns, self._order, p.encode(kind, self._seq, fields, text)))
+            heapq.heappush(self._out, _Out(due_ns, self._order, (kind, fields, text)))
+
+    def _frame(self, kind: int, fields: tuple, text: str) -> bytes:
+        """A message as it goes on the wire: its sequence number, and an edge's number (-1: a new edge)."""
+        if kind == p.EDGE and fields[3] == -1:
+            fields = (*fields[:3], self.next_edge)
+            self.sent_edges[self.next_edge] = fields[:3]
+            self.sent_edges.pop((self.next_edge - SLOTS) % (1 << 16), None)
+            self.next_edge = (self.next_edge + 1) % (1 << 16)
+        self._seq = (self._seq + 1) & 0xFF
+        return p.encode(kind, self._seq, fields, text)
 
     def _jitter(self) -> int:
         return round(self.rng.uniform(0, self.config.jitter_ns)) if self.config.jitter_ns else 0
@@ -177,7 +205,7 @@ class FakeBoard:
             for message in self._decoder.feed(data):
                 self._handle(message, now)
             if now >= next_beat:
-                self._send(p.HEARTBEAT, (self.board_us(now), 0), now)
+                self._heartbeat(now)
                 next_beat = now + 500_000_000
             self._flush(time.monotonic_ns())
 
@@ -186,7 +214,13 @@ class FakeBoard:
             with self._lock:
                 if not self._out or self._out[0].due_ns > now or self._master is None:
                     return
-                frame = heapq.heappop(self._out).frame
+                kind, fields, text = heapq.heappop(self._out).message
+                if kind == p.HEARTBEAT:  # its count and levels as they are when it goes
+                    fields = (fields[0], 0, self.next_edge, sum(1 << b for b in self.down))
+                first = kind == p.EDGE and fields[3] == -1
+                frame = self._frame(kind, fields, text)
+                if first and (self.next_edge - 1) % (1 << 16) in self.config.drop_edges:
+                    continue
                 if self.rng.random() < self.config.drop_rate:
                     continue
                 if self.rng.random() < self.config.corrupt_rate:
@@ -203,9 +237,15 @@ class FakeBoard:
         c = self.config
         if kind == p.HELLO:
             self._send(p.VERSION, (c.protocol, c.timer_bits, c.buttons, c.lights), now, c.firmware)
+            self._heartbeat(now)
         elif kind == p.PING:
             arrived = now + self._jitter()  # the outward trip's own delay
-            self._send(p.PONG, (fields[0], self.board_us(arrived)), arrived + self._jitter())
+            left = arrived + self.rng.randint(*c.board_ns)
+            back = c.jitter_ns if c.jitter_back_ns is None else c.jitter_back_ns
+            returned = left + (round(self.rng.uniform(0, back)) if back else 0)
+            self._send(p.PONG, (fields[0], self.board_us(arrived), self.board_us(left)), returned)
+        elif kind == p.RESEND:
+            self._resend(fields[0], now)
         elif kind == p.LIGHT:
             light, pattern, r, g, b, count, period = fields
             if light >= c.lights:
@@ -219,3 +259,19 @@ class FakeBoard:
                 self._send(p.ACK, (seq,), now + self._jitter())
         else:
             self._send(p.ERROR, (p.E_UNKNOWN,), now, f"unexpected message type {kind}")
+
+    def _heartbeat(self, now: int) -> None:
+        self._send(p.HEARTBEAT, (self.board_us(now), 0, 0, 0), now)  # its count and levels filled in as it goes
+
+    def _resend(self, number: int, now: int) -> None:
+        """The host asks for the edges from ``number`` again: those still held go, the rest are gone."""
+        self.resends += 1
+        with self._lock:
+            count = (self.next_edge - number) % (1 << 16)
+            numbers = [(number + k) % (1 << 16) for k in range(count)]
+            held = [n for n in numbers if n in self.sent_edges]
+            gone = [n for n in numbers if n not in self.sent_edges]
+        if gone:
+            self._send(p.ERROR, (p.E_GONE,), now, f"edges {gone[0]}-{gone[-1]}")
+        for n in held:
+            self._send(p.EDGE, (*self.sent_edges[n], n), now)

@@ -148,10 +148,13 @@ class BoardSeats:
             first = self.edges.get(timeout=EDGE_WAIT_S)
         except queue.Empty:
             return self.drain()  # lost on the way, as on a real link: the table goes on without it
-        return [dataclasses.replace(first, t_ns=self.to_table(first.t_ns)), *self.drain()]
+        return [self._moved(e) for e in (first, *drain(self.edges)) if isinstance(e, RawEdge)]
 
     def drain(self) -> list[RawEdge]:
-        return [dataclasses.replace(e, t_ns=self.to_table(e.t_ns)) for e in drain(self.edges)]
+        return [self._moved(e) for e in drain(self.edges) if isinstance(e, RawEdge)]
+
+    def _moved(self, edge: RawEdge) -> RawEdge:
+        return dataclasses.replace(edge, t_ns=self.to_table(edge.t_ns))
 
     def close(self) -> None:
         self.bridge.stop()

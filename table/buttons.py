@@ -36,6 +36,15 @@ class RawEdge:
 
 
 @dataclass(frozen=True)
+class ButtonHeld:
+    """A seat's button found down where no press was seen: as the table or the board's link
+    started (held, stuck, or wired to ground). ``where`` names the pin or the board's input."""
+
+    seat: int
+    where: str
+
+
+@dataclass(frozen=True)
 class TickInfo:
     convert: Callable[[float], int]  # the factory's ticks to monotonic nanoseconds
     exact: bool  # taken at the edge, on CLOCK_MONOTONIC
@@ -107,7 +116,7 @@ class GpioButtons:
         self.pull_up = pull_up
         self.edges: queue.SimpleQueue[RawEdge] = queue.SimpleQueue() if edges is None else edges
         self._handlers: dict[int, Callable[[float, int], None]] = {}  # strong references: gpiozero's are weak
-        self._pins: dict[int, object] = {}
+        self._pins: dict[int, tuple[int | str, object]] = {}  # by seat: its pin's name, and the pin
         try:
             for seat, name in pins.items():
                 self._open(seat, name)
@@ -144,6 +153,15 @@ class GpioButtons:
     def _conflicts_with(self, other: object) -> bool:
         """gpiozero asks this when another device wants one of our pins: every use conflicts."""
         return True
+
+    def held(self) -> list[int]:
+        """The seats whose button reads pressed now (the pin's level, not its edges)."""
+        pressed_level = 0 if self.pull_up else 1
+        return sorted(seat for seat, (_, pin) in self._pins.items() if int(pin.state) == pressed_level)  # type: ignore[attr-defined]
+
+    def where(self, seat: int) -> str:
+        """The pin a seat's button is on, as the faults name it."""
+        return f"pin {self._pins[seat][0]}"
 
     def drain(self) -> list[RawEdge]:
         """Every edge queued since the last call, in arrival order (the sequencer orders by time)."""

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from table.buttons import RawEdge
+from table.buttons import ButtonHeld, RawEdge
 from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
@@ -53,6 +53,8 @@ from table.referee import Referee
 from table.rules import shipped_presets
 
 if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
+    from firmware_bridge.host import Bridge
+    from table.buttons import GpioButtons
     from table.frame_reports import FrameReader
 
 log = logging.getLogger("cardtable")
@@ -208,16 +210,18 @@ class LiveTable:
             from table.lights import GpioLights
 
             game = config.game.name
-            self._parts.append(
-                GpioButtons(
-                    dict(enumerate(seats.buttons)),
-                    pin_factory,
-                    seats.pull_up,
-                    require_exact=game == "ers",
-                    edges=self.inbox,
-                )
+            buttons = GpioButtons(
+                dict(enumerate(seats.buttons)),
+                pin_factory,
+                seats.pull_up,
+                require_exact=game == "ers",
+                edges=self.inbox,
             )
-            self._exact_edges = self._parts[0].ticks.exact
+            self._parts.append(buttons)
+            self._buttons: GpioButtons | Bridge = buttons
+            self._button_names = tuple(buttons.where(seat) for seat in range(len(seats.buttons)))
+            self._exact_edges = buttons.ticks.exact
+            self._batching_ns = 0
             if seats.lights:
                 lights = GpioLights(dict(enumerate(seats.lights)), pin_factory)
                 self._parts.append(lights)
@@ -231,8 +235,14 @@ class LiveTable:
                 Fault(SEAT_BOARD, None if status == "connected" else f"{status}: {problem}")
             )
             self._parts.append(bridge.start())
+            self._buttons = bridge
+            self._button_names = tuple(
+                f"board button {seats.board_buttons[seat] if seats.board_buttons else seat}"
+                for seat in range(len(seats.names))
+            )
             self._show = bridge.show
             self._exact_edges = True  # the board stamps each edge
+            self._batching_ns = bridge.timing.batching_ns
         self.camera = CameraReader(config, self.inbox, self.stop_event)
         settings = config.mqtt_settings()
         self.publisher: TablePublisher | None = None if settings is None else TablePublisher(settings)
@@ -523,6 +533,9 @@ class LiveTable:
             core.tick(now)
         elif isinstance(item, RawEdge):
             core.edge(item.seat, item.pressed, item.t_ns + shift, now)
+        elif isinstance(item, ButtonHeld):
+            log.warning("seat %d's button (%s) is down where no press was seen", item.seat, item.where)
+            core.held_at_start(item.seat, now)
         elif isinstance(item, FrameReport):
             if shift:
                 events = tuple(dataclasses.replace(e, t_ns=e.t_ns + shift) for e in item.events)
@@ -533,7 +546,18 @@ class LiveTable:
             core.fault(item.part, item.problem, now)
 
     def _lateness(self) -> dict[str, int]:
-        return {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: self.config.seats.lateness_ms * MS}
+        """How late each source's inputs may reach the loop, from the configuration: the camera's
+        reports, and the seats' edges (the bridge's also held by the board's loop and the USB
+        link); the core adds the time a gesture takes to be decided (``seat_events_bound``)."""
+        edges = self.config.seats.lateness_ms * MS + self._batching_ns
+        return {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: edges}
+
+    def _held_buttons(self, core: TableCore, now: int) -> None:
+        """Buttons down as a game starts: each a fault, naming its seat and pin, until let go."""
+        for seat in self._buttons.held():
+            if seat < core.setup.players:
+                log.warning("seat %d's button (%s) is down as the game starts", seat, self._button_names[seat])
+                core.held_at_start(seat, now)
 
     def _outputs(self) -> Outputs:
         return Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])
@@ -561,13 +585,20 @@ class LiveTable:
             self.offset_ns = last + SECOND - now
             log.warning("%s: the host restarted since its last input; the table's clock goes on from it", path)
         core = TableCore.resumed(
-            journal, None, self._lateness(), self._now(), outputs=self._outputs(), seat_source=self._seat_source
+            journal,
+            None,
+            self._lateness(),
+            self._now(),
+            outputs=self._outputs(),
+            seat_source=self._seat_source,
+            button_names=self._button_names,
         )
         if core.referee.finished:
             return None  # its journal is left as it is
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
         self._keep(core, path)
         log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
+        self._held_buttons(core, self._now())
         return core
 
     def _new_game(self, dealer: int, now: int) -> TableCore:
@@ -577,7 +608,14 @@ class LiveTable:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{setup.game}-{self.games_dealt + 1}.jsonl"
         journal = JournalWriter(path, setup, fsync=self.config.journal.fsync)
-        core = TableCore(setup, self._lateness(), self._outputs(), journal, seat_source=self._seat_source)
+        core = TableCore(
+            setup,
+            self._lateness(),
+            self._outputs(),
+            journal,
+            seat_source=self._seat_source,
+            button_names=self._button_names,
+        )
         if self.games:
             previous = self.games[-1]
             for part in CARRIED:
@@ -588,6 +626,7 @@ class LiveTable:
         log.info("game %d: %s (%s), seed %d, journal %s", self.games_dealt, setup.game, setup.preset, seed, path)
         self.notifier.status(f"game {self.games_dealt}: {setup.game} ({setup.preset}), journal {path.name}")
         core.start(now)
+        self._held_buttons(core, now)
         return core
 
     def _keep(self, core: TableCore, journal: Path) -> None:

@@ -177,3 +177,116 @@ def test_bad_light_commands_are_refused_to_the_caller_and_the_thread_lives_on(ri
     bridge.show(0, steady(GREEN))
     wait_for(lambda: board.lights.get(0) is not None)
     assert bridge._thread is not None and bridge._thread.is_alive()
+
+
+def test_a_timer_value_past_the_wrap_is_left_out_and_the_link_stays_up(rig, caplog) -> None:
+    board, bridge = rig()
+    wait_for(lambda: bridge.fit.ready)
+    board.send_raw(p.EDGE, (1, 1, (1 << 30) + 5, -1))  # valid on the wire (numbered as it goes), impossible
+    wait_for(lambda: bridge.stats["impossible edges"] == 1)
+    assert "board button 1 (seat 1)" in caplog.text and "past its wrap" in caplog.text
+    board.press(1)
+    wait_for(lambda: not bridge.edges.empty())
+    assert bridge.drain()[0].seat == 1 and bridge.status == "connected" and bridge.stats["connects"] == 1
+
+
+def test_an_edge_300_s_ahead_is_no_phantom_press_and_the_seats_next_slaps_come(rig) -> None:
+    board, bridge = rig()
+    wait_for(lambda: bridge.fit.ready)
+    time.sleep(0.1)
+    board.send_raw(p.EDGE, (2, 1, board.board_us(time.monotonic_ns() + 300 * 10**9), -1))
+    wait_for(lambda: bridge.stats["impossible edges"] == 1)
+    for _ in range(5):
+        board.press(2)
+        time.sleep(0.01)
+        board.release(2)
+        time.sleep(0.01)
+    wait_for(lambda: bridge.edges.qsize() >= 10)
+    edges = bridge.drain()
+    assert [e.pressed for e in edges] == [True, False] * 5 and bridge.stats["impossible edges"] == 1
+
+
+def test_an_edge_lost_on_the_way_is_asked_for_again_and_comes_in_its_place(rig) -> None:
+    board, bridge = rig(BoardConfig(drop_edges=frozenset({1})))
+    wait_for(lambda: bridge.fit.ready)
+    at = time.monotonic_ns()
+    for k, button in enumerate((0, 1, 2)):
+        board.press(button, at + k * 1_000)
+        time.sleep(0.005)
+    wait_for(lambda: bridge.edges.qsize() >= 3)
+    assert [e.seat for e in bridge.drain()] == [0, 1, 2]  # in the board's order, the lost one in its place
+    assert bridge.stats["edges asked for again"] >= 1 and board.resends >= 1
+    assert bridge.stats["edges lost on the link"] == 0
+
+
+def test_the_last_edge_lost_shows_in_the_heartbeat_and_is_asked_for(rig) -> None:
+    board, bridge = rig(BoardConfig(drop_edges=frozenset({0})))
+    wait_for(lambda: bridge.fit.ready)
+    board.press(3)
+    wait_for(lambda: not bridge.edges.empty(), timeout=3)  # the next heartbeat tells of it
+    assert bridge.drain()[0].seat == 3 and bridge.stats["edges asked for again"] >= 1
+
+
+def test_edges_the_board_no_longer_holds_are_reported_lost_and_the_rest_go_on(rig, caplog) -> None:
+    board, bridge = rig(BoardConfig(drop_edges=frozenset({0, 1})))
+    wait_for(lambda: bridge.fit.ready)
+    board.press(0)
+    board.press(1)
+    wait_for(lambda: board.next_edge == 2)
+    board.sent_edges.clear()  # as if a flood of edges had written over them
+    board.press(2)
+    wait_for(lambda: bridge.stats["edges lost on the link"] == 2)
+    wait_for(lambda: not bridge.edges.empty())
+    assert [e.seat for e in bridge.drain()] == [2]
+    assert "2 button edges lost on the link" in caplog.text and bridge.status == "connected"
+
+
+def test_the_first_frame_after_line_noise_is_read(rig) -> None:
+    board, bridge = rig()
+    wait_for(lambda: bridge.fit.ready)
+    board.inject(b"\x17\xff\xfe line noise with no end \x01\x02")  # no zero: the next frame's own ends it
+    board.press(1)
+    wait_for(lambda: not bridge.edges.empty())
+    assert bridge.drain()[0].seat == 1 and bridge.stats["edges asked for again"] == 0
+
+
+def test_a_button_down_as_the_link_starts_is_reported_held(rig) -> None:
+    from table.buttons import ButtonHeld
+
+    board, bridge = rig(BoardConfig(held=frozenset({2})))
+    wait_for(lambda: not bridge.edges.empty())
+    assert bridge.drain() == [ButtonHeld(2, "board button 2 (seat 2)")] and bridge.held() == [2]
+    board.release(2)
+    wait_for(lambda: not bridge.edges.empty())
+    edge = bridge.drain()[0]
+    assert (edge.seat, edge.pressed) == (2, False) and bridge.held() == []
+
+
+def test_an_impossible_pong_is_left_out_of_the_fit(rig) -> None:
+    board, bridge = rig()
+    wait_for(lambda: bridge.fit.ready)
+    bridge._pings[999] = time.monotonic_ns()
+    board.send_raw(p.PONG, (999, 5, 5 + 400_000))  # held 400 ms on the board by its own timer
+    wait_for(lambda: bridge.stats["impossible pongs"] == 1)
+    assert bridge.status == "connected"
+
+
+def test_the_sync_bound_is_published_and_holds_with_a_slow_board_and_uneven_trips(rig) -> None:
+    config = BoardConfig(drift_ppm=90, jitter_ns=200_000, jitter_back_ns=1_500_000, board_ns=(300_000, 1_200_000))
+    board, bridge = rig(config)
+    wait_for(lambda: bridge.fit.ready)
+    time.sleep(2.5)
+    bound = bridge.sync_bound_ns
+    assert bound is not None and bound < 5 * MS
+    misses = []
+    for _ in range(20):
+        at = time.monotonic_ns()
+        board.press(0, at)
+        wait_for(lambda: not bridge.edges.empty())
+        error = abs(bridge.drain()[0].t_ns - at)
+        if error > bridge.sync_bound_ns:
+            misses.append(error)
+        board.release(0)
+        wait_for(lambda: not bridge.edges.empty())
+        bridge.drain()
+    assert not misses

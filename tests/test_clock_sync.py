@@ -7,6 +7,7 @@ import random
 import pytest
 
 from firmware_bridge.clock_sync import ClockFit, Ping, Unwrapper
+from sim.clock_link import LINKS, run_link
 
 MS = 1_000_000
 
@@ -90,3 +91,16 @@ def test_a_boards_presses_keep_the_boards_order_across_fit_changes() -> None:
     after = order.place(1_000_003, 4_999_900_000)  # and one by a fit that moved back
     assert after > 5_000_000_000
     assert order.place(1_000_001, 1) == 5_000_000_000  # the same instant twice: the same time
+
+
+@pytest.mark.parametrize("link", LINKS, ids=lambda link: link.name)
+def test_within_100_microseconds_after_two_seconds_and_the_bound_always_holds(link) -> None:
+    """Ten simulated minutes of each link (the benchmark runs an hour): a press between pings is
+    placed within 100 µs of the truth at the 99th percentile from two seconds after connecting,
+    and never further from it than the fit's own bound says."""
+    result = run_link(link, 600)
+    assert result.p99() < 100, f"{result.p99():.0f} µs"
+    assert result.bound_misses == 0
+    assert max(result.bounds_us) < 2_000  # a bound that says something,
+    assert result.closest > 0.15  # and that an error comes near: a bound a few times tighter would be missed
+

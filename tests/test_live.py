@@ -156,6 +156,7 @@ def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_
     try:
         _wait(lambda: lit(1))
         board.press(2)
+        board.release(2, time.monotonic_ns() + 80_000_000)
         _wait(lambda: any(d.KIND == "bad-slap" for d in table.games[0].decisions))
         board.unplug()
         _wait(lambda: table.games[0].paused)
@@ -196,6 +197,27 @@ def test_a_camera_that_opens_only_later_pauses_the_game_until_it_does(tmp_path: 
         assert "does not exist" in table.games[0].faults["camera"]
         (tmp_path / "away").rename(tmp_path / "frames")  # plugged in: the reader's next try opens it
         _wait(lambda: table.camera.frames > 0 and not table.games[0].paused)  # frames again: the game goes on
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert table.errors == 0
+
+
+def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_pin(tmp_path: Path, caplog) -> None:
+    config = load_config(_table(tmp_path, frames=15, card_from=20))
+    factory = timed_mock_factory()
+    table = LiveTable(config, pin_factory=factory)
+    factory.pin(27).drive_low()  # seat 1's button (pin 27) held, or wired to ground, as the table starts
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
+    runner.start()
+    try:
+        _wait(lambda: table.games and table.games[0].paused)
+        assert table.games[0].faults == {
+            "seat 1's button (pin 27)": "held down as the table started (stuck, or wired to ground?)"
+        }
+        assert "seat 1's button (pin 27) is down as the game starts" in caplog.text
+        release(factory, 27, time.monotonic())  # let go: the game goes on
+        _wait(lambda: "seat 1's button (pin 27)" not in table.games[0].faults)
     finally:
         table.stop()
         runner.join(timeout=10)

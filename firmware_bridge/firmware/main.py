@@ -1,9 +1,12 @@
 # cardtable button-and-light board: MicroPython for the Raspberry Pi Pico (RP2040).
 #
 # Buttons: one per seat, between a GPIO pin and ground (internal pull-up). Every edge is stamped
-# in a hard interrupt with time.ticks_us() and queued; the main loop sends it at once.
+# in a hard interrupt with time.ticks_us(), checked against the pin's level there and queued with
+# its number; the main loop sends it at once, and again when the host asks (RESEND).
 # Lights: a WS2812 (NeoPixel) strip, LEDS_PER_SEAT pixels per seat, driven by the host's LIGHT
-# commands. The wire protocol is protocol.py, the same file the host runs.
+# commands through the RP2040's PIO: the strip's bit timing is the PIO's, so interrupts are never
+# turned off to write it and a button's edge is stamped when it happens, whatever the lights do.
+# The wire protocol is protocol.py, the same file the host runs.
 # Flash: see the README ("The microcontroller bridge").
 
 import select
@@ -13,24 +16,25 @@ from array import array
 
 import machine
 import micropython
-import neopixel
 import protocol as p
+import rp2
 from machine import Pin
 
-FIRMWARE = "cardtable-pico 1.0"
+FIRMWARE = "cardtable-pico 2.0"
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9)
 NEOPIXEL_PIN = 16
 LEDS_PER_SEAT = 1
 TIMER_BITS = 30  # ticks_us wraps at 2**30 on the RP2040 port
-SLOTS = 64  # edges waiting to be sent
+SLOTS = 64  # edges kept: waiting to be sent, then for the host to ask again
 
 micropython.alloc_emergency_exception_buf(100)
 micropython.kbd_intr(-1)  # the USB serial line carries binary frames, not Ctrl-C
 
 ticks = array("L", [0] * SLOTS)
-info = bytearray(SLOTS)  # button << 1 | state
-head = 0
-tail = 0
+info = bytearray(SLOTS)  # button << 1 | pressed
+levels = bytearray(len(BUTTON_PINS))  # each button as its last queued edge left it: 1 pressed
+head = 0  # edges queued since the start (the next edge's number, before wrapping at 2**16)
+tail = 0  # the next edge to send
 dropped = 0
 
 
@@ -38,14 +42,19 @@ def make_handler(index):
     def handler(pin):  # hard interrupt: no allocation, no floats
         global head, dropped
         t = time.ticks_us()
-        nxt = (head + 1) % SLOTS
-        if nxt == tail:
-            dropped += 1
+        # The pin's level now, not which edge flag fired: one interrupt can report both (a
+        # contact bouncing back), and an edge is only news if the pin differs from the last one.
+        down = 1 - pin.value()  # pulled up: low is pressed
+        if down == levels[index]:
             return
-        ticks[head] = t
-        # Which edge fired, not the pin's level now: it may have bounced back already.
-        info[head] = (index << 1) | (1 if pin.irq().flags() & Pin.IRQ_FALLING else 0)  # pulled up: falling is a press
-        head = nxt
+        if head - tail >= SLOTS - 1:
+            dropped += 1  # the change is not recorded: its opposite edge will match and be left out too
+            return
+        slot = head % SLOTS
+        ticks[slot] = t
+        info[slot] = (index << 1) | down
+        levels[index] = down
+        head += 1
 
     return handler
 
@@ -53,10 +62,27 @@ def make_handler(index):
 buttons = []
 for i, number in enumerate(BUTTON_PINS):
     pin = Pin(number, Pin.IN, Pin.PULL_UP)
+    levels[i] = 1 - pin.value()  # held as the board starts: the host hears it in the first heartbeat
     pin.irq(make_handler(i), Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
     buttons.append(pin)
 
-strip = neopixel.NeoPixel(Pin(NEOPIXEL_PIN), len(BUTTON_PINS) * LEDS_PER_SEAT)
+
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=24)
+def ws2812():
+    # 800 kHz WS2812 bits at 8 MHz: a one is high 7 cycles and low 3, a zero high 2 and low 8.
+    wrap_target()
+    label("bitloop")
+    out(x, 1).side(0)[2]
+    jmp(not_x, "do_zero").side(1)[1]
+    jmp("bitloop").side(1)[4]
+    label("do_zero")
+    nop().side(0)[4]
+    wrap()
+
+
+strip = rp2.StateMachine(0, ws2812, freq=8_000_000, sideset_base=Pin(NEOPIXEL_PIN))
+strip.active(1)
+pixels = array("I", [0] * (len(BUTTON_PINS) * LEDS_PER_SEAT))  # GRB, shifted into the top 24 bits
 lights = [None] * len(BUTTON_PINS)  # (pattern, r, g, b, count, period_ms, start_ms)
 
 out = sys.stdout.buffer
@@ -90,13 +116,40 @@ def level(light, now_ms):
     return (r * k // 255, g * k // 255, b * k // 255)
 
 
+def heartbeat():
+    """The board's time, edges dropped, the next edge's number and the buttons down as queued."""
+    nxt = head
+    down = 0
+    for i in range(len(levels)):
+        down |= levels[i] << i
+    send(p.HEARTBEAT, (time.ticks_us(), dropped & 0xFFFF, nxt & 0xFFFF, down))
+
+
+def resend(number):
+    """Send the edges again from ``number`` on (the host saw a gap); say which are gone."""
+    global tail
+    first = head - ((head - number) & 0xFFFF)
+    if first >= head:
+        return
+    oldest = max(0, head - SLOTS + 1)  # older slots may be written over by the next edge
+    if first < oldest:
+        send(p.ERROR, (p.E_GONE,), f"edges {first & 0xFFFF}-{(oldest - 1) & 0xFFFF}")
+        first = oldest
+    if first < tail:
+        tail = first
+
+
 def handle(kind, msg_seq, fields):
+    arrived = time.ticks_us()
     if kind == p.HELLO:
         send(p.VERSION, (p.PROTOCOL_VERSION, TIMER_BITS, len(BUTTON_PINS), len(BUTTON_PINS)), FIRMWARE)
         if fields[0] != p.PROTOCOL_VERSION:
             send(p.ERROR, (p.E_VERSION,), f"host speaks protocol {fields[0]}")
+        heartbeat()  # the buttons already down
     elif kind == p.PING:
-        send(p.PONG, (fields[0], time.ticks_us()))
+        send(p.PONG, (fields[0], arrived, time.ticks_us()))
+    elif kind == p.RESEND:
+        resend(fields[0])
     elif kind == p.LIGHT:
         light, pattern, period = fields[0], fields[1], fields[6]
         if light >= len(lights):
@@ -112,11 +165,21 @@ def handle(kind, msg_seq, fields):
 
 
 def send_edges():
-    """Send every edge the interrupt has queued, oldest first."""
+    """Send every edge queued and not yet sent, oldest first, with its number."""
     global tail
-    while tail != head:
-        send(p.EDGE, (info[tail] >> 1, info[tail] & 1, ticks[tail]))
-        tail = (tail + 1) % SLOTS
+    while tail < head:
+        slot = tail % SLOTS
+        send(p.EDGE, (info[slot] >> 1, info[slot] & 1, ticks[slot], tail & 0xFFFF))
+        tail += 1
+
+
+def show(now_ms):
+    """Every light's colour now, to the strip through the PIO (interrupts stay on)."""
+    for i, light in enumerate(lights):
+        r, g, b = level(light, now_ms) if light else (0, 0, 0)
+        for k in range(LEDS_PER_SEAT):
+            pixels[i * LEDS_PER_SEAT + k] = (g << 16 | r << 8 | b) << 8
+    strip.put(pixels)
 
 
 def main():
@@ -130,14 +193,11 @@ def main():
                 handle(kind, msg_seq, fields)
         now = time.ticks_ms()
         if time.ticks_diff(now, next_beat) >= 0:
-            send(p.HEARTBEAT, (time.ticks_us(), dropped & 0xFFFF))
+            send_edges()  # the heartbeat's count must not run ahead of the edges sent
+            heartbeat()
             next_beat = time.ticks_add(now, 500)
         if time.ticks_diff(now, next_frame) >= 0:
-            for i, light in enumerate(lights):
-                colour = level(light, now) if light else (0, 0, 0)
-                for k in range(LEDS_PER_SEAT):
-                    strip[i * LEDS_PER_SEAT + k] = colour
-            strip.write()
+            show(now)
             next_frame = time.ticks_add(now, 20)
 
 

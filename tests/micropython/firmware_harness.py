@@ -4,6 +4,8 @@
 import json
 import sys
 
+import micropython as real_micropython  # the firmware gets a stand-in; its heap lock is the real one
+
 
 class Pin:
     IN = 0
@@ -14,7 +16,7 @@ class Pin:
 
     def __init__(self, number, mode=None, pull=None):
         self.number = number
-        self.level = 1  # pulled up: released
+        self.level = 0 if number == HELD_AT_START else 1  # pulled up: released
         self.handler = None
         Pin.pins[number] = self
 
@@ -24,21 +26,38 @@ class Pin:
         return self  # the pin's irq object: flags() says which edge fired
 
     def flags(self):
-        return Pin.IRQ_RISING if self.level else Pin.IRQ_FALLING
+        return Pin.IRQ_FALLING | Pin.IRQ_RISING  # the rp2 port may report both edges in one interrupt
 
     def value(self):
-        return 1 - self.level  # by the time the handler runs, the contact has bounced back
+        return self.level
 
 
-class NeoPixel:
-    def __init__(self, pin, n):
-        self.pixels = [(0, 0, 0)] * n
+HELD_AT_START = 4  # the third button's pin is held down as the board starts
 
-    def __setitem__(self, i, colour):
-        self.pixels[i] = colour
 
-    def write(self):
+class StateMachine:
+    """The PIO state machine the strip is written through: what it was given."""
+
+    made = []
+
+    def __init__(self, index, program, freq=0, sideset_base=None):
+        self.words = []
+        StateMachine.made.append((index, freq))
+
+    def active(self, on):
         pass
+
+    def put(self, words, shift=0):
+        self.words = list(words)
+
+
+def _asm_pio(**options):
+    return lambda program: program  # the assembler itself runs on the board only
+
+
+class _PIO:
+    OUT_LOW = 0
+    SHIFT_LEFT = 0
 
 
 class Poll:
@@ -65,8 +84,10 @@ class machine:
     Pin = Pin
 
 
-class neopixel:
-    NeoPixel = NeoPixel
+class rp2:
+    asm_pio = _asm_pio
+    StateMachine = StateMachine
+    PIO = _PIO
 
 
 class micropython_stub:
@@ -92,7 +113,7 @@ for _key, _value in protocol_globals.items():
     setattr(protocol, _key, _value)
 
 sys.modules["machine"] = machine
-sys.modules["neopixel"] = neopixel
+sys.modules["rp2"] = rp2
 sys.modules["micropython"] = micropython_stub
 sys.modules["select"] = select_stub
 sys.modules["protocol"] = protocol
@@ -109,6 +130,23 @@ class Wire:
         self.sent.append(bytes(data).hex())
 
 
+allocations = []
+
+
+def irq(pin):
+    """The pin's interrupt, run as a hard interrupt must run: with the heap locked, so that any
+    allocation in the handler fails (MemoryError) and is noted."""
+    real_micropython.heap_lock()
+    try:
+        pin.handler(pin)
+        allocated = False
+    except MemoryError:
+        allocated = True
+    real_micropython.heap_unlock()
+    if allocated:
+        allocations.append(pin.number)
+
+
 wire = Wire()
 fw["out"] = wire
 p = protocol
@@ -122,6 +160,16 @@ def step(name, action):
 
 
 step("hello", lambda: fw["handle"](p.HELLO, 1, (p.PROTOCOL_VERSION,)))
+
+
+def let_go():
+    pin = Pin.pins[HELD_AT_START]
+    pin.level = 1
+    irq(pin)
+    fw["send_edges"]()
+
+
+step("let go", let_go)
 step("old host", lambda: fw["handle"](p.HELLO, 2, (9,)))
 step("ping", lambda: fw["handle"](p.PING, 3, (7,)))
 step("light", lambda: fw["handle"](p.LIGHT, 4, (1, p.FLASH, 255, 0, 0, 3, 400)))
@@ -133,23 +181,43 @@ step("unknown", lambda: fw["handle"](p.ACK, 6, (1,)))
 def press():
     pin = Pin.pins[3]  # the second button
     pin.level = 0
-    pin.handler(pin)
+    irq(pin)
     pin.level = 1
-    pin.handler(pin)
+    irq(pin)
     fw["send_edges"]()
 
 
 step("press", press)
 
 
+def bouncing_release():
+    """A press, then a release whose contact bounces: the pin goes up, down and up again before
+    the one interrupt that reports both edges runs. Only what the pin shows is sent."""
+    pin = Pin.pins[5]
+    pin.level = 0
+    irq(pin)
+    pin.level = 1  # up, down, up: one interrupt, both flags, the pin up
+    irq(pin)
+    irq(pin)  # the flag of the bounce, arriving late: the pin is still up
+    fw["send_edges"]()
+
+
+step("bouncing release", bouncing_release)
+step("resend", lambda: (fw["handle"](p.RESEND, 7, (1,)), fw["send_edges"]()))
+step("heartbeat", lambda: fw["heartbeat"]())
+step("show", lambda: fw["show"](1000))
+strip = fw["strip"].words
+
+
 def flood():
     pin = Pin.pins[2]
     for k in range(80):
         pin.level = k % 2
-        pin.handler(pin)
+        irq(pin)
 
 
 step("flood", flood)
+step("resend gone", lambda: fw["handle"](p.RESEND, 8, (0,)))
 level = fw["level"]
 start = 1000
 levels = {
@@ -161,4 +229,12 @@ levels = {
     "pulse peak": level((p.PULSE, 0, 200, 0, 0, 1000, start), start + 500),
     "pulse low": level((p.PULSE, 0, 200, 0, 0, 1000, start), start + 20),
 }
-print(json.dumps({"steps": steps, "levels": levels, "dropped": fw["dropped"], "lights": list(fw["lights"][1][:6])}))
+result = {"steps": steps, "levels": levels, "dropped": fw["dropped"], "lights": list(fw["lights"][1][:6])}
+result["strip"] = strip
+result["allocations"] = list(allocations)
+control = Pin(99)
+control.handler = lambda pin: bytearray(4)  # a handler that allocates: the check must see it
+irq(control)
+result["control"] = allocations[-1:] == [99]
+result["machines"] = StateMachine.made
+print(json.dumps(result))
