@@ -128,5 +128,6 @@ def test_the_benchmarks_command_names_a_benchmark_it_does_not_have() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks", "visoin"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
-    assert done.returncode == 2 and "no benchmark visoin: choose from engine, vision, bridge, races, table" in done.stderr
+    assert done.returncode == 2
+    assert "no benchmark visoin: choose from engine, vision, bridge, races, table" in done.stderr
     assert "Traceback" not in done.stderr and not done.stdout
