@@ -62,10 +62,18 @@ class SeatsConfig:
     buttons: tuple[Pin, ...] = ()  # gpio: a pin a seat
     lights: tuple[Pin | tuple[Pin, Pin, Pin], ...] = ()  # gpio: a pin a seat, or red, green, blue pins
     pull_up: bool = True  # gpio: buttons wired to ground (false: to 3.3 V)
+    common_anode: bool | tuple[bool, ...] = False  # gpio: lights lit by pulling their pins low; or one a seat
     port: str = ""  # bridge: the board's serial port, e.g. /dev/ttyACM0
     baud: int = 115_200
     board_buttons: tuple[int, ...] = ()  # bridge: the board's input for each seat (default 0, 1, 2, ...)
     lateness_ms: int = 20  # the sequencer waits this long at most for a press to arrive
+
+
+    def anodes(self) -> tuple[bool, ...]:
+        """Whether each seat's light is common-anode (lit by pulling low)."""
+        if isinstance(self.common_anode, tuple):
+            return self.common_anode
+        return (self.common_anode,) * len(self.names)
 
 
 @dataclass(frozen=True)
@@ -255,6 +263,10 @@ def _check_seats(seats: SeatsConfig) -> None:
             raise ConfigError(f"[seats] buttons: {len(seats.buttons)} pins for {count} seats; give one a seat")
         if seats.lights and len(seats.lights) != count:
             raise ConfigError(f"[seats] lights: {len(seats.lights)} for {count} seats; give one a seat, or none")
+        if isinstance(seats.common_anode, tuple) and len(seats.common_anode) != count:
+            raise ConfigError(
+                f"[seats] common_anode: {len(seats.common_anode)} for {count} seats; give one a seat, or true or false"
+            )
         lights = [light if isinstance(light, tuple) else (light,) for light in seats.lights]
         pins = [*seats.buttons, *(p for light in lights for p in light)]
         keys = [str(p).upper().removeprefix("GPIO") for p in pins]
@@ -271,7 +283,7 @@ def _check_seats(seats: SeatsConfig) -> None:
             raise ConfigError(f"[seats] board_buttons: {len(seats.board_buttons)} for {count} seats")
         if len(set(seats.board_buttons)) != len(seats.board_buttons) or any(b < 0 for b in seats.board_buttons):
             raise ConfigError(f"[seats] board_buttons: {list(seats.board_buttons)} must be distinct inputs from 0")
-        for key in ("buttons", "lights"):
+        for key in ("buttons", "lights", "common_anode"):
             if getattr(seats, key):
                 raise ConfigError(f'[seats] {key} is for backend = "gpio": the bridge\'s board has its own')
     if not 9_600 <= seats.baud <= 4_000_000:

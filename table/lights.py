@@ -85,7 +85,10 @@ class GpioLights:
         pins: dict[int, int | str | tuple[int | str, int | str, int | str]],
         factory: object | None = None,
         dimmable: bool = True,
+        common_anode: dict[int, bool] | None = None,
     ) -> None:
+        """``common_anode``: the seats whose light is lit by pulling its pins low (a common-anode
+        RGB LED, or an LED wired from 3.3 V to the pin); the others are lit by driving them high."""
         from gpiozero import LED, PWMLED, RGBLED
         from gpiozero.exc import GPIOZeroError
 
@@ -93,13 +96,14 @@ class GpioLights:
         self.shown: dict[int, Pattern] = {}
         try:
             for seat, pin in pins.items():
+                high = not (common_anode or {}).get(seat, False)
                 try:
                     if isinstance(pin, tuple):
-                        device = RGBLED(*pin, pin_factory=factory)
+                        device = RGBLED(*pin, active_high=high, pin_factory=factory)
                     elif dimmable:
-                        device = PWMLED(pin, pin_factory=factory)
+                        device = PWMLED(pin, active_high=high, pin_factory=factory)
                     else:
-                        device = LED(pin, pin_factory=factory)
+                        device = LED(pin, active_high=high, pin_factory=factory)
                 except GPIOZeroError as exc:
                     why = str(exc) or type(exc).__name__  # gpiozero's PinPWMUnsupported says nothing more
                     raise LightError(f"seat {seat}'s light on pin {pin}: {why}") from None

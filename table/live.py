@@ -223,7 +223,9 @@ class LiveTable:
             self._exact_edges = buttons.ticks.exact
             self._batching_ns = 0
             if seats.lights:
-                lights = GpioLights(dict(enumerate(seats.lights)), pin_factory)
+                lights = GpioLights(
+                    dict(enumerate(seats.lights)), pin_factory, common_anode=dict(enumerate(seats.anodes()))
+                )
                 self._parts.append(lights)
                 self._show = lights.show
         else:

@@ -76,6 +76,8 @@ BAD = [
     ('name = "pile"\nkind = "pile"', 'name = "pile"\nkind = "stock"', 'no zone of kind "pile"'),
     ("rect = [300, 200, 200, 200]", "rect = [300, 200, 200]", "[[zones]]: zone 'pile': rect must be"),
     ("fsync = true", "fsync = 1", "key 'fsync' in [journal]: expected true or false, not 1"),
+    ("common_anode = false", "common_anode = [true, false]", "[seats] common_anode: 2 for 4 seats"),
+    ("common_anode = false", "common_anode = 1", "key 'common_anode' in [seats]: expected true or false or a list"),
 ]
 
 
@@ -120,6 +122,12 @@ def test_rgb_lights_are_three_pins_a_seat(tmp_path: Path) -> None:
     clash = _replaced("lights = [5, 6, 13, 19]", rgb.replace("[4, 14, 15]", "[4, 14, 27]"))
     with pytest.raises(ConfigError, match="pin 27 is given twice"):
         load_config(_table(tmp_path, clash))
+
+
+def test_common_anode_lights_for_every_seat_or_one_a_seat(tmp_path: Path) -> None:
+    assert load_config(_table(tmp_path)).seats.anodes() == (False,) * 4
+    mixed = _replaced("common_anode = false", "common_anode = [false, true, false, true]")
+    assert load_config(_table(tmp_path, mixed)).seats.anodes() == (False, True, False, True)
 
 
 def test_a_recordings_path_is_taken_from_the_configurations_folder(tmp_path: Path) -> None:

@@ -69,3 +69,14 @@ def test_a_count_of_taps_is_flashed_back() -> None:
 
     assert count_back(3) == Pattern("flash", (255, 140, 0), 3, 400)
     assert count_back(0).count == 1 and count_back(0).period_ms > 1000  # nothing: one long flash
+
+
+def test_a_common_anode_light_is_lit_by_pulling_its_pins_low(factory) -> None:
+    lights = GpioLights({0: (5, 6, 13), 1: (22, 23, 24)}, factory=factory, common_anode={0: True})
+    lights.show(0, steady(RED))
+    lights.show(1, steady(RED))
+    assert [factory.pin(n).state for n in (5, 6, 13)] == [0, 1, 1]  # red lit: its cathode pin low
+    assert [factory.pin(n).state for n in (22, 23, 24)] == [1, 0, 0]  # common cathode: red pin high
+    lights.show(0, OFF)
+    assert [factory.pin(n).state for n in (5, 6, 13)] == [1, 1, 1]
+    lights.close()
