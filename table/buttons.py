@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 NS = 1_000_000_000
+CLOSE_CALL_NS = 1_000_000  # a slap won by less than this on the Pi's own pins is a close call
 
 
 class ButtonError(ValueError):

@@ -170,6 +170,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     table = LiveTable(config, on_decision=view.show if view else None, overrides=overrides)
     if view is not None:
         view.lights = table.lights_now
+        view.close_call_ns = table.close_call_ns
         view.names = list(table.config.seats.names)  # as changes kept from an earlier run left them
         table.on_config = lambda changed: setattr(view, "names", list(changed.seats.names))
     signal.signal(signal.SIGTERM, lambda *_: table.stop())

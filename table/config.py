@@ -68,7 +68,6 @@ class SeatsConfig:
     board_buttons: tuple[int, ...] = ()  # bridge: the board's input for each seat (default 0, 1, 2, ...)
     lateness_ms: int = 20  # the sequencer waits this long at most for a press to arrive
 
-
     def anodes(self) -> tuple[bool, ...]:
         """Whether each seat's light is common-anode (lit by pulling low)."""
         if isinstance(self.common_anode, tuple):

@@ -118,6 +118,17 @@ class GoodSlap(Decision):
 
 
 @dataclass(frozen=True, slots=True)
+class SlapLead(Decision):
+    """By how much a good slap beat the next seat's press on the same card: ``seat`` took the
+    pile, ``behind`` pressed ``lead_ns`` later (at this decision's ``t_ns``)."""
+
+    seat: int
+    behind: int
+    lead_ns: int
+    KIND: ClassVar[str] = "slap-lead"
+
+
+@dataclass(frozen=True, slots=True)
 class BadSlap(Decision):
     """A slap on a pile that was not slappable; the penalty follows as burn or strike."""
 

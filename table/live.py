@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from table.buttons import ButtonHeld, RawEdge
+from table.buttons import CLOSE_CALL_NS, ButtonHeld, RawEdge
 from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
@@ -512,6 +512,31 @@ class LiveTable:
         self._changes = kept
         log.warning("%s: the changes made on the running table apply: %s", path, self._describe())
 
+    def close_call_ns(self) -> int:
+        """A slap won by less than this is a close call: the bridge's clock bound now, or a
+        millisecond on the Pi's own pins (their edges are the kernel's timestamps)."""
+        bound = getattr(self._buttons, "sync_bound_ns", None)
+        return max(CLOSE_CALL_NS, bound or 0)
+
+    def metrics(self) -> dict[str, int]:
+        """What the table has counted of its parts' troubles: inputs too late, set aside while
+        paused, edges older than their seat had decided, the bridge's checks and link."""
+        games = list(self.games)
+        out = {
+            "inputs too late": sum(sum(1 for _, late in g.inputs if late is not None) for g in games),
+            "inputs set aside while paused": sum(g.set_aside for g in games),
+            "edges after their seat had decided": sum(g.gestures.late_edges for g in games),
+            "glitches shorter than the bounce window": sum(g.gestures.glitches for g in games),
+            "loop errors": self.errors,
+        }
+        stats = getattr(self._buttons, "stats", None)
+        if stats is not None:
+            out.update({f"bridge: {k}": v for k, v in sorted(stats.items()) if v})
+            bound = self._buttons.sync_bound_ns  # type: ignore[union-attr]
+            if bound is not None:
+                out["bridge: clock bound (µs)"] = bound // 1000
+        return out
+
     def lights_now(self) -> list[Pattern]:
         """What each seat's light shows now (the terminal view's dots)."""
         return self.games[-1].signals.patterns(self._now()) if self.games else []
@@ -667,4 +692,5 @@ class LiveTable:
             f"{self.decisions_before + sum(len(g.decisions) for g in self.games)} decisions in "
             f"{self.games_dealt} game(s); "
             f"woken to lights told: median {median:.2f} ms, 99th percentile {p99:.2f} ms"
+            + "".join(f"; {name}: {count}" for name, count in self.metrics().items() if count)
         )

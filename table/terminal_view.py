@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from table import eights_lines
+from table.buttons import CLOSE_CALL_NS
 from table.cards import SUIT_NAMES
 from table.decisions import (
     BadSlap,
@@ -36,6 +37,7 @@ from table.decisions import (
     Rejected,
     RoundStarted,
     SlapIgnored,
+    SlapLead,
     StrikeGiven,
     TurnChanged,
     TurnSkipped,
@@ -65,6 +67,15 @@ def light_glyph(pattern: Pattern) -> tuple[str, str]:
     return _GLYPHS[pattern.kind], f"rgb({r},{g},{b})" + (" blink" if pattern.kind in ("blink", "flash") else "")
 
 
+def lead_text(ns: int) -> str:
+    """A slap's lead as people say it: "23 ms", "0.41 ms", "3 µs"."""
+    if ns >= 10_000_000:
+        return f"{ns / 1e6:.0f} ms"
+    if ns >= 100_000:
+        return f"{ns / 1e6:.2g} ms" if ns < 1_000_000 else f"{ns / 1e6:.1f} ms"
+    return f"{max(ns, 0) / 1e3:.2g} µs" if ns < 10_000 else f"{ns / 1e3:.0f} µs"
+
+
 def card_text(code: str) -> Text:
     style = "bold red" if code[-1:] in _RED or code == "RJ" else "bold"
     return Text(f"{code:>3}", style=style)
@@ -79,10 +90,14 @@ class TerminalView:
         console: Console | None = None,
         verbose: bool = False,
         lights: Callable[[], Sequence[Pattern]] | None = None,
+        close_call_ns: Callable[[], int] = lambda: CLOSE_CALL_NS,
     ) -> None:
         """``lights``: what each seat's light shows now; each line then starts with them, a dot a
-        seat in its colour (``table.signals``: white, the seat the referee waits on)."""
+        seat in its colour (``table.signals``: white, the seat the referee waits on).
+        ``close_call_ns``: a slap's lead under this is a close call (the clock's own bound on
+        the bridge; a millisecond on the Pi's pins)."""
         self.names = list(names)
+        self.close_call_ns = close_call_ns
         self.console = console or Console(highlight=False, soft_wrap=True)
         self.verbose = verbose
         self.lights = lights
@@ -170,6 +185,10 @@ class TerminalView:
         if isinstance(d, GoodSlap):
             tie = f" (exact tie with {', '.join(n(s) for s in d.tied_with)})" if d.tied_with else ""
             return f"{n(d.seat):>4} SLAPS: {d.condition.replace('_', '-')}{tie}", "bold green"
+        if isinstance(d, SlapLead):
+            close = d.lead_ns < self.close_call_ns()
+            text = f"{pad}{n(d.seat)} took the pile, {lead_text(d.lead_ns)} ahead of {n(d.behind)}"
+            return text + (": a close call" if close else ""), "bold yellow" if close else "green"
         if isinstance(d, BadSlap):
             return f"{n(d.seat):>4} slaps for nothing", "bold red"
         if isinstance(d, CardsBurned):

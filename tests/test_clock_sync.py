@@ -103,4 +103,3 @@ def test_within_100_microseconds_after_two_seconds_and_the_bound_always_holds(li
     assert result.bound_misses == 0
     assert max(result.bounds_us) < 2_000  # a bound that says something,
     assert result.closest > 0.15  # and that an error comes near: a bound a few times tighter would be missed
-

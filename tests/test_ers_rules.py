@@ -37,6 +37,7 @@ from table.decisions import (
     PlayerOut,
     Rejected,
     SlapIgnored,
+    SlapLead,
     StrikeGiven,
     TurnChanged,
 )
@@ -704,7 +705,7 @@ def test_earlier_press_wins_and_the_later_one_is_late() -> None:
     out = table.press(1, at=2101)
     assert out == [GoodSlap(2100, 2, "double"), PileWon(2100, 2, 2, "slap: double"), TurnChanged(2100, 2)]
     out = table.settle()
-    assert out == [SlapIgnored(2101, 1, "late: the pile was already won on this card")]
+    assert out == [SlapLead(2101, 2, 1, 1), SlapIgnored(2101, 1, "late: the pile was already won on this card")]
 
 
 def test_press_before_the_card_that_makes_a_double_is_a_bad_slap() -> None:
@@ -747,11 +748,12 @@ def test_late_presses(late_slaps: str) -> None:
     table = double_on_three_seats(only("double", late_slaps=late_slaps))
     table.slap(2, at=2100)
     out = table.slap(0, at=2200)
+    assert out[0] == SlapLead(2200, 2, 0, 100)  # seat 0 was 100 ns behind
     if late_slaps == "ignore":
-        assert out == [SlapIgnored(2200, 0, "late: the pile was already won on this card")]
+        assert out[1:] == [SlapIgnored(2200, 0, "late: the pile was already won on this card")]
         assert table.ref.pile_size() == 0
     else:
-        assert out == [BadSlap(2200, 0), CardsBurned(2200, 0, 2, tuple(parse_cards("2C 4C")))]
+        assert out[1:] == [BadSlap(2200, 0), CardsBurned(2200, 0, 2, tuple(parse_cards("2C 4C")))]
         assert table.ref.pile_size() == 2
 
 
@@ -1116,3 +1118,34 @@ def test_the_expected_presets_are_shipped() -> None:
     assert {"standard", "beggar-my-neighbour", "screw", "wikipedia"} <= set(shipped_presets("ers"))
     screw = build_rules(ErsRules, load_preset("ers", "screw").values)
     assert screw.jokers_per_deck == 2 and screw.marriage and screw.double
+
+
+# ================================================================ the slap's lead
+
+
+def test_the_next_seats_press_on_the_card_tells_by_how_much_the_slap_won() -> None:
+    table = tie_table("random")
+    won = table.slap(2, at=1_000_000)
+    assert one(won, GoodSlap).seat == 2 and not of(won, SlapLead)
+    later = table.slap(0, at=1_023_000)  # Ann 23 µs behind
+    assert of(later, SlapLead) == [SlapLead(1_023_000, 2, 0, 23_000)]
+    assert not of(table.slap(1, at=1_050_000), SlapLead)  # only the first one behind: the runner-up
+
+
+def test_no_lead_for_the_winners_own_second_press_a_press_long_after_or_a_tie() -> None:
+    table = tie_table("random")
+    table.slap(2, at=1_000_000)
+    assert not of(table.slap(2, at=1_100_000), SlapLead)  # the winner again
+    assert not of(table.slap(0, at=2_500_000_000), SlapLead)  # 2.5 s later: no race any more
+    tied = tie_table("random", seed=3)
+    tied.slap(0, 2, at=1_000_000)
+    assert not of(tied.slap(1, at=1_200_000), SlapLead)  # the tie said it: a dead heat
+
+
+def test_a_lead_survives_a_snapshot_and_ends_with_the_next_card() -> None:
+    table = tie_table("random")
+    table.slap(2, at=1_000_000)
+    restored = ErsReferee.restore(json.loads(json.dumps(table.ref.snapshot())))
+    assert of(restored.handle(ButtonPressed(1_400_000, "gpio", 0)) + restored.advance(1_400_001), SlapLead)
+    table.card(table.hand(2)[0] or "2C", at=1_200_000, stacked=False)  # the pile's winner plays on
+    assert not of(table.slap(0, at=1_300_000), SlapLead)

@@ -22,7 +22,7 @@ from sim.races import (
     run_race,
     script,
 )
-from table.decisions import BadSlap, InputTooLate
+from table.decisions import BadSlap, InputTooLate, SlapLead
 
 
 def _gpio_races(count: int, camera, timing: RaceTiming | None = None) -> list:
@@ -44,6 +44,10 @@ def test_the_first_presser_takes_the_pile_on_the_gpio_path_with_every_camera(cam
     lost = [(r.script.seed, r.script.presses, r.winners, r.dropped) for r in races if not r.first_won or r.dropped]
     assert not lost, lost[:3]
     assert not any(isinstance(d, BadSlap) for r in races for _, d in r.decisions)
+    # The verdict's margin: the runner-up's press, to the nanosecond on the Pi's pins.
+    leads = [[(d.behind, d.lead_ns) for _, d in r.decisions if isinstance(d, SlapLead)] for r in races]
+    truth = [[(r.script.presses[1][1], r.script.presses[1][0] - r.script.presses[0][0])] for r in races]
+    assert leads == truth
     # The races hold the hard cases: presses 1 µs apart, arriving in another order than they
     # happened, and slaps that reached the table before the camera's word on the double.
     assert min(t2 - t1 for r in races for (t1, _), (t2, _) in pairwise(r.script.presses)) < 5_000

@@ -10,7 +10,8 @@ Timing rules, all decided on event timestamps:
 * a press is judged against the pile as it was at the press's own ``t_ns``;
 * presses at the very same ``t_ns`` are a tie, settled by ``rules.tie`` once the referee knows no
   other press shares that time (a later event, or ``advance``);
-* after the pile is won, presses until the next card are late (``rules.late_slaps``);
+* after the pile is won, presses until the next card are late (``rules.late_slaps``); the first
+  by another seat within ``RACE_NS`` tells by how much the winner was first (``SlapLead``);
 * when a challenge fails on a slappable card the face-card player's claim waits: a good slap before
   the next card (or before the camera sees the pile taken) still wins the pile.
 """
@@ -41,6 +42,7 @@ from table.decisions import (
     PlayerOut,
     Rejected,
     SlapIgnored,
+    SlapLead,
     StrikeGiven,
     TurnChanged,
 )
@@ -51,6 +53,7 @@ from table.referee import Expectation, GameSetupError, Referee
 from table.rules import build_rules, rules_to_dict
 
 PILE = "pile"
+RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card still ran the race
 OUT_OF_CARDS = "out-of-cards"  # a seat's action: "I hold no card", where the referee counted some
 
 
@@ -106,6 +109,7 @@ class ErsReferee(Referee):
         self.last_t = 0
         self.pending_t: int | None = None
         self.pending_presses: list[int] = []
+        self.race: tuple[int, int] | None = None  # (when, who): the good slap no other press has followed yet
         while not self.hands[self.turn]:  # fewer cards than seats: start at the first seat that has some
             self.turn = (self.turn + 1) % players
 
@@ -247,6 +251,7 @@ class ErsReferee(Referee):
         self.played.append(card)
         self.top_player = seat
         self.won_on_this_card = False
+        self.race = None
         out.append(CardPlayed(t, seat, card, self.pile_size()))
         if not hand:
             out.append(PlayerOut(t, seat))
@@ -410,6 +415,11 @@ class ErsReferee(Referee):
         if not eligible:
             return out
         if self.won_on_this_card:
+            if self.race is not None and (behind := [s for s in eligible if s != self.race[1]]):
+                won_at, winner = self.race
+                if t - won_at <= RACE_NS:
+                    out.append(SlapLead(t, winner, behind[0], t - won_at))
+                self.race = None
             for seat in eligible:
                 if self.rules.late_slaps == "penalty":
                     out += self._bad_slap(t, seat)
@@ -426,6 +436,7 @@ class ErsReferee(Referee):
             return out + [SlapIgnored(t, s, "exact tie: nobody takes the pile") for s in eligible]
         others = tuple(s for s in eligible if s != winner)
         out.append(GoodSlap(t, winner, condition, others))
+        self.race = None if others else (t, winner)
         out += [SlapIgnored(t, s, f"exact tie lost to seat {winner}") for s in others]
         return out + self._award(t, winner, f"slap: {condition}")
 
@@ -480,6 +491,7 @@ class ErsReferee(Referee):
             "last_t": self.last_t,
             "pending_t": self.pending_t,
             "pending_presses": list(self.pending_presses),
+            "race": None if self.race is None else list(self.race),
         }
 
     @classmethod
@@ -509,6 +521,8 @@ class ErsReferee(Referee):
                 setattr(ref, key, snapshot[key])
             ref.strikes = list(snapshot["strikes"])
             ref.pending_presses = list(snapshot["pending_presses"])
+            race = snapshot.get("race")
+            ref.race = None if race is None else (int(race[0]), int(race[1]))
         except (KeyError, TypeError, ValueError, CardError) as exc:
             raise GameSetupError(f"not an Egyptian Rat Screw snapshot: {exc!r}") from None
         return ref
