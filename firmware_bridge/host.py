@@ -42,6 +42,7 @@ PAST_NS = 10 * SECOND  # an edge from longer ago than this cannot be on its way 
 BOARD_TIME_NS = 100 * MS  # a ping held on the board longer than this, by its own timer, is not a true pong
 PONG_SLACK_NS = 50 * MS  # a pong placed this far outside its own round trip by the fit: the board's clock jumped
 JUMPED_PONGS = 20  # this many such pongs in a row: the fit is started again
+MISMATCH_NS = 200 * MS  # a button's level on the board unlike its edges' this long, nothing on the way: one was lost
 _GONE = re.compile(r"edges (\d+)-(\d+)")
 
 
@@ -59,11 +60,15 @@ class BridgeTiming:
     ping_ns: int = 100 * MS  # ping interval: ten a second keeps the fit fresh
     fast_ping_ns: int = 10 * MS  # ... and a hundred a second just after connecting, for a good fit at once
     fast_for_ns: int = 2_000 * MS
-    batching_ns: int = 5 * MS  # the board's loop and the USB link hold an edge at most this long before the host has it
+    # How much later than a pin's edge a board's edge may reach the table at worst: the board's
+    # loop and the USB link (a couple of milliseconds), and this thread's turn on a busy host.
+    # Only the bound: the board's heartbeats say every 10 ms which edges are all in, and a slap
+    # waits for those, not for this.
+    link_ns: int = 100 * MS
     ack_ns: int = 25 * MS  # resend a light command not acknowledged by then
     retries: int = 8  # resends before a light command is counted lost
     handshake_ns: int = 500 * MS  # wait this long for VERSION after HELLO
-    quiet_ns: int = 2_000 * MS  # nothing heard (the board heartbeats twice a second): reconnect
+    quiet_ns: int = 2_000 * MS  # nothing heard (the board heartbeats a hundred times a second): reconnect
     reopen_ns: int = 500 * MS  # between attempts to open a missing port
     recheck_ns: int = 5_000 * MS  # between looks at a board with other firmware (it may be re-flashed)
 
@@ -105,6 +110,8 @@ class Bridge:
         self.stats: Counter[str] = Counter()
         self.ack_latencies_ns: deque[int] = deque(maxlen=1000)
         self.on_status: Callable[[str, str], None] | None = None
+        # Told, from the bridge's thread, the host time up to which every edge has been queued.
+        self.on_vouch: Callable[[int], None] | None = None
         self._lights: dict[int, Pattern] = {}  # what each light should show (resent after a reconnect)
         self._commands: queue.SimpleQueue[tuple[int, Pattern]] = queue.SimpleQueue()
         self._pending: dict[int, _Pending] = {}  # by light
@@ -188,7 +195,8 @@ class Bridge:
         self._last_edge_us: dict[int, int] = {}  # each button's last edge, on the board's timer
         self._lost_since: set[int] = set()  # buttons that may have lost an edge since their last one
         self._heard_levels = False  # the first heartbeat of a link says which buttons are held
-        self._mismatch: dict[int, int] = {}  # heartbeats in a row whose levels differ from the edges'
+        self._mismatch: dict[int, int] = {}  # since when each button's level has differed from its edges' (-1: said)
+        self._vouched = 0  # the latest time every edge was vouched in by
         self._jumped = 0
 
     def _set_status(self, status: str, problem: str = "") -> None:
@@ -425,7 +433,7 @@ class Bridge:
 
     def _heartbeat(self, fields: tuple, now: int) -> None:
         self.stats["heartbeats"] += 1
-        _timer, dropped, next_edge, down = fields
+        timer, dropped, next_edge, down = fields
         if dropped != self._board_dropped:  # its edge queue overflowed: presses were lost there
             lost = (dropped - self._board_dropped) & 0xFFFF
             self.stats["edges dropped by the board"] += lost
@@ -443,12 +451,16 @@ class Bridge:
                         log.warning("bridge %s: %s is down as the link starts", self.port, self._where(button))
                         self.edges.put(ButtonHeld(seat, self._where(button)))  # type: ignore[arg-type]
             return
-        if self._numbers.missing():
-            return  # edges still on their way: the levels are not comparable yet
+        if self._numbers.missing() or self._held:
+            return  # edges still on their way: neither the levels nor the time are comparable yet
+        self._vouch(timer, now)
         for button in range(buttons):
-            differs = bool(down >> button & 1) != self._levels.get(button, False)
-            self._mismatch[button] = self._mismatch.get(button, 0) + 1 if differs else 0
-            if self._mismatch[button] == 2:  # twice running, nothing on the way: an edge went missing
+            if bool(down >> button & 1) == self._levels.get(button, False):
+                self._mismatch.pop(button, None)
+                continue
+            since = self._mismatch.setdefault(button, now)
+            if now - since >= MISMATCH_NS and since != -1:  # nothing on its way all that time: an edge went missing
+                self._mismatch[button] = -1  # said once, until it matches again
                 self.stats["level mismatches"] += 1
                 log.warning(
                     "bridge %s: %s is %s on the board, not as its edges left it: an edge was lost",
@@ -456,6 +468,18 @@ class Bridge:
                     self._where(button),
                     "down" if down >> button & 1 else "up",
                 )
+
+    def _vouch(self, timer: int, now: int) -> None:
+        """Every edge stamped before the heartbeat's time has been sent before it, and has come:
+        the table may decide the seats' gestures up to there (a fit's bound short of it)."""
+        if self._unwrap is None or not self._fit.ready or not 0 <= timer < self._unwrap.period:
+            return
+        board_us = self._unwrapped(timer, now)
+        vouched = min(now, self._fit.to_host_ns(board_us) - self._fit.bound_ns(board_us))
+        if vouched > self._vouched:
+            self._vouched = vouched
+            if self.on_vouch is not None:
+                self.on_vouch(vouched)
 
     def _lost_edges(self, count: int) -> None:
         if count <= 0:

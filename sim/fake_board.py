@@ -2,7 +2,7 @@
 
 The host driver opens ``board.path`` with pyserial as it would open ``/dev/ttyACM0``. Behind it a
 thread plays the board: it answers hello with its version, pings with its timer as the ping came
-and as the pong leaves, light commands with acknowledgements, heartbeats twice a second (with
+and as the pong leaves, light commands with acknowledgements, heartbeats a hundred times a second (with
 the next edge's number and the buttons down), and sends a numbered edge when told a button was
 pressed, again when the host asks for it. Its timer is the host's clock seen through a chosen
 offset and drift, wrapping like MicroPython's ``ticks_us``; the link can add jitter, drop or
@@ -14,10 +14,12 @@ unplugged and plugged back in (the path then points at a new pseudo-terminal, as
 from __future__ import annotations
 
 import heapq
+import json
 import os
 import random
 import select
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -57,6 +59,7 @@ class LightState:
 
 
 SLOTS = 64  # edges the board holds to send again, as the firmware does
+HEARTBEAT_NS = 10_000_000  # as often as the firmware's
 
 
 @dataclass(order=True)
@@ -76,7 +79,7 @@ class FakeBoard:
         self.lights: dict[int, LightState] = {}
         self.light_log: list[tuple[int, int, LightState]] = []  # (host ns, light, state)
         self.received: list[tuple[int, int]] = []  # (kind, seq) of every message the board decoded
-        self.down: set[int] = set(self.config.held)  # the buttons held, as the player's edges left them
+        self.down: set[int] = set(self.config.held)  # the buttons held, as the edges sent so far left them
         self.sent_edges: dict[int, tuple[int, int, int]] = {}  # by number: (button, state, ticks), latest SLOTS
         self.next_edge = 0
         self.resends = 0
@@ -150,7 +153,6 @@ class FakeBoard:
     def _edge(self, button: int, state: int, at_ns: int | None, delay_ns: int) -> int:
         at = time.monotonic_ns() if at_ns is None else at_ns
         ticks = self.board_us(at)
-        (self.down.add if state else self.down.discard)(button)
         # Numbered as it goes out, in the order it goes out (``_flush``), as the firmware's queue does.
         self._send(p.EDGE, (button, state, ticks, -1), max(at, time.monotonic_ns()) + delay_ns)
         return ticks
@@ -175,6 +177,7 @@ class FakeBoard:
         """A message as it goes on the wire: its sequence number, and an edge's number (-1: a new edge)."""
         if kind == p.EDGE and fields[3] == -1:
             fields = (*fields[:3], self.next_edge)
+            (self.down.add if fields[1] else self.down.discard)(fields[0])
             self.sent_edges[self.next_edge] = fields[:3]
             self.sent_edges.pop((self.next_edge - SLOTS) % (1 << 16), None)
             self.next_edge = (self.next_edge + 1) % (1 << 16)
@@ -206,7 +209,7 @@ class FakeBoard:
                 self._handle(message, now)
             if now >= next_beat:
                 self._heartbeat(now)
-                next_beat = now + 500_000_000
+                next_beat = now + HEARTBEAT_NS
             self._flush(time.monotonic_ns())
 
     def _flush(self, now: int) -> None:
@@ -215,8 +218,14 @@ class FakeBoard:
                 if not self._out or self._out[0].due_ns > now or self._master is None:
                     return
                 kind, fields, text = heapq.heappop(self._out).message
-                if kind == p.HEARTBEAT:  # its count and levels as they are when it goes
-                    fields = (fields[0], 0, self.next_edge, sum(1 << b for b in self.down))
+                if kind == p.HEARTBEAT:  # its count and levels as they are when it goes, and
+                    # its time before any edge still on its way: a link does not overtake itself
+                    period = 1 << self.config.timer_bits
+                    timer = fields[0]
+                    for m in self._out:
+                        if m.message[0] == p.EDGE and (m.message[1][2] - timer) % period > period // 2:
+                            timer = (m.message[1][2] - 1) % period  # stamped before it: vouch short of it
+                    fields = (timer, 0, self.next_edge, sum(1 << b for b in self.down))
                 first = kind == p.EDGE and fields[3] == -1
                 frame = self._frame(kind, fields, text)
                 if first and (self.next_edge - 1) % (1 << 16) in self.config.drop_edges:
@@ -275,3 +284,25 @@ class FakeBoard:
             self._send(p.ERROR, (p.E_GONE,), now, f"edges {gone[0]}-{gone[-1]}")
         for n in held:
             self._send(p.EDGE, (*self.sent_edges[n], n), now)
+
+
+def main(config_json: str) -> None:
+    """A board in a process of its own (``python -m sim.fake_board CONFIG``): it prints its port's
+    path, then takes one edge a line on standard input, ``button state at_ns delay_ns``, until
+    the input ends."""
+    values = json.loads(config_json)
+    for key in ("drop_edges", "held"):
+        values[key] = frozenset(values.get(key, ()))
+    values["board_ns"] = tuple(values.get("board_ns", (0, 0)))
+    board = FakeBoard(BoardConfig(**values)).start()
+    print(board.path, flush=True)
+    try:
+        for line in sys.stdin:
+            button, state, at_ns, delay_ns = (int(x) for x in line.split())
+            board._edge(button, state, at_ns, delay_ns)
+    finally:
+        board.stop()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -23,20 +23,25 @@ camera.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
+import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
-from sim.fake_board import BoardConfig, FakeBoard
+from firmware_bridge.host import BridgeTiming
+from sim.fake_board import BoardConfig
 from sim.presses import MockPinSeats, slap_edges
-from table.buttons import RawEdge
+from table.buttons import EdgesVouched, RawEdge
 from table.cards import make_deck
 from table.controller import CAMERA, FrameReport, Outputs, TableCore
 from table.decisions import Decision, GoodSlap, InputTooLate
@@ -120,6 +125,14 @@ class Delivered:
     pressed: bool
     t_ns: int  # when it really happened
     stamped_ns: int  # the time the seats' reader gave it (GPIO: its ticks; the bridge: through its clock fit)
+    arrival_ns: int
+
+
+@dataclass(frozen=True)
+class Vouched:
+    """The bridge's word that every edge up to ``t_ns`` has come, reaching the loop at ``arrival_ns``."""
+
+    t_ns: int
     arrival_ns: int
 
 
@@ -243,7 +256,9 @@ def camera_reports(
 # -------------------------------------------------------------------------------- the loop
 
 
-def run_race(race: RaceScript, deliveries: list[Delivered], camera: CameraModel, path: str, **options: Any) -> Race:
+def run_race(
+    race: RaceScript, deliveries: list[Delivered | Vouched], camera: CameraModel, path: str, **options: Any
+) -> Race:
     """The race through ``TableCore`` on the simulation's clock, inputs handed over as they
     arrive. ``path``: ``gpio`` (the edges go through gpiozero's mock pins and the table's
     ``GpioButtons`` as they arrive) or ``bridge`` (the bridge's recorded edges, as it stamped them).
@@ -255,7 +270,8 @@ def run_race(race: RaceScript, deliveries: list[Delivered], camera: CameraModel,
     setup = setup_game("ers", "standard", players=PLAYERS, seed=race.seed)
     clock = [0]
     outputs = Outputs(decisions=[lambda d, _referee: result.decisions.append((clock[0], d))])
-    core = TableCore(setup, {CAMERA: timing.camera_bound_ns, path: timing.edges_bound_ns}, outputs, seat_source=path)
+    edges = timing.edges_bound_ns + (BridgeTiming().link_ns if path == "bridge" else 0)  # as the live table adds
+    core = TableCore(setup, {CAMERA: timing.camera_bound_ns, path: edges}, outputs, seat_source=path)
     core.start(0)
     inbox: list[tuple[int, int, Any]] = []
     for n, d in enumerate(deliveries):
@@ -269,22 +285,20 @@ def run_race(race: RaceScript, deliveries: list[Delivered], camera: CameraModel,
     try:
         now = free = 0
         while inbox:
-            arrival = inbox[0][0]
+            start = max(inbox[0][0], free)
             wake = core.next_wakeup(now)
-            if wake < max(arrival, free):  # the loop wakes for the core before the next input
+            if wake < start:  # the loop wakes for the core before the next input
                 now = clock[0] = max(wake, now + US)
                 core.tick(now)
                 continue
-            _, _, item = heapq.heappop(inbox)
-            now = clock[0] = max(arrival, free)
-            if isinstance(item, FrameReport):
-                core.frame(item, now)
-            elif pins is not None:  # the pin goes over at its moment, and its callback queues the edge
-                for edge in pins.edge(item.seat, item.pressed, item.t_ns):
-                    core.edge(edge.seat, edge.pressed, edge.t_ns, now)
-            else:
-                core.edge(item.seat, item.pressed, item.stamped_ns, now)
-            free = now + rng.randrange(*timing.handling_ns)
+            now = clock[0] = start
+            taken = []  # as the live loop does: everything that came while it was busy, in one go
+            while inbox and inbox[0][0] <= now:
+                taken.append(heapq.heappop(inbox)[2])
+            with core.batch(now):
+                for item in taken:
+                    _hand(core, item, pins, now)
+            free = now + sum(rng.randrange(*timing.handling_ns) for _ in taken)
         end = now + SECOND
         while core.waiting() and now < end:
             now = clock[0] = max(core.next_wakeup(now), now + US)
@@ -295,6 +309,19 @@ def run_race(race: RaceScript, deliveries: list[Delivered], camera: CameraModel,
     return result
 
 
+def _hand(core: TableCore, item: Any, pins: MockPinSeats | None, now: int) -> None:
+    """One input to the core, as the live loop hands it over."""
+    if isinstance(item, FrameReport):
+        core.frame(item, now)
+    elif isinstance(item, Vouched):
+        core.vouch(item.t_ns, now)
+    elif pins is not None:  # the pin goes over at its moment, and its callback queues the edge
+        for edge in pins.edge(item.seat, item.pressed, item.t_ns):
+            core.edge(edge.seat, edge.pressed, edge.t_ns, now)
+    else:
+        core.edge(item.seat, item.pressed, item.stamped_ns, now)
+
+
 # -------------------------------------------------------------------------------- the bridge
 
 
@@ -302,14 +329,14 @@ class _Arrivals:
     """Where the bridge queues its edges, noting the moment each reached the table."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[int, RawEdge]] = []
+        self.items: list[tuple[int, object]] = []
         self.lock = threading.Lock()
 
-    def put(self, edge: RawEdge) -> None:
+    def put(self, edge: object) -> None:
         with self.lock:
             self.items.append((time.monotonic_ns(), edge))
 
-    def take(self) -> list[tuple[int, RawEdge]]:
+    def take(self) -> list[tuple[int, object]]:
         with self.lock:
             items, self.items = self.items, []
         return items
@@ -320,18 +347,31 @@ def record_bridge(
     timing: RaceTiming | None = None,
     board: BoardConfig | None = None,
     warm_s: float = 2.0,
-) -> list[list[Delivered]]:
+) -> list[list[Delivered | Vouched]]:
     """Each race's edges pressed on the fake board at their moments (delivered 0.05-15 ms after,
     a button's in order), through the pseudo-terminal and the bridge driver, in real time after
     ``warm_s`` of clock sync: for each race, its edges as the bridge stamped them and when they
-    arrived, on the race's own clock. An edge that never came is left out."""
+    arrived, and its word on which edges are all in, on the race's own clock. An edge that never
+    came is left out."""
     from firmware_bridge.host import Bridge
 
     timing = timing or RaceTiming()
-    fake = FakeBoard(board or BoardConfig(buttons=PLAYERS, lights=PLAYERS, drift_ppm=60, seed=3)).start()
-    arrivals = _Arrivals()
-    bridge = Bridge(fake.path, edges=arrivals).start()  # type: ignore[arg-type]
+    config = board or BoardConfig(buttons=PLAYERS, lights=PLAYERS, drift_ppm=60, seed=3)
+    # The board in a process of its own, as a real board is a machine of its own: the bridge's
+    # threads never hold it up.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.fake_board", json.dumps(dataclasses.asdict(config), default=list)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    bridge = None
     try:
+        arrivals = _Arrivals()
+        bridge = Bridge(process.stdout.readline().strip(), edges=arrivals)  # type: ignore[arg-type]
+        bridge.on_vouch = lambda t_ns: arrivals.put(EdgesVouched(t_ns))
+        bridge.start()
         deadline = time.monotonic() + 10
         while not (bridge.status == "connected" and bridge.fit.ready):
             if time.monotonic() > deadline:
@@ -339,33 +379,40 @@ def record_bridge(
             time.sleep(0.01)
         time.sleep(warm_s)
         arrivals.take()
-        return [_bridge_race(race, fake, arrivals, timing) for race in races]
+        return [_bridge_race(race, process.stdin, arrivals, timing) for race in races]
     finally:
-        bridge.stop()
-        fake.stop()
+        if bridge is not None:
+            bridge.stop()
+        process.stdin.close()
+        process.wait(timeout=10)
 
 
-def _bridge_race(race: RaceScript, fake: FakeBoard, arrivals: _Arrivals, timing: RaceTiming) -> list[Delivered]:
+def _bridge_race(race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: RaceTiming) -> list[Delivered | Vouched]:
     rng = random.Random(f"{race.seed}:bridge")
     first = min(t for _, edges in race.edges for t, _ in edges)
-    base = time.monotonic_ns() + 20 * MS - first  # the race's clock on the host's
+    base = time.monotonic_ns() + 20 * MS - first  # the race's clock on the host's (the board's process shares it)
     truth: dict[int, list[tuple[int, bool]]] = {}
     last_due = 0
     for seat, edges in race.edges:
         due = 0
         for t, pressed in edges:
             due = max(due, t + rng.randrange(*timing.delivery_ns))
-            (fake.press if pressed else fake.release)(seat, at_ns=base + t, delay_ns=due - t)
+            board.write(f"{seat} {int(pressed)} {base + t} {due - t}\n")
         truth[seat] = list(edges)
         last_due = max(last_due, due)
-    got: list[tuple[int, RawEdge]] = []
+    board.flush()
+    got: list[tuple[int, object]] = []
+    last = base + max(t for _, edges in race.edges for t, _ in edges)
     deadline = base + last_due + 500 * MS
-    while len(got) < race.edge_count and time.monotonic_ns() < deadline:
+    edges_in = 0
+    while (edges_in < race.edge_count or time.monotonic_ns() < last + 50 * MS) and time.monotonic_ns() < deadline:
         time.sleep(0.002)
-        got += arrivals.take()
-    out = []
+        taken = arrivals.take()
+        edges_in += sum(isinstance(e, RawEdge) for _, e in taken)
+        got += taken
+    out: list[Delivered | Vouched] = [Vouched(v.t_ns - base, at - base) for at, v in got if isinstance(v, EdgesVouched)]
     for seat, edges in truth.items():
-        mine = [(at, e) for at, e in got if e.seat == seat]
+        mine = [(at, e) for at, e in got if isinstance(e, RawEdge) and e.seat == seat]
         for (t, pressed), (at, edge) in zip(edges, mine, strict=False):
             out.append(Delivered(seat, edge.pressed, t, edge.t_ns - base, at - base))
             assert edge.pressed == pressed, "the bridge delivered a seat's edges out of their order"
@@ -436,6 +483,7 @@ __all__ = [
     "RaceRow",
     "RaceScript",
     "RaceTiming",
+    "Vouched",
     "camera_reports",
     "gpio_deliveries",
     "race_rows",

@@ -46,6 +46,15 @@ class ButtonHeld:
 
 
 @dataclass(frozen=True)
+class EdgesVouched:
+    """Every seat's edges up to ``t_ns`` (host nanoseconds) have been handed over: a source that
+    can say so (the bridge's board, in its heartbeat) lets gestures be decided without waiting
+    out its bound, however late its thread runs."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True)
 class TickInfo:
     convert: Callable[[float], int]  # the factory's ticks to monotonic nanoseconds
     exact: bool  # taken at the edge, on CLOCK_MONOTONIC

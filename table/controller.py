@@ -22,9 +22,10 @@ not played), since the referee cannot know what happened while it could not see 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,6 +115,8 @@ class TableCore:
         self.decisions: list[Decision] = []
         self.inputs: list[tuple[Event, str | None]] = []  # every input taken, as journaled (with why it came too late)
         self._lying: dict[str, Card] = {}  # after a restart: the card each zone showed, not to be played again
+        self._edges_vouched: int | None = None  # the seats' source has delivered every edge up to here
+        self._batched = False  # inputs handed over together: the tick waits for the last
 
     @classmethod
     def resumed(
@@ -164,6 +167,24 @@ class TableCore:
         self._gestures(self.gestures.edge(seat, pressed, t_ns), now_ns)
         self.tick(now_ns)
 
+    def vouch(self, t_ns: int, now_ns: int) -> None:
+        """The seats' source has delivered every edge up to ``t_ns`` (the bridge's board says so
+        in its heartbeat): their gestures are decided that far, without waiting out the bound."""
+        if self._edges_vouched is None or t_ns > self._edges_vouched:
+            self._edges_vouched = t_ns
+        self.tick(now_ns)
+
+    @contextlib.contextmanager
+    def batch(self, now_ns: int) -> Iterator[None]:
+        """Inputs handed over together (all that came while the loop was busy) are all taken
+        before time is decided: the first one's tick must not release what a later one precedes."""
+        self._batched = True
+        try:
+            yield
+        finally:
+            self._batched = False
+            self.tick(now_ns)
+
     def held_at_start(self, seat: int, now_ns: int) -> None:
         """The seat's button reads pressed as the table starts: a fault until it is let go."""
         self._set_fault(self._button(seat), "held down as the table started (stuck, or wired to ground?)")
@@ -197,9 +218,14 @@ class TableCore:
     def tick(self, now_ns: int) -> None:
         """Time has passed up to ``now_ns``: gestures completed by waiting, events whose moment
         every source has reported, messages on the lights that have played."""
+        if self._batched:
+            return
         # Gestures are decided only as far as every edge has surely arrived: a release stamped
         # 699 ms into a press, reaching the table at 701 ms, is a tap and not a long press.
-        self._gestures(self.gestures.poll(now_ns - self._edges_late_ns), now_ns)
+        surely = now_ns - self._edges_late_ns
+        if self._edges_vouched is not None:
+            surely = max(surely, min(self._edges_vouched, now_ns))
+        self._gestures(self.gestures.poll(surely), now_ns)
         decided = self.gestures.decided_to()
         if decided is not None and self.seat_source in self.sequencer.sources:
             self.sequencer.progress(self.seat_source, decided)  # a press out of its bounce window waits no longer

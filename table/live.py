@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from table.buttons import CLOSE_CALL_NS, ButtonHeld, RawEdge
+from table.buttons import CLOSE_CALL_NS, ButtonHeld, EdgesVouched, RawEdge, drain
 from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
@@ -221,7 +221,7 @@ class LiveTable:
             self._buttons: GpioButtons | Bridge = buttons
             self._button_names = tuple(buttons.where(seat) for seat in range(len(seats.buttons)))
             self._exact_edges = buttons.ticks.exact
-            self._batching_ns = 0
+            self._link_ns = 0
             if seats.lights:
                 lights = GpioLights(
                     dict(enumerate(seats.lights)), pin_factory, common_anode=dict(enumerate(seats.anodes()))
@@ -233,6 +233,7 @@ class LiveTable:
 
             buttons = dict((b, s) for s, b in enumerate(seats.board_buttons)) or None
             bridge = Bridge(seats.port, seats.baud, buttons, serial_factory=serial_factory, edges=self.inbox)
+            bridge.on_vouch = lambda t_ns: self.inbox.put(EdgesVouched(t_ns))
             bridge.on_status = lambda status, problem: self.inbox.put(
                 Fault(SEAT_BOARD, None if status == "connected" else f"{status}: {problem}")
             )
@@ -244,7 +245,7 @@ class LiveTable:
             )
             self._show = bridge.show
             self._exact_edges = True  # the board stamps each edge
-            self._batching_ns = bridge.timing.batching_ns
+            self._link_ns = bridge.timing.link_ns
         self.camera = CameraReader(config, self.inbox, self.stop_event)
         settings = config.mqtt_settings()
         self.publisher: TablePublisher | None = None if settings is None else TablePublisher(settings)
@@ -287,24 +288,28 @@ class LiveTable:
                 wakes.append(None if ping is None else ping + self.offset_ns)
                 wake = min(t for t in wakes if t is not None)
                 try:
-                    item = self.inbox.get(timeout=max(0, wake - now) / 1e9)
+                    items = [self.inbox.get(timeout=max(0, wake - now) / 1e9)]
                 except queue.Empty:
-                    item = None
+                    items = [None]
+                items += drain(self.inbox)  # all that came while the loop was busy: taken before time is decided
                 woke_host = time.monotonic_ns()
                 woke = woke_host + self.offset_ns
                 if ends is not None and woke >= ends:
                     break
                 decided, faults = len(core.decisions), dict(core.faults)
-                try:
-                    self._handle(core, item, woke)
-                except Exception:  # a fault of the table's own code: logged, and the table goes on
-                    self.errors += 1
-                    log.exception("the table could not take %r; it goes on without it", item)
+                with core.batch(woke):
+                    for item in items:
+                        try:
+                            self._handle(core, item, woke)
+                        except Exception:  # a fault of the table's own code: logged, and the table goes on
+                            self.errors += 1
+                            log.exception("the table could not take %r; it goes on without it", item)
                 if len(core.decisions) > decided:
                     told = time.monotonic_ns()
                     self.latencies_ns.append(told - woke_host)
-                    if isinstance(item, FrameReport) and item.reported_ns is not None:
-                        self.frame_latencies_ns.append(told - item.reported_ns)
+                    for item in items:
+                        if isinstance(item, FrameReport) and item.reported_ns is not None:
+                            self.frame_latencies_ns.append(told - item.reported_ns)
                 playing = core
                 core, next_game = self._flow(core, woke, next_game)
                 if core is not playing:
@@ -560,6 +565,8 @@ class LiveTable:
             core.tick(now)
         elif isinstance(item, RawEdge):
             core.edge(item.seat, item.pressed, item.t_ns + shift, now)
+        elif isinstance(item, EdgesVouched):
+            core.vouch(item.t_ns + shift, now)
         elif isinstance(item, ButtonHeld):
             log.warning("seat %d's button (%s) is down where no press was seen", item.seat, item.where)
             core.held_at_start(item.seat, now)
@@ -576,7 +583,7 @@ class LiveTable:
         """How late each source's inputs may reach the loop, from the configuration: the camera's
         reports, and the seats' edges (the bridge's also held by the board's loop and the USB
         link); the core adds the time a gesture takes to be decided (``seat_events_bound``)."""
-        edges = self.config.seats.lateness_ms * MS + self._batching_ns
+        edges = self.config.seats.lateness_ms * MS + self._link_ns
         return {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: edges}
 
     def _held_buttons(self, core: TableCore, now: int) -> None:

@@ -147,7 +147,7 @@ def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_
         return state is not None and (state.pattern, state.colour) == (protocol.STEADY, sg.TURN.colour)
 
     board = FakeBoard(folder=str(tmp_path)).start()
-    path = _table(tmp_path, frames=40, card_from=99)  # 8 s of an empty table
+    path = _table(tmp_path, frames=75, card_from=99)  # 15 s of an empty table
     text = "\n".join(line for line in path.read_text().splitlines() if not line.startswith(("buttons =", "lights =")))
     path.write_text(text.replace('backend = "gpio"', f'backend = "bridge"\nport = "{board.path}"'), encoding="utf-8")
     table = LiveTable(load_config(path))

@@ -26,6 +26,7 @@ NEOPIXEL_PIN = 16
 LEDS_PER_SEAT = 1
 TIMER_BITS = 30  # ticks_us wraps at 2**30 on the RP2040 port
 SLOTS = 64  # edges kept: waiting to be sent, then for the host to ask again
+HEARTBEAT_MS = 10  # each heartbeat tells the host every edge before it is in: a slap waits no longer
 
 micropython.alloc_emergency_exception_buf(100)
 micropython.kbd_intr(-1)  # the USB serial line carries binary frames, not Ctrl-C
@@ -117,12 +118,16 @@ def level(light, now_ms):
 
 
 def heartbeat():
-    """The board's time, edges dropped, the next edge's number and the buttons down as queued."""
+    """The board's time, edges dropped, the next edge's number and the buttons down as queued.
+    Every edge stamped before the time it carries is sent before it: the host may take every
+    button's edges as all in up to that time."""
+    t = time.ticks_us()
+    send_edges()
     nxt = head
     down = 0
     for i in range(len(levels)):
         down |= levels[i] << i
-    send(p.HEARTBEAT, (time.ticks_us(), dropped & 0xFFFF, nxt & 0xFFFF, down))
+    send(p.HEARTBEAT, (t, dropped & 0xFFFF, nxt & 0xFFFF, down))
 
 
 def resend(number):
@@ -193,9 +198,8 @@ def main():
                 handle(kind, msg_seq, fields)
         now = time.ticks_ms()
         if time.ticks_diff(now, next_beat) >= 0:
-            send_edges()  # the heartbeat's count must not run ahead of the edges sent
             heartbeat()
-            next_beat = time.ticks_add(now, 500)
+            next_beat = time.ticks_add(now, HEARTBEAT_MS)
         if time.ticks_diff(now, next_frame) >= 0:
             show(now)
             next_frame = time.ticks_add(now, 20)
