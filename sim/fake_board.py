@@ -83,6 +83,7 @@ class FakeBoard:
         self.sent_edges: dict[int, tuple[int, int, int]] = {}  # by number: (button, state, ticks), latest SLOTS
         self.next_edge = 0
         self.resends = 0
+        self.horizon_ns: int | None = None  # told from outside: no press will come stamped before this
         self._decoder = p.Decoder()
         self._seq = 0
         self._out: list[_Out] = []
@@ -222,6 +223,8 @@ class FakeBoard:
                     # its time before any edge still on its way: a link does not overtake itself
                     period = 1 << self.config.timer_bits
                     timer = fields[0]
+                    if self.horizon_ns is not None and self.horizon_ns < now:
+                        timer = self.board_us(self.horizon_ns)  # the player has not said what comes after
                     for m in self._out:
                         if m.message[0] == p.EDGE and (m.message[1][2] - timer) % period > period // 2:
                             timer = (m.message[1][2] - 1) % period  # stamped before it: vouch short of it
@@ -288,8 +291,9 @@ class FakeBoard:
 
 def main(config_json: str) -> None:
     """A board in a process of its own (``python -m sim.fake_board CONFIG``): it prints its port's
-    path, then takes one edge a line on standard input, ``button state at_ns delay_ns``, until
-    the input ends."""
+    path, then takes one line at a time on standard input until it ends: an edge, ``button state
+    at_ns delay_ns``, or ``h T``: no edge will come stamped before T (its heartbeats vouch no
+    further, as a real board's interrupts would have stamped an edge already)."""
     values = json.loads(config_json)
     for key in ("drop_edges", "held"):
         values[key] = frozenset(values.get(key, ()))
@@ -298,7 +302,11 @@ def main(config_json: str) -> None:
     print(board.path, flush=True)
     try:
         for line in sys.stdin:
-            button, state, at_ns, delay_ns = (int(x) for x in line.split())
+            words = line.split()
+            if words[0] == "h":
+                board.horizon_ns = int(words[1])
+                continue
+            button, state, at_ns, delay_ns = (int(x) for x in words)
             board._edge(button, state, at_ns, delay_ns)
     finally:
         board.stop()

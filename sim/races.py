@@ -56,6 +56,7 @@ SECOND = 1_000 * MS
 PLAYERS = 4
 PILE_AT = (400.0, 300.0)  # where the pile lies in the camera's picture, in pixels
 CARD_PX = (60.0, 90.0)  # a card's size there
+LEAD_NS = 20 * MS  # the board's process is told a race's presses this long before the first
 HAND_NS = (40 * MS, 40 * MS)  # a slapping hand over the pile: from before its press, to after its release
 
 
@@ -390,7 +391,7 @@ def record_bridge(
 def _bridge_race(race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: RaceTiming) -> list[Delivered | Vouched]:
     rng = random.Random(f"{race.seed}:bridge")
     first = min(t for _, edges in race.edges for t, _ in edges)
-    base = time.monotonic_ns() + 20 * MS - first  # the race's clock on the host's (the board's process shares it)
+    base = time.monotonic_ns() + LEAD_NS - first  # the race's clock on the host's (the board's process shares it)
     truth: dict[int, list[tuple[int, bool]]] = {}
     last_due = 0
     for seat, edges in race.edges:
@@ -400,6 +401,7 @@ def _bridge_race(race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: R
             board.write(f"{seat} {int(pressed)} {base + t} {due - t}\n")
         truth[seat] = list(edges)
         last_due = max(last_due, due)
+    board.write(f"h {time.monotonic_ns() + LEAD_NS}\n")
     board.flush()
     got: list[tuple[int, object]] = []
     last = base + max(t for _, edges in race.edges for t, _ in edges)
@@ -407,6 +409,8 @@ def _bridge_race(race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: R
     edges_in = 0
     while (edges_in < race.edge_count or time.monotonic_ns() < last + 50 * MS) and time.monotonic_ns() < deadline:
         time.sleep(0.002)
+        board.write(f"h {time.monotonic_ns() + LEAD_NS}\n")  # every press to come is stamped after this
+        board.flush()
         taken = arrivals.take()
         edges_in += sum(isinstance(e, RawEdge) for _, e in taken)
         got += taken
