@@ -55,8 +55,11 @@ def bench_ordering() -> None:
         rng.shuffle(order)
         for k, button in enumerate(order):
             board.press(button, at + k * 1_000, delay_ns=rng.randrange(0, 20 * MS))
-        _wait(lambda: bridge.edges.qsize() >= 4)
-        got = [e.seat for e in sorted(bridge.drain(), key=lambda e: e.t_ns)]
+        for button in order:
+            board.release(button, at + 60 * MS, delay_ns=rng.randrange(0, 20 * MS))
+        _wait(lambda: bridge.edges.qsize() >= 8)
+        presses = [e for e in bridge.drain() if e.pressed]
+        got = [e.seat for e in sorted(presses, key=lambda e: e.t_ns)]
         right += got == order
         total += 1
     bridge.stop()

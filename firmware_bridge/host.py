@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from firmware_bridge import protocol as p
 from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
 from firmware_bridge.edge_numbers import EdgeNumbers
-from table.buttons import ButtonHeld, RawEdge, drain
+from table.buttons import ButtonLevel, RawEdge, drain
 from table.lights import KINDS, Pattern
 
 log = logging.getLogger("cardtable.bridge")
@@ -449,7 +449,7 @@ class Bridge:
                     seat = self._seat(button)
                     if seat is not None:
                         log.warning("bridge %s: %s is down as the link starts", self.port, self._where(button))
-                        self.edges.put(ButtonHeld(seat, self._where(button)))  # type: ignore[arg-type]
+                        self.edges.put(ButtonLevel(seat, True, self._where(button)))  # type: ignore[arg-type]
             return
         if self._numbers.missing() or self._held:
             return  # edges still on their way: neither the levels nor the time are comparable yet
@@ -462,12 +462,18 @@ class Bridge:
             if now - since >= MISMATCH_NS and since != -1:  # nothing on its way all that time: an edge went missing
                 self._mismatch[button] = -1  # said once, until it matches again
                 self.stats["level mismatches"] += 1
+                pressed = bool(down >> button & 1)
                 log.warning(
                     "bridge %s: %s is %s on the board, not as its edges left it: an edge was lost",
                     self.port,
                     self._where(button),
-                    "down" if down >> button & 1 else "up",
+                    "down" if pressed else "up",
                 )
+                self._levels[button] = pressed
+                self._lost_since.add(button)
+                seat = self._seat(button)
+                if seat is not None:
+                    self.edges.put(ButtonLevel(seat, pressed, self._where(button), "an edge lost"))  # type: ignore[arg-type]
 
     def _vouch(self, timer: int, now: int) -> None:
         """Every edge stamped before the heartbeat's time has been sent before it, and has come:

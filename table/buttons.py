@@ -37,12 +37,16 @@ class RawEdge:
 
 
 @dataclass(frozen=True)
-class ButtonHeld:
-    """A seat's button found down where no press was seen: as the table or the board's link
-    started (held, stuck, or wired to ground). ``where`` names the pin or the board's input."""
+class ButtonLevel:
+    """A seat's button found at a level its edges do not account for: down with no press seen
+    (held or stuck as the table or the board's link started, a wire to ground, a press lost on
+    the way), or up with no release seen (a release lost). ``where`` names the pin or the board's
+    input; ``why`` says how it was found."""
 
     seat: int
+    down: bool
     where: str
+    why: str = "as the link started"
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,7 @@ class TableCore:
         self.faults: dict[str, str] = {}  # what is wrong, by part: the game is paused while any is
         self.set_aside = 0  # inputs that came while paused
         self.redated = 0  # cards the camera confirmed after its bound, dated as late as they had to be
+        self.lost_edges = 0  # button edges found missing by the pins' or the board's level
         self.new_game_asked = False  # every button held together ``ALL_HELD_NS``: the loop deals anew
         self.decisions: list[Decision] = []
         self.inputs: list[tuple[Event, str | None]] = []  # every input taken, as journaled (with why it came too late)
@@ -185,10 +186,17 @@ class TableCore:
             self._batched = False
             self.tick(now_ns)
 
-    def held_at_start(self, seat: int, now_ns: int) -> None:
-        """The seat's button reads pressed as the table starts: a fault until it is let go."""
-        self._set_fault(self._button(seat), "held down as the table started (stuck, or wired to ground?)")
+    def held_at_start(self, seat: int, now_ns: int, why: str = "held down as the table started") -> None:
+        """The seat's button reads pressed where no press was seen: a fault until it is let go."""
+        self.lost_edges += why != "held down as the table started"
+        self._set_fault(self._button(seat), f"{why} (stuck, or wired to ground?)")
         self.gestures.held_at_start(seat, now_ns)
+        self.tick(now_ns)
+
+    def let_go(self, seat: int, now_ns: int) -> None:
+        """The seat's button is up though its release never came: let go, nothing decided from it."""
+        self.lost_edges += 1
+        self._gestures(self.gestures.let_go(seat), now_ns)
         self.tick(now_ns)
 
     def seat_input(self, event: ButtonPressed | SeatAction, now_ns: int) -> None:

@@ -149,6 +149,16 @@ class GestureReader:
         s.clock = t_ns if s.clock is None else max(s.clock, t_ns)
         return [Gesture(seat, "stuck", t_ns)]
 
+    def let_go(self, seat: int) -> list[Gesture]:
+        """The seat's button is up though its release never came (lost on the way): the reader
+        lets go of it, deciding nothing from a release whose time is not known."""
+        s = self.seats[seat]
+        out = [Gesture(seat, "recovered", s.clock or 0)] if s.stuck else []
+        s.raw = s.state = s.stuck = False
+        s.pending_t = s.pressed_at = s.down_since = s.single_tap_at = None
+        s.taps, s.long_done = 0, True
+        return out
+
     def decided_to(self) -> int | None:
         """The time up to which every seat's gestures are all out: each seat's clock, or just
         before an edge still in its bounce window (its press carries that edge's time). None

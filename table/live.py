@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from table.buttons import CLOSE_CALL_NS, ButtonHeld, EdgesVouched, RawEdge, drain
+from table.buttons import CLOSE_CALL_NS, ButtonLevel, EdgesVouched, GpioButtons, RawEdge, drain
 from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
@@ -54,7 +54,6 @@ from table.rules import shipped_presets
 
 if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
     from firmware_bridge.host import Bridge
-    from table.buttons import GpioButtons
     from table.frame_reports import FrameReader
 
 log = logging.getLogger("cardtable")
@@ -202,11 +201,12 @@ class LiveTable:
         self.journals: deque[Path] = deque(maxlen=KEPT_GAMES)  # their journal files
         seats = config.seats
         self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
+        self._next_pin_check = 0  # when the pins' levels are next held against their edges
+        self._pin_mismatch: set[int] = set()  # seats whose pin differed from its edges at the last check
         self._parts: list[Any] = []
         self._folder = config.resolve(config.journal.folder)
         claim(self._folder / SOCKET_NAME)  # another table on this journal folder: refused before any part opens
         if seats.backend == "gpio":
-            from table.buttons import GpioButtons
             from table.lights import GpioLights
 
             game = config.game.name
@@ -310,6 +310,8 @@ class LiveTable:
                     for item in items:
                         if isinstance(item, FrameReport) and item.reported_ns is not None:
                             self.frame_latencies_ns.append(told - item.reported_ns)
+                if self.menu is None:
+                    self._check_pins(core, woke)
                 playing = core
                 core, next_game = self._flow(core, woke, next_game)
                 if core is not playing:
@@ -531,6 +533,7 @@ class LiveTable:
             "inputs too late": sum(sum(1 for _, late in g.inputs if late is not None) for g in games),
             "inputs set aside while paused": sum(g.set_aside for g in games),
             "edges after their seat had decided": sum(g.gestures.late_edges for g in games),
+            "edges found lost by a button's level": sum(g.lost_edges for g in games),
             "glitches shorter than the bounce window": sum(g.gestures.glitches for g in games),
             "loop errors": self.errors,
         }
@@ -567,9 +570,8 @@ class LiveTable:
             core.edge(item.seat, item.pressed, item.t_ns + shift, now)
         elif isinstance(item, EdgesVouched):
             core.vouch(item.t_ns + shift, now)
-        elif isinstance(item, ButtonHeld):
-            log.warning("seat %d's button (%s) is down where no press was seen", item.seat, item.where)
-            core.held_at_start(item.seat, now)
+        elif isinstance(item, ButtonLevel):
+            self._level(core, item, now)
         elif isinstance(item, FrameReport):
             if shift:
                 events = tuple(dataclasses.replace(e, t_ns=e.t_ns + shift) for e in item.events)
@@ -585,6 +587,35 @@ class LiveTable:
         link); the core adds the time a gesture takes to be decided (``seat_events_bound``)."""
         edges = self.config.seats.lateness_ms * MS + self._link_ns
         return {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: edges}
+
+    def _level(self, core: TableCore, item: ButtonLevel, now: int) -> None:
+        """A button at a level its edges do not account for: down, a fault until let go; up, let go."""
+        if item.seat >= core.setup.players:
+            return
+        state = "down where no press was seen" if item.down else "up where no release was seen"
+        log.warning("seat %d's button (%s) is %s (%s)", item.seat, item.where, state, item.why)
+        if item.down:
+            core.held_at_start(item.seat, now, f"down where no press was seen ({item.why})")
+        else:
+            core.let_go(item.seat, now)
+
+    def _check_pins(self, core: TableCore, now: int) -> None:
+        """The pins' levels against the edges (once a second): a level that differs twice running
+        tells of an edge the pin's callback never had."""
+        if not isinstance(self._buttons, GpioButtons) or now < self._next_pin_check:
+            return
+        self._next_pin_check = now + SECOND
+        held = set(self._buttons.held())
+        for seat, reader in enumerate(core.gestures.seats):
+            differs = (seat in held) != reader.raw and not reader.chattering
+            if differs and seat in self._pin_mismatch:
+                self._pin_mismatch.discard(seat)
+                item = ButtonLevel(seat, seat in held, self._button_names[seat], "an edge lost")
+                self._level(core, item, now)
+            elif differs:
+                self._pin_mismatch.add(seat)
+            else:
+                self._pin_mismatch.discard(seat)
 
     def _held_buttons(self, core: TableCore, now: int) -> None:
         """Buttons down as a game starts: each a fault, naming its seat and pin, until let go."""

@@ -10,6 +10,7 @@ import pytest
 from firmware_bridge import protocol as p
 from firmware_bridge.host import Bridge, BridgeTiming
 from sim.fake_board import BoardConfig, FakeBoard
+from table.buttons import ButtonLevel
 from table.lights import GREEN, RED, flash, steady
 
 MS = 1_000_000
@@ -239,6 +240,12 @@ def test_edges_the_board_no_longer_holds_are_reported_lost_and_the_rest_go_on(ri
     wait_for(lambda: not bridge.edges.empty())
     assert [e.seat for e in bridge.drain()] == [2]
     assert "2 button edges lost on the link" in caplog.text and bridge.status == "connected"
+    # The heartbeats say buttons 0 and 1 are down: the table is told, to hold them as stuck until let go.
+    wait_for(lambda: bridge.edges.qsize() >= 2)
+    assert bridge.drain() == [
+        ButtonLevel(seat, True, f"board button {seat} (seat {seat})", "an edge lost") for seat in (0, 1)
+    ]
+    assert bridge.stats["level mismatches"] == 2 and bridge.held() == [0, 1, 2]
 
 
 def test_the_first_frame_after_line_noise_is_read(rig) -> None:
@@ -251,11 +258,9 @@ def test_the_first_frame_after_line_noise_is_read(rig) -> None:
 
 
 def test_a_button_down_as_the_link_starts_is_reported_held(rig) -> None:
-    from table.buttons import ButtonHeld
-
     board, bridge = rig(BoardConfig(held=frozenset({2})))
     wait_for(lambda: not bridge.edges.empty())
-    assert bridge.drain() == [ButtonHeld(2, "board button 2 (seat 2)")] and bridge.held() == [2]
+    assert bridge.drain() == [ButtonLevel(2, True, "board button 2 (seat 2)")] and bridge.held() == [2]
     board.release(2)
     wait_for(lambda: not bridge.edges.empty())
     edge = bridge.drain()[0]
@@ -290,3 +295,18 @@ def test_the_sync_bound_is_published_and_holds_with_a_slow_board_and_uneven_trip
         wait_for(lambda: not bridge.edges.empty())
         bridge.drain()
     assert not misses
+
+
+def test_the_board_vouches_for_its_edges_every_10_ms_and_never_past_one_still_on_its_way(rig) -> None:
+    vouched: list[int] = []
+    board, bridge = rig()
+    bridge.on_vouch = vouched.append
+    wait_for(lambda: bridge.fit.ready)
+    time.sleep(0.3)
+    assert len(vouched) > 15 and vouched == sorted(vouched)
+    at = time.monotonic_ns()
+    board.press(1, at, delay_ns=40 * MS)  # held 40 ms on its way
+    time.sleep(0.02)
+    assert vouched[-1] < at  # not past the press on its way
+    wait_for(lambda: not bridge.edges.empty())
+    wait_for(lambda: vouched[-1] > at)

@@ -228,3 +228,34 @@ def test_a_button_held_as_the_table_starts_is_a_fault_naming_its_pin_until_let_g
     _press(core, 1, 32_000 * MS, 32_001 * MS)
     core.tick(32_200 * MS)
     assert not core.paused
+
+
+def test_a_source_that_vouches_for_its_edges_has_a_slap_judged_without_waiting_out_its_bound() -> None:
+    """The bridge's board says which edges are all in: the press is decided once its bounce
+    window is vouched for, long before the seats' bound (here 120 ms) runs out."""
+    core = TableCore(
+        setup_game("ers", players=3, seed=1), {"camera": 250 * MS, "bridge": 120 * MS}, seat_source="bridge"
+    )
+    core.start(0)
+    for code, landed in (("7H", 1_000), ("7S", 2_000)):
+        t = landed * MS
+        core.frame(FrameReport(t, (CardSeen(t, "camera", parse_card(code), "pile"),), vouched_to=t), t + 50 * MS)
+    core.edge(0, True, 2_100 * MS, 2_102 * MS)
+    core.frame(FrameReport(2_200 * MS, vouched_to=2_200 * MS), 2_103 * MS)
+    assert not [d for d in core.decisions if isinstance(d, GoodSlap)]
+    core.vouch(2_106 * MS, 2_108 * MS)  # every edge up to 2,106 ms is in: the press is out of its bounce window
+    assert [(d.seat, d.t_ns) for d in core.decisions if isinstance(d, GoodSlap)] == [(0, 2_100 * MS)]
+
+
+def test_inputs_taken_together_are_all_in_before_time_is_decided() -> None:
+    """After the loop was held up, a frame that vouches far ahead and a press from before it are
+    handed over together: the press is not judged too late."""
+    core, _ = _core()
+    _card(core, "7H", 1_000 * MS, 1_100 * MS)
+    _card(core, "7S", 2_000 * MS, 2_050 * MS)
+    with core.batch(2_200 * MS):
+        core.frame(FrameReport(2_150 * MS, vouched_to=2_150 * MS), 2_200 * MS)
+        core.edge(0, True, 2_100 * MS, 2_200 * MS)  # in the inbox all along, behind the frame
+    core.tick(2_230 * MS)
+    assert not [d for d in core.decisions if isinstance(d, InputTooLate)]
+    assert [d.seat for d in core.decisions if isinstance(d, GoodSlap)] == [0]

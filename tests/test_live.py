@@ -222,3 +222,26 @@ def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_p
         table.stop()
         runner.join(timeout=10)
     assert table.errors == 0
+
+
+def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path, caplog) -> None:
+    """A pin's callback missed (an edge lost under load): the table holds the pins' levels against
+    the edges once a second, and a button down with no press seen is a fault naming its pin, as
+    at the start; let go, the game goes on."""
+    config = load_config(_table(tmp_path, frames=30, card_from=99))
+    factory = timed_mock_factory()
+    table = LiveTable(config, pin_factory=factory)
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
+    runner.start()
+    try:
+        _wait(lambda: table.games and not table.games[0].paused)
+        pin = factory.pin(22)  # seat 2's button
+        pin._state = False  # down, and the callback never told: the edge is lost
+        _wait(lambda: "seat 2's button (pin 22)" in table.games[0].faults)
+        assert "is down where no press was seen (an edge lost)" in caplog.text
+        release(factory, 22, time.monotonic())
+        _wait(lambda: "seat 2's button (pin 22)" not in table.games[0].faults)
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0
