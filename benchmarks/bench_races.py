@@ -10,10 +10,14 @@ the 99th percentile at 60 frames a second. The rows with a slapping hand over th
 harder case beyond the targets: at 15 frames a second a fast slapper's hand can hide the
 double before the camera has read it twice.
 
+The last row stamps the bridge's edges as the firmware's interrupt does: MicroPython's hard
+interrupt runs some 20-25 µs after an edge and stamps every button that changed by then with one
+time, so presses closer than that are an exact tie, settled by the rules' ``tie`` (``tied``).
+
 ``--json`` prints one JSON object a row (``path``, ``camera``, ``races``, ``first_won``,
 ``wrong_winner``, ``no_winner``, ``press_dropped``, ``verdict_wait_ms_median``,
-``verdict_wait_ms_p99``). The bridge rows take about three minutes: the fake board runs at the
-host's pace.
+``verdict_wait_ms_p99``, ``tied``). The bridge rows take about seven minutes: the fake board runs
+at the host's pace.
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ def main(count: int = 1000, as_json: bool = False) -> None:
         return
     print(f"Slap races on the live path, {count} a row (the verdict's wait: from the first press to the pile given):")
     for row in rows:
+        tied = f", an exact tie {row.tied}" if row.tied else ""
         print(
-            f"  {row.path:6} {row.camera:40} first won {row.first_won:5,} of {row.races:,}; wrong winner "
+            f"  {row.path}, {row.camera}: first won {row.first_won:,} of {row.races:,}{tied}; wrong winner "
             f"{row.wrong_winner}, no winner {row.no_winner}, races with a press dropped {row.press_dropped}; "
             f"verdict waits {row.verdict_wait_ms_median:.1f} ms median, {row.verdict_wait_ms_p99:.1f} ms p99"
         )

@@ -25,7 +25,7 @@ def ahead(a: int, b: int) -> int:
 
 @dataclass
 class EdgeNumbers(Generic[T]):
-    wait_ns: int = 30 * MS  # a gap this old is asked for again (the board is a millisecond away)
+    wait_ns: int = 10 * MS  # a gap this old is asked for again (the board is a millisecond away)
     asks: int = 3  # asked this many times with no answer: lost
     expected: int | None = None  # the next number to hand on
     known_to: int | None = None  # every number before this one has been sent by the board
@@ -91,6 +91,7 @@ class EdgeNumbers(Generic[T]):
         upto = min(self.held, key=lambda n: ahead(n, self.expected)) if self.held else self.known_to  # type: ignore[arg-type]
         self.lost += ahead(upto, self.expected)
         self.expected = upto
+        self._filled()  # a gap after this one is a new gap, asked for in its turn
         return None, self._release()
 
     def missing(self) -> int:

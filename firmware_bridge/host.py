@@ -60,11 +60,17 @@ class BridgeTiming:
     ping_ns: int = 100 * MS  # ping interval: ten a second keeps the fit fresh
     fast_ping_ns: int = 10 * MS  # ... and a hundred a second just after connecting, for a good fit at once
     fast_for_ns: int = 2_000 * MS
-    # How much later than a pin's edge a board's edge may reach the table at worst: the board's
-    # loop and the USB link (a couple of milliseconds), and this thread's turn on a busy host.
-    # Only the bound: the board's heartbeats say every 10 ms which edges are all in, and a slap
-    # waits for those, not for this.
-    link_ns: int = 100 * MS
+    gap_wait_ns: int = 10 * MS  # a missing edge is asked for again this long after the gap showed, and again
+    gap_asks: int = 3  # ... this many times, then counted lost
+    busy_ns: int = 40 * MS  # this thread's turn on a busy host, at worst
+
+    @property
+    def link_ns(self) -> int:
+        """How much later than a pin's edge a board's edge may reach the table at worst: held
+        behind a gap while it is asked for again, and this thread's turn on a busy host. Only the
+        bound: the board's heartbeats say every 10 ms which edges are all in, and a slap waits
+        for those, not for this."""
+        return self.gap_wait_ns * (self.gap_asks + 1) + self.busy_ns
     ack_ns: int = 25 * MS  # resend a light command not acknowledged by then
     retries: int = 8  # resends before a light command is counted lost
     handshake_ns: int = 500 * MS  # wait this long for VERSION after HELLO
@@ -165,7 +171,12 @@ class Bridge:
 
     def held(self) -> list[int]:
         """The seats whose button is down, as the board's edges and heartbeats have it."""
-        return sorted(s for b, down in self._levels.items() if down and (s := self._seat(b)) is not None)
+        levels = dict(self._levels)  # one step of the interpreter: the bridge's thread may be adding to it
+        return sorted(s for b, down in levels.items() if down and (s := self._seat(b)) is not None)
+
+    def counts(self) -> dict[str, int]:
+        """What the bridge has counted (a copy, safe from any thread)."""
+        return dict(self.stats)
 
     def _seat(self, button: int) -> int | None:
         return button if self.seat_of_button is None else self.seat_of_button.get(button)
@@ -190,7 +201,7 @@ class Bridge:
         self._last_heard = 0
         self._held: list[tuple[int, bool, int]] = []  # edges that came before the first pong
         self._board_seq: int | None = None
-        self._numbers: EdgeNumbers[tuple[int, bool, int]] = EdgeNumbers()
+        self._numbers: EdgeNumbers[tuple[int, bool, int]] = EdgeNumbers(self.timing.gap_wait_ns, self.timing.gap_asks)
         self._levels: dict[int, bool] = {}  # each button as its last edge left it
         self._last_edge_us: dict[int, int] = {}  # each button's last edge, on the board's timer
         self._lost_since: set[int] = set()  # buttons that may have lost an edge since their last one
@@ -481,7 +492,8 @@ class Bridge:
         if self._unwrap is None or not self._fit.ready or not 0 <= timer < self._unwrap.period:
             return
         board_us = self._unwrapped(timer, now)
-        vouched = min(now, self._fit.to_host_ns(board_us) - self._fit.bound_ns(board_us))
+        # An edge after it is placed no earlier than the fit's bound before the fit's time for it.
+        vouched = min(now, self._fit.to_host_ns(board_us) - 2 * self._fit.bound_ns(board_us))
         if vouched > self._vouched:
             self._vouched = vouched
             if self.on_vouch is not None:
@@ -512,7 +524,8 @@ class Bridge:
             return self._impossible(button, f"a timer value {ticks:#x} past its wrap")
         board_us = self._unwrapped(ticks, now)
         host_ns = self._fit.to_host_ns(board_us)
-        ahead = host_ns - now - self._fit.bound_ns(board_us)
+        bound = self._fit.bound_ns(board_us)
+        ahead = host_ns - now - bound
         if ahead > FUTURE_NS:
             return self._impossible(button, f"an edge {ahead / 1e9:.3f} s ahead of the host's clock")
         if now - host_ns > PAST_NS:
@@ -526,7 +539,7 @@ class Bridge:
         self._lost_since.discard(button)
         self._last_edge_us[button] = board_us
         self._levels[button] = pressed
-        self.edges.put(RawEdge(seat, pressed, self._order.place(board_us, host_ns, self._fit.rate)))
+        self.edges.put(RawEdge(seat, pressed, self._order.place(board_us, host_ns, self._fit.rate, bound)))
 
     def _impossible(self, button: int, why: str) -> None:
         self.stats["impossible edges"] += 1

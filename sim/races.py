@@ -157,6 +157,11 @@ class Race:
         return self.winners == [self.script.first]
 
     @property
+    def tied(self) -> bool:
+        """The pile went to an exact tie: presses stamped alike, settled by the rules' ``tie``."""
+        return any(isinstance(d, GoodSlap) and d.tied_with for _, d in self.decisions)
+
+    @property
     def verdict_wait_ns(self) -> int | None:
         """From the first press to the pile given to its winner, on the table's clock."""
         decided = next((t for t, d in self.decisions if isinstance(d, GoodSlap)), None)
@@ -348,12 +353,14 @@ def record_bridge(
     timing: RaceTiming | None = None,
     board: BoardConfig | None = None,
     warm_s: float = 2.0,
+    latency_ns: int = 0,
 ) -> list[list[Delivered | Vouched]]:
     """Each race's edges pressed on the fake board at their moments (delivered 0.05-15 ms after,
     a button's in order), through the pseudo-terminal and the bridge driver, in real time after
     ``warm_s`` of clock sync: for each race, its edges as the bridge stamped them and when they
     arrived, and its word on which edges are all in, on the race's own clock. An edge that never
-    came is left out."""
+    came is left out. ``latency_ns``: the firmware's interrupt stamps edges this long after the
+    first of them (``interrupt_stamps``); 0 stamps each when it happened."""
     from firmware_bridge.host import Bridge
 
     timing = timing or RaceTiming()
@@ -380,7 +387,7 @@ def record_bridge(
             time.sleep(0.01)
         time.sleep(warm_s)
         arrivals.take()
-        return [_bridge_race(race, process.stdin, arrivals, timing) for race in races]
+        return [_bridge_race(race, process.stdin, arrivals, timing, latency_ns) for race in races]
     finally:
         if bridge is not None:
             bridge.stop()
@@ -388,18 +395,48 @@ def record_bridge(
         process.wait(timeout=10)
 
 
-def _bridge_race(race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: RaceTiming) -> list[Delivered | Vouched]:
+def interrupt_stamps(race: RaceScript, latency_ns: int) -> dict[int, list[tuple[int, int, bool]]]:
+    """Each seat's edges as the firmware's interrupt stamps them: (when it happened, the time it
+    is stamped with, pressed). An edge raises an interrupt that runs ``latency_ns`` later, reads
+    every pin at once and stamps each button that changed with that one time: edges that came
+    before it ran share it (a bounce within it leaves only the level it settled at). With no
+    latency, every edge is stamped when it happened."""
+    edges = sorted((t, seat, pressed) for seat, seat_edges in race.edges for t, pressed in seat_edges)
+    out: dict[int, list[tuple[int, int, bool]]] = {seat: [] for seat, _ in race.edges}
+    if latency_ns <= 0:
+        for t, seat, pressed in edges:
+            out[seat].append((t, t, pressed))
+        return out
+    level = dict.fromkeys(out, False)
+    i = 0
+    while i < len(edges):
+        runs = edges[i][0] + latency_ns  # the interrupt's handler reads the pins then
+        settled: dict[int, tuple[int, bool]] = {}
+        while i < len(edges) and edges[i][0] <= runs:
+            t, seat, pressed = edges[i]
+            first = settled.get(seat, (t, pressed))[0]
+            settled[seat] = (first, pressed)
+            i += 1
+        for seat, (first, pressed) in settled.items():
+            if pressed != level[seat]:
+                level[seat] = pressed
+                out[seat].append((first, runs, pressed))
+    return out
+
+
+def _bridge_race(
+    race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: RaceTiming, latency_ns: int = 0
+) -> list[Delivered | Vouched]:
     rng = random.Random(f"{race.seed}:bridge")
     first = min(t for _, edges in race.edges for t, _ in edges)
     base = time.monotonic_ns() + LEAD_NS - first  # the race's clock on the host's (the board's process shares it)
-    truth: dict[int, list[tuple[int, bool]]] = {}
+    truth = interrupt_stamps(race, latency_ns)
     last_due = 0
-    for seat, edges in race.edges:
+    for seat, edges in truth.items():
         due = 0
-        for t, pressed in edges:
-            due = max(due, t + rng.randrange(*timing.delivery_ns))
-            board.write(f"{seat} {int(pressed)} {base + t} {due - t}\n")
-        truth[seat] = list(edges)
+        for _t, stamped, pressed in edges:
+            due = max(due, stamped + rng.randrange(*timing.delivery_ns))
+            board.write(f"{seat} {int(pressed)} {base + stamped} {due - stamped}\n")
         last_due = max(last_due, due)
     board.write(f"h {time.monotonic_ns() + LEAD_NS}\n")
     board.flush()
@@ -407,7 +444,8 @@ def _bridge_race(race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: R
     last = base + max(t for _, edges in race.edges for t, _ in edges)
     deadline = base + last_due + 500 * MS
     edges_in = 0
-    while (edges_in < race.edge_count or time.monotonic_ns() < last + 50 * MS) and time.monotonic_ns() < deadline:
+    count = sum(len(edges) for edges in truth.values())
+    while (edges_in < count or time.monotonic_ns() < last + 50 * MS) and time.monotonic_ns() < deadline:
         time.sleep(0.002)
         board.write(f"h {time.monotonic_ns() + LEAD_NS}\n")  # every press to come is stamped after this
         board.flush()
@@ -417,7 +455,7 @@ def _bridge_race(race: RaceScript, board: TextIO, arrivals: _Arrivals, timing: R
     out: list[Delivered | Vouched] = [Vouched(v.t_ns - base, at - base) for at, v in got if isinstance(v, EdgesVouched)]
     for seat, edges in truth.items():
         mine = [(at, e) for at, e in got if isinstance(e, RawEdge) and e.seat == seat]
-        for (t, pressed), (at, edge) in zip(edges, mine, strict=False):
+        for (t, _, pressed), (at, edge) in zip(edges, mine, strict=False):
             out.append(Delivered(seat, edge.pressed, t, edge.t_ns - base, at - base))
             assert edge.pressed == pressed, "the bridge delivered a seat's edges out of their order"
     return out
@@ -434,33 +472,40 @@ class RaceRow:
     camera: str
     races: int
     first_won: int
-    wrong_winner: int
+    wrong_winner: int  # a later presser took the pile, with no exact tie
     no_winner: int
     press_dropped: int  # races in which a press came too late to be ordered
     verdict_wait_ms_median: float
     verdict_wait_ms_p99: float
+    tied: int = 0  # races whose first presses were stamped alike (an exact tie, settled by the rules' ``tie``)
 
     @classmethod
-    def of(cls, races: list[Race]) -> RaceRow:
+    def of(cls, races: list[Race], path: str | None = None) -> RaceRow:
         waits = sorted(w / MS for r in races if (w := r.verdict_wait_ns) is not None)
         p99 = waits[min(len(waits) - 1, math.ceil(0.99 * len(waits)) - 1)] if waits else float("nan")
         return cls(
-            path=races[0].path,
+            path=path or races[0].path,
             camera=races[0].camera,
             races=len(races),
             first_won=sum(r.first_won for r in races),
-            wrong_winner=sum(bool(r.winners) and not r.first_won for r in races),
+            wrong_winner=sum(bool(r.winners) and not r.first_won and not r.tied for r in races),
             no_winner=sum(not r.winners for r in races),
             press_dropped=sum(bool(r.dropped) for r in races),
             verdict_wait_ms_median=round(statistics.median(waits), 2) if waits else float("nan"),
             verdict_wait_ms_p99=round(p99, 2),
+            tied=sum(r.tied for r in races),
         )
+
+
+INTERRUPT_NS = 25 * US  # MicroPython's hard interrupt on the RP2040 runs some 20-25 µs after the edge
 
 
 def race_rows(
     count: int, cameras: tuple[CameraModel, ...] = CAMERAS, bridge: bool = True, timing: RaceTiming | None = None
 ) -> list[RaceRow]:
-    """``count`` races a row: on the GPIO path, then (``bridge``) through the fake board, with each camera."""
+    """``count`` races a row: on the GPIO path, then (``bridge``) through the fake board with
+    each camera, its edges stamped when they happened; then once more stamped as the firmware's
+    interrupt stamps them (``INTERRUPT_NS`` late, the edges it catches alike), with the last camera."""
     timing = timing or RaceTiming()
     scripts = [script(seed, timing) for seed in range(count)]
     rows = []
@@ -476,6 +521,10 @@ def race_rows(
         for camera in cameras:
             races = [run_race(s, d, camera, "bridge", timing=timing) for s, d in zip(scripts, recorded, strict=True)]
             rows.append(RaceRow.of(races))
+        recorded = record_bridge(scripts, timing, latency_ns=INTERRUPT_NS)
+        camera = CAMERAS[-1]
+        races = [run_race(s, d, camera, "bridge", timing=timing) for s, d in zip(scripts, recorded, strict=True)]
+        rows.append(RaceRow.of(races, f"bridge, stamped by a {INTERRUPT_NS // US} µs interrupt"))
     return rows
 
 
@@ -490,6 +539,7 @@ __all__ = [
     "Vouched",
     "camera_reports",
     "gpio_deliveries",
+    "interrupt_stamps",
     "race_rows",
     "record_bridge",
     "run_race",

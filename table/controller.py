@@ -188,9 +188,15 @@ class TableCore:
 
     def held_at_start(self, seat: int, now_ns: int, why: str = "held down as the table started") -> None:
         """The seat's button reads pressed where no press was seen: a fault until it is let go."""
-        self.lost_edges += why != "held down as the table started"
+        self.lost_edges += "an edge lost" in why
         self._set_fault(self._button(seat), f"{why} (stuck, or wired to ground?)")
         self.gestures.held_at_start(seat, now_ns)
+        self.tick(now_ns)
+
+    def pressed_before(self, seat: int, now_ns: int) -> None:
+        """The seat's button is down from a press the table saw before this game (the hold that
+        dealt it): no fault, and its release is no gesture."""
+        self.gestures.pressed_before(seat, now_ns)
         self.tick(now_ns)
 
     def let_go(self, seat: int, now_ns: int) -> None:

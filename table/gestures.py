@@ -149,6 +149,15 @@ class GestureReader:
         s.clock = t_ns if s.clock is None else max(s.clock, t_ns)
         return [Gesture(seat, "stuck", t_ns)]
 
+    def pressed_before(self, seat: int, t_ns: int) -> None:
+        """The seat's button is down from a press seen before this reader began (the hold that
+        dealt the game): down, its release no gesture, stuck if it is never let go."""
+        s = self.seats[seat]
+        s.raw = s.state = s.long_done = True
+        s.stuck, s.pressed_at = False, None
+        s.down_since = t_ns
+        s.clock = t_ns if s.clock is None else max(s.clock, t_ns)
+
     def let_go(self, seat: int) -> list[Gesture]:
         """The seat's button is up though its release never came (lost on the way): the reader
         lets go of it, deciding nothing from a release whose time is not known."""

@@ -202,6 +202,7 @@ class LiveTable:
         seats = config.seats
         self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
         self._next_pin_check = 0  # when the pins' levels are next held against their edges
+        self._dealt_by: set[int] = set()  # the seats whose hold dealt the next game from the preset menu
         self._pin_mismatch: set[int] = set()  # seats whose pin differed from its edges at the last check
         self._parts: list[Any] = []
         self._folder = config.resolve(config.journal.folder)
@@ -383,6 +384,7 @@ class LiveTable:
 
     def _deal_from(self, menu: PresetMenu) -> None:
         self.menu = None
+        self._dealt_by = menu.down()
         if menu.offered:
             try:
                 self._change(game_overrides(preset=menu.preset))
@@ -537,9 +539,9 @@ class LiveTable:
             "glitches shorter than the bounce window": sum(g.gestures.glitches for g in games),
             "loop errors": self.errors,
         }
-        stats = getattr(self._buttons, "stats", None)
-        if stats is not None:
-            out.update({f"bridge: {k}": v for k, v in sorted(stats.items()) if v})
+        counts = getattr(self._buttons, "counts", None)
+        if counts is not None:
+            out.update({f"bridge: {k}": v for k, v in sorted(counts().items()) if v})
             bound = self._buttons.sync_bound_ns  # type: ignore[union-attr]
             if bound is not None:
                 out["bridge: clock bound (µs)"] = bound // 1000
@@ -618,11 +620,17 @@ class LiveTable:
                 self._pin_mismatch.discard(seat)
 
     def _held_buttons(self, core: TableCore, now: int) -> None:
-        """Buttons down as a game starts: each a fault, naming its seat and pin, until let go."""
+        """Buttons down as a game starts: each a fault, naming its seat and pin, until let go;
+        but the hold that dealt it from the preset menu, which the menu saw pressed."""
+        dealt_by, self._dealt_by = self._dealt_by, set()
         for seat in self._buttons.held():
-            if seat < core.setup.players:
-                log.warning("seat %d's button (%s) is down as the game starts", seat, self._button_names[seat])
-                core.held_at_start(seat, now)
+            if seat >= core.setup.players:
+                continue
+            if seat in dealt_by:
+                core.pressed_before(seat, now)
+                continue
+            log.warning("seat %d's button (%s) is down as the game starts", seat, self._button_names[seat])
+            core.held_at_start(seat, now)
 
     def _outputs(self) -> Outputs:
         return Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])

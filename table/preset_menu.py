@@ -50,6 +50,10 @@ class PresetMenu:
     def preset(self) -> str:
         return self.presets[self.offered]
 
+    def down(self) -> set[int]:
+        """The seats whose button the menu has seen pressed and not yet released (the hold that deals)."""
+        return {n for n, seat in enumerate(self._reader.seats) if seat.raw}
+
     def edge(self, seat: int, pressed: bool, t_ns: int) -> None:
         if 0 <= seat < self.seats:
             self._take(self._reader.edge(seat, pressed, t_ns))

@@ -218,15 +218,23 @@ def test_the_firmware_answers_and_queues_edges_under_micropython(tmp_path: Path)
     assert [(m[1][0], m[1][1], m[1][3]) for m in edges] == [(1, 1, 1), (1, 0, 2)]  # numbered after the release of 2
     bounced = said("bouncing release")
     assert [(m[1][0], m[1][1], m[1][3]) for m in bounced] == [(3, 1, 3), (3, 0, 4)]  # the pin up: no press after it
-    assert [(m[1][0], m[1][1], m[1][3]) for m in said("resend")] == [(1, 1, 1), (1, 0, 2), (3, 1, 3), (3, 0, 4)]
-    assert said("heartbeat")[0][1][2:] == (5, 0)  # the next edge's number, no button down
+    assert said("resend") == []  # the loop sends them
+    again = [(1, 1, 1), (1, 0, 2), (3, 1, 3), (3, 0, 4)]
+    together = said("together")
+    assert [(m[1][0], m[1][1], m[1][3]) for m in together] == [*again, (4, 1, 5), (5, 1, 6)]
+    assert together[4][1][2] == together[5][1][2]  # caught by one interrupt: one time, an exact tie
+    assert out["dropped after resend"] == 0 and out["pressed while resending"]
+    assert said("heartbeat")[0][1][2:] == (7, 0b110000)  # the next edge's number, buttons 4 and 5 down
     # The strip written through the PIO: GRB in the top 24 bits, the flashing light red.
     assert out["machines"] == [[0, 8_000_000]] and out["strip"][1] == 255 << 16 and out["strip"][0] == 0
     # 80 changes of a pin: the queue holds 63 unsent; each change it could not take is counted (the
     # pin coming back to the level queued last is no change), and the host hears of them.
     assert out["dropped"] == 9
-    assert said("resend gone")[0] == (p.ERROR, (p.E_GONE,), "edges 0-4")  # 68 queued: the latest 63 held
+    assert said("resend gone")[0] == (p.ERROR, (p.E_GONE,), "edges 0-6")  # 70 queued: the latest 63 held
     assert out["allocations"] == [] and out["control"]  # no interrupt allocated; one that does is seen
+    # A failure in the loop is said in a frame short enough to send, and the board resets.
+    assert said("crash")[0][:2] == (p.ERROR, (0,)) and said("crash")[0][2].startswith("firmware stopped: ")
+    assert out["resets"] == 1
     levels = out["levels"]
     assert levels["steady"] == [255, 128, 0] and levels["flash on"] == [255, 0, 0]
     assert levels["flash off"] == levels["flash done"] == levels["blink off"] == [0, 0, 0]

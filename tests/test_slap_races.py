@@ -14,12 +14,14 @@ from sim.races import (
     CAMERAS,
     HANDS,
     MS,
+    US,
     Delivered,
     RaceRow,
     RaceTiming,
     Vouched,
     camera_reports,
     gpio_deliveries,
+    interrupt_stamps,
     record_bridge,
     run_race,
     script,
@@ -100,3 +102,40 @@ def test_the_first_presser_takes_the_pile_through_the_fake_board_and_the_bridge(
         assert not lost, (camera.name, lost[:3])
         if camera.fps >= 60:  # the board's word lets a slap be judged long before the bridge's bound runs out
             assert RaceRow.of(races).verdict_wait_ms_median < 35
+    # The margin through the board: the runner-up's press, to within the clock fit's movement.
+    leads = [
+        (d.lead_ns, r.script.presses[1][0] - r.script.presses[0][0])
+        for r in races
+        for _, d in r.decisions
+        if isinstance(d, SlapLead)
+    ]
+    assert len(leads) == len(races) and max(abs(lead - truth) for lead, truth in leads) < 300_000
+
+
+def test_the_firmwares_interrupt_stamps_what_it_catches_alike_and_a_bounce_as_where_it_settled() -> None:
+    race = dataclasses.replace(
+        script(0),
+        presses=((1_000_000, 2), (1_000_010, 0), (1_090_000, 1)),
+        edges=(
+            (2, ((1_000_000, True), (1_000_005, False), (1_000_008, True), (1_080_000, False))),
+            (0, ((1_000_010, True), (1_090_000, False))),
+            (1, ((1_090_000, True), (1_200_000, False))),
+        ),
+    )
+    stamps = interrupt_stamps(race, 25 * US)
+    assert stamps[2][0] == (1_000_000, 1_025_000, True) and stamps[0][0] == (1_000_010, 1_025_000, True)
+    assert len(stamps[2]) == 2  # the bounce inside the interrupt left only where it settled: down
+    assert stamps[1][0][1] == stamps[0][1][1]  # a release and a press caught by one interrupt
+    exact = interrupt_stamps(race, 0)
+    assert len(exact[2]) == 4 and all(t == stamped for t, stamped, _ in exact[2])  # each when it happened
+
+
+def test_presses_closer_than_the_boards_interrupt_are_an_exact_tie_and_none_is_won_wrongly() -> None:
+    timing = RaceTiming()
+    scripts = [script(seed, timing) for seed in range(40)]
+    recorded = record_bridge(scripts, timing, warm_s=1.0, latency_ns=25 * US)
+    races = [run_race(s, d, CAMERAS[2], "bridge", timing=timing) for s, d in zip(scripts, recorded, strict=True)]
+    row = RaceRow.of(races)
+    assert row.wrong_winner == 0 and row.no_winner == 0 and row.press_dropped == 0
+    close = sum(s.presses[1][0] - s.presses[0][0] <= 25 * US for s in scripts)
+    assert row.tied == close > 0  # every race closer than the interrupt, and only those

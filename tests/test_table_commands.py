@@ -186,7 +186,10 @@ def test_every_button_held_opens_the_preset_menu_taps_choose_and_a_hold_deals(tm
         assert len(table.games) == 1
         press(factory, BUTTONS[0], time.monotonic() - 1.0)  # held a second: deal
         _wait(lambda: len(table.games) == 2)
+        assert not table.games[1].faults  # the hold that dealt is no stuck button
         release(factory, BUTTONS[0], time.monotonic())
+        time.sleep(0.2)
+        assert not table.games[1].faults and not table.games[1].decisions[2:]  # and its release no gesture
         assert table.menu is None and table.games[1].setup.preset == menu.presets[2]
         assert table.games[1].setup.dealer == 1  # the deal passes on
         assert table.journals[0].name.endswith(".jsonl.abandoned")

@@ -1,8 +1,11 @@
 # cardtable button-and-light board: MicroPython for the Raspberry Pi Pico (RP2040).
 #
-# Buttons: one per seat, between a GPIO pin and ground (internal pull-up). Every edge is stamped
-# in a hard interrupt with time.ticks_us(), checked against the pin's level there and queued with
-# its number; the main loop sends it at once, and again when the host asks (RESEND).
+# Buttons: one per seat, between a GPIO pin and ground (internal pull-up). A pin's edge raises a
+# hard interrupt, which takes time.ticks_us() once and reads every pin at once (the SIO's input
+# register): each button whose level differs from its last queued edge is queued with that one
+# time and its number. Buttons that changed before the same interrupt came are stamped alike (an
+# exact tie, which the table settles by its rules), never in pin order. The main loop sends each
+# edge at once, and again when the host asks (RESEND).
 # Lights: a WS2812 (NeoPixel) strip, LEDS_PER_SEAT pixels per seat, driven by the host's LIGHT
 # commands through the RP2040's PIO: the strip's bit timing is the PIO's, so interrupts are never
 # turned off to write it and a button's edge is stamped when it happens, whatever the lights do.
@@ -19,6 +22,7 @@ import micropython
 import protocol as p
 import rp2
 from machine import Pin
+from micropython import const
 
 FIRMWARE = "cardtable-pico 2.0"
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9)
@@ -26,6 +30,7 @@ NEOPIXEL_PIN = 16
 LEDS_PER_SEAT = 1
 TIMER_BITS = 30  # ticks_us wraps at 2**30 on the RP2040 port
 SLOTS = 64  # edges kept: waiting to be sent, then for the host to ask again
+GPIO_IN = const(0xD0000004)  # the SIO's input register: every pin's level in one word (bits 0-29)
 HEARTBEAT_MS = 10  # each heartbeat tells the host every edge before it is in: a slap waits no longer
 
 micropython.alloc_emergency_exception_buf(100)
@@ -34,37 +39,39 @@ micropython.kbd_intr(-1)  # the USB serial line carries binary frames, not Ctrl-
 ticks = array("L", [0] * SLOTS)
 info = bytearray(SLOTS)  # button << 1 | pressed
 levels = bytearray(len(BUTTON_PINS))  # each button as its last queued edge left it: 1 pressed
+masks = tuple(1 << number for number in BUTTON_PINS)
 head = 0  # edges queued since the start (the next edge's number, before wrapping at 2**16)
-tail = 0  # the next edge to send
+tail = 0  # the next edge to send (moved back when the host asks for edges again)
+sent = 0  # edges sent at least once: those after it may not be written over
 dropped = 0
 
 
-def make_handler(index):
-    def handler(pin):  # hard interrupt: no allocation, no floats
-        global head, dropped
-        t = time.ticks_us()
-        # The pin's level now, not which edge flag fired: one interrupt can report both (a
-        # contact bouncing back), and an edge is only news if the pin differs from the last one.
-        down = 1 - pin.value()  # pulled up: low is pressed
-        if down == levels[index]:
-            return
-        if head - tail >= SLOTS - 1:
-            dropped += 1  # the change is not recorded: its opposite edge will match and be left out too
-            return
+def changed(pin):  # hard interrupt: no allocation, no floats
+    """Every button whose pin differs from its last queued edge, queued with one time. The pins'
+    levels now, not which edge flag fired: one interrupt can report both (a contact bouncing
+    back), and an edge is only news if the pin differs from the last one queued."""
+    global head, dropped
+    t = time.ticks_us()
+    word = machine.mem32[GPIO_IN]  # bits 0-29: a small int, no allocation
+    for i in range(len(masks)):
+        down = 0 if word & masks[i] else 1  # pulled up: low is pressed
+        if down == levels[i]:
+            continue
+        if head - sent >= SLOTS - 1:
+            dropped += 1  # not recorded: its opposite edge will match and be left out too
+            continue
         slot = head % SLOTS
         ticks[slot] = t
-        info[slot] = (index << 1) | down
-        levels[index] = down
+        info[slot] = (i << 1) | down
+        levels[i] = down
         head += 1
-
-    return handler
 
 
 buttons = []
 for i, number in enumerate(BUTTON_PINS):
     pin = Pin(number, Pin.IN, Pin.PULL_UP)
     levels[i] = 1 - pin.value()  # held as the board starts: the host hears it in the first heartbeat
-    pin.irq(make_handler(i), Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+    pin.irq(changed, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
     buttons.append(pin)
 
 
@@ -134,14 +141,8 @@ def resend(number):
     """Send the edges again from ``number`` on (the host saw a gap); say which are gone."""
     global tail
     first = head - ((head - number) & 0xFFFF)
-    if first >= head:
-        return
-    oldest = max(0, head - SLOTS + 1)  # older slots may be written over by the next edge
-    if first < oldest:
-        send(p.ERROR, (p.E_GONE,), f"edges {first & 0xFFFF}-{(oldest - 1) & 0xFFFF}")
-        first = oldest
-    if first < tail:
-        tail = first
+    if first < head and first < tail:
+        tail = first  # send_edges says which of them are gone by the time it gets to them
 
 
 def handle(kind, msg_seq, fields):
@@ -170,12 +171,19 @@ def handle(kind, msg_seq, fields):
 
 
 def send_edges():
-    """Send every edge queued and not yet sent, oldest first, with its number."""
-    global tail
+    """Send every edge from ``tail`` on, oldest first, with its number; edges asked for again
+    that newer ones have written over are said to be gone."""
+    global tail, sent
     while tail < head:
+        oldest = head - SLOTS + 1  # older slots may be written over by the next edge
+        if tail < oldest:
+            send(p.ERROR, (p.E_GONE,), f"edges {tail & 0xFFFF}-{(oldest - 1) & 0xFFFF}")
+            tail = oldest
         slot = tail % SLOTS
         send(p.EDGE, (info[slot] >> 1, info[slot] & 1, ticks[slot], tail & 0xFFFF))
         tail += 1
+        if tail > sent:
+            sent = tail
 
 
 def show(now_ms):
@@ -210,9 +218,11 @@ def run():
     try:
         main()
     except Exception as exc:
-        send(p.ERROR, (0,), f"firmware stopped: {exc}")
-        time.sleep_ms(100)
-        machine.reset()
+        try:
+            send(p.ERROR, (0,), "firmware stopped: " + str(exc)[:30])  # a frame holds 64 bytes
+            time.sleep_ms(100)
+        finally:
+            machine.reset()
 
 
 if __name__ == "__main__":  # as main.py on the board; a test imports it under another name

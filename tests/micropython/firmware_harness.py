@@ -33,6 +33,7 @@ class Pin:
 
 
 HELD_AT_START = 4  # the third button's pin is held down as the board starts
+PIN_NUMBERS = (2, 3, 4, 5, 6, 7, 8, 9)  # the firmware's BUTTON_PINS
 
 
 class StateMachine:
@@ -80,8 +81,20 @@ def _const(value):
     return value
 
 
+class Mem32:
+    """The SIO's input register, as the firmware reads it: bit n is pin n's level."""
+
+    def __getitem__(self, address):
+        word = 0
+        for k in range(len(PIN_NUMBERS)):  # no iterator: the interrupt runs with the heap locked
+            number = PIN_NUMBERS[k]
+            word |= Pin.pins[number].level << number
+        return word
+
+
 class machine:
     Pin = Pin
+    mem32 = Mem32()
 
 
 class rp2:
@@ -203,7 +216,22 @@ def bouncing_release():
 
 
 step("bouncing release", bouncing_release)
-step("resend", lambda: (fw["handle"](p.RESEND, 7, (1,)), fw["send_edges"]()))
+step("resend", lambda: fw["handle"](p.RESEND, 7, (1,)))  # sent by the loop's next send_edges
+
+
+def together():
+    """Two buttons down before the interrupt runs, while edges asked for again wait to be sent:
+    the first handler stamps both alike, the second finds nothing new, and the edges waiting to
+    be sent again take no room from them."""
+    for number in (6, 7):
+        Pin.pins[number].level = 0
+    irq(Pin.pins[7])
+    irq(Pin.pins[6])
+    fw["send_edges"]()
+
+
+step("together", together)
+dropped_after_resend = fw["dropped"]
 step("heartbeat", lambda: fw["heartbeat"]())
 step("show", lambda: fw["show"](1000))
 strip = fw["strip"].words
@@ -217,7 +245,7 @@ def flood():
 
 
 step("flood", flood)
-step("resend gone", lambda: fw["handle"](p.RESEND, 8, (0,)))
+step("resend gone", lambda: (fw["handle"](p.RESEND, 8, (0,)), fw["send_edges"]()))
 level = fw["level"]
 start = 1000
 levels = {
@@ -229,9 +257,30 @@ levels = {
     "pulse peak": level((p.PULSE, 0, 200, 0, 0, 1000, start), start + 500),
     "pulse low": level((p.PULSE, 0, 200, 0, 0, 1000, start), start + 20),
 }
+fw["send_edges"]()
+before = fw["dropped"]
+fw["resend"]((fw["head"] - 63) & 0xFFFF)  # every edge it holds asked for again, none sent yet
+last = Pin.pins[9]
+last.level = 0
+irq(last)  # a press meanwhile: room for it all the same
+pressed_while_resending = fw["dropped"] == before and fw["levels"][7] == 1
 result = {"steps": steps, "levels": levels, "dropped": fw["dropped"], "lights": list(fw["lights"][1][:6])}
 result["strip"] = strip
 result["allocations"] = list(allocations)
+result["dropped after resend"] = dropped_after_resend
+result["pressed while resending"] = pressed_while_resending
+resets = []
+
+
+def crash():
+    raise MemoryError("memory allocation failed, allocating 1024 bytes for the strip's buffer")
+
+
+machine.reset = lambda: resets.append(1)
+fw["main"] = crash
+step("crash", lambda: fw["run"]())
+result["resets"] = len(resets)
+result["steps"]["crash"] = steps["crash"]
 control = Pin(99)
 control.handler = lambda pin: bytearray(4)  # a handler that allocates: the check must see it
 irq(control)
