@@ -71,6 +71,7 @@ class BridgeTiming:
         bound: the board's heartbeats say every 10 ms which edges are all in, and a slap waits
         for those, not for this."""
         return self.gap_wait_ns * (self.gap_asks + 1) + self.busy_ns
+
     ack_ns: int = 25 * MS  # resend a light command not acknowledged by then
     retries: int = 8  # resends before a light command is counted lost
     handshake_ns: int = 500 * MS  # wait this long for VERSION after HELLO
