@@ -64,6 +64,13 @@ class BridgeTiming:
     gap_asks: int = 3  # ... this many times, then counted lost
     busy_ns: int = 40 * MS  # this thread's turn on a busy host, at worst
 
+    ack_ns: int = 25 * MS  # resend a light command not acknowledged by then
+    retries: int = 8  # resends before a light command is counted lost
+    handshake_ns: int = 500 * MS  # wait this long for VERSION after HELLO
+    quiet_ns: int = 2_000 * MS  # nothing heard (the board heartbeats a hundred times a second): reconnect
+    reopen_ns: int = 500 * MS  # between attempts to open a missing port
+    recheck_ns: int = 5_000 * MS  # between looks at a board with other firmware (it may be re-flashed)
+
     @property
     def link_ns(self) -> int:
         """How much later than a pin's edge a board's edge may reach the table at worst: held
@@ -71,13 +78,6 @@ class BridgeTiming:
         bound: the board's heartbeats say every 10 ms which edges are all in, and a slap waits
         for those, not for this."""
         return self.gap_wait_ns * (self.gap_asks + 1) + self.busy_ns
-
-    ack_ns: int = 25 * MS  # resend a light command not acknowledged by then
-    retries: int = 8  # resends before a light command is counted lost
-    handshake_ns: int = 500 * MS  # wait this long for VERSION after HELLO
-    quiet_ns: int = 2_000 * MS  # nothing heard (the board heartbeats a hundred times a second): reconnect
-    reopen_ns: int = 500 * MS  # between attempts to open a missing port
-    recheck_ns: int = 5_000 * MS  # between looks at a board with other firmware (it may be re-flashed)
 
 
 @dataclass
