@@ -203,6 +203,7 @@ class LiveTable:
         self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
         self._next_pin_check = 0  # when the pins' levels are next held against their edges
         self._dealt_by: set[int] = set()  # the seats whose hold dealt the next game from the preset menu
+        self.held_at_start = 0  # buttons found down as a game started
         self._pin_mismatch: set[int] = set()  # seats whose pin differed from its edges at the last check
         self._parts: list[Any] = []
         self._folder = config.resolve(config.journal.folder)
@@ -536,6 +537,7 @@ class LiveTable:
             "inputs set aside while paused": sum(g.set_aside for g in games),
             "edges after their seat had decided": sum(g.gestures.late_edges for g in games),
             "edges found lost by a button's level": sum(g.lost_edges for g in games),
+            "buttons down as a game started": self.held_at_start,
             "glitches shorter than the bounce window": sum(g.gestures.glitches for g in games),
             "loop errors": self.errors,
         }
@@ -630,6 +632,7 @@ class LiveTable:
                 core.pressed_before(seat, now)
                 continue
             log.warning("seat %d's button (%s) is down as the game starts", seat, self._button_names[seat])
+            self.held_at_start += 1
             core.held_at_start(seat, now)
 
     def _outputs(self) -> Outputs:

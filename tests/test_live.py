@@ -221,7 +221,7 @@ def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_p
     finally:
         table.stop()
         runner.join(timeout=10)
-    assert table.errors == 0
+    assert table.errors == 0 and table.metrics()["buttons down as a game started"] == 1
 
 
 def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path, caplog) -> None:
