@@ -244,36 +244,23 @@ class ClockFit:
 
 
 class BoardOrder:
-    """Keeps a board's converted times in the order, and at the distances, of its own timer.
+    """Keeps a board's converted times in the order of its own timer.
 
-    Edges can arrive late, and the fit moves a little with every pong, so two presses a
-    microsecond apart converted either side of a pong could swap places, and two 5 ms apart
-    could come out 5.06 ms apart. An edge within ``near_us`` of one already converted (the
-    presses of one race) is placed from that one, by the board's timer at the fitted rate, as
-    long as that stays within the fit's bound: a race's presses keep the board's order and
-    spacing, whatever the fit did between them. Others are placed by the fit, and kept between
-    the nearest earlier and later ones (a nanosecond a microsecond apart at least).
+    Edges can arrive late (asked for again), and the fit moves a little with every pong, so two
+    presses a microsecond apart converted either side of a pong could swap places. Each new time
+    is kept between those of the nearest earlier and later board readings already converted (at
+    least a nanosecond per microsecond apart), so a board's presses are ordered by its timer.
     """
 
-    def __init__(self, keep: int = 512, near_us: int = 10_000) -> None:
+    def __init__(self, keep: int = 512) -> None:
         self.keep = keep
-        self.near_us = near_us
         self.board: list[int] = []  # sorted board times (unwrapped µs)
         self.host: list[int] = []  # their host times, in the same order
 
-    def place(self, board_us: int, host_ns: int, rate: float = 1000.0, bound_ns: int | None = None) -> int:
-        """The host time of a board time that the fit puts at ``host_ns`` (within ``bound_ns`` of
-        the truth): from a near edge at the board's spacing as long as that stays within the
-        fit's bound, else the fit's own."""
+    def place(self, board_us: int, host_ns: int) -> int:
         i = bisect.bisect_left(self.board, board_us)
         if i < len(self.board) and self.board[i] == board_us:
             return self.host[i]  # the same instant: the same time
-        near = [j for j in (i - 1, i) if 0 <= j < len(self.board) and abs(self.board[j] - board_us) <= self.near_us]
-        if near:
-            j = min(near, key=lambda j: abs(self.board[j] - board_us))
-            spaced = self.host[j] + round(rate * (board_us - self.board[j]))
-            if bound_ns is None or abs(spaced - host_ns) <= bound_ns:
-                host_ns = spaced  # the fit moved since: the chain starts again from the fit otherwise
         if i > 0:
             host_ns = max(host_ns, self.host[i - 1] + (board_us - self.board[i - 1]))
         if i < len(self.board):

@@ -66,12 +66,18 @@ class EdgeNumbers(Generic[T]):
             self._saw((next_number - 1) % WRAP)
 
     def gone(self, first: int, last: int) -> list[T]:
-        """The board no longer holds these edges: lost; the edges now in order."""
+        """The board no longer holds these edges: those not here are lost; the edges now in
+        order (those of them that came, and those after them)."""
         if self.expected is None or ahead(self.expected, first) < 0 or ahead(last, self.expected) < 0:
             return []
-        self.lost += ahead(last, self.expected) + 1
-        self.expected = (last + 1) % WRAP
-        return self._release()
+        out = []
+        while ahead(last, self.expected) >= 0:
+            if self.expected in self.held:
+                out.append(self.held.pop(self.expected))
+            else:
+                self.lost += 1
+            self.expected = (self.expected + 1) % WRAP
+        return out + self._release()
 
     def due(self, now: int) -> tuple[int | None, list[T]]:
         """What a gap calls for at ``now``: the number to ask for again (None: nothing to ask),
@@ -98,7 +104,8 @@ class EdgeNumbers(Generic[T]):
         """How many edges the board has sent that have not come (yet)."""
         if self.expected is None or self.known_to is None:
             return 0
-        return max(0, ahead(self.known_to, self.expected) - len(self.held))
+        ahead_held = sum(1 for n in self.held if 0 < ahead(n, self.expected) < ahead(self.known_to, self.expected))
+        return max(0, ahead(self.known_to, self.expected) - ahead_held)
 
     def _saw(self, number: int) -> None:
         after = (number + 1) % WRAP

@@ -493,8 +493,9 @@ class Bridge:
         if self._unwrap is None or not self._fit.ready or not 0 <= timer < self._unwrap.period:
             return
         board_us = self._unwrapped(timer, now)
-        # An edge after it is placed no earlier than the fit's bound before the fit's time for it.
-        vouched = min(now, self._fit.to_host_ns(board_us) - 2 * self._fit.bound_ns(board_us))
+        # An edge after it is placed by this fit or a later one, each within its bound of the
+        # truth: a margin of three bounds keeps the word short of it, however the fit moves.
+        vouched = min(now, self._fit.to_host_ns(board_us) - 3 * self._fit.bound_ns(board_us))
         if vouched > self._vouched:
             self._vouched = vouched
             if self.on_vouch is not None:
@@ -540,7 +541,7 @@ class Bridge:
         self._lost_since.discard(button)
         self._last_edge_us[button] = board_us
         self._levels[button] = pressed
-        self.edges.put(RawEdge(seat, pressed, self._order.place(board_us, host_ns, self._fit.rate, bound)))
+        self.edges.put(RawEdge(seat, pressed, self._order.place(board_us, host_ns)))
 
     def _impossible(self, button: int, why: str) -> None:
         self.stats["impossible edges"] += 1

@@ -78,8 +78,12 @@ class _HostClock:
         return h0 + (true_ns - t0) * (1 + r0 * 1e-6)
 
 
-def run_link(link: Link, seconds: float, seed: int = 0, settle_s: float = 2.0, start_s: float = 5.0) -> LinkResult:
-    """Ten pings a second for ``seconds`` of true time and a press between every two."""
+def run_link(
+    link: Link, seconds: float, seed: int = 0, settle_s: float = 2.0, start_s: float = 5.0, stream_ms: float = 0.0
+) -> LinkResult:
+    """Pings as the bridge sends them for ``seconds`` of true time, and after each a race of two
+    presses; or, with ``stream_ms``, a press every ``stream_ms`` (half to all of it) throughout,
+    edges placed one after another as a flurry of slaps gives them."""
     rng = random.Random(f"{link.name}:{seed}")
     host = _HostClock(link.slews)
     period = 1 << link.timer_bits
@@ -92,22 +96,30 @@ def run_link(link: Link, seconds: float, seed: int = 0, settle_s: float = 2.0, s
     result = LinkResult([], [], 0, [])
     t = start_s * SECOND
     begin = t
+    streamed = t + 1 * MS
     while t < begin + seconds * SECOND:
         arrive = t + rng.uniform(*link.out_ns)
         leave = arrive + rng.uniform(*link.board_ns)
         back = leave + rng.uniform(*link.back_ns)
         board_in = unwrap(board(arrive))
         fit.add(Ping(round(host(t)), round(host(back)), board_in, board_in + (board(leave) - board(arrive)) % period))
-        first = back + rng.uniform(0, PING_NS * 0.9)
-        for press in (first, first + rng.uniform(1_000, 5 * MS)):  # a race, placed as the bridge places it
+        t += FAST_PING_NS if t - begin < FAST_FOR_NS else PING_NS
+        if stream_ms:
+            presses = []
+            while streamed < t:
+                presses.append(max(streamed, back))
+                streamed += stream_ms * MS * rng.uniform(0.5, 1.0)
+        else:
+            first = back + rng.uniform(0, PING_NS * 0.9)
+            presses = [first, first + rng.uniform(1_000, 5 * MS)]  # a race
+        for press in presses:  # placed as the bridge places them
             raw = board(press)
             board_us = board_in + (raw - board_in % period) % period
             bound_ns = fit.bound_ns(board_us)
-            placed = order.place(board_us, fit.to_host_ns(board_us), fit.rate, bound_ns)
+            placed = order.place(board_us, fit.to_host_ns(board_us))
             error, bound = abs(placed - host(press)) / 1000, bound_ns / 1000
             result.bound_misses += error > bound
             result.closest = max(result.closest, error / bound)
             (result.errors_us if press - begin >= settle_s * SECOND else result.early_errors_us).append(error)
             result.bounds_us.append(bound)
-        t += FAST_PING_NS if t - begin < FAST_FOR_NS else PING_NS
     return result

@@ -115,7 +115,15 @@ class FakeBoard:
         with self._lock:
             self._master, self._slave = master, slave
             self._decoder = p.Decoder()
+            # Plugged in, it starts afresh (a USB-powered board lost its power): the buttons as
+            # they are now, edges numbered from 0, what was on its way gone.
+            for message in sorted(self._out):
+                kind, fields, _text = message.message
+                if kind == p.EDGE:
+                    (self.down.add if fields[1] else self.down.discard)(fields[0])
             self._out.clear()
+            self.next_edge = 0
+            self.sent_edges.clear()
         link = Path(self.path)
         tmp = link.with_suffix(".new")
         tmp.unlink(missing_ok=True)

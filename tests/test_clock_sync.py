@@ -103,3 +103,11 @@ def test_within_100_microseconds_after_two_seconds_and_the_bound_always_holds(li
     assert result.bound_misses == 0
     assert max(result.bounds_us) < 2_000  # a bound that says something,
     assert result.closest > 0.15  # and that an error comes near: a bound a few times tighter would be missed
+
+
+@pytest.mark.parametrize("link", LINKS[2:], ids=lambda link: link.name)
+def test_a_flurry_of_edges_placed_one_after_another_keeps_within_the_bound(link) -> None:
+    """Edges every 5-10 ms for two minutes (a frantic round of slaps, bouncing contacts): each
+    placed in the board's order as the bridge places it, none further from the truth than the bound."""
+    result = run_link(link, 120, seed=5, stream_ms=10)
+    assert len(result.errors_us) > 10_000 and result.bound_misses == 0

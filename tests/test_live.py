@@ -245,3 +245,23 @@ def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path
         table.stop()
         runner.join(timeout=10)
     assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0
+
+
+def test_a_release_whose_edge_never_came_lets_the_button_go_with_nothing_decided_from_it(tmp_path: Path) -> None:
+    config = load_config(_table(tmp_path, frames=30, card_from=99))
+    factory = timed_mock_factory()
+    table = LiveTable(config, pin_factory=factory)
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
+    runner.start()
+    try:
+        _wait(lambda: table.games and not table.games[0].paused)
+        press(factory, 22, time.monotonic())  # seat 2 presses, and the table hears it
+        _wait(lambda: table.games[0].gestures.seats[2].state)
+        factory.pin(22)._state = True  # ... lets go, and the callback never told
+        _wait(lambda: not table.games[0].gestures.seats[2].state)
+        time.sleep(0.5)
+        assert not table.games[0].paused  # no fault: the button is up, as it should be
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0

@@ -141,7 +141,7 @@ def resend(number):
     """Send the edges again from ``number`` on (the host saw a gap); say which are gone."""
     global tail
     first = head - ((head - number) & 0xFFFF)
-    if first < head and first < tail:
+    if 0 <= first < tail:  # a number the board never gave out is no edge to send again
         tail = first  # send_edges says which of them are gone by the time it gets to them
 
 
@@ -180,7 +180,10 @@ def send_edges():
             send(p.ERROR, (p.E_GONE,), f"edges {tail & 0xFFFF}-{(oldest - 1) & 0xFFFF}")
             tail = oldest
         slot = tail % SLOTS
-        send(p.EDGE, (info[slot] >> 1, info[slot] & 1, ticks[slot], tail & 0xFFFF))
+        what, when = info[slot], ticks[slot]
+        if tail < head - SLOTS + 1:  # written over while being read: gone
+            continue
+        send(p.EDGE, (what >> 1, what & 1, when, tail & 0xFFFF))
         tail += 1
         if tail > sent:
             sent = tail
