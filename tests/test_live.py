@@ -3,15 +3,18 @@ pins for buttons and lights, a real journal, faults that pause the game."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
+from gpiozero.pins.mock import MockFactory
 
 from sim.mock_gpio import press, release, timed_mock_factory
 from sim.render import CardPlacement, SceneSpec, render_scene
@@ -228,40 +231,37 @@ def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path
     """A pin's callback missed (an edge lost under load): the table holds the pins' levels against
     the edges once a second, and a button down with no press seen is a fault naming its pin, as
     at the start; let go, the game goes on."""
-    config = load_config(_table(tmp_path, frames=30, card_from=99))
-    factory = timed_mock_factory()
-    table = LiveTable(config, pin_factory=factory)
-    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
-    runner.start()
-    try:
-        _wait(lambda: table.games and not table.games[0].paused)
+    with _playing(tmp_path) as (table, factory):
         pin = factory.pin(22)  # seat 2's button
         pin._state = False  # down, and the callback never told: the edge is lost
         _wait(lambda: "seat 2's button (pin 22)" in table.games[0].faults)
         assert "is down where no press was seen (an edge lost)" in caplog.text
         release(factory, 22, time.monotonic())
         _wait(lambda: "seat 2's button (pin 22)" not in table.games[0].faults)
-    finally:
-        table.stop()
-        runner.join(timeout=10)
     assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0
 
 
-def test_a_release_whose_edge_never_came_lets_the_button_go_with_nothing_decided_from_it(tmp_path: Path) -> None:
-    config = load_config(_table(tmp_path, frames=30, card_from=99))
+@contextlib.contextmanager
+def _playing(tmp_path: Path) -> Iterator[tuple[LiveTable, MockFactory]]:
+    """A table on mock pins and 6 s of an empty table's frames, playing until the block ends."""
     factory = timed_mock_factory()
-    table = LiveTable(config, pin_factory=factory)
+    table = LiveTable(load_config(_table(tmp_path, frames=30, card_from=99)), pin_factory=factory)
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
     runner.start()
     try:
         _wait(lambda: table.games and not table.games[0].paused)
+        yield table, factory
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+
+
+def test_a_release_whose_edge_never_came_lets_the_button_go_with_nothing_decided_from_it(tmp_path: Path) -> None:
+    with _playing(tmp_path) as (table, factory):
         press(factory, 22, time.monotonic())  # seat 2 presses, and the table hears it
         _wait(lambda: table.games[0].gestures.seats[2].state)
         factory.pin(22)._state = True  # ... lets go, and the callback never told
         _wait(lambda: not table.games[0].gestures.seats[2].state)
         time.sleep(0.5)
         assert not table.games[0].paused  # no fault: the button is up, as it should be
-    finally:
-        table.stop()
-        runner.join(timeout=10)
     assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0

@@ -125,6 +125,7 @@ class protocol:
 for _key, _value in protocol_globals.items():
     setattr(protocol, _key, _value)
 
+
 class Clock:
     """The board's timers, a microsecond on at each reading: two readings are never alike."""
 
