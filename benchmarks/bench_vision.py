@@ -32,14 +32,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks.photos import missing, photos_folder, split
 from vision.cores import use_one_core
 from vision.identify import Deck, SeenCard, builtin_deck, identify, lies_over
 from vision.profile import enrol, load_deck
 from vision.tracker import CardTracker
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real_cards_dev"
-if not REAL.is_dir():
-    REAL = Path("/work/shared/data/real_cards_dev")
+REAL = photos_folder()
 BOX = ("xmin", "ymin", "xmax", "ymax")
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 # Labels that are plainly wrong, checked by eye (photo, box's top-left corner): the right name.
@@ -166,9 +165,11 @@ def _kind(box: list[int], others: list[list[int]], size: tuple[int, int]) -> str
 
 def bench_real_photos() -> None:
     """The photographs read by the built-in reader; then those no enrolment photo is, read by
-    the built-in reader and by the deck enrolled from ``ENROLMENT`` (24 photos, one a card)."""
-    if not REAL.is_dir():
-        print("real photographs: not on this machine, skipped")
+    the built-in reader and by the deck enrolled from ``ENROLMENT`` (24 photos, one a card).
+    Each with its validation part (``benchmarks.photos``: nothing is tuned on it) and its tuning
+    part side by side."""
+    if missing() is not None:
+        print(f"real photographs: skipped, {missing()}")
         return
     print(f"Real photographs ({REAL.name}: one deck never enrolled, rank labels, a few suits), built-in reader:")
     _report_photos(_read_photos(builtin_deck()))
@@ -209,6 +210,7 @@ def _read_photos(deck: Deck, leave_out: set[str] = frozenset()) -> tuple[dict[st
     the verdicts by kind of card (``_kind``), and each photograph's time."""
     tallies: dict[str, Counter[str]] = {"all": Counter()}
     times = []
+    parts = {photo: f"{part} part" for part in ("tuning", "validation") for photo in split()[part]}
     for xml in sorted(REAL.glob("*.xml")):
         root = ET.parse(xml).getroot()
         photo = root.findtext("filename", "")
@@ -229,6 +231,7 @@ def _read_photos(deck: Deck, leave_out: set[str] = frozenset()) -> tuple[dict[st
             verdict = _box_verdict(found, box, RANKS[label], (image.shape[1], image.shape[0]), suit)
             others = [b for j, (b, _) in enumerate(labelled) if j != i]
             tallies["all"][verdict] += 1
+            tallies.setdefault(parts.get(photo, "no part"), Counter())[verdict] += 1
             tallies.setdefault(_kind(box, others, (image.shape[1], image.shape[0])), Counter())[verdict] += 1
     return tallies, times
 
@@ -259,7 +262,7 @@ def _area(box: list[int]) -> float:
 
 def _report_photos(read: tuple[dict[str, Counter[str]], list[float]], reader: str = "") -> None:
     tallies, times = read
-    for kind in ("all", "clear", "partly covered", "cut by the frame"):
+    for kind in ("validation part", "tuning part", "all", "clear", "partly covered", "cut by the frame"):
         title = f"{reader + ', ' if reader else ''}rank, {kind:16}"
         _report(title, tallies.get(kind, Counter()), times)
     off = tallies.get(OFF_LABELS, Counter())

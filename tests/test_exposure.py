@@ -10,13 +10,12 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.photos import missing, photos_folder
 from table.cli import main
 from vision.exposure import OVEREXPOSED, clipped_share, overexposure_advice
 from vision.identify import SeenCard, identify
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real_cards_dev"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data/real_cards_dev")
+DATA = photos_folder()
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +56,7 @@ def test_a_frame_with_no_card_read_or_no_colour_says_nothing(scene: np.ndarray) 
     assert clipped_share(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), identify(scene)) is None
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_the_photographs_webcam_frames_are_overexposed_and_the_phone_s_are_not() -> None:
     webcam, phone = cv2.imread(str(DATA / "cam_image10.jpg")), cv2.imread(str(DATA / "IMG_2385.JPG"))
     assert overexposure_advice(webcam, identify(webcam)) is not None

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import vision.by_index as by_index_module
 import vision.identify as identify_module
 import vision.indices as indices_module
+from benchmarks.photos import missing
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from sim.render_cards import DECK_STYLES, render_card
 from tests.test_vision_real import DATA, labelled, overlap
@@ -248,7 +249,7 @@ def test_no_index_is_seen_in_wood_grain_a_cards_back_or_a_blank_table(table: str
     assert [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == []
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 @pytest.mark.parametrize(("name", "at"), [("IMG_2537.JPG", (148, 186)), ("IMG_2648.JPG", (30, 202))])
 def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypatch, name: str, at) -> None:
     image = cv2.imread(str(DATA / name))
@@ -263,7 +264,7 @@ def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypat
     assert [c for c in matches() if c.code is not None] == []
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_faint_side(monkeypatch) -> None:
     """IMG_2669's jack of diamonds lies over a nine as white as itself: its left side shows no
     step, its top only the thin shadow it casts (29.9 grey levels). Its index reads for sure;
@@ -280,7 +281,7 @@ def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_fai
     assert codes() == []
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 @pytest.mark.parametrize(
     ("name", "at", "ruled"), [("IMG_2657.JPG", (50, 317), True), ("IMG_2603.JPG", (144, 220), False)]
 )
@@ -319,7 +320,7 @@ def test_an_index_printed_on_a_card_lying_whole_on_top_is_that_card_s() -> None:
     assert "JH" in codes and set(codes) <= {card.code for card in truth}
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monkeypatch) -> None:
     """IMG_2657's king of diamonds, the lowest of a fan, shows its index and a strip of its
     picture: the index reads K at 0.78 (A and 8 the rest); beside a picture, 0.95. Without the
@@ -335,7 +336,7 @@ def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monk
     assert codes() == []
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) -> None:
     """IMG_2475's ace: its outline runs past the card's end and reads unsure. The index inside it,
     read through the outline it implies, is the card; the unsure outline is left out."""
@@ -351,7 +352,7 @@ def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) ->
     assert codes() == [None]
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 @pytest.mark.parametrize("at", [(153, 54), (260, 36)])
 def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_surely(monkeypatch, at) -> None:
     """IMG_2635's king and ace lie partly under other cards, each showing one index. Read surely
@@ -432,7 +433,7 @@ def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(mon
     assert size() < 0.8
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely(monkeypatch) -> None:
     """IMG_2523's ace of diamonds reaches under the edge of a book: its outline, drawn short,
     shows no index; its index, read surely on its own, is the card (covered: its middle hidden)."""
@@ -470,7 +471,7 @@ def test_marks_on_a_printed_page_read_as_an_index_are_no_card_where_no_card_face
     assert others() == ["2S"]
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_card_whose_two_indices_agree_is_taken_though_a_card_under_it_reads_otherwise() -> None:
     """IMG_2601: no outline reads the ten of diamonds lying over a queen of clubs. Its two indices
     read 10D alike; the queen's index, whose outline overlaps the ten's as much as one card's two
@@ -524,7 +525,7 @@ def test_a_fan_s_lower_card_beside_cards_taken_by_their_indices_is_taken_by_its_
     assert code not in {c.code for c in identify(image)}
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_card_known_by_both_indices_is_taken_though_a_card_on_top_explains_one_of_them(monkeypatch) -> None:
     """IMG_2667: the ten of diamonds lies over an ace of clubs, both indices read 10D. The ace is
     found by its index, lying whole, its outline fitted a little wide, over the ten's upper
@@ -540,7 +541,7 @@ def test_a_card_known_by_both_indices_is_taken_though_a_card_on_top_explains_one
             assert [c.code[:-1] for c in cards] == [rank], order
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_card_whose_outline_reads_unsure_is_taken_when_its_two_indices_read_alike() -> None:
     """cam_image14's jack of spades: through its outline one corner reads, the other not (0.6 at
     most); its two indices, found alone, both read JS (under ``LONE_SURE`` each)."""
@@ -872,7 +873,7 @@ def test_a_card_known_by_both_its_indices_spans_them() -> None:
     assert spanned == pytest.approx(card, abs=0.5)
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_it_shows(monkeypatch) -> None:
     """IMG_2668: a ten of spades under a jack of hearts whose two indices show, the top one's
     direction 6 degrees off the line between them. The jack's outline spans his two indices, so
@@ -897,7 +898,7 @@ def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_i
     assert shown() < 0.5
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+@pytest.mark.skipif(missing() is not None, reason=str(missing()))
 def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(monkeypatch) -> None:
     """IMG_2648: an ace of hearts over a ten of clubs over a queen, every card found by its
     indices (no outline reads). The ace shows both its indices, so its size is known; the ten,

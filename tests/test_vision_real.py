@@ -20,6 +20,7 @@ import vision.indices as indices_module
 import vision.middle as middle_module
 import vision.pictures as pictures_module
 import vision.reader as reader_module
+from benchmarks.photos import missing, photos_folder
 from table.cli import main
 from vision.detect import CARD_H, CARD_W, warp_card
 from vision.identify import identify
@@ -29,11 +30,9 @@ from vision.profile import enrol, load_deck
 from vision.quads import CardQuad
 from vision.reader import Warped, corner_box
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real_cards_dev"
-if not DATA.is_dir():  # a clone outside the workplace: the photos live beside the project
-    DATA = Path("/work/shared/data/real_cards_dev")
+DATA = photos_folder()
 RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="the real card photographs are not on this machine")
+pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
 
 def labelled(name: str) -> list[tuple[str, tuple[int, int, int, int]]]:

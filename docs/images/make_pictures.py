@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from test_calibration import MARKER_MM, TABLE_H, TABLE_W, camera_view, flat_table
 
+from benchmarks.photos import photos_folder
 from sim.render import CardPlacement, SceneSpec, render_scene
 from vision.calibration import calibrate_from_markers, draw_overlay
 from vision.identify import draw, identify
@@ -21,8 +22,8 @@ from vision.segment import builtin_segmenter
 from vision.zones import default_zones
 
 HERE = Path(__file__).resolve().parent
-REAL = Path("/work/shared/data/real_cards_dev/IMG_2451.JPG")
-ON_FLOOR = Path("/work/shared/data/real_cards_dev/IMG_2572.JPG")  # three cards on a pale tiled floor
+REAL = photos_folder() / "IMG_2451.JPG"
+ON_FLOOR = photos_folder() / "IMG_2572.JPG"  # three cards on a pale tiled floor
 
 
 def segmenter_picture(photo: np.ndarray) -> np.ndarray:
