@@ -270,13 +270,23 @@ def _report_photos(read: tuple[dict[str, Counter[str]], list[float]], reader: st
     print(f"  {who}outlines {OFF_LABELS}: {off['unsure']} unsure, {off['back']} backs, {off['read']} read")
 
 
-def _scenes(style: str, count: int, seed: int, clutter: float = 0.0, shade: float = 0.0, **kw: object) -> list:
+def _scenes(
+    style: str,
+    count: int,
+    seed: int,
+    clutter: float = 0.0,
+    shade: float = 0.0,
+    camera: str | None = None,
+    **kw: object,
+) -> list:
     from dataclasses import replace
 
     from sim.render import random_scene, render_scene
 
     rng = random.Random(seed)
-    specs = [replace(random_scene(rng, style=style, **kw), clutter=clutter, shade=shade) for _ in range(count)]
+    specs = [
+        replace(random_scene(rng, style=style, **kw), clutter=clutter, shade=shade, camera=camera) for _ in range(count)
+    ]
     return [render_scene(spec) for spec in specs]
 
 
@@ -347,8 +357,27 @@ def bench_rendered() -> None:
             scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + offset, cards=3, **scene)
             tally, times = _score_scenes(scenes, builtin_deck())
             _report(f"{style:8} built-in", tally, times)
+    bench_cameras()
     bench_empty_tables()
     bench_jokers()
+
+
+def bench_cameras(count: int = 20) -> None:
+    """The rendered decks (none of them the networks' training designs) under what cheap cameras
+    and rooms do to a picture (``sim.camera_looks``): a row a camera, the decks together."""
+    from sim.camera_looks import LOOKS
+    from sim.render import DECK_STYLES
+
+    print(f"Rendered scenes under cheap cameras and room lights ({count} scenes of 3 cards a deck design):")
+    for offset, look in enumerate(LOOKS, start=10):
+        tally: Counter[str] = Counter()
+        times: list[float] = []
+        for style in DECK_STYLES:
+            scenes = _scenes(style, count, seed=zlib.crc32(style.encode()) + offset, cards=3, camera=look)
+            t, ts = _score_scenes(scenes, builtin_deck())
+            tally.update(t)
+            times += ts
+        _report(f"{look:34} built-in", tally, times)
 
 
 def bench_empty_tables() -> None:

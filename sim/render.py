@@ -102,6 +102,7 @@ class SceneSpec:
     pictures: str | None = None  # a folder of photos for the clutter's book covers and magazines
     shade: float = 0.0  # hard shadows of a window's bars or an object across table and cards (0..1)
     hands: tuple[HandPlacement, ...] = ()  # players' hands over everything (``sim.hands``)
+    camera: str | None = None  # a cheap camera and a room's light (``sim.camera_looks.LOOKS``), applied last
 
 
 # ---------------------------------------------------------------- tables
@@ -517,6 +518,10 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, list[PlacedCard]]:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg_quality)])
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if spec.camera is not None:
+        from sim.camera_looks import LOOKS
+
+        out = LOOKS[spec.camera].apply(out, spec.seed)
 
     polys = [_apply_h(hm, corners) for _, corners in placed_src]
     # Index regions are laid out on the flat card, then seen through the same camera.
