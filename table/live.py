@@ -87,6 +87,7 @@ class CameraReader(threading.Thread):
         self.frames = 0
         self.read_frames = 0  # of them, those read (the others were like the last one read: ``vision.gate``)
         self.failed_frames = 0
+        self.skipped_frames = 0  # frames that could show no card (black, white, without colour): not read
         self.cpu_ns = 0  # the reader's own CPU time (identify and track), for the loop's CPU share
 
     def run(self) -> None:
@@ -137,7 +138,10 @@ class CameraReader(threading.Thread):
         )
 
     def _frames(self, source: Any, reader: FrameReader) -> None:
+        from vision.frame_check import ProblemWatch
+
         lost = False
+        watch = ProblemWatch(round(self.config.camera.lost_after_s * 1e9))
         while not self.stop_event.is_set():
             frame = source.read()
             if frame is None:
@@ -150,7 +154,14 @@ class CameraReader(threading.Thread):
                 continue
             if lost:
                 lost = False
+                watch = ProblemWatch(watch.after_ns)  # the fault is taken back: a lasting problem is said again
                 self.inbox.put(Fault(CAMERA, None))
+            changed, problem = watch.see(frame.image, frame.t_ns)
+            if changed:
+                self.inbox.put(Fault(CAMERA, None if problem is None else f"{source.name} shows {problem}"))
+            if problem is not None or watch.since is not None:
+                self.skipped_frames += 1
+                continue  # a frame that can show no card says nothing of the table: a covered lens takes no pile away
             wait = frame.t_ns - time.monotonic_ns()
             if wait > 0:  # a recording: its frames at their recorded pace
                 self.stop_event.wait(wait / 1e9)
@@ -737,7 +748,8 @@ class LiveTable:
         p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] / MS if lat else 0.0
         median = statistics.median(lat) / MS if lat else 0.0
         return (
-            f"{self.camera.frames} frames ({self.camera.read_frames} read, {self.camera.failed_frames} failed), "
+            f"{self.camera.frames} frames ({self.camera.read_frames} read, {self.camera.failed_frames} failed, "
+            f"{self.camera.skipped_frames} showing no scene), "
             f"{self.decisions_before + sum(len(g.decisions) for g in self.games)} decisions in "
             f"{self.games_dealt} game(s); "
             f"woken to lights told: median {median:.2f} ms, 99th percentile {p99:.2f} ms"

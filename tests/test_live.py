@@ -70,7 +70,11 @@ def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path
     assert [(e["type"], e.get("card"), e.get("zone")) for e in lines[1:]] == [("card-seen", "QH", "pile")]
     assert "Bob plays  QH" in done.stdout
     assert f"the recording folder:{tmp_path / 'frames'} has ended; the game is paused" in done.stderr
-    assert "12 frames (" in done.stderr and " 0 failed)" in done.stderr and "could not take" not in done.stderr
+    assert (
+        "12 frames (" in done.stderr
+        and " 0 failed, 0 showing no scene)" in done.stderr
+        and "could not take" not in done.stderr
+    )
 
 
 def test_cardtable_run_check_says_what_the_configuration_sets_up(tmp_path: Path) -> None:
@@ -204,6 +208,33 @@ def test_a_camera_that_opens_only_later_pauses_the_game_until_it_does(tmp_path: 
         table.stop()
         runner.join(timeout=10)
     assert table.errors == 0
+
+
+def test_a_covered_lens_pauses_the_game_saying_so_and_takes_no_card_away(tmp_path: Path) -> None:
+    """Two seconds of black frames (a hand over the lens is shorter than ``lost_after_s``, a cap
+    is not): the game pauses naming what the camera shows, the black frames are not read (the
+    card on the pile is not taken away by them), and the first frame of the table again goes on."""
+    path = _table(tmp_path, frames=40, card_from=2)
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("lost_after_s = 3 ", "lost_after_s = 1 "), encoding="utf-8"
+    )
+    config = load_config(path)
+    black = cv2.imread(str(tmp_path / "frames" / "frame-000.png")) * 0
+    for i in range(10, 25):
+        cv2.imwrite(str(tmp_path / "frames" / f"frame-{i:03d}.png"), black)
+    table = LiveTable(config, pin_factory=timed_mock_factory())
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
+    runner.start()
+    try:
+        _wait(lambda: table.games and "camera" in table.games[0].faults)
+        assert "shows black: the lens is covered or the room is dark" in table.games[0].faults["camera"]
+        _wait(lambda: "camera" not in table.games[0].faults)  # the table again: the game goes on
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert table.errors == 0 and table.camera.skipped_frames == 15
+    seen = [e["type"] for e in _journal(tmp_path)[1:]]
+    assert seen == ["card-seen"]  # the queen, once: nothing taken away while the lens was covered
 
 
 def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_pin(tmp_path: Path, caplog) -> None:

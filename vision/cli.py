@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -39,8 +40,10 @@ USER_ERRORS: tuple[type[Exception], ...] = (EnrolError, CalibrationError, FrameS
 def cmd_identify(args: argparse.Namespace) -> int:
     from vision.cores import use_one_core
     from vision.exposure import overexposure_advice
-    from vision.identify import builtin_deck, colourless, draw, identify
+    from vision.frame_check import frame_problem
+    from vision.identify import builtin_deck, draw, identify
     from vision.memory import keep_freed_memory
+    from vision.stage_times import timed
 
     keep_freed_memory()  # many images, each frame's buffers alike
     use_one_core()
@@ -60,13 +63,17 @@ def cmd_identify(args: argparse.Namespace) -> int:
         except ImageFileError as exc:
             results.append({"image": name, "error": str(exc), "cards": []})
             continue
-        cards = identify(image, deck, args.threshold)
+        if args.timings and not results:
+            identify(image, deck, args.threshold)  # the networks and tables load now, not in the first image's times
+        with timed() as times:
+            start = time.perf_counter_ns()
+            cards = identify(image, deck, args.threshold)
+            total = time.perf_counter_ns() - start
         results.append({"image": name, "cards": [c.to_json() for c in cards]})
-        if colourless(image):
-            print(
-                f"{name}: a picture without colour: red suits cannot be told from black, every card is unsure",
-                file=sys.stderr,
-            )
+        if args.timings:
+            results[-1]["timings_ms"] = _stage_ms(times, total)
+        if problem := frame_problem(image):
+            print(f"{name}: {problem}; no card is read surely from it", file=sys.stderr)
         elif advice := overexposure_advice(image, cards):
             print(f"{name}: {advice}", file=sys.stderr)
         if args.draw:
@@ -80,7 +87,17 @@ def cmd_identify(args: argparse.Namespace) -> int:
                 continue
             found = ", ".join(f"{c['code'] or 'unsure'} ({c['confidence']:.2f})" for c in result["cards"])
             print(f"{result['image']}: {found or 'no cards'}")
+            if "timings_ms" in result:
+                print("  " + ", ".join(f"{stage} {ms:.1f} ms" for stage, ms in result["timings_ms"].items()))
     return 1 if any("error" in result for result in results) else 0  # every image answered; a script learns one failed
+
+
+def _stage_ms(times: dict[str, int], total_ns: int) -> dict[str, float]:
+    """A frame's stages in milliseconds, what no stage holds as "the rest", and the whole."""
+    out = {name: ns / 1e6 for name, ns in times.items()}
+    out["the rest"] = max(0, total_ns - sum(times.values())) / 1e6
+    out["total"] = total_ns / 1e6
+    return out
 
 
 def _write_picture(path: Path, picture: np.ndarray) -> None:
@@ -226,6 +243,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     ident.add_argument("--json", action="store_true", help="one JSON list, an object per image")
     ident.add_argument("--draw", default=None, metavar="DIR", help="write annotated pictures here")
     ident.add_argument("--threshold", type=_threshold, default=UNSURE, help=f"unsure below this confidence ({UNSURE})")
+    ident.add_argument("--timings", action="store_true", help="say how long each stage of the reading took")
     ident.add_argument("--no-jokers", action="store_true", help="the game has no jokers: nothing is read as one")
     ident.set_defaults(func=cmd_identify)
 

@@ -36,6 +36,7 @@ from vision.detect import (
     working_image,
 )
 from vision.fans import fan_tops, line_map
+from vision.frame_check import MIN_FRAME, colourless
 from vision.frames import as_bgr
 from vision.middle import BLOCKED
 from vision.quads import boxes, iou, whole
@@ -51,6 +52,7 @@ from vision.reader import (
     read_cards,
 )
 from vision.seen import SeenCard, holds, lies_over
+from vision.stage_times import stage
 
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
@@ -90,9 +92,6 @@ def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
     return float(np.linalg.norm(a - b))
 
 
-MIN_FRAME = 8  # pixels a side a frame needs to show a card at all
-
-
 def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back"); then the
     cards showing beside others that lie over them (``covered``), read from their one index.
@@ -118,25 +117,18 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
     return cards
 
 
-def colourless(image: np.ndarray) -> bool:
-    """Whether a frame has no colour: grey, or its three channels equal (a monochrome or infrared
-    camera, a picture saved grey), judged on every eighth pixel each way. The corner networks
-    tell red suits from black by colour first: in grey they read hearts as clubs, surely."""
-    if image.ndim == 2 or image.shape[2] == 1:
-        return True
-    sample = image[::8, ::8]
-    return bool(np.array_equal(sample[..., 0], sample[..., 1]) and np.array_equal(sample[..., 1], sample[..., 2]))
-
-
 def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[SeenCard]:
     """``identify``, suits read from colour as the frame shows it."""
-    outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
+    with stage("find outlines"):
+        outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
     found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
-    reader = _Reader(warp_source(image), deck, threshold)
-    cards, readings = reader.read(quads)
+    with stage("read cards"):
+        reader = _Reader(warp_source(image), deck, threshold)
+        cards, readings = reader.read(quads)
     first = [r.code for r in readings]
-    _second_looks(reader, found, quads, cards, readings)
+    with stage("second looks"):
+        _second_looks(reader, found, quads, cards, readings)
     for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
         if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
             readings[n] = _doubted(reading)
@@ -147,8 +139,10 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
         for n, (code, r) in enumerate(zip(first, readings, strict=True))
         if code not in (None, BACK) and r.code is None
     }
-    _nudged_looks(reader, quads, cards, readings, doubted)
-    _rows(image, reader, quads, cards, readings)
+    with stage("second looks"):
+        _nudged_looks(reader, quads, cards, readings, doubted)
+    with stage("rows and fans"):
+        _rows(image, reader, quads, cards, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -192,9 +186,12 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
-    seen = out + reader.read_covered(covered)
-    seen = find_by_index(image, edges, reader, seen, held, shows, lying_whole, loose)
-    return _lower_cards(reader, seen, unsure)
+    with stage("cards under others"):
+        seen = out + reader.read_covered(covered)
+    with stage("cards by their index"):
+        seen = find_by_index(image, edges, reader, seen, held, shows, lying_whole, loose)
+    with stage("cards under others"):
+        return _lower_cards(reader, seen, unsure)
 
 
 class _Edges:
@@ -262,7 +259,7 @@ class _Reader:
         """An outline's card as the reader asks it: the face warped at ``FACE_SCALE``, the
         index corners at full size (``warp_corners``)."""
         corners = warp_corners(self.source, quad)
-        return Warped(warp_card(self.source, quad, scale=FACE_SCALE), (corners[0], corners[1]))
+        return Warped(warp_card(self.source, quad, scale=FACE_SCALE), (corners[0], corners[1])).balanced()
 
     def read_warps(
         self,

@@ -18,7 +18,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput
+from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput, byte_percentiles
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
 from vision.ink import PAPER_CELL, RED_SHARE, Planes, mark_red_share
 from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, court_ends, foreign_middle, is_back
@@ -27,6 +27,9 @@ from vision.pictures import Pictures
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
 FACE_SCALE = 0.5  # the face is read at this size of a warped card's (``Warped``)
+PAPER_PERCENTILE = 90  # a card's paper: its face's brightest tenth, in each colour (``Warped.balanced``)
+BALANCE_FROM = 0.04  # paper whose colours differ less than this share of its brightest is left alone
+MAX_BALANCE = 1.6  # no colour scaled by more than this (or less than its inverse)
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,23 @@ class Warped:
     corners: tuple[np.ndarray, np.ndarray]
     # The corner networks' answers for its two corners, by the networks asked (``_networks_read``).
     read_by: dict[CornerNet, CornerOutput] = field(default_factory=dict, compare=False, repr=False)
+
+    def balanced(self) -> Warped:
+        """The card with its paper made neutral grey: each colour scaled so that the paper's
+        (the face's brightest part) is as bright in all three. A warm lamp, a green tube or a
+        camera's wrong white balance tints the whole card alike; judged against its own paper,
+        a red index is red again. A picture without colour is left as it is."""
+        face = self.face
+        if face.ndim != 3 or face.shape[2] != 3:
+            return self
+        pixels = np.ascontiguousarray(face[::3, ::3].reshape(-1, 3).T)  # a ninth of them tell the paper as well
+        paper = np.concatenate(byte_percentiles(pixels, (PAPER_PERCENTILE,)))
+        if paper.min() < 1 or float(paper.max() - paper.min()) < BALANCE_FROM * float(paper.max()):
+            return self  # neutral already: nothing to mend
+        gains = np.clip(paper.mean() / paper, 1 / MAX_BALANCE, MAX_BALANCE)
+        table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains + 0.5, 0, 255).astype(np.uint8)
+        lut = np.ascontiguousarray(table.reshape(256, 1, 3))
+        return Warped(cv2.LUT(face, lut), (cv2.LUT(self.corners[0], lut), cv2.LUT(self.corners[1], lut)))
 
     @classmethod
     def of(cls, card: np.ndarray) -> Warped:
