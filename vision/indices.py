@@ -887,14 +887,14 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     for n, (i, frame) in enumerate(candidates):
         if RANK_CLASSES[ranks[n]] in ("none", "joker"):
             continue  # a joker's index is letters, not a rank over a pip: its outline finds it
-        facing = i in codes and any(codes.get(j) == codes[i] for j in partners[i])
-        glimpse = confidences[n] >= GLIMPSE_VOUCHES and any(glimpsed.get(j) == codes[i] for j in partners[i])
+        code, confidence = RANK_CLASSES[ranks[n]] + SUIT_CLASSES[suits[n]], float(confidences[n])
+        facing = i in codes and any(codes.get(j) == code for j in partners[i])
+        glimpse = confidence >= GLIMPSE_VOUCHES and any(glimpsed.get(j) == code for j in partners[i])
         if pale[i] and not (facing or glimpse):
             continue  # on a table as pale as the card only the card's other index, read alike, vouches
         sure = confidences[n] >= WEAK_SIDES_SURE
         if weak[i] and not (facing or glimpse or (sure and ink_tint(firsts[i]) <= TINTED_INK)):
             continue  # sides showing weakly: its other index vouches, or a sure reading in an index's ink
-        code, confidence = RANK_CLASSES[ranks[n]] + SUIT_CLASSES[suits[n]], float(confidences[n])
         at, pip = ((float(centres[m][0]), float(centres[m][1])) for m in (a[i], b[i]))
         sighting = Sighting(card_outline(frame), code if confidence >= threshold else None, confidence, at, pip, facing)
         read.append((confidence, sighting, float(height[i])))
