@@ -25,7 +25,7 @@ import time
 import xml.etree.ElementTree as ET
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -36,6 +36,7 @@ from benchmarks.photos import missing, photos_folder, split
 from vision.cores import use_one_core
 from vision.identify import Deck, SeenCard, builtin_deck, identify, lies_over
 from vision.profile import enrol, load_deck
+from vision.reader import UNSURE
 from vision.tracker import CardTracker
 
 REAL = photos_folder()
@@ -189,6 +190,25 @@ def bench_real_photos() -> None:
     _report_photos(_read_photos(deck, leave_out=unseen), "enrolled")
 
 
+CURVE = (0.5, 0.6, 0.7, 0.8, 0.9)  # the thresholds the confidence curve is drawn at
+
+
+def bench_confidence() -> None:
+    """What the confidence threshold means: the validation part of the photographs (nothing is
+    tuned on it) read at each threshold of ``CURVE``, right, wrong and unsure. With no card read
+    wrong, "1 wrong in N" is an upper bound: the rule of three (95%) over the cards read."""
+    if missing() is not None:
+        print(f"confidence curve: skipped, {missing()}")
+        return
+    print("The confidence threshold on the validation part of the photographs, built-in reader:")
+    for threshold in CURVE:
+        (tallies, times) = _read_photos(builtin_deck(), threshold=threshold, only=set(split()["validation"]))
+        tally = tallies["all"]
+        read = tally["right"] + tally["wrong"]
+        odds = f"1 wrong in {read / tally['wrong']:.0f}" if tally["wrong"] else f"under 1 wrong in {read / 3:.0f} (95%)"
+        _report(f"at {threshold:.2f}: {odds:26}", tally, times)
+
+
 # One photograph a card of the photographs' deck (nine to ace), each showing that card alone: the
 # one the built-in reader read most surely, its suit checked by eye (the labels give no suits).
 # The enrolment asks to check two of them (``profile.WEAK``): the webcam's nine of spades (one
@@ -205,20 +225,24 @@ ENROLMENT = {
 }  # fmt: skip
 
 
-def _read_photos(deck: Deck, leave_out: set[str] = frozenset()) -> tuple[dict[str, Counter[str]], list[float]]:
-    """Every labelled card of the photographs (but those ``leave_out`` names) read with ``deck``:
-    the verdicts by kind of card (``_kind``), and each photograph's time."""
+def _read_photos(
+    deck: Deck, leave_out: Collection[str] = frozenset(), threshold: float = UNSURE, only: Collection[str] | None = None
+) -> tuple[dict[str, Counter[str]], list[float]]:
+    """Every labelled card of the photographs (but those ``leave_out`` names; of ``only``'s, if
+    given) read with ``deck`` at ``threshold``: the verdicts by kind of card (``_kind``), and each
+    photograph's time."""
     tallies: dict[str, Counter[str]] = {"all": Counter()}
     times = []
     parts = {photo: f"{part} part" for part in ("tuning", "validation") for photo in split()[part]}
     for xml in sorted(REAL.glob("*.xml")):
         root = ET.parse(xml).getroot()
         photo = root.findtext("filename", "")
-        image = cv2.imread(str(REAL / photo)) if photo not in leave_out else None
+        wanted = photo not in leave_out and (only is None or photo in only)
+        image = cv2.imread(str(REAL / photo)) if wanted else None
         if image is None:
             continue
         start = time.perf_counter()
-        found = identify(image, deck)
+        found = identify(image, deck, threshold)
         times.append(time.perf_counter() - start)
         labelled = [
             ([int(obj.findtext(f"bndbox/{k}", "0")) for k in BOX], obj.findtext("name", ""))
@@ -554,7 +578,25 @@ def _speed(frames: str, keep: bool) -> None:
             f"{(after.ru_minflt - before.ru_minflt) / runs.size:,.0f} page faults a frame; "
             f"CPU time {cpu / wall:.0%} of the time passed"
         )
+        if keep:
+            print(f"      by stage (medians): {_stage_medians(frames_of)}")
     print(f"    memory held after: {_resident_mb():.0f} MB")
+
+
+def _stage_medians(frames: list[np.ndarray]) -> str:
+    """Each stage's median time over the frames (``vision.stage_times``; ``cardtable vision
+    identify --timings`` says the same of one photograph)."""
+    from vision.stage_times import timed
+
+    stages: dict[str, list[int]] = {}
+    for done, frame in enumerate(frames):
+        with timed() as times:
+            identify(frame)
+        for name in times:
+            stages.setdefault(name, [0] * done)  # a stage the frames before did not run took them no time
+        for name, ns in stages.items():
+            ns.append(times.get(name, 0))
+    return ", ".join(f"{name} {np.median(ns) / 1e6:.1f} ms" for name, ns in stages.items())
 
 
 def _resident_mb() -> float:
@@ -700,6 +742,8 @@ def bench_twins() -> None:
 def main() -> None:
     use_one_core()  # the targets are for one core
     bench_real_photos()
+    print()
+    bench_confidence()
     print()
     bench_rendered()
     print()
