@@ -254,10 +254,16 @@ def test_enrolment_names_a_photo_named_for_another_card_and_a_blurred_one(tmp_pa
 @pytest.mark.parametrize(
     ("name", "message"), [("queen.png", "must start with a card code"), ("ZZ_1.png", "not a card: 'ZZ'")]
 )
-def test_enrolment_refuses_a_bad_file_name(tmp_path: Path, name: str, message: str) -> None:
+def test_enrolment_leaves_out_a_photo_whose_name_names_no_card_and_says_so(
+    tmp_path: Path, name: str, message: str
+) -> None:
     cv2.imwrite(str(tmp_path / name), on_table("QH", "classic"))
-    with pytest.raises(EnrolError, match=message):
+    with pytest.raises(EnrolError, match=message):  # alone: nothing to learn, and why
         enrol(tmp_path, tmp_path / "deck.npz")
+    cv2.imwrite(str(tmp_path / "KS_1.png"), on_table("KS", "classic"))
+    report = enrol(tmp_path, tmp_path / "deck.npz")  # beside a good one: the deck is learnt all the same
+    assert set(report.cards) == {"KS"} and message in report.failed[name]
+    assert f"not learnt from {name}: " in "\n".join(report.lines())
 
 
 def test_enrol_command_and_a_bad_profile(tmp_path: Path, capsys) -> None:

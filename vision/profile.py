@@ -96,8 +96,13 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     if not files:
         also = f"; its {len(heic)} HEIC photos must be exported as JPEG first" if heic else ""
         raise EnrolError(f"{folder}: no photos in it ({', '.join(IMAGE_SUFFIXES)}){also}")
-    codes = {p: card_code_of(p) for p in files}  # every bad name is refused before any work
     report = EnrolReport()
+    codes = {}
+    for path in files:  # a photo whose name names no card is left out, and said so
+        try:
+            codes[path] = card_code_of(path)
+        except EnrolError as exc:
+            report.failed[path.name] = str(exc).removeprefix(f"{path.name}: ")
     report.failed.update((p.name, "an HEIC photo, which OpenCV cannot read: export it as JPEG") for p in heic)
     embeddings, ranks, suits = [], [], []
     pictures: dict[str, np.ndarray] = {}  # court code -> its picture's signature
