@@ -24,39 +24,27 @@ if TYPE_CHECKING:
 REFINE_REACH = 0.12  # of its short side: an outline inferred from an index is moved this far at most to the edges
 SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (over their union) are one card
 NAMED_OVERLAP = 0.8  # an index whose implied outline's box overlaps an unsure outline's this much may name it
-# A card known by one index alone is taken (covered) when that index reads this surely.
-# Measured: photographs 389 -> 441 of 527 right (with the rest of ``find_by_index``), none wrong;
-# rendered piles, fans and tables: covered cards read 95 -> 365, no card read that is not in the
-# scene added (0.7 read more, and 6 cards not in the scene). With the court-trained corner
-# networks, 0.9 -> 0.85: photographs 467 -> 470, covered cards read on the rendered sets +41 and
-# +29 (the benchmark's seeds and +100), cards not in the scene 13 both (0.8: 15).
+# A card known by one index alone is taken (covered) when that index reads this surely: a lower
+# card of a pile or a fan shows one index, and at 0.8 a patch of print beside a card reads as
+# one now and then.
 LONE_SURE = 0.85
 # ... or this surely, where its outline reaches under a card read already (a fan's lower card,
-# whose middle the card over it hides). A jack's J read as a 3, from both its corners alike at
-# 0.73-0.79, is the commonest such misreading on the rendered decks: on a card lying clear of
-# the others it stays a misreading, beside a card read it is rarer. Measured from 0.85: the
-# photographs 489 -> 493 of 527 right (three jacks and the queen a jack lay over), none wrong;
-# rendered covered cards read right +34 and +34 (the benchmark's seeds and +100), wrong +4 and
-# +5, cards not in the scene +3 (all covered: the tracker never takes a covered card); every
-# card on top reads the same (0.7 anywhere: 13 more cards not in the scene). So is a card
-# whose outline reaches out of the frame (photographs +1, the rendered sets the same).
+# whose middle the card over it hides). A jack's J read as a 3 from both corners at 0.73-0.79 is
+# the commonest misreading of a card lying clear of the others; beside a card read it is rare.
+# So is a card whose outline reaches out of the frame.
 LONE_BESIDE = 0.7
 # A fan's lower card known by one index lies beside others known so: beside one taken (read at
 # LONE_SURE, or LONE_BESIDE beside a card read), LONE_BESIDE is its too, where the segmenter
-# believes its face more likely than not (no card read vouches for the place). Measured: the
-# benchmark's fans' lower cards +2 (modern, jumbo), a fan's and a pile's top card read by its
-# index where its outline read unsure; fans at seeds +1000, +2000, +3000 +4, +1, +1; nothing read
-# wrong or not there. At FACE_SUPPORT, +4, +2, +1, but IMG_2452's certificate showed a 5H at 0.73
-# beside the nine of spades lying on it (the segmenter's belief there: 0.39).
+# believes its face more likely than not (no card read vouches for the place). Lower, a card's
+# print beside a card lying on it (a certificate's red letters) reads as a five of hearts.
 RELAYED_FACE = 0.5
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
 FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
 # ... and within 10 degrees, a card known by both its indices spans them (``_spanned``): one
-# index's direction a few degrees off, the outline drawn from it alone misses the other index
-# (IMG_2668's jack, 5.9 degrees), and the card under him is not known to lie under him.
-# Measured: the photographs +1 (that ten), the enrolled deck +1, every rendered set the same,
-# on seeds the benchmark does not use too. Taking the card's size from such a pair as well
-# (FACING_ALIGNED at 7 degrees) made IMG_2601's fan 9% too big again.
+# index's direction a few degrees off (6 degrees, a jack's), the outline drawn from it alone
+# misses the other index, and the card under him is not known to lie under him. The card's size
+# is taken from the pair only within FACING_ALIGNED: at 7 degrees a fan's card came out a tenth
+# too big.
 SPAN_ALIGNED = 0.985
 FACING_SIZES = (0.6, 1.6)  # ... as far apart as this share of it (an index's height implies a card 0.66-1.28 its size)
 ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
@@ -110,7 +98,7 @@ def find_by_index(
     So is one whose outline reads unsure though both its indices read alike. But a card about
     to be taken so whose outline, scaled to the picture's edges, is an edge all round and reads
     alike lies whole, on top (``_whole_tops``): a pile's top card, the finder's outline drawn
-    round the whole pile. Measured on the rendered piles: top cards read 157 -> 182 of 200.
+    round the whole pile.
 
     An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
     table, or reaching under a neighbour): it is left out. So is one lying on such a card one of
@@ -119,7 +107,7 @@ def find_by_index(
     ``_part_shown``). The cards ``held`` unsure (in ``seen``: read, then doubted as a lower card
     of a pile) count as read: they are not read again through an index, and give way only to a
     card known by both its indices, read alike: the outline held was that card's, lying under
-    something (measured: IMG_2578's queen, under a binder). The ``loose`` cards (by id: read on
+    something (a queen under a binder). The ``loose`` cards (by id: read on
     one corner; whether their outline lies whole) are searched too, and doubted where an index
     on them reads otherwise (``_contradicted``)."""
     skip = np.zeros(image.shape[:2], np.uint8)
@@ -224,9 +212,7 @@ def _contradicted(
     (6C at 0.92). The index search reads the five at its own place. A card lying whole, read on
     one corner, with another outline against it (``lies_against``) may have its other corner
     under a card over it: a jumbo fan's king of hearts, whole but for his top side under a king
-    of clubs whose index shows on him, was read as the top card at 0.97. Measured on the
-    rendered piles: two wrong top cards of 400 gone (the benchmark's seeds and +100); fans: that
-    wrong top card and a lower card read wrong now not found; every other set the same."""
+    of clubs whose index shows on him, was read as the top card at 0.97."""
     out = list(seen)
     for k, card in enumerate(seen):
         if id(card) in loose and any(_contradicts(s, card, loose[id(card)]) for s in sightings):
@@ -485,7 +471,7 @@ def _facing_sides(sightings: list[Sighting]) -> list[float]:
     the two index corners are the card's opposite corners, so its diagonal is measured, and
     with it the card's size (the index's height gives it only roughly). Only where the line
     between them runs along the diagonal each index implies (``FACING_ALIGNED``): an index
-    whose direction is a few degrees off places its corner off too (measured: IMG_2601's ten)."""
+    whose direction is a few degrees off places its corner off too."""
     sides = []
     for n, a in enumerate(sightings):
         for b in sightings[n + 1 :]:

@@ -566,7 +566,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
     # A region filling its rectangle as a lone card's does is paper of a card's shape and size:
-    # it needs less of the segmenter's belief (a court card on streaked wood, cam_image22), and
+    # it needs less of the segmenter's belief (a court card on streaked wood), and
     # none where it is the size and shape of the cards believed (one deck's cards are one size).
     candidates = [
         q

@@ -57,11 +57,8 @@ from vision.stage_times import stage
 MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
 ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
 SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
-# An unsure outline with lines across its middle needs a corner read this surely (``_grain``).
-# Measured: outlines read unsure on no labelled card of the photographs 34 -> 17 (carpet, wood,
-# a certificate, a whole frame), every photograph's verdict the same; rendered limed tables'
-# 19 -> 17 on no card (seeds +11); two outlines drawn round two cards in hard shadow, or round a
-# fan, that the benchmark counted for a card under them (unsure) are gone (not found).
+# An unsure outline with lines across its middle needs a corner read this surely (``_grain``):
+# patches of carpet, wood grain or a page found as card-shaped outlines read no index surely.
 GRAIN_CORNER = 0.5
 CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``_crossed``), and its gaps
 LINE_TILE, LINE_MARGIN = 64, 16  # pixels: the line map is drawn a tile at a time, from a patch this much bigger
@@ -413,12 +410,11 @@ def _nudged_looks(
 
 def _counted_tops_nudged(reader: _Reader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]) -> None:
     """A row's top card read unsure whose middle counts pips (2 to 10) is looked at through
-    nudged outlines (``_nudged_looks``), and taken so when it then reads as the rank counted:
-    IMG_2657's ten of spades, lying whole at the end of a fan of courts, its corners read as a
-    queen and a nine through the outline the fan gave it, reads 10S at 0.71 so with the enrolled
-    deck. Every unsure top nudged read parts of court cards for sure (IMG_2668's jack, half of
-    him, over the whole one found by his index) and more cards of rendered fans that were not
-    there. ``readings`` are updated in place."""
+    nudged outlines (``_nudged_looks``), and taken so when it then reads as the rank counted: a
+    ten lying whole at the end of a fan of courts, its corners read as a queen and a nine through
+    the outline the fan gave it. Only counted tops: every unsure top nudged read parts of court
+    cards for sure (half a jack, over the whole one found by his index) and cards of fans that
+    were not there. ``readings`` are updated in place."""
     looked = list(readings)
     uncounted = {n for n, warp in enumerate(warps) if warp.middle[0] not in COUNTED_RANKS}
     _nudged_looks(reader, tops, warps, looked, uncounted)

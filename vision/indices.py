@@ -36,8 +36,7 @@ INK_WINDOW = 40  # the adaptive threshold's window is the frame's long side over
 INK_CONTRAST = 18  # grey levels darker than the window's mean: ink
 MARK_PX = (6, 80)  # a rank's or pip's extent in pixels, least and most (smaller indices cannot be read)
 # A rank's centre and its pip's lie at most this many of their mean extent along the line joining
-# them apart. From 1.7: IMG_2614's blurred ten of clubs, cut by the frame, whose wide "10" lies
-# beside its pip (1.74) is found; every rendered set, at the benchmark's seeds and +100, the same.
+# them apart: a blurred ten's wide "10" beside its pip lies 1.74 apart.
 PIP_GAP_MOST = 1.8
 MERGED_MOST = 4  # of MARK_PX's most: a mark at most this big may be an index merged with a tinted line
 TINTED = 45  # grey levels between a pixel's brightest and darkest channels: tinted (black ink: 0-30) ...
@@ -53,10 +52,8 @@ PAPER = 75  # the corner's paper at least this bright (the darkest channel): not
 PAPER_SHARE = 0.45  # ... and this much of the index's column paper
 # ... or this much, where both the card's sides show beside it (``sides_strength``, SIDE_EDGE).
 # A book's shadow over a card greys its paper unevenly, and a court card's big pip and frame
-# crowd the column: IMG_2518's king, in a book's shadow, shows 0.33 (his sides step 102 and 108).
-# Measured: the photographs +1 (that king), the enrolled deck +1, the rendered sets the same.
-# Any index at 0.3 (sides or not) took the king too, but wood grain beside a card, 0.42 of it
-# paper and its sides faint, was read by the enrolled deck as an ace of clubs at 0.95.
+# crowd the column (a king in a book's shadow: 0.33). Any index at 0.3, sides or not, takes wood
+# grain beside a card, 0.42 of it paper and its sides faint, for an index.
 SHADED_SHARE = 0.3
 # A ten's digits, two marks side by side (``_side_by_side``): their heights within this factor,
 # their long axes within 25 degrees of each other, the line joining them within 30 degrees of
@@ -72,25 +69,19 @@ PAPER_WIDTH = 2 * COLUMN_X  # the corner's width where its paper is sought: the 
 SCALES = (0.9, 1.0, 1.1)  # the rank's height read as this much of RANK_H: the three looks averaged
 # An index on a table as pale as its card (its sides unseen) is vouched for by its other index,
 # facing it, read alike: at the threshold, or at FACING_LEAST in one look when it reads
-# GLIMPSE_VOUCHES or more itself (the other may lie at the edge of a card over it). Measured:
-# photographs 493 -> 495 right of 527, none wrong; rendered sets the same. Without
-# GLIMPSE_VOUCHES, a printed page's marks vouched for two more cards not in the scene.
+# GLIMPSE_VOUCHES or more itself (the other may lie at the edge of a card over it). Without
+# GLIMPSE_VOUCHES, a printed page's marks vouch for each other.
 FACING_LEAST = 0.25
 GLIMPSE_VOUCHES = 0.85
 # An index whose card's sides show weakly is taken when it reads WEAK_SIDES_SURE or more in
 # black or red ink (``ink_tint`` at most TINTED_INK), or as a pale one is (its other index facing
 # it): one side showing, the other lying over a card as white as itself (a fan's middle card),
 # or both showing faintly (FAINT_SIDE or more: a card on a table nearly as pale as itself).
-# Page print beside a card's or a page's edge read 0.86-0.91 so; green dashes on a pink page
-# read as an ace of clubs at 0.95 (tint 0.99; indices' ink: 0-0.45). Measured: photographs +3
-# (IMG_2671's fanned queen; IMG_2477's and IMG_2507's court cards on white tables), rendered
-# fans' lower cards +2/+4/+16/+2 (classic, modern, jumbo, vintage), nothing read that is not
-# there, on the benchmark's seeds and others. Sides over 0 instead of FAINT_SIDE: one more
-# photograph, and a fan's card read that was not there on seeds the benchmark does not use.
-# One side shows at SHOWN_SIDE, not SIDE_EDGE: a card lying over a card as white as itself
-# shows its one side there as the thin shadow it casts (IMG_2669's jack of diamonds: its top
-# side steps 29.9, its left 1). Measured at 20 (12 and 25 alike): photographs +1 (that jack),
-# the enrolled deck +1, rendered jumbo fans' lower cards +1, nothing read that is not there.
+# Page print beside a card's or a page's edge reads 0.86-0.91 so; green dashes on a pink page
+# read as an ace of clubs at 0.95 (tint 0.99; indices' ink: 0-0.45). Sides over 0 instead of
+# FAINT_SIDE read fans' cards that are not there. One side shows at SHOWN_SIDE, not SIDE_EDGE:
+# a card lying over a card as white as itself shows its one side there as the thin shadow it
+# casts (a step of 30, its other side's 1).
 WEAK_SIDES_SURE = 0.95
 SHOWN_SIDE = 20.0  # grey levels: the step one side shows to count, the other unseen
 FAINT_SIDE = 8.0  # grey levels: the least step a side shows to count, faintly
@@ -99,24 +90,15 @@ SAME_INDEX = 0.6  # of a rank's height: two sightings this close are one index s
 # A court card's picture begins just right of its index column: an index read as a court rank
 # with a picture there (``middle.PICTURE_INKS`` coloured inks or more in the strip PICTURE_STRIP
 # warped pixels wide, down to the card's middle) is no pip rank's. A fan's lower card shows its
-# index and that strip, and no other witness. Measured: photographs +1 (IMG_2657's lowest king,
-# K 0.78 -> 0.95), the enrolled deck +1 (IMG_2603's king); rendered piles' top cards +3, fans'
-# top cards +1 and lower ones +4, busy desks +4, limed tables +7, nothing wrong or not there
-# (once the index inside a vintage jack's frame, read 3H, counts as his: ``by_index._whole_tops``).
-# Strips 25 and 60 wide alike; down to the index's foot only, the rendered designs' pictures,
-# drawn lower, went unseen.
+# index and that strip, and no other witness. Strips 25 and 60 wide do alike; down to the
+# index's foot only, pictures drawn lower go unseen.
 PICTURE_STRIP = 40
 # A camera's blur greys a rank's thin strokes beside its solid pip: an index read unsurely (at
 # PALE_READ or more, under PALE_SURE) whose rank's ink reaches under PALE_RANK of its pip's
 # (``levelled``) is read again with its rank's ink deepened to the pip's (PALE_GAIN times at
-# most), and takes that reading's confidence where it reads the same card more surely. Measured:
-# the photographs +3 (IMG_2603's ten of clubs, the 0 of its "10" grey, with the enrolled deck
-# too, and IMG_2614's blurred ten of clubs), every rendered set, rendered fans at three seeds
-# the benchmark does not use and 500 random rendered scenes the same, nothing read that is not
-# there. At 0.7, a rendered casino jack's J (0.67 of his pip's ink) read as a 3S at 0.73 beside
-# him: a card not there. Every look levelled (at 0.7), not only a second reading's: the
-# photographs +3 and -3 (IMG_2579's jack unsure, IMG_2586's ten and, with the enrolled deck,
-# IMG_2603's king lost).
+# most), and takes that reading's confidence where it reads the same card more surely (a ten
+# whose "0" is grey). At 0.7, a jack's J at 0.67 of his pip's ink reads as a 3. Only second
+# readings are levelled: every look levelled trades as many cards lost as won.
 PALE_READ, PALE_SURE = 0.25, 0.85
 PALE_RANK = 0.6
 PALE_GAIN = 3.0
@@ -125,16 +107,13 @@ NO_RANK_INK = 5  # ... and a rank's more than this (else no rank shows to deepen
 _RANK_BAND = (9, 54)  # warped-card rows the rank lies in at every look's scale (RANK_TOP, 1.1 RANK_H), and a margin
 _PIP_BAND = (58, 100)  # ... and the pip under it
 _INDEX_COLUMN = (6, 34)  # ... their columns (COLUMN_X, a ten's two digits either side)
-# A camera's blur can grey a rank's thin stroke under the ink threshold and break it in two
-# (IMG_2542's pale pink ace: its apex and its legs, neither a rank). Two marks this close (of
-# their extents' mean), each at most BROKEN_ROUND times as long as wide (wood grain's streaks
-# are longer), which merged would pair with a pip on a card's paper, are sought again as one
-# mark in a window BROKEN_WINDOW times as wide (``broken_ranks``): a wider window's mean lies
-# nearer the paper, and the grey stroke counts as ink. Measured: the photographs +2 (that ace,
-# with both readers), every rendered set, rendered fans at three seeds the benchmark does not use
-# and 500 random rendered scenes the same, nothing read that is not there. The whole frame
-# thresholded again so took 3-4 ms a frame, and its wide marks offered everywhere read wood
-# grain and a painted jar as cards.
+# A camera's blur can grey a rank's thin stroke under the ink threshold and break it in two (a
+# pale ace: its apex and its legs, neither a rank). Two marks this close (of their extents'
+# mean), each at most BROKEN_ROUND times as long as wide (wood grain's streaks are longer),
+# which merged would pair with a pip on a card's paper, are sought again as one mark in a window
+# BROKEN_WINDOW times as wide (``broken_ranks``): a wider window's mean lies nearer the paper,
+# and the grey stroke counts as ink. Thresholding the whole frame again so costs 3-4 ms a frame,
+# and its wide marks offered everywhere read wood grain and a painted jar as cards.
 BROKEN_TOUCH = 1.2
 BROKEN_ROUND = 3.0
 BROKEN_WINDOW = 1.67
@@ -381,7 +360,7 @@ def _labelled(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tupl
     stats and centres in the mask's pixels), labelled only over the box round its ink, and the
     box's corner: where the labels' first pixel lies. That corner on the 2 x 2 blocks of Grana's
     algorithm (``ink.labelled``), the components are numbered as over the whole mask. A pale
-    table's frame holds a card's ink and little more: 0.9 -> 0.1 ms at 800 x 600."""
+    table's frame holds a card's ink and little more, a ninth of the time over the whole mask."""
     x, y, w, h = cv2.boundingRect(ink)
     x0, y0 = x - x % 2, y - y % 2
     box = ink[y0 : y + max(h, 1), x0 : x + max(w, 1)]  # a pixel, where there is no ink
@@ -423,8 +402,8 @@ def _untinted_marks(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The marks (centres, moments, as ``ink_marks``) of one component too big for a mark once
     its tinted pixels are left out: neither grey nor red, where an index's ink is black or red.
-    A court card's index may touch the line round its picture (measured: IMG_2536's king, whose
-    rank joins the blue frame line), and the two make one mark no index is. ``labels``' first
+    A court card's index may touch the line round its picture (a king whose rank joins the blue
+    frame line), and the two make one mark no index is. ``labels``' first
     pixel lies at ``origin`` in the frame (``_labelled``)."""
     x, y, w, h = stat[:4]
     lx, ly = x - origin[0], y - origin[1]
@@ -466,7 +445,7 @@ def index_pairs(
         joined, join = np.any(joins != 0, axis=1), joins[a]
         ok &= ~joined[b] & (~joined[a] | (np.abs(np.sum(u * join, axis=1)) <= DIGITS_SQUARE))
         # A ten's down is square to its digits' line, which a long baseline gives surely: a
-        # deck may print the pip under the "0" more than under both (IMG_2668: 8 degrees off).
+        # deck may print the pip under the "0" more than under both (8 degrees off).
         square = np.stack([-join[:, 1], join[:, 0]], axis=-1)
         square *= np.where(np.sum(square * u, axis=1) < 0, -1.0, 1.0)[:, None]
         u = np.where(joined[a][:, None], square, u)
@@ -635,8 +614,7 @@ def paper_shares(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
     fail it.
     The paper is sought in the index's column (``PAPER_WIDTH``), not the reader's whole corner:
     a court card's big pip and picture frame reach into that (in the darkest channel a red pip
-    is as dark as ink), and IMG_2549's jack, under a CD case, failed so. Measured: the photographs
-    +1, the rendered sets the same, seeds the benchmark does not use +2."""
+    is as dark as ink): a jack under a CD case fails so."""
     _, ch, _, _ = corner_box(CARD_H, CARD_W, 0)
     corner = _sample(low, frames, np.arange(2.0, PAPER_WIDTH, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
     corner = corner.reshape(len(frames), -1)

@@ -25,8 +25,7 @@ MARK_STROKE = 0.06
 MARK_CONTRAST = 10  # grey levels: a mark fainter than this against its paper counts as this faint
 # An index's ink is red above this share of red (``mark_red_share``). Measured on the jokers'
 # corners of 300 random rendered scenes (half in hard light): black ink -0.17-0.59 (99% under
-# 0.29), red -0.08-0.99 (99% over 0.43). With it and ``MARK_STROKE``, in 300 more such scenes
-# red jokers read BJ 14 -> 0 and right 255 -> 269; black jokers the same.
+# 0.29), red -0.08-0.99 (99% over 0.43).
 RED_SHARE = 0.36
 RED_INK = 25  # median redness (red over the other two channels, grey levels) of a red index
 HUE_BINS = 11  # OpenCV's 0-180 hue in steps of 15, the last bin folded into the first

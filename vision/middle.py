@@ -47,18 +47,15 @@ SPECKLED_WIDTH = 200  # a face this wide (a full-size warp) is opened 2 x 2 agai
 # either way up. Measured on the warped aces of 300 random rendered scenes (five designs, a
 # third in hard light): the fourth notch 0.065-0.133 of a club, 0.010-0.016 of a spade; on the
 # photographs' aces 0.15-0.23 and 0.011-0.019 (a spade crossed by a shadow's edge notches a
-# third time, 0.08-0.15). Aces of clubs read as spades 15 -> 1 of 145; the benchmark's sets
-# +1 to +2 right (a casino pile's ace of clubs read AS at 0.80 is right), nothing lost.
+# third time, 0.08-0.15).
 CLUB_NOTCH = 0.04
 # Upright black pips a quarter of the way down are this much wider than a tenth (of their
 # widest), as a pips' median: a spade's point widens steadily, a club's round leaf hardly. A
 # camera's blur widens a spade's point a tenth of the way down to a club's leaf (the one measure
 # ``_pip_suit`` takes); it widens both heights alike. Measured on the black pip cards of 600
 # random rendered scenes in hard light (blur 0.7-2 pixels): a club 0.04-0.29 (median 0.13), a
-# spade 0.13-0.38 (median 0.27); on the photographs a club 0.02-0.07, a spade 0.26-0.33. With a
-# club's notches and a spade's point a tenth of the way down, the middle told spades as clubs
-# 323 -> 0 of 878 and clubs as spades 0 -> 6 of 794; the cards read wrong 160 -> 50 (spades as
-# clubs 131 -> 1; clubs as spades 29 -> 49, their index misread where the middle tells nothing).
+# spade 0.13-0.38 (median 0.27); on the photographs a club 0.02-0.07, a spade 0.26-0.33. The
+# notches and the point a tenth of the way down settle the pips these widenings leave between.
 SPADE_WIDENING = 0.26
 CLUB_WIDENING = 0.17
 PIPS_ALIKE = 0.15  # two of a card's pips differ this much at most in width, height and ink
@@ -323,10 +320,9 @@ def _court_pip(card: Planes, end: int) -> str | None:
     i = int(np.argmax(np.where(pip, area, -1)))
     mask = labels[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]] == i
     red = median_redness(part.redness[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]][mask]) > RED_INK
-    finer = _finer(part.low, stats[i], level)  # finer at any size: both ends right 94 -> 105
-    # A black pip told as the middle's are (its point, its widening, its notches): on the
-    # photographs' courts read surely, both ends told 108 -> 110 and neither 16 -> 12; blurred
-    # by 2 pixels of the half-size face, 70 -> 99 and 86 -> 32. No end told wrong more.
+    finer = _finer(part.low, stats[i], level)  # at any size: a court pip is small on a half-size face
+    # A black pip told as the middle's are (its point, its widening, its notches), which holds
+    # when the face is blurred too.
     return _pip_suit(finer, red) if red else _notches_agree([finer], _upright_black_suit([finer]))
 
 

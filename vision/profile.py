@@ -30,10 +30,8 @@ FORMAT = "cardtable-deck/3"  # /3 adds the courts' pictures (``vision.pictures``
 READABLE = {"cardtable-deck/2", FORMAT}  # a /2 profile is read without pictures
 # Each corner is learnt as the photo shows it and blurred by these (Gaussian sigmas, in a corner's
 # 62 x 126 pixels): an overhead camera sees many cards a little out of focus, and a blurred club
-# then lay nearer the sharp spade's prototype than the sharp club's. Measured: the photographs'
-# enrolled deck 493 -> 494 of 503 (a nine on a certificate), nothing lost; rendered enrolled decks
-# the same on the benchmark's seeds, and on seeds +100 a blurred joker read 3C at 0.73 -> unsure.
-# Blurred more (1.5, or 1.0 and 2.0 together), jacks on the photographs were lost (-1 to -3).
+# then lay nearer the sharp spade's prototype than the sharp club's. Blurred more (1.5, or 1.0
+# and 2.0 together), a jack's J lies as near a blurred 3's prototype as its own.
 BLURS = (1.0,)
 BLANK = 0.9  # a corner the network is this sure shows no index (covered, cut off) is not learnt
 # A photo whose learnt corners the network reads less surely than this as the card's own index is

@@ -353,9 +353,9 @@ def _weigh(
     middle, and for one corner's suit; so does a pip count that names the rank, for the suit.
     A picture vouches for one corner's court rank on any outline: were the outline to reach
     under a court card, the index it shows would be that card's or a number the picture rules
-    out. The suit still needs both corners, or the whole outline (measured: IMG_2578's queen,
-    its second index blurred to a 6 by a binder's shadow; on rendered scenes no card read that
-    is not there, where a lone joker's corner beside a picture was: it is left out).
+    out (a queen whose second index a shadow blurs into a 6). The suit still needs both corners,
+    or the whole outline; a lone joker's corner beside a picture is not vouched for (a patch of
+    table beside a court card can look one).
     The ``outline`` of a card lying partly under others ("covered", see ``vision.covered``; its
     middle hidden) vouches for its one corner: it is known to be a lower card, and what lies
     under the cards on top was painted out. Vouched, the lone corner counts once (its own
@@ -422,10 +422,8 @@ def _witnesses(
     what it rules out and each one's best of the rest is one class, that class is the answer at
     its fused probability (a jack whose J the networks read as a 3 beside a picture); so, too,
     where one corner reads the answer itself and the other what the middle rules out, its best
-    of the rest the answer (IMG_2621's queen of spades, her top index read A 0.91, Q next; her
-    bottom one Q 0.79: a lone corner, squared, left her unsure at 0.62). Measured: photographs
-    510 -> 512 (she and IMG_2442's king of hearts), the enrolled deck +1, a sunlit rendered
-    classic card +1, nothing read wrong or not there."""
+    of the rest the answer (a queen whose one index is read as an A, Q next: a lone corner,
+    squared, would leave her unsure)."""
     fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
     fused /= fused.sum()
     index, like = fused[:-1], likelihood[:-1]
