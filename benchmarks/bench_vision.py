@@ -389,7 +389,7 @@ def bench_rendered() -> None:
 def bench_cameras(count: int = 20) -> None:
     """The rendered decks (none of them the networks' training designs) under what cheap cameras
     and rooms do to a picture (``sim.camera_looks``): a row a camera, the decks together."""
-    from sim.camera_looks import LOOKS
+    from sim.camera_looks import LOOKS, UNDER_LIMIT
     from sim.render import DECK_STYLES
 
     print(f"Rendered scenes under cheap cameras and room lights ({count} scenes of 3 cards a deck design):")
@@ -401,7 +401,7 @@ def bench_cameras(count: int = 20) -> None:
             t, ts = _score_scenes(scenes, builtin_deck())
             tally.update(t)
             times += ts
-        _report(f"{look:34} built-in", tally, times)
+        _report(f"{look:42} built-in" + (" (no target)" if look in UNDER_LIMIT else ""), tally, times)
 
 
 def bench_empty_tables() -> None:

@@ -43,3 +43,12 @@ def test_the_room_light_tints_and_the_exposure_clips() -> None:
     assert warm[..., 2].mean() > warm[..., 0].mean() + 40
     bright = CameraLook("bright", exposure=3.0).apply(grey)
     assert (bright == 255).all()
+
+
+def test_every_look_without_a_target_is_one_the_benchmark_draws_and_gives_fewer_pixels() -> None:
+    """A look measured with no target is only one that draws fewer pixels than every look with one."""
+    from sim.camera_looks import UNDER_LIMIT
+
+    assert UNDER_LIMIT and set(LOOKS) >= UNDER_LIMIT
+    targeted = [look.pixels for name, look in LOOKS.items() if name not in UNDER_LIMIT]
+    assert all(LOOKS[name].pixels < min(targeted) for name in UNDER_LIMIT)
