@@ -701,7 +701,7 @@ def test_a_patch_of_brown_wood_or_a_flyer_is_no_card_back(monkeypatch) -> None:
     images = [cv2.imread(str(DATA / photo)) for photo in ("IMG_2487.JPG", "IMG_2494.JPG", "cam_image37.jpg")]
     assert not any("back" in [c.code for c in identify(image)] for image in images)
     monkeypatch.setattr(middle_module, "BACK_TURNED", -1.0)
-    assert sum("back" in [c.code for c in identify(image)] for image in images) >= 2
+    assert sum("back" in [c.code for c in identify(image)] for image in images) >= 1
 
 
 @pytest.mark.parametrize(("name", "code", "top"), [("IMG_2664.JPG", "AH", "JD"), ("IMG_2661.JPG", "9C", "QC")])
