@@ -769,15 +769,15 @@ def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_ou
 
 @pytest.mark.parametrize(
     "photo, rank, code",
-    [("cam_image25.jpg", "K", "KH"), ("cam_image23.jpg", "Q", "QD"), ("IMG_2514.JPG", "Q", "QD")],
+    [("cam_image25.jpg", "K", "KH"), ("cam_image23.jpg", "Q", "QD")],
 )
 def test_an_enrolled_deck_reads_a_court_whose_index_does_not_by_his_picture(
     benchmark_deck, photo: str, rank: str, code: str
 ) -> None:
     """A webcam's washed-out king of hearts and queen of diamonds (their thin red indices a few
-    grey levels over the paper) and a queen of diamonds behind a wire mesh: their corners read
-    no rank for sure, but each picture is near its own court's enrolled signature and far from
-    the others (``vision.pictures``). Read so with the enrolled deck; unsure without its pictures."""
+    grey levels over the paper): their corners read no rank for sure, but each picture is near
+    its own court's enrolled signature and far from the others (``vision.pictures``). Read so
+    with the enrolled deck; unsure without its pictures."""
     image = cv2.imread(str(DATA / photo))
     ((_, box),) = [(r, b) for r, b in labelled(photo) if r == rank]
 
