@@ -2,7 +2,7 @@
 and full Cuckoo and Oh Hell games per second.
 
 Targets: well under 100 microseconds an ERS event, over 1,000 full BMN games a second on one core
-(issue 2); the rules engine is never what a simulation waits on (issue 3), so each round game is
+ the rules engine is never what a simulation waits on, so each round game is
 timed both alone and inside the whole simulation that produced it. Each figure is the median of
 several rounds; a baseline measured in the same run puts it in context on a noisy machine.
 """

@@ -1,6 +1,6 @@
 """Vision: accuracy and time per frame, on real photographs and on rendered scenes.
 
-Targets (issue 4): rank and suit right on 99.5% of cards of an enrolled deck and 97% of a deck
+Targets: rank and suit right on 99.5% of cards of an enrolled deck and 97% of a deck
 never enrolled, wrong-but-confident under 0.1%, unsure under 2%; under 10 ms an 800x600 frame
 with one card and under 30 ms a 1280x720 frame with eight; a placed card reported within three
 frames. Accuracy counts every labelled card: found and read right, read wrong (a confident wrong
@@ -213,7 +213,7 @@ def bench_confidence() -> None:
 # one the built-in reader read most surely, its suit checked by eye (the labels give no suits).
 # The enrolment asks to check two of them (``profile.WEAK``): the webcam's nine of spades (one
 # corner read as no index) and IMG_2704's jack of clubs (0.57, 0.78). With IMG_2698 and IMG_2408
-# instead (session 35), 489 -> 490 of the 503 cards right, but a covered 5H was then read at 0.73
+# instead, 489 -> 490 of the 503 cards right, but a covered 5H was then read at 0.73
 # on IMG_2452's nine, on no labelled card (see the README): these stay until that is mended.
 ENROLMENT = {
     "9C": "IMG_2696.JPG", "9D": "IMG_2392.JPG", "9H": "IMG_2394.JPG", "9S": "cam_image34.jpg",

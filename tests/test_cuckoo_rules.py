@@ -6,7 +6,8 @@ state. Decisions are compared without their timestamps (``untimed``, expectation
 ``NOW``) where the whole sequence is the point.
 
 Seats are clockwise, "left" is the next seat up; with the dealer at seat 0 of four, the turns go
-1, 2, 3 and the dealer (0) last. Sources: ``shared/seeds/000`` (first part) and ``seeds/003``.
+1, 2, 3 and the dealer (0) last. Sources: the 2020 "Screw Your Neighbor Card Game" article (its first
+part) and pagat.com's Cuckoo page.
 """
 
 from __future__ import annotations
@@ -247,7 +248,7 @@ def test_traded_dealer_takes_a_drawn_king_like_any_card() -> None:
     assert table.st.known[0] == card("KS")
 
 
-# ====================================================================== kings: locked (seed 000)
+# ====================================================================== kings: locked (the 2020 article)
 
 
 def test_locked_king_skips_its_right_neighbour_and_its_holder() -> None:
@@ -379,7 +380,7 @@ def test_no_trade_king_after_the_first_action_is_refused() -> None:
     assert "before trading" in reason
 
 
-# ====================================================================== kings: cuckoo (seed 003)
+# ====================================================================== kings: cuckoo (pagat)
 
 
 def test_cuckoo_king_blocks_the_trade_and_the_trader_keeps() -> None:
@@ -692,7 +693,7 @@ def test_seats_with_last_lives_going_out_while_one_survives() -> None:
     assert one(out, GameOver).winners == (2,)
 
 
-# ====================================================================== points (seed 000)
+# ====================================================================== points (the 2020 article)
 
 
 def test_points_loser_scores_a_point_and_nobody_goes_out() -> None:

@@ -287,7 +287,7 @@ def test_a_card_cut_by_the_frame_is_known_by_its_index_not_left_unsure(
     index showing: the finder's outline round the part in the picture reads unsure, and the index
     implies the whole card, reaching out of the frame. Their parts in the frame are one place,
     so the unsure outline gives way to the card its index names; compared whole, they are not.
-    (IMG_2615's outline, warped with the frame's edge carried on past it since session 38, no
+    (IMG_2615's outline, warped with the frame's edge carried on past it since, no
     longer reads unsure by itself: black there had read as ink.)"""
     image = cv2.imread(str(DATA / name))
     ((_, box),) = [(r, b) for r, b in labelled(name) if b[:2] == at]

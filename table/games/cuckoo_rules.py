@@ -1,6 +1,7 @@
 """The rules of the trading game (Cuckoo, Chase the Ace, Screw Your Neighbor) as one value.
 
-Sources: ``shared/seeds/000`` (first part) and ``shared/seeds/003``. Defaults follow seed 003's
+Sources: the 2020 "Screw Your Neighbor Card Game" article (its first part) and pagat.com's Cuckoo
+page. Defaults follow pagat's
 Cuckoo: ace low, a king blocks a trade when someone tries to take it, everyone tied for lowest
 loses a life, three lives.
 """

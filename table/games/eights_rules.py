@@ -1,6 +1,7 @@
 """The rules of the shedding game (Screw Your Neighbour as a Crazy Eights variant) as one value.
 
-Source: the second half of ``shared/seeds/000``. Defaults are that seed's game: two decks and four
+Source: the second half of the 2020 "Screw Your Neighbor Card Game" article. Defaults are that
+text's game: two decks and four
 jokers, 8 cards each, a safe card, and every special card it lists. Where the seed can be read two
 ways, the field says which reading is the default and offers the other (README: "The shedding
 game").

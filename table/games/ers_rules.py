@@ -1,6 +1,6 @@
-"""The rules of Egyptian Rat Screw as one frozen value (seed 004), Beggar-my-neighbour included.
+"""The rules of Egyptian Rat Screw as one frozen value (the rule sheet), Beggar-my-neighbour included.
 
-Defaults follow the most common reading of ``shared/seeds/004``: doubles, triples, sandwiches,
+Defaults follow the most common reading of the Egyptian Rat Screw rule sheet: doubles, triples, sandwiches,
 top-bottom, tens and four in a row, two cards burned for a bad slap, slapping back in.
 """
 

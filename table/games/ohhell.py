@@ -43,7 +43,7 @@ HONOURS = {Rank.ACE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING}
 
 
 def card_suit(card: Card, led: str | None) -> str | None:
-    """A joker is a card of the led suit (seed 002); other cards keep their own suit."""
+    """A joker is a card of the led suit (the second rule sheet); other cards keep their own suit."""
     if card.is_joker:
         return led
     assert card.suit is not None
@@ -51,7 +51,7 @@ def card_suit(card: Card, led: str | None) -> str | None:
 
 
 def led_suit(cards: list[Card]) -> str | None:
-    """The suit a trick is led in: its first card's, or the first after led jokers (seed 002)."""
+    """The suit a trick is led in: its first card's, or the first after led jokers (the second rule sheet)."""
     return next((c.suit.value for c in cards if c.suit is not None), None)
 
 

@@ -1,6 +1,7 @@
 """The rules of the bidding game (Screw Your Neighbour, an Oh Hell variant) as one value.
 
-Sources: ``shared/seeds/001`` and ``shared/seeds/002``. Defaults follow seed 001: hands grow from
+Sources: the "Game Rules for Screw Your Neighbor" score sheet and the "Screw Your Neighbour" trick-taking
+rule sheet. Defaults follow the first score sheet: hands grow from
 one card, the turned card's suit is trump, an exact bid scores 10 plus the bid.
 """
 
