@@ -211,10 +211,7 @@ def bench_confidence() -> None:
 
 # One photograph a card of the photographs' deck (nine to ace), each showing that card alone: the
 # one the built-in reader read most surely, its suit checked by eye (the labels give no suits).
-# The enrolment asks to check two of them (``profile.WEAK``): the webcam's nine of spades (one
-# corner read as no index) and IMG_2704's jack of clubs (0.57, 0.78). With IMG_2698 and IMG_2408
-# instead, 489 -> 490 of the 503 cards right, but a covered 5H was then read at 0.73
-# on IMG_2452's nine, on no labelled card (see the README): these stay until that is mended.
+# All are in the tuning part of the photographs (``benchmarks.photos``).
 ENROLMENT = {
     "9C": "IMG_2696.JPG", "9D": "IMG_2392.JPG", "9H": "IMG_2394.JPG", "9S": "cam_image34.jpg",
     "10C": "cam_image28.jpg", "10D": "IMG_2409.JPG", "10H": "IMG_2397.JPG", "10S": "IMG_2416.JPG",

@@ -343,8 +343,7 @@ def _fitted_cards(
     (both corners and the middle), the first try that is an edge all round and reads as the
     index did (its code); else None. The tries are read in rounds, the first of every outline
     in one network pass, then the next of those not yet found: moving and reading a try costs
-    as much as reading a card, and most cards are found at the first (on the benchmark's busy
-    and limed tables, 311 tries read -> 201; the same cards found)."""
+    as much as reading a card, and most cards are found at the first."""
     lines = edges.lines_over([_fit_region(corners) for corners in outlines])
     fits = [fitted(edges.gray, corners, lines) for corners in outlines]
     out: list[SeenCard | None] = [None] * len(outlines)

@@ -363,7 +363,7 @@ def _rows(
     clearly bigger than they are (``ROW_LEAST``) is one card, read unsure, and is not searched
     (on rendered tables of eight cards, most of the search's cost). Unsure outlines are looked
     at through nudged outlines first (``_nudged_looks``): one read so is one card, not a row (a
-    lone card on a frame with none read for sure was searched, 20 ms, before being read so)."""
+    lone card on a frame with none read for sure would be searched, at many times a card's cost)."""
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
     least = ROW_LEAST * float(np.median(sure)) if sure else 0.0
     unsure = [n for n, r in enumerate(readings) if r.code is None and quads[n].area >= least]

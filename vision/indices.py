@@ -464,8 +464,8 @@ def _close_marks(centres: np.ndarray, longest: np.ndarray) -> tuple[np.ndarray, 
     closer than half ``PIP_GAP_MOST`` of their longest extents together, plus a pixel (no pair
     farther apart can be an index), and their distances (as
     numpy's norm takes them, the same sums bit for bit, without its temporaries). Only marks
-    within that reach of each other across (x) are measured: on a speckled pale table's 800
-    marks, 6 ms -> 1 ms against measuring every pair."""
+    within that reach of each other across (x) are measured: a speckled pale table shows
+    hundreds of marks, and measuring every pair costs several times more."""
     share = PIP_GAP_MOST / 2
     reach = share * (longest + longest.max()) + 1  # each mark's farthest partner, at most
     a, b = _within_across(centres[:, 0], centres[:, 0], reach)
