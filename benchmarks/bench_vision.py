@@ -327,14 +327,15 @@ def _score_scenes(scenes: list, deck: Deck) -> tuple[Counter[str], list[float]]:
     return tally, times
 
 
-def _enrolled(style: str, folder: Path) -> Deck:
-    """A deck profile learnt from one rendered photo of each card of ``style``."""
+def _enrolled(style: str, folder: Path, camera: str | None = None) -> Deck:
+    """A deck profile learnt from one rendered photo of each card of ``style``, taken with
+    ``camera`` (``sim.camera_looks``) if given."""
     from sim.render import CardPlacement, SceneSpec, render_scene
     from table.cards import make_deck
 
     for i, card in enumerate(make_deck(1, 2)):
         placed = CardPlacement(card.code, 400, 300, 5.0 * (i % 5), 260)
-        spec = SceneSpec(table="grey", style=style, cards=(placed,), seed=i)
+        spec = SceneSpec(table="grey", style=style, cards=(placed,), seed=i, camera=camera)
         image, _ = render_scene(spec)
         cv2.imwrite(str(folder / f"{card.code}_1.png"), image)
     profile = folder / "deck.npz"
@@ -385,20 +386,26 @@ def bench_rendered() -> None:
 
 def bench_cameras(count: int = 20) -> None:
     """The rendered decks (none of them the networks' training designs) under what cheap cameras
-    and rooms do to a picture (``sim.camera_looks``): a row a camera, the decks together."""
+    and rooms do to a picture (``sim.camera_looks``): a row a camera, the decks together; read
+    by the built-in reader, then by each deck enrolled from photos taken with that camera."""
     from sim.camera_looks import LOOKS, UNDER_LIMIT
     from sim.render import DECK_STYLES
 
     print(f"Rendered scenes under cheap cameras and room lights ({count} scenes of 3 cards a deck design):")
     for offset, look in enumerate(LOOKS, start=10):
-        tally: Counter[str] = Counter()
-        times: list[float] = []
+        tallies: dict[str, Counter[str]] = {"built-in": Counter(), "enrolled": Counter()}
+        times: dict[str, list[float]] = {"built-in": [], "enrolled": []}
         for style in DECK_STYLES:
             scenes = _scenes(style, count, seed=zlib.crc32(style.encode()) + offset, cards=3, camera=look)
-            t, ts = _score_scenes(scenes, builtin_deck())
-            tally.update(t)
-            times += ts
-        _report(f"{look:42} built-in" + (" (no target)" if look in UNDER_LIMIT else ""), tally, times)
+            with tempfile.TemporaryDirectory() as tmp:
+                enrolled = _enrolled(style, Path(tmp), camera=look)
+            for reader, deck in (("built-in", builtin_deck()), ("enrolled", enrolled)):
+                t, ts = _score_scenes(scenes, deck)
+                tallies[reader].update(t)
+                times[reader] += ts
+        aim = " (no target)" if look in UNDER_LIMIT else ""
+        for reader in tallies:
+            _report(f"{look:42} {reader}{aim}", tallies[reader], times[reader])
 
 
 def bench_empty_tables() -> None:

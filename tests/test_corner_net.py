@@ -90,10 +90,12 @@ def test_prototypes_tip_an_open_question_but_never_overrule_no_index() -> None:
     rank[1, q] = 0.1
     suit = np.full((2, len(SUIT_CLASSES)), 0.2, np.float32)
     out = CornerOutput(rank, suit, emb[[0, 0]])  # both corners look exactly like the enrolled queen
-    r, _ = deck.posteriors(out)
+    r, s = deck.posteriors(out)
     assert r[0].argmax() == q and r[0, q] > 0.9
     assert r[1, -1] == pytest.approx(0.9) and r[1].argmax() == len(RANK_CLASSES) - 1
     np.testing.assert_allclose(r.sum(axis=1), 1, rtol=1e-5)
+    # A suit's pip is one shape in every deck: the prototypes leave the network's suits as they are.
+    np.testing.assert_array_equal(s, suit)
 
 
 def test_a_network_fingerprint_changes_with_either_model() -> None:

@@ -2,9 +2,11 @@
 
 An enrolled deck (``vision.profile``) is a set of *prototypes*: the network's embedding of each of
 its index corners, with the card they came from. Reading a corner then weighs the network's own
-answer by how close the corner is to each rank's and each suit's prototypes, so the deck's own
-font settles what a font the network never saw leaves open. The network's "no index here" is
-never overruled by a prototype: every prototype is an index.
+rank by how close the corner is to each rank's prototypes, so the deck's own font settles what a
+font the network never saw leaves open. Suits are not weighed so: a suit's pip is one shape in
+every deck, and a blurred club lies as near a spade's prototype as its own; what the deck tells
+of suits is its inks' colours as its camera shows them (``IndexInks``). The network's "no index
+here" is never overruled by a prototype: every prototype is an index.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput, builtin_net
+from vision.corner_net import RANK_CLASSES, CornerNet, CornerOutput, builtin_net
+from vision.ink import IndexInks
 from vision.pictures import Pictures
 
 TEMPERATURE = 0.03  # cosine-similarity difference that counts as a factor e between two classes
@@ -41,14 +44,15 @@ class Deck:
     jokers: bool = True
     # The enrolled courts' pictures (``vision.pictures``): a witness for a court whose index is unread.
     pictures: Pictures | None = None
+    # The enrolled indices' inks, red and black, as the camera showed them: a witness of the suit's colour.
+    inks: IndexInks | None = None
 
     def posteriors(self, out: CornerOutput) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and suit probabilities per corner, the prototypes' evidence folded in."""
+        """Rank and suit probabilities per corner, the prototypes' evidence folded into the ranks."""
         rank, suit = out.rank, out.suit
         if self.prototypes is not None and len(rank):
             sims = out.embedding @ self.prototypes.embeddings.T
             rank = _fold(rank, *_class_evidence(sims, self.prototypes.ranks, len(RANK_CLASSES)))
-            suit = _fold(suit, *_class_evidence(sims, self.prototypes.suits, len(SUIT_CLASSES)))
         if not self.jokers and len(rank):
             rank = rank.copy()
             rank[:, NO_INDEX] += rank[:, JOKER]

@@ -249,6 +249,36 @@ def mark_red_share(corner: np.ndarray | Planes) -> float | None:
     return float(np.median(shares))
 
 
+@dataclass(frozen=True)
+class IndexInks:
+    """An enrolled deck's index inks as its camera shows them (``mark_red_share``): the reddest
+    share its black indices showed and the least red share its red ones did. A webcam's dull
+    reds show a fifth of the share a good camera's do, and far from ``RED_SHARE``, but still
+    apart from its blacks: judged against the deck's own inks, they are red again."""
+
+    black_most: float
+    red_least: float
+
+    @classmethod
+    def learnt(cls, black: list[float], red: list[float]) -> IndexInks | None:
+        """The inks from the shares of a deck's black and red indices; None where either is
+        missing or the two overlap (the camera does not tell them apart)."""
+        if not black or not red or max(black) >= min(red):
+            return None
+        return cls(max(black), min(red))
+
+    def colour(self, share: float | None) -> bool | None:
+        """Red (True) or black (False) for an index's share, or None: a share in the middle
+        half of the gap between the deck's blacks and reds (or none) says neither."""
+        if share is None:
+            return None
+        middle, reach = (self.black_most + self.red_least) / 2, (self.red_least - self.black_most) * INK_DOUBT
+        return True if share > middle + reach else False if share < middle - reach else None
+
+
+INK_DOUBT = 0.25  # the share of the gap between a deck's blacks and reds, either side of its middle, that says neither
+
+
 def index_mark(corner: Planes) -> tuple[tuple[slice, slice], np.ndarray] | None:
     """A corner's index mark, its box and its mask there: the topmost of ``index_marks`` (a
     joker's J, or its letters blurred into one column), None where none shows. Only that mark

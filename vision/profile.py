@@ -3,9 +3,12 @@
 Each image shows one card and its file name starts with the card's code and an underscore
 (``QH_1.jpg``, ``10C_a.png``, ``RJ_1.jpg``). Both index corners of every card are passed through
 the corner network (as the photo shows them and a little blurred, ``BLURS``) and their embeddings
-kept as the deck's prototypes (``vision.deck``), so a deck with an unusual font or pip is read by
-its own shapes. The profile is a small ``.npz`` file tied
-to the network it was made with: a profile from another network is refused, not misread.
+kept as the deck's prototypes (``vision.deck``), so a deck with an unusual font is read by its own
+shapes; how red its red indices and how dark its black ones show to the camera that took the
+photos is kept too (``vision.ink.IndexInks``), so a webcam's dull reds are still told from its
+blacks. The cards are seen as the reader sees them, their paper made neutral. The profile is a
+small ``.npz`` file tied to the network it was made with: a profile from another network is
+refused, not misread.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerOutput, builtin_
 from vision.deck import Deck, Prototypes, net_id
 from vision.detect import CardQuad, find_cards, warp_card
 from vision.frames import IMAGE_SUFFIXES, ImageFileError, image_files, read_image
+from vision.ink import IndexInks, mark_red_share
 from vision.pictures import SIGNATURE_PX, Pictures, signature
-from vision.reader import COURT_RANKS, NO_INDEX, Warped, corner_image
+from vision.reader import COURT_RANKS, NO_INDEX, Warped
 
-FORMAT = "cardtable-deck/3"  # /3 adds the courts' pictures (``vision.pictures``)
-READABLE = {"cardtable-deck/2", FORMAT}  # a /2 profile is read without pictures
+FORMAT = "cardtable-deck/4"  # /3 added the courts' pictures (``vision.pictures``), /4 the indices' inks
+READABLE = {"cardtable-deck/2", "cardtable-deck/3", FORMAT}  # read without what they lack
 # Each corner is learnt as the photo shows it and blurred by these (Gaussian sigmas, in a corner's
 # 62 x 126 pixels): an overhead camera sees many cards a little out of focus, and a blurred club
 # then lay nearer the sharp spade's prototype than the sharp club's. Blurred more (1.5, or 1.0
@@ -104,6 +108,7 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     report.failed.update((p.name, "an HEIC photo, which OpenCV cannot read: export it as JPEG") for p in heic)
     embeddings, ranks, suits = [], [], []
     pictures: dict[str, np.ndarray] = {}  # court code -> its picture's signature
+    inks: dict[str, list[float]] = {"black": [], "red": []}  # the indices' ``mark_red_share``s, by colour
     named: set[str] = set()
     for path, code in codes.items():
         if code in named and code not in report.duplicates:
@@ -118,7 +123,8 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
         if not quads:
             report.failed[path.name] = "no card found in the photo"
             continue
-        seen, corners, face = _the_card(image, quads)
+        seen, card = _the_card(image, quads)
+        corners = list(card.corners)
         joker = code in ("RJ", "BJ")
         learnt = [which for which in (0, 1) if seen.rank[which, NO_INDEX] <= BLANK]
         if not learnt:
@@ -131,8 +137,10 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
                 ranks.append(RANK_CLASSES.index("joker" if joker else code[:-1]))
                 suits.append(SUIT_CLASSES.index("none" if joker else code[-1]))
         report.cards[code] = report.cards.get(code, 0) + len(learnt)
+        shares = [mark_red_share(card.index_planes()[which]) for which in learnt]
+        inks["red" if code == "RJ" or code[-1] in "DH" else "black"] += [x for x in shares if x is not None]
         if code[:-1] in COURT_RANKS and code not in pictures:
-            pictures[code] = signature(face)
+            pictures[code] = signature(card.face)
         if doubt := _doubt(seen, code, learnt):
             report.doubts[path.name] = doubt
     expected = [c.code for c in make_deck()]
@@ -144,7 +152,13 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     prototypes = Prototypes(np.stack(embeddings), np.array(ranks), np.array(suits))
     courts = report.pictures = sorted(pictures)
     signatures = np.stack([pictures[c] for c in courts]) if courts else np.zeros((0, 0), np.float32)
-    save_profile(out, prototypes, sorted(report.cards), Pictures(tuple(courts), signatures))
+    learnt_inks = IndexInks.learnt(inks["black"], inks["red"])
+    if learnt_inks is None and inks["black"] and inks["red"]:
+        report.doubts["the deck's inks"] = (
+            "its red and black indices look alike to this camera (a photo named for a card of the other colour, "
+            "or a light that leaves no red): suits are read without them"
+        )
+    save_profile(out, prototypes, sorted(report.cards), Pictures(tuple(courts), signatures), learnt_inks)
     return report
 
 
@@ -176,24 +190,29 @@ def _corner_says(seen: CornerOutput, which: int) -> tuple[str, float]:
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(sure, float(seen.suit[which, suit]))
 
 
-def _the_card(image: np.ndarray, quads: list[CardQuad]) -> tuple[CornerOutput, list[np.ndarray], np.ndarray]:
+def _the_card(image: np.ndarray, quads: list[CardQuad]) -> tuple[CornerOutput, Warped]:
     """The network's reading of the two index corners of the card a photo shows: of the outlines
     found, the first showing an index in a corner, those most an edge all round first (a card
-    lying whole), then the biggest. The biggest alone was often the table or a sheet of paper
-    round the card (three of 24 photographs of the real deck, `real_cards_dev`). Also the two
-    corners' pictures and the face as the reader sees it (``Warped.face``)."""
-    seen, corners, card = None, [], None
+    lying whole), then the biggest: the biggest alone is often the table or a sheet of paper
+    round the card. Also the card as the reader sees it (``Warped``, its paper made neutral)."""
+    seen, card = None, None
     for quad in sorted(quads, key=lambda q: (q.edges, q.area), reverse=True):
-        card = warp_card(image, quad)
-        corners = [corner_image(card, 0), corner_image(card, 1)]
-        seen = builtin_net().read(corners)
+        card = Warped.of(warp_card(image, quad)).balanced()  # its colours as the reader judges them
+        seen = builtin_net().read(list(card.corners))
         if (seen.rank[:, NO_INDEX] <= BLANK).any():
             break
-    return seen, corners, Warped.of(card).face
+    return seen, card
 
 
-def save_profile(path: str | Path, prototypes: Prototypes, cards: list[str], pictures: Pictures | None = None) -> None:
-    meta = json.dumps({"format": FORMAT, "cards": cards, "net": net_id(builtin_net())})
+def save_profile(
+    path: str | Path,
+    prototypes: Prototypes,
+    cards: list[str],
+    pictures: Pictures | None = None,
+    inks: IndexInks | None = None,
+) -> None:
+    learnt = None if inks is None else [inks.black_most, inks.red_least]
+    meta = json.dumps({"format": FORMAT, "cards": cards, "net": net_id(builtin_net()), "inks": learnt})
     pictures = pictures or Pictures((), np.zeros((0, 0), np.float32))
     try:
         with open(path, "wb") as f:
@@ -235,13 +254,27 @@ def load_deck(path: str | Path) -> Deck:
                 np.array([SUIT_CLASSES.index(str(s)) for s in data["suits"]]),
             )
             pictures = _pictures(data) if "pictures" in data else None
+            inks = _inks(meta.get("inks"))
     except OSError as exc:
         raise EnrolError(f"{path}: cannot read the deck profile ({exc.strerror or exc})") from None
     except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         if isinstance(exc, EnrolError):
             raise
         raise EnrolError(f"{path}: cannot read the deck profile (not a file `cardtable vision enrol` wrote)") from None
-    return Deck(builtin_net(), prototypes, Path(path).stem, pictures=pictures)
+    return Deck(builtin_net(), prototypes, Path(path).stem, pictures=pictures, inks=inks)
+
+
+def _inks(learnt: object) -> IndexInks | None:
+    """A profile's indices' inks, None if it has none; anything but two shares, black's under
+    red's, is a ``ValueError`` (a profile not written by enrolment)."""
+    if learnt is None:
+        return None
+    if not isinstance(learnt, list) or len(learnt) != 2 or not all(isinstance(x, int | float) for x in learnt):
+        raise ValueError("inks")
+    inks = IndexInks.learnt([float(learnt[0])], [float(learnt[1])])
+    if inks is None:
+        raise ValueError("inks")
+    return inks
 
 
 def _pictures(data: np.lib.npyio.NpzFile) -> Pictures | None:

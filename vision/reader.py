@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput, byte_percentiles
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
-from vision.ink import PAPER_CELL, RED_SHARE, Planes, mark_red_share
+from vision.ink import PAPER_CELL, RED_SHARE, IndexInks, Planes, mark_red_share
 from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, court_ends, foreign_middle, is_back
 from vision.pictures import Pictures
 
@@ -118,6 +118,11 @@ class Warped:
     def _planes(self) -> Planes:
         return Planes.of(self.face, round(PAPER_CELL * FACE_SCALE))
 
+    def index_planes(self) -> list[Planes]:
+        """The face's planes of its two index corners (``corner_image``'s regions, upright): what
+        the indices' ink is asked of."""
+        return [_corner_planes(self._planes, which) for which in (0, 1)]
+
     @cached_property
     def court_ends(self) -> tuple[str | None, str | None]:
         """``court_ends`` of the face: the suits of a court card's big pips, asked of pictures only."""
@@ -191,9 +196,9 @@ def read_cards(
         ranks, suits = rank_p[2 * n : 2 * n + 2], suit_p[2 * n : 2 * n + 2]
         face = None if covered else card.face_planes()
         # The indices' ink is asked of the face's corners (a witness asks it of most cards).
-        index = list(card.corners) if face is None else [_corner_planes(face, i) for i in (0, 1)]
+        index = list(card.corners) if face is None else card.index_planes()
         middle, suit = (None, None) if face is None else card.middle
-        colour = _joker_colour(ranks, index)
+        colour = _joker_colour(ranks, index, deck.inks)
         red = colour is True
         found = (_corner_reading(ranks[0], suits[0], red), _corner_reading(ranks[1], suits[1], red))
         if found == (None, None):
@@ -203,12 +208,13 @@ def read_cards(
             continue
         shows = [i for i in (0, 1) if found[i] is not None]
         vouched = "covered" if covered else "whole" if whole and whole[n] else None
-        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched)
+        ink = None if deck.inks is None else deck.inks.colour(_red_share([index[i] for i in shows]))
+        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched, ink)
         if middle == "court" and (confidence < threshold or len(corners_reading(code, found)) < 2):
             # A picture's big pips, asked where its two indices alone do not settle the card.
             ends = card.court_ends
             if ends[0] is not None and ends[0] == ends[1]:  # both agree: one alone may be another card's
-                code, confidence = _weigh(ranks[shows], suits[shows], middle, ends[0], red, vouched)
+                code, confidence = _weigh(ranks[shows], suits[shows], middle, ends[0], red, vouched, ink)
             if _pip_beside_says_otherwise(code, found, ends):
                 confidence = min(confidence, DISAGREE)
         if (
@@ -219,7 +225,7 @@ def read_cards(
         ):
             code, confidence = _pictured(deck.pictures, card.face, found, middle, code, confidence)
         if code == "BJ" and colour is None:  # read as a joker: its colour, if no joker's corner told it
-            colour = _joker_colour(ranks, index, joker_read=True)
+            colour = _joker_colour(ranks, index, deck.inks, joker_read=True)
             code = "RJ" if colour else code
             if colour is None:
                 confidence = min(confidence, DISAGREE)  # a joker of no colour seen: red or black?
@@ -298,7 +304,7 @@ def read_card(card: Warped | np.ndarray, deck: Deck | None = None, threshold: fl
 
 
 def _joker_colour(
-    rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes], joker_read: bool = False
+    rank_p: np.ndarray, corners: list[np.ndarray] | list[Planes], inks: IndexInks | None, joker_read: bool = False
 ) -> bool | None:
     """A joker's colour (True red, False black), asked once of the card: the share of red in the
     ink of the corners that read as a joker (``mark_red_share``), averaged, so glare or a thumb
@@ -308,12 +314,21 @@ def _joker_colour(
     picture rules out the pip rank a corner reads, and the joker is the best of the rest): then
     the corners showing an index are asked (measured: a sunlit vintage red joker, its corners
     read 3 at 0.5, joker next, was read BJ at 0.92 with no corner asked). Only a card so read
-    asks them: asking every card's corners cost an eight-card frame 1 ms."""
+    asks them: asking every card's corners cost an eight-card frame 1 ms. An enrolled deck's
+    ``inks`` judge the share, as its camera shows its reds and blacks."""
     jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) == JOKER]
     if not jokers and joker_read:
         jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) != NO_INDEX]
-    shares = [share for share in (mark_red_share(c) for c in jokers) if share is not None]
-    return float(np.mean(shares)) > RED_SHARE if shares else None
+    share = _red_share(jokers)
+    if share is None or inks is not None:
+        return None if inks is None else inks.colour(share)
+    return share > RED_SHARE
+
+
+def _red_share(corners: list[np.ndarray] | list[Planes]) -> float | None:
+    """The indices' ``mark_red_share``, averaged over the corners that show a mark; None if none does."""
+    shares = [share for share in (mark_red_share(c) for c in corners) if share is not None]
+    return float(np.mean(shares)) if shares else None
 
 
 MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
@@ -334,6 +349,7 @@ def _weigh(
     middle_suit: str | None,
     red: bool,
     outline: str | None = None,
+    ink: bool | None = None,
 ) -> tuple[str, float]:
     """The card's code and confidence from its witnesses: the corners that show an index (the
     network's probabilities) and the middle of the card (the pip count or a picture, and the big
@@ -359,7 +375,8 @@ def _weigh(
     The ``outline`` of a card lying partly under others ("covered", see ``vision.covered``; its
     middle hidden) vouches for its one corner: it is known to be a lower card, and what lies
     under the cards on top was painted out. Vouched, the lone corner counts once (its own
-    confidence, squared)."""
+    confidence, squared). ``ink``: the index's colour as an enrolled deck's inks judge it (red
+    True, black False), a witness against the suits of the other colour, as the big pips are."""
     whole, covered = outline == "whole", outline == "covered"
     every = range(len(RANK_CLASSES))
     vouched = every if covered or (whole and middle == "court") else COURT_CLASSES if middle == "court" else ()
@@ -367,7 +384,8 @@ def _weigh(
     if rank == JOKER:
         return ("RJ" if red else "BJ"), rank_sure
     vouch_suit = whole or covered or middle == RANK_CLASSES[rank]
-    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit), range(len(SUIT_CLASSES)) if vouch_suit else ())
+    suit_vouched = range(len(SUIT_CLASSES)) if vouch_suit else ()
+    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit, ink), suit_vouched)
     overruled = middle == "court" and all(int(np.argmax(row[:-1])) in PIP_CLASSES for row in rank_p)
     if overruled and suit_sure < OVERRULED_SUIT:
         suit_sure = min(suit_sure, DISAGREE)  # an index read so poorly tells its suit clearly, or not at all
@@ -395,13 +413,15 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     return like
 
 
-def _suit_likelihood(middle_suit: str | None) -> np.ndarray:
-    """How likely the big pips look as they do for each suit class ("no suit" is left alone: the
-    middle says nothing about whether an index shows its suit)."""
+def _suit_likelihood(middle_suit: str | None, ink: bool | None = None) -> np.ndarray:
+    """How likely the big pips, and the index's ink (red True, black False), look as they do for
+    each suit class ("no suit" is left alone: neither says whether an index shows its suit)."""
     like = np.ones(len(SUIT_CLASSES))
     if middle_suit is not None:
         like[:-1] = MIDDLE_DOUBT
         like[SUIT_CLASSES.index(middle_suit)] = 1.0
+    if ink is not None:
+        like[[SUIT_CLASSES.index(s) for s in (("C", "S") if ink else ("D", "H"))]] *= MIDDLE_DOUBT
     return like
 
 
