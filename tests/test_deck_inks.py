@@ -68,7 +68,8 @@ def test_a_deck_enrolled_under_a_webcam_learns_its_inks_and_keeps_them(tmp_path)
         spec = SceneSpec(table="grey", cards=(CardPlacement(code, 400, 300, 0.0, 260),), seed=n, camera=WEBCAM)
         cv2.imwrite(str(photos / f"{code}_1.png"), render_scene(spec)[0])
     report = enrol(photos, tmp_path / "deck.npz")
-    assert "the deck's inks" not in report.doubts
+    assert "the deck's inks" not in report.doubts and report.inks
+    assert report.lines()[0] == "learnt 4 cards (8 index corners, 0 court pictures, the red and black inks)"
     deck = load_deck(tmp_path / "deck.npz")
     assert deck.inks is not None and deck.inks.black_most < deck.inks.red_least
     assert builtin_deck().inks is None
@@ -82,7 +83,8 @@ def test_photos_that_leave_red_and_black_alike_are_said_and_read_without_inks(tm
         spec = SceneSpec(table="grey", cards=(CardPlacement(code, 400, 300, 0.0, 260),), seed=n)
         cv2.imwrite(str(photos / f"{name}_1.png"), render_scene(spec)[0])
     report = enrol(photos, tmp_path / "deck.npz")
-    assert "look alike" in report.doubts["the deck's inks"]
+    assert "look alike" in report.doubts["the deck's inks"] and not report.inks
+    assert "check the deck's inks: its red and black indices look alike" in "\n".join(report.lines())
     assert load_deck(tmp_path / "deck.npz").inks is None
 
 

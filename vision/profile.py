@@ -63,9 +63,11 @@ class EnrolReport:
     failed: dict[str, str] = field(default_factory=dict)  # file -> why nothing was learnt
     doubts: dict[str, str] = field(default_factory=dict)  # file -> what is wrong with what was learnt
     pictures: list[str] = field(default_factory=list)  # the courts whose pictures were learnt
+    inks: bool = False  # whether the red and black indices' inks were learnt (``IndexInks``)
 
     def lines(self) -> list[str]:
         learnt = f"{sum(self.cards.values())} index corners, {len(self.pictures)} court pictures"
+        learnt += ", the red and black inks" if self.inks else ""
         out = [f"learnt {len(self.cards)} cards ({learnt})"]
         if self.missing:
             out.append(f"missing: {' '.join(self.missing)}")
@@ -153,6 +155,7 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
     courts = report.pictures = sorted(pictures)
     signatures = np.stack([pictures[c] for c in courts]) if courts else np.zeros((0, 0), np.float32)
     learnt_inks = IndexInks.learnt(inks["black"], inks["red"])
+    report.inks = learnt_inks is not None
     if learnt_inks is None and inks["black"] and inks["red"]:
         report.doubts["the deck's inks"] = (
             "its red and black indices look alike to this camera (a photo named for a card of the other colour, "
