@@ -131,3 +131,30 @@ def test_the_benchmarks_command_names_a_benchmark_it_does_not_have() -> None:
     assert done.returncode == 2
     assert "no benchmark visoin: choose from engine, vision, bridge, races, table" in done.stderr
     assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_each_camera_row_is_read_by_the_built_in_reader_and_by_a_deck_enrolled_under_that_camera(
+    monkeypatch, capsys
+) -> None:
+    """One look and one design, one scene: a row each, the deck enrolled from photos taken with
+    that look (``sim.camera_looks``), every card of the scene counted in both."""
+    import benchmarks.bench_vision as bench_module
+    import sim.camera_looks as looks_module
+    import sim.render as render_module
+
+    webcam = looks_module.LOOKS["cheap webcam"]
+    monkeypatch.setattr(looks_module, "LOOKS", {webcam.name: webcam})
+    monkeypatch.setattr(render_module, "DECK_STYLES", {"classic": render_module.DECK_STYLES["classic"]})
+    enrolled_under = []
+    enrolled = bench_module._enrolled
+
+    def spy(style, folder, camera=None):
+        enrolled_under.append(camera)
+        return enrolled(style, folder, camera)
+
+    monkeypatch.setattr(bench_module, "_enrolled", spy)
+    bench_module.bench_cameras(count=1)
+    rows = [line for line in capsys.readouterr().out.splitlines() if "cheap webcam" in line]
+    assert enrolled_under == ["cheap webcam"]
+    assert [row.split()[2] for row in rows] == ["built-in:", "enrolled:"]
+    assert all(" 3 cards " in row for row in rows)
