@@ -253,7 +253,7 @@ def mark_red_share(corner: np.ndarray | Planes) -> float | None:
 class IndexInks:
     """An enrolled deck's index inks as its camera shows them (``mark_red_share``): the reddest
     share its black indices showed and the least red share its red ones did. A webcam's dull
-    reds show a fifth of the share a good camera's do, and far from ``RED_SHARE``, but still
+    reds show a third to a fifth of the share a good camera's do, and far from ``RED_SHARE``, but still
     apart from its blacks: judged against the deck's own inks, they are red again."""
 
     black_most: float

@@ -33,9 +33,10 @@ from vision.reader import COURT_RANKS, NO_INDEX, Warped
 FORMAT = "cardtable-deck/4"  # /3 added the courts' pictures (``vision.pictures``), /4 the indices' inks
 READABLE = {"cardtable-deck/2", "cardtable-deck/3", FORMAT}  # read without what they lack
 # Each corner is learnt as the photo shows it and blurred by these (Gaussian sigmas, in a corner's
-# 62 x 126 pixels): an overhead camera sees many cards a little out of focus, and a blurred club
-# then lay nearer the sharp spade's prototype than the sharp club's. Blurred more (1.5, or 1.0
-# and 2.0 together), a jack's J lies as near a blurred 3's prototype as its own.
+# 62 x 126 pixels): an overhead camera sees many cards a little out of focus, and a blurred rank
+# lies nearer its sharp prototype's neighbours than a blurred prototype's (learnt sharp only, the
+# photographs' tuning part loses two blurred tens). Blurred more (1.5, or 1.0 and 2.0 together),
+# a jack's J lies as near a blurred 3's prototype as its own.
 BLURS = (1.0,)
 BLANK = 0.9  # a corner the network is this sure shows no index (covered, cut off) is not learnt
 # A photo whose learnt corners the network reads less surely than this as the card's own index is
@@ -139,7 +140,8 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
                 ranks.append(RANK_CLASSES.index("joker" if joker else code[:-1]))
                 suits.append(SUIT_CLASSES.index("none" if joker else code[-1]))
         report.cards[code] = report.cards.get(code, 0) + len(learnt)
-        shares = [mark_red_share(card.index_planes()[which]) for which in learnt]
+        index = card.index_planes()
+        shares = [mark_red_share(index[which]) for which in learnt]
         inks["red" if code == "RJ" or code[-1] in "DH" else "black"] += [x for x in shares if x is not None]
         if code[:-1] in COURT_RANKS and code not in pictures:
             pictures[code] = signature(card.face)
