@@ -387,19 +387,26 @@ def bench_rendered() -> None:
 def bench_cameras(count: int = 20) -> None:
     """The rendered decks (none of them the networks' training designs) under what cheap cameras
     and rooms do to a picture (``sim.camera_looks``): a row a camera, the decks together; read
-    by the built-in reader, then by each deck enrolled from photos taken with that camera."""
+    by the built-in reader, by each deck enrolled from photos taken with that camera, and by each
+    enrolled from sharp photos (a phone's, say: the table's camera is worse)."""
     from sim.camera_looks import LOOKS, UNDER_LIMIT
     from sim.render import DECK_STYLES
 
     print(f"Rendered scenes under cheap cameras and room lights ({count} scenes of 3 cards a deck design):")
+    sharp = {}
+    for style in DECK_STYLES:
+        with tempfile.TemporaryDirectory() as tmp:
+            sharp[style] = _enrolled(style, Path(tmp))
     for offset, look in enumerate(LOOKS, start=10):
-        tallies: dict[str, Counter[str]] = {"built-in": Counter(), "enrolled": Counter()}
-        times: dict[str, list[float]] = {"built-in": [], "enrolled": []}
+        readers = ("built-in", "enrolled", "enrolled sharp")
+        tallies: dict[str, Counter[str]] = {reader: Counter() for reader in readers}
+        times: dict[str, list[float]] = {reader: [] for reader in readers}
         for style in DECK_STYLES:
             scenes = _scenes(style, count, seed=zlib.crc32(style.encode()) + offset, cards=3, camera=look)
             with tempfile.TemporaryDirectory() as tmp:
                 enrolled = _enrolled(style, Path(tmp), camera=look)
-            for reader, deck in (("built-in", builtin_deck()), ("enrolled", enrolled)):
+            decks = (builtin_deck(), enrolled, sharp[style])
+            for reader, deck in zip(readers, decks, strict=True):
                 t, ts = _score_scenes(scenes, deck)
                 tallies[reader].update(t)
                 times[reader] += ts

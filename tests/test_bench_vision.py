@@ -136,8 +136,9 @@ def test_the_benchmarks_command_names_a_benchmark_it_does_not_have() -> None:
 def test_each_camera_row_is_read_by_the_built_in_reader_and_by_a_deck_enrolled_under_that_camera(
     monkeypatch, capsys
 ) -> None:
-    """One look and one design, one scene: a row each, the deck enrolled from photos taken with
-    that look (``sim.camera_looks``), every card of the scene counted in both."""
+    """One look and one design, one scene: a row each for the built-in reader, the deck enrolled
+    from photos taken with that look (``sim.camera_looks``) and the deck enrolled from sharp
+    photos, every card of the scene counted in each."""
     import benchmarks.bench_vision as bench_module
     import sim.camera_looks as looks_module
     import sim.render as render_module
@@ -155,6 +156,6 @@ def test_each_camera_row_is_read_by_the_built_in_reader_and_by_a_deck_enrolled_u
     monkeypatch.setattr(bench_module, "_enrolled", spy)
     bench_module.bench_cameras(count=1)
     rows = [line for line in capsys.readouterr().out.splitlines() if "cheap webcam" in line]
-    assert enrolled_under == ["cheap webcam"]
-    assert [row.split()[2] for row in rows] == ["built-in:", "enrolled:"]
+    assert enrolled_under == [None, "cheap webcam"]  # from sharp photos, then under the camera
+    assert [row.split(":")[0].split("webcam")[1].strip() for row in rows] == ["built-in", "enrolled", "enrolled sharp"]
     assert all(" 3 cards " in row for row in rows)

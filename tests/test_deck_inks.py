@@ -34,7 +34,11 @@ def test_inks_are_learnt_only_where_the_camera_tells_red_from_black() -> None:
     assert inks == IndexInks(0.01, 0.12)
     assert inks.colour(0.15) is True and inks.colour(-0.02) is False
     assert inks.colour(0.065) is None and inks.colour(None) is None  # the middle of the gap says neither
+    phone = IndexInks(0.07, 0.45)  # enrolled from a phone's photos
+    assert phone.colour(0.5) is True and phone.colour(0.05) is False
+    assert phone.colour(0.11) is None  # a webcam's dull red at the table: not taken for black
     assert IndexInks.learnt([0.1, 0.3], [0.25]) is None  # a black as red as a red: no inks
+    assert IndexInks.learnt([0.0], [0.05]) is None  # too close to tell apart
     assert IndexInks.learnt([], [0.5]) is None and IndexInks.learnt([0.0], []) is None
 
 
@@ -75,17 +79,35 @@ def test_a_deck_enrolled_under_a_webcam_learns_its_inks_and_keeps_them(tmp_path)
     assert builtin_deck().inks is None
 
 
+def _photograph(folder, code: str, name: str, seed: int, grey: bool = False) -> None:
+    image = render_scene(SceneSpec(table="grey", cards=(CardPlacement(code, 400, 300, 0.0, 260),), seed=seed))[0]
+    if grey:  # a light that leaves no colour
+        image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    cv2.imwrite(str(folder / f"{name}_1.png"), image)
+
+
 def test_photos_that_leave_red_and_black_alike_are_said_and_read_without_inks(tmp_path) -> None:
-    """A four of spades photographed but named a heart: its black index among the reds."""
+    """A red card photographed with no colour left: its index as dark as the blacks'."""
     photos = tmp_path / "photos"
     photos.mkdir()
-    for n, (code, name) in enumerate((("4H", "4H"), ("4S", "9H"), ("4C", "4C"))):
-        spec = SceneSpec(table="grey", cards=(CardPlacement(code, 400, 300, 0.0, 260),), seed=n)
-        cv2.imwrite(str(photos / f"{name}_1.png"), render_scene(spec)[0])
+    for n, (code, grey) in enumerate((("4H", False), ("9D", True), ("4C", False))):
+        _photograph(photos, code, code, n, grey)
     report = enrol(photos, tmp_path / "deck.npz")
     assert "look alike" in report.doubts["the deck's inks"] and not report.inks
     assert "check the deck's inks: its red and black indices look alike" in "\n".join(report.lines())
     assert load_deck(tmp_path / "deck.npz").inks is None
+
+
+def test_a_photo_of_another_card_is_named_and_tells_nothing_of_the_inks(tmp_path) -> None:
+    """A four of spades photographed but named a nine of hearts: said, and its black index is
+    not taken for a red one."""
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for n, (code, name) in enumerate((("4H", "4H"), ("4S", "9H"), ("4C", "4C"))):
+        _photograph(photos, code, name, n)
+    report = enrol(photos, tmp_path / "deck.npz")
+    assert "is the photo named for the card it shows?" in report.doubts["9H_1.png"]
+    assert "the deck's inks" not in report.doubts and report.inks
 
 
 @pytest.mark.parametrize("inks", ["red", [0.3, 0.1], [0.1], [0.0, "x"]])

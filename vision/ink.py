@@ -262,20 +262,30 @@ class IndexInks:
     @classmethod
     def learnt(cls, black: list[float], red: list[float]) -> IndexInks | None:
         """The inks from the shares of a deck's black and red indices; None where either is
-        missing or the two overlap (the camera does not tell them apart)."""
-        if not black or not red or max(black) >= min(red):
+        missing or the two lie closer than ``INK_GAP`` (the camera does not tell them apart)."""
+        if not black or not red or min(red) - max(black) < INK_GAP:
             return None
         return cls(max(black), min(red))
 
     def colour(self, share: float | None) -> bool | None:
         """Red (True) or black (False) for an index's share, or None: a share in the middle
-        half of the gap between the deck's blacks and reds (or none) says neither."""
+        half of the gap between the deck's blacks and reds (or none) says neither, and so does
+        one redder than the deck's blacks by more than ``INK_SLACK``: a worse camera than the
+        one the deck was enrolled with (a phone's photos, a webcam at the table) shows reds
+        duller, never blacks redder."""
         if share is None:
             return None
         middle, reach = (self.black_most + self.red_least) / 2, (self.red_least - self.black_most) * INK_DOUBT
-        return True if share > middle + reach else False if share < middle - reach else None
+        if share > middle + reach:
+            return True
+        return False if share < min(middle - reach, self.black_most + INK_SLACK) else None
 
 
+# The least gap between a deck's blacks and reds that tells them apart: the cheap webcam's look
+# leaves 0.11 on the vintage design's dull reds (0.2-0.7 elsewhere); a red photographed in a
+# light with no colour, 0.01.
+INK_GAP = 0.08
+INK_SLACK = 0.02  # a table's black indices lie at most 0.01 redder than the deck's enrolment photos' (rendered looks)
 INK_DOUBT = 0.25  # the share of the gap between a deck's blacks and reds, either side of its middle, that says neither
 
 

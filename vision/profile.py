@@ -140,9 +140,10 @@ def enrol(folder: str | Path, out: str | Path) -> EnrolReport:
                 ranks.append(RANK_CLASSES.index("joker" if joker else code[:-1]))
                 suits.append(SUIT_CLASSES.index("none" if joker else code[-1]))
         report.cards[code] = report.cards.get(code, 0) + len(learnt)
-        index = card.index_planes()
-        shares = [mark_red_share(index[which]) for which in learnt]
-        inks["red" if code == "RJ" or code[-1] in "DH" else "black"] += [x for x in shares if x is not None]
+        if _read_as(seen) in (None, "joker" if code in JOKERS else code):  # a photo of another card tells no ink
+            index = card.index_planes()
+            shares = [mark_red_share(index[which]) for which in learnt]
+            inks["red" if code == "RJ" or code[-1] in "DH" else "black"] += [x for x in shares if x is not None]
         if code[:-1] in COURT_RANKS and code not in pictures:
             pictures[code] = signature(card.face)
         if doubt := _doubt(seen, code, learnt):
@@ -173,13 +174,19 @@ def _doubt(seen: CornerOutput, code: str, learnt: list[int]) -> str | None:
     ``learnt`` read as its own index less surely than ``WEAK``."""
     reads = [_corner_says(seen, which) for which in (0, 1)]
     own = "joker" if code in ("RJ", "BJ") else code
-    (first, p), (second, q) = reads
-    if first == second not in (own, "no index") and min(p, q) >= MISNAMED:
+    (first, p), (_, q) = reads
+    if _read_as(seen) not in (None, own):
         return f"both corners read {first} ({p:.2f}, {q:.2f}), not {code}: is the photo named for the card it shows?"
     if any(reads[n][0] != own or reads[n][1] < WEAK for n in learnt):
         said = ", ".join(f"{name} {p:.2f}" for name, p in reads)
         return f"its corners read {said}: a sharper, evenly lit photo of the card lying whole would teach more"
     return None
+
+
+def _read_as(seen: CornerOutput) -> str | None:
+    """The card (a code, or "joker") both of a photo's corners read ``MISNAMED`` surely, if any."""
+    (first, p), (second, q) = (_corner_says(seen, which) for which in (0, 1))
+    return first if first == second != "no index" and min(p, q) >= MISNAMED else None
 
 
 def _corner_says(seen: CornerOutput, which: int) -> tuple[str, float]:
