@@ -238,7 +238,7 @@ def test_traded_king_goes_with_the_trade() -> None:
 
 
 def test_traded_dealer_takes_a_drawn_king_like_any_card() -> None:
-    """Seed 003, Ackerson's rule 1: kings are traded like any card and have no special effect."""
+    """pagat.com's Cuckoo page, Ackerson's rule 1: kings are traded like any card and have no special effect."""
     table = Table(4, kings="traded")
     for seat in (1, 2, 3):
         table.keep(seat)

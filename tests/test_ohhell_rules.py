@@ -160,14 +160,16 @@ def test_start_announces_the_game_the_first_hand_and_waits_for_trump() -> None:
 
 @pytest.mark.parametrize(("players", "most"), [(3, 17), (4, 12), (5, 10), (7, 7), (26, 1)])
 def test_up_grows_from_one_to_the_largest_hand_that_leaves_a_trump_card(players: int, most: int) -> None:
-    """Seed 001: one card in the first hand, one more each hand; 52 cards keep one back for trump."""
+    """The Game Rules for Screw Your Neighbor score sheet: one card in the first hand, one more each
+    hand; 52 cards keep one back for trump."""
     table = Table(players)
     assert table.st.sizes == list(range(1, most + 1))
     assert most * players < 52 <= (most + 1) * players
 
 
 def test_down_shrinks_from_the_largest_hand_to_one() -> None:
-    """Seed 002: five players in one deck get ten cards, then nine, ... then one."""
+    """The Screw Your Neighbour trick-taking rule sheet: five players in one deck get ten cards, then
+    nine, ... then one."""
     table = Table(5, hand_sizes="down")
     assert table.st.sizes == [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
     assert one(table.log, RoundStarted).cards == 10
@@ -253,7 +255,8 @@ def test_the_turned_cards_suit_is_trump(code: str, suit: str) -> None:
     + [(f"{rank}D", "D") for rank in range(2, 10)],
 )
 def test_no_trump_on_honours(code: str, suit: str | None) -> None:
-    """Seed 002: an ace, ten or face card turned means no trump; 2 to 9 make their suit trump."""
+    """The Screw Your Neighbour trick-taking rule sheet: an ace, ten or face card turned means no
+    trump; 2 to 9 make their suit trump."""
     table = Table(5, preset="squares")
     assert one(table.trump(code), TrumpTurned).suit == suit
     assert table.st.trump == suit
@@ -321,7 +324,8 @@ def test_a_bid_without_a_number_is_refused() -> None:
 
 
 def test_the_dealer_may_not_make_the_bids_add_up() -> None:
-    """Seed 001's example: one player bids 1 in a one-card hand, so the dealer may not bid 0."""
+    """The Game Rules for Screw Your Neighbor score sheet's example: one player bids 1 in a one-card
+    hand, so the dealer may not bid 0."""
     table = Table(4)
     table.trump("7C")
     table.bids(1, 0, 0)
@@ -335,7 +339,8 @@ def test_the_dealer_may_not_make_the_bids_add_up() -> None:
 
 
 def test_the_dealers_other_bids_are_accepted() -> None:
-    """Seed 002: ten cards, nine claimed, the dealer may not bid 1 but may bid anything else."""
+    """The Screw Your Neighbour trick-taking rule sheet: ten cards, nine claimed, the dealer may not
+    bid 1 but may bid anything else."""
     for bid in (0, 2, 10):
         table = Table(5, preset="squares")
         table.trump("7C")
@@ -477,7 +482,8 @@ def test_the_hand_ends_after_its_last_trick() -> None:
 
 
 def test_identical_cards_cancel_and_the_next_best_card_wins() -> None:
-    """Seed 002: two aces of hearts cancel, so the king of hearts takes the trick."""
+    """The Screw Your Neighbour trick-taking rule sheet: two aces of hearts cancel, so the king of
+    hearts takes the trick."""
     table = dealt(2, decks=2)
     out = table.play("AH KH AH 2H")
     assert untimed(out[-2:]) == [TrickWon(NOW, 2, 1, 1, tuple(parse_cards("AH AH"))), TurnChanged(NOW, 2)]
@@ -574,7 +580,7 @@ def test_the_turned_card_counts_among_the_copies() -> None:
 
 
 def test_a_joker_is_a_zero_of_the_led_suit() -> None:
-    """Seed 002: the joker is lower than the 2 of the led suit."""
+    """The Screw Your Neighbour trick-taking rule sheet: the joker is lower than the 2 of the led suit."""
     table = dealt(2, jokers_per_deck=2)
     assert won(table.play("2H RJ 3S 4D")).seat == 1
 
