@@ -37,7 +37,7 @@ def frame_problem(image: object) -> str | None:
         return "white all over: the camera faces a light or its exposure is far too high"
     if float(grey.std()) < FLAT:
         return "one flat colour: the camera shows no scene (its driver, or a cap on the lens)"
-    if colourless(sample):
+    if sample.ndim == 2 or sample.shape[2] == 1 or _same_channels(sample):
         return "no colour: red suits cannot be told from black (a monochrome or infrared camera mode)"
     return None
 

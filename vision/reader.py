@@ -320,9 +320,9 @@ def _joker_colour(
     if not jokers and joker_read:
         jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) != NO_INDEX]
     share = _red_share(jokers)
-    if share is None or inks is not None:
-        return None if inks is None else inks.colour(share)
-    return share > RED_SHARE
+    if inks is not None:
+        return inks.colour(share)
+    return None if share is None else share > RED_SHARE
 
 
 def _red_share(corners: list[np.ndarray] | list[Planes]) -> float | None:
