@@ -260,7 +260,7 @@ def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypat
 
     (card,) = matches()
     assert card.code is not None and card.code[:-1] == rank
-    monkeypatch.setattr(identify_module, "find_by_index", lambda image, edges, reader, seen, *rest: seen)
+    monkeypatch.setattr(identify_module, "find_by_index", lambda image, edges, reader, found: found)
     assert [c for c in matches() if c.code is not None] == []
 
 
@@ -348,7 +348,7 @@ def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) ->
 
     (code,) = codes()
     assert code is not None and code[:-1] == rank
-    monkeypatch.setattr(identify_module, "find_by_index", lambda image, edges, reader, seen, *rest: seen)
+    monkeypatch.setattr(identify_module, "find_by_index", lambda image, edges, reader, found: found)
     assert codes() == [None]
 
 
@@ -644,7 +644,9 @@ def test_a_pile_s_outline_read_on_one_corner_yields_to_an_index_on_it_read_other
     assert np.linalg.norm(card.corners.mean(axis=0) - top.corners.mean(axis=0)) < 10
     contradicted = by_index_module._contradicted  # with no loose card: none doubted
     monkeypatch.setattr(
-        by_index_module, "_contradicted", lambda seen, loose, sightings: contradicted(seen, set(), sightings)
+        by_index_module,
+        "_contradicted",
+        lambda found, sightings: contradicted([replace(c, loose=False) for c in found], sightings),
     )
     assert [c.code for c in identify(image) if not c.covered] == ["6C"]
 

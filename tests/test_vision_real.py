@@ -275,7 +275,7 @@ def test_an_ace_half_under_a_ten_is_no_second_reading_of_the_ten(monkeypatch) ->
     assert ("AD", True) in cards()
     monkeypatch.setattr(by_index_module, "_on_each_other", lambda s: np.ones((len(s), len(s)), bool))
     # Her showing part's outline, read again with the ten painted out, would find her too.
-    monkeypatch.setattr(identify_module, "_lower_cards", lambda reader, seen, unsure: seen)
+    monkeypatch.setattr(identify_module, "_lower_cards", lambda reader, found: [c.card for c in found])
     assert "AD" not in [code for code, _ in cards()]
 
 
@@ -713,7 +713,7 @@ def test_a_lower_card_showing_one_index_is_read_with_the_card_over_it_painted_ou
     shows = next(box for rank, box in labelled(name) if rank == code[:-1])  # the part of it showing
     middle = ((shows[0] + shows[2]) / 2, (shows[1] + shows[3]) / 2)
     assert cv2.pointPolygonTest(cards[code].corners.astype(np.float32), middle, False) > 0
-    monkeypatch.setattr(identify_module, "_lower_cards", lambda reader, seen, unsure: seen)
+    monkeypatch.setattr(identify_module, "_lower_cards", lambda reader, found: [c.card for c in found])
     assert code not in {c.code for c in identify(image, benchmark_deck)}
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.candidates import Candidate, answers
 from vision.deck import builtin_deck
 from vision.detect import CARD_H, CARD_W, FACE_SUPPORT, CardQuad, face_beliefs, refine_quads
 from vision.indices import FIT_SCALES, Sighting, find_indices, fit_box, fitted, outlines_in
@@ -68,17 +69,8 @@ def sure_corners(reading: Reading) -> list[tuple[int, str]]:
     ]
 
 
-def find_by_index(
-    image: np.ndarray,
-    edges: _Edges,
-    reader: _Reader,
-    seen: list[SeenCard],
-    held: list[SeenCard],
-    shows: dict[int, set[str]],
-    lying_whole: dict[int, str | None],
-    loose: dict[int, bool],
-) -> list[SeenCard]:
-    """``seen`` with the cards no outline read, found by an index read for sure (``vision.indices``)
+def find_by_index(image: np.ndarray, edges: _Edges, reader: _Reader, found: list[Candidate]) -> list[Candidate]:
+    """The cards ``found`` so far with the cards no outline read, found by an index read for sure (``vision.indices``)
     outside the cards read already, their outlines sized like the frame's cards (``_sized``).
 
     A card showing both its indices is one card (its two sightings' outlines overlap): if they
@@ -102,36 +94,34 @@ def find_by_index(
 
     An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
     table, or reaching under a neighbour): it is left out. So is one lying on such a card one of
-    whose corners reads that card surely (``shows``: what each unsure outline's corners read, by
-    the id of its card): the part of it showing past a cloth or a book over the rest (see
-    ``_part_shown``). The cards ``held`` unsure (in ``seen``: read, then doubted as a lower card
-    of a pile) count as read: they are not read again through an index, and give way only to a
-    card known by both its indices, read alike: the outline held was that card's, lying under
-    something (a queen under a binder). The ``loose`` cards (by id: read on
-    one corner; whether their outline lies whole) are searched too, and doubted where an index
-    on them reads otherwise (``_contradicted``)."""
+    whose corners reads that card surely (``sure_corners``): the part of it showing past a cloth
+    or a book over the rest (see ``_part_shown``). The cards ``held`` unsure (read, then doubted
+    as a lower card of a pile) count as read: they are not read again through an index, and give
+    way only to a card known by both its indices, read alike: the outline held was that card's,
+    lying under something (a queen under a binder). The ``loose`` cards (read on one corner) are
+    searched too, and doubted where an index on them reads otherwise (``_contradicted``)."""
     skip = np.zeros(image.shape[:2], np.uint8)
-    for card in seen:
-        if card.code is not None and id(card) not in loose and not card.covered:
-            cv2.fillPoly(skip, [np.round(card.corners).astype(np.int32)], 1)
+    for c in found:
+        if c.card.code is not None and not c.loose and not c.card.covered:
+            cv2.fillPoly(skip, [np.round(c.card.corners).astype(np.int32)], 1)
     sightings = [s for s in find_indices(image, reader.deck or builtin_deck(), reader.threshold, skip) if s.code]
-    under = [c for c in seen if c.covered and c.code is not None]
+    under = [c.card for c in found if c.card.covered and c.card.code is not None]
     sightings = [s for s in sightings if not _own_index(s, under)]
-    if loose:
-        seen, sightings = _contradicted(seen, loose, sightings)
+    if any(c.loose for c in found):
+        found, sightings = _contradicted(found, sightings)
     if not sightings:
-        return seen
+        return found
     # Which sightings are one card, and which lie near others, is judged on the outlines their
     # indices imply; the cards taken are given the outlines sized like the frame's cards.
-    sized = _sized(sightings, seen)
-    seen, named = _named_by_index(seen, sightings, sized, lying_whole)
+    sized = _sized(sightings, answers(found))
+    found, named = _named_by_index(found, sightings, sized)
     if named:
         keep = [n for n in range(len(sightings)) if n not in named]
         if not keep:
-            return seen
+            return found
         sightings, sized = [sightings[n] for n in keep], [sized[n] for n in keep]
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
-    others = card_spans([c for c in seen if c.code is not None] + held)
+    others = card_spans([c.card for c in found if c.card.code is not None] + [c.card for c in found if c.held])
     agreed, clear_at, lone_at, confirmed, relayed = _sort_sightings(sized, spans, others, image.shape)
     taken: list[tuple[SeenCard, float, int]] = []  # each card, the area of the outline its index implied, the sighting
     read: set[int] = set()  # the sightings so taken, read through their outlines
@@ -174,16 +164,15 @@ def find_by_index(
         places = _in_frame(card_spans(out), image.shape)
         both = card_spans([c for c in out if c.covered and len(c.indices) >= 2])  # known by both indices, alike
 
-        def gives_way(card: SeenCard) -> bool:
-            if any(card is h for h in held):  # only to a card known by both its indices
-                return bool(np.any(iou(card_spans([card])[0], both) >= SAME_CARD))
+        def gives_way(c: Candidate) -> bool:
+            if c.held:  # only to a card known by both its indices
+                return bool(np.any(iou(card_spans([c.card])[0], both) >= SAME_CARD))
             return bool(
-                np.any(iou(_in_frame(card_spans([card]), image.shape)[0], places) >= SAME_CARD)
-                or _part_shown(card, out, shows.get(id(card)))
+                np.any(iou(_in_frame(card_spans([c.card]), image.shape)[0], places) >= SAME_CARD) or _part_shown(c, out)
             )
 
-        seen = [c for c in seen if c.code is not None or not gives_way(c)]
-    return seen + out
+        found = [c for c in found if c.card.code is not None or not gives_way(c)]
+    return found + [Candidate(card) for card in out]
 
 
 def _own_index(sighting: Sighting, covered: list[SeenCard]) -> bool:
@@ -198,13 +187,10 @@ def _own_index(sighting: Sighting, covered: list[SeenCard]) -> bool:
     return False
 
 
-def _contradicted(
-    seen: list[SeenCard], loose: dict[int, bool], sightings: list[Sighting]
-) -> tuple[list[SeenCard], list[Sighting]]:
-    """``seen`` with its ``loose`` cards (by id: read for sure on one corner; whether their
-    outline lies whole) that an index read for sure on them contradicts (``_contradicts``) made
-    unsure, and the sightings on no card still read (the index search skips the others; loose
-    cards are searched).
+def _contradicted(found: list[Candidate], sightings: list[Sighting]) -> tuple[list[Candidate], list[Sighting]]:
+    """The cards ``found`` with their ``loose`` ones (read for sure on one corner) that an index
+    read for sure on them contradicts (``_contradicts``) made unsure, and the sightings on no
+    card still read (the index search skips the others; loose cards are searched).
 
     An outline drawn round a tight pile, not an edge all round, has a lower card's index beside
     the top card's in its corner, and the corner network may read the two as one glyph: a modern
@@ -213,11 +199,11 @@ def _contradicted(
     one corner, with another outline against it (``lies_against``) may have its other corner
     under a card over it: a jumbo fan's king of hearts, whole but for his top side under a king
     of clubs whose index shows on him, was read as the top card at 0.97."""
-    out = list(seen)
-    for k, card in enumerate(seen):
-        if id(card) in loose and any(_contradicts(s, card, loose[id(card)]) for s in sightings):
-            out[k] = SeenCard(None, min(card.confidence, DISAGREE), card.corners)
-    read = [c for c in out if c.code is not None]
+    out = list(found)
+    for k, c in enumerate(found):
+        if c.loose and any(_contradicts(s, c.card, c.lies_whole) for s in sightings):
+            out[k] = Candidate(SeenCard(None, min(c.card.confidence, DISAGREE), c.card.corners))
+    read = [c.card for c in out if c.card.code is not None]
     kept = [s for s in sightings if not any(holds(c, s.rank_at) or holds(c, s.pip_at) for c in read)]
     return out, kept
 
@@ -249,24 +235,23 @@ def _shows_at(card: SeenCard, sightings: list[Sighting]) -> SeenCard:
 
 
 def _named_by_index(
-    seen: list[SeenCard], sightings: list[Sighting], sized: list[Sighting], lying_whole: dict[int, str | None]
-) -> tuple[list[SeenCard], set[int]]:
-    """``seen`` with the unsure outlines lying whole (``lying_whole``: by id, each one's middle
-    count) that the index sightings name, and the sightings they explain (of that code, on it).
-    An outline is named when every sighting whose index lies on it, its implied outline
-    (``sized``) the outline's own (``NAMED_OVERLAP``), reads one code, and the middle confirms
-    the rank: a picture for a court card, the pip count for a number. The corner networks, asked through the outline's
-    fixed corners, can be torn where a court card prints its frame or a second index close
-    beside the first (a jack read as a 3); the index search looks at the index itself, at
-    several scales, and reads it (on the benchmark's eight-card frames, the jacks and kings
-    so torn were left unsure or taken as lying under others, after 6 to 9 more reads)."""
-    if not lying_whole:
-        return seen, set()
+    found: list[Candidate], sightings: list[Sighting], sized: list[Sighting]
+) -> tuple[list[Candidate], set[int]]:
+    """The cards ``found`` with the unsure outlines lying whole that the index sightings name,
+    and the sightings they explain (of that code, on it). An outline is named when every
+    sighting whose index lies on it, its implied outline (``sized``) the outline's own
+    (``NAMED_OVERLAP``), reads one code, and the middle confirms the rank: a picture for a court
+    card, the pip count for a number. The corner networks, asked through the outline's fixed
+    corners, can be torn where a court card prints its frame or a second index close beside the
+    first (a jack read as a 3); the index search looks at the index itself, at several scales,
+    and reads it (on the benchmark's eight-card frames, the jacks and kings so torn were left
+    unsure or taken as lying under others, after 6 to 9 more reads)."""
     spans = boxes([CardQuad(s.corners, 1.0) for s in sized])
-    out, named = list(seen), set()
-    for k, card in enumerate(seen):
-        if id(card) not in lying_whole:
+    out, named = list(found), set()
+    for k, c in enumerate(found):
+        if not (c.open and c.lies_whole) or c.face is None:
             continue
+        card = c.card
         on = [
             n
             for n in np.nonzero(iou(card_spans([card])[0], spans) >= NAMED_OVERLAP)[0]
@@ -276,20 +261,23 @@ def _named_by_index(
         if len(codes) != 1:
             continue
         code = codes.pop()
-        middle = lying_whole[id(card)]
-        if middle != ("court" if code[:-1] in ("J", "Q", "K") else code[:-1]):
+        if c.face.middle[0] != ("court" if code[:-1] in ("J", "Q", "K") else code[:-1]):
             continue
-        out[k] = SeenCard(code, max(sightings[n].confidence for n in on), card.corners)
+        out[k] = Candidate(SeenCard(code, max(sightings[n].confidence for n in on), card.corners))
         # Every sighting of that code on it is explained: the small index beside a court picture too.
         named.update(n for n, s in enumerate(sightings) if s.code == code and holds(card, s.rank_at))
     return out, named
 
 
-def _part_shown(card: SeenCard, taken: list[SeenCard], reads: set[str] | None) -> bool:
+def _part_shown(candidate: Candidate, taken: list[SeenCard]) -> bool:
     """Whether an unsure outline is the part showing of a card taken by its index: smaller than
     that card (``PART_SHOWN``), its middle on it, and one of its corners reads that card's code
-    surely (``reads``). An outline drawn round a pile is bigger than any of its cards, and reads
-    a lower card's index in a corner: it stays, unsure (its top card is shown again)."""
+    surely (``sure_corners``). An outline drawn round a pile is bigger than any of its cards, and
+    reads a lower card's index in a corner: it stays, unsure (its top card is shown again)."""
+    if candidate.reading is None:
+        return False
+    reads = {code for _, code in sure_corners(candidate.reading)}
+    card = candidate.card
     area = CardQuad(card.corners, 1.0).area
     return bool(reads) and any(
         t.code in reads and area < PART_SHOWN * CardQuad(t.corners, 1.0).area and holds(t, card.center) for t in taken

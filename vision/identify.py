@@ -16,9 +16,9 @@ from vision.by_index import (
     card_spans,
     find_by_index,
     lies_against,
-    sure_corners,
     top_by_corner,
 )
+from vision.candidates import Candidate, answers
 from vision.covered import hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import (
@@ -146,11 +146,8 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
     smallest = 0.3 * max((q.area for q in sure), default=0.0)
     edges = _Edges(image)
     read_boxes = boxes(sure)
-    out, shown, held = [], [], []
-    shows: dict[int, set[str]] = {}  # what each unsure outline's corners read surely (by id of its card)
-    loose: dict[int, bool] = {}  # cards read for sure on one corner (by id): whether their outline lies whole
-    lying_whole: dict[int, str | None] = {}  # the unsure outlines lying whole: their middle's count (by id)
-    unsure: dict[int, tuple[CardQuad, Reading]] = {}  # the unsure outlines and their readings (by id)
+    out: list[Candidate] = []
+    shown = []
     for n, (quad, reading) in enumerate(zip(quads, readings, strict=True)):
         unreadable = reading.corners == (None, None)  # no index in either corner: a back, or no card
         if unreadable and (reading.code != BACK or ragged(quad) or border_contrast(image, quad) < 30):
@@ -161,34 +158,29 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
             continue
         top = top_by_corner(image, edges, reader, quad, reading) if reading.code is None and n not in doubted else None
         if top is not None and not np.any(iou(card_spans([top])[0], read_boxes) >= SAME_CARD):  # not one read already
-            out.append(top)
+            out.append(Candidate(top))
             shown.append(CardQuad(top.corners, quad.fill))
             read_boxes = np.vstack([read_boxes, card_spans([top])])
             continue
-        out.append(SeenCard(reading.code, reading.confidence, quad.corners))
-        if reading.code is not None:
+        loose = False
+        if reading.code not in (None, BACK):
             shown.append(quad)
-            if reading.code != BACK and len(corners_reading(reading.code, reading.corners)) < 2:
-                lies_whole = whole(quad)
-                if not lies_whole or lies_against(quad, [f.quad for f in outlines if f.quad is not quad]):
-                    loose[id(out[-1])] = lies_whole
-        else:
-            shows[id(out[-1])] = {code for _, code in sure_corners(reading)}
-            if whole(quad) and n not in doubted:
-                lying_whole[id(out[-1])] = cards[n].middle[0]
-            if n not in doubted:
-                unsure[id(out[-1])] = (quad, reading)
-        if n in doubted:
-            held.append(out[-1])
+            if len(corners_reading(reading.code, reading.corners)) < 2:
+                others = [f.quad for f in outlines if f.quad is not quad]
+                loose = not whole(quad) or lies_against(quad, others)
+        elif reading.code == BACK:
+            shown.append(quad)
+        card = SeenCard(reading.code, reading.confidence, quad.corners)
+        out.append(Candidate(card, quad, reading, cards[n], held=n in doubted, loose=loose))
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
     with stage("cards under others"):
-        seen = out + reader.read_covered(covered)
+        found_so_far = out + [Candidate(card) for card in reader.read_covered(covered)]
     with stage("cards by their index"):
-        seen = find_by_index(image, edges, reader, seen, held, shows, lying_whole, loose)
+        found_so_far = find_by_index(image, edges, reader, found_so_far)
     with stage("cards under others"):
-        return _lower_cards(reader, seen, unsure)
+        return _lower_cards(reader, found_so_far)
 
 
 class _Edges:
@@ -288,20 +280,21 @@ class _Reader:
         return out
 
 
-def _lower_cards(reader: _Reader, seen: list[SeenCard], unsure: dict[int, tuple[CardQuad, Reading]]) -> list[SeenCard]:
-    """``seen`` with the unsure outlines that are a lower card's read again as lying partly
-    under others: one corner reads an index where no card read lies, and the other, reading
-    none, lies under a card read, of much its size (``LOWER_SIZE``: one deck's cards are one
-    size; a sliver between a pile's cards read a joker's corner). Its middle is that card's, or
-    a picture of it, and the one index alone was left unsure; with the card on top painted out,
-    the one corner is read alone (``read_covered``). Taken where it reads as that corner did.
-    ``unsure``: the unsure outlines and their readings, by the id of their cards in ``seen``."""
+def _lower_cards(reader: _Reader, found: list[Candidate]) -> list[SeenCard]:
+    """The cards found, with the unsure outlines that are a lower card's read again as lying
+    partly under others: one corner reads an index where no card read lies, and the other,
+    reading none, lies under a card read, of much its size (``LOWER_SIZE``: one deck's cards are
+    one size; a sliver between a pile's cards read a joker's corner). Its middle is that card's,
+    or a picture of it, and the one index alone was left unsure; with the card on top painted
+    out, the one corner is read alone (``read_covered``). Taken where it reads as that corner did."""
+    seen = answers(found)
     read = [CardQuad(c.corners, 1.0) for c in seen if c.code not in (None, BACK)]
     tries: list[tuple[int, FoundCard, str]] = []
-    for at, card in enumerate(seen):
-        if card.code is not None or id(card) not in unsure:
+    for at, candidate in enumerate(found):
+        if not candidate.open:
             continue
-        quad, reading = unsure[id(card)]
+        quad, reading = candidate.outline, candidate.reading
+        assert quad is not None and reading is not None  # an open candidate was read through an outline
         showing = [n for n, c in enumerate(reading.corners) if c is not None]
         if len(showing) != 1:
             continue
