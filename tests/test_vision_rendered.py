@@ -6,7 +6,9 @@ import json
 import random
 import zlib
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -729,8 +731,9 @@ def test_an_unsure_card_lying_whole_is_named_by_its_index_where_the_middle_agree
     assert [c.code for c in identify(image) if _near(c, king)] == ["KS"]
     named = by_index_module._named_by_index
 
-    def counted_five(seen, sightings, sized, lying_whole):
-        return named(seen, sightings, sized, dict.fromkeys(lying_whole, "5"))
+    def counted_five(found, sightings, sized):  # every outline's middle counting five pips
+        five = SimpleNamespace(middle=("5", None))
+        return named([replace(c, face=five) if c.face is not None else c for c in found], sightings, sized)
 
     monkeypatch.setattr(by_index_module, "_named_by_index", counted_five)
     assert [c.code for c in identify(image) if _near(c, king)] == [None]

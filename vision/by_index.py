@@ -5,6 +5,7 @@ decides; each rule is a constant here, with what it was measured to do."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,7 @@ LONE_BESIDE = 0.7
 # print beside a card lying on it (a certificate's red letters) reads as a five of hearts.
 RELAYED_FACE = 0.5
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
+TOP_CORNER = 0.8  # ... sought there (``top_by_corner``) where read this surely: the card found must read alike
 FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
 # ... and within 10 degrees, a card known by both its indices spans them (``_spanned``): one
 # index's direction a few degrees off (6 degrees, a jack's), the outline drawn from it alone
@@ -59,13 +61,13 @@ AGAINST = 0.01  # of a whole card's outline: another outline overlapping this mu
 WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
 
 
-def sure_corners(reading: Reading) -> list[tuple[int, str]]:
-    """The corners (0 top-left, 1 bottom-right) of an outline that read an index at
-    ``CORNER_SURE`` or more (rank and suit), with the code each reads."""
+def sure_corners(reading: Reading, least: float = CORNER_SURE) -> list[tuple[int, str]]:
+    """The corners (0 top-left, 1 bottom-right) of an outline that read an index at ``least``
+    or more (rank and suit), with the code each reads."""
     return [
         (which, c.rank + c.suit)
         for which, c in enumerate(reading.corners)
-        if c is not None and c.suit and min(c.rank_confidence, c.suit_confidence) >= CORNER_SURE
+        if c is not None and c.suit and min(c.rank_confidence, c.suit_confidence) >= least
     ]
 
 
@@ -97,9 +99,10 @@ def find_by_index(image: np.ndarray, edges: _Edges, reader: _Reader, found: list
     whose corners reads that card surely (``sure_corners``): the part of it showing past a cloth
     or a book over the rest (see ``_part_shown``). The cards ``held`` unsure (read, then doubted
     as a lower card of a pile) count as read: they are not read again through an index, and give
-    way only to a card known by both its indices, read alike: the outline held was that card's,
-    lying under something (a queen under a binder). The ``loose`` cards (read on one corner) are
-    searched too, and doubted where an index on them reads otherwise (``_contradicted``)."""
+    way only to a card known surely, by both its indices read alike or through an outline of its
+    own: the outline held was that card's, lying under something (a queen under a binder). The
+    ``loose`` cards (read on one corner) are searched too, and doubted where an index on them
+    reads otherwise, unless found again from that corner (``_contradicted``)."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for c in found:
         if c.card.code is not None and not c.loose and not c.card.covered:
@@ -108,7 +111,7 @@ def find_by_index(image: np.ndarray, edges: _Edges, reader: _Reader, found: list
     under = [c.card for c in found if c.card.covered and c.card.code is not None]
     sightings = [s for s in sightings if not _own_index(s, under)]
     if any(c.loose for c in found):
-        found, sightings = _contradicted(found, sightings)
+        found, sightings = _contradicted(found, sightings, lambda c: _refitted(image, edges, reader, c))
     if not sightings:
         return found
     # Which sightings are one card, and which lie near others, is judged on the outlines their
@@ -162,11 +165,12 @@ def find_by_index(image: np.ndarray, edges: _Edges, reader: _Reader, found: list
         # Their parts in the frame: a card cut by the frame's edge is found by its outline as the
         # part showing, and by its index as the whole card, reaching out of the picture.
         places = _in_frame(card_spans(out), image.shape)
-        both = card_spans([c for c in out if c.covered and len(c.indices) >= 2])  # known by both indices, alike
+        # Known surely: by both indices alike, or read through an outline of its own (fitted to the edges)
+        sure = card_spans([c for c in out if not c.covered or len(c.indices) >= 2])
 
         def gives_way(c: Candidate) -> bool:
-            if c.held:  # only to a card known by both its indices
-                return bool(np.any(iou(card_spans([c.card])[0], both) >= SAME_CARD))
+            if c.held:  # only to a card known surely
+                return bool(np.any(iou(card_spans([c.card])[0], sure) >= SAME_CARD))
             return bool(
                 np.any(iou(_in_frame(card_spans([c.card]), image.shape)[0], places) >= SAME_CARD) or _part_shown(c, out)
             )
@@ -187,10 +191,13 @@ def _own_index(sighting: Sighting, covered: list[SeenCard]) -> bool:
     return False
 
 
-def _contradicted(found: list[Candidate], sightings: list[Sighting]) -> tuple[list[Candidate], list[Sighting]]:
+def _contradicted(
+    found: list[Candidate], sightings: list[Sighting], refit: Callable[[Candidate], SeenCard | None]
+) -> tuple[list[Candidate], list[Sighting]]:
     """The cards ``found`` with their ``loose`` ones (read for sure on one corner) that an index
-    read for sure on them contradicts (``_contradicts``) made unsure, and the sightings on no
-    card still read (the index search skips the others; loose cards are searched).
+    read for sure on them contradicts (``_contradicts``) found again from the corner that read
+    them (``refit``: on top, whole), else made unsure; and the sightings on no card still read
+    (the index search skips the others; loose cards are searched).
 
     An outline drawn round a tight pile, not an edge all round, has a lower card's index beside
     the top card's in its corner, and the corner network may read the two as one glyph: a modern
@@ -198,14 +205,26 @@ def _contradicted(found: list[Candidate], sightings: list[Sighting]) -> tuple[li
     (6C at 0.92). The index search reads the five at its own place. A card lying whole, read on
     one corner, with another outline against it (``lies_against``) may have its other corner
     under a card over it: a jumbo fan's king of hearts, whole but for his top side under a king
-    of clubs whose index shows on him, was read as the top card at 0.97."""
+    of clubs whose index shows on him, was read as the top card at 0.97. An outline drawn a
+    little off a pile's top card holds a lower card's index in its far corner: the top card's
+    own outline, fitted from its index to the edges, does not."""
     out = list(found)
     for k, c in enumerate(found):
         if c.loose and any(_contradicts(s, c.card, c.lies_whole) for s in sightings):
-            out[k] = Candidate(SeenCard(None, min(c.card.confidence, DISAGREE), c.card.corners))
+            top = refit(c)
+            out[k] = Candidate(top or SeenCard(None, min(c.card.confidence, DISAGREE), c.card.corners))
     read = [c.card for c in out if c.card.code is not None]
     kept = [s for s in sightings if not any(holds(c, s.rank_at) or holds(c, s.pip_at) for c in read)]
     return out, kept
+
+
+def _refitted(image: np.ndarray, edges: _Edges, reader: _Reader, candidate: Candidate) -> SeenCard | None:
+    """A card read through an outline, found again from the corner that read it
+    (``top_by_corner``): lying whole, on top, and reading alike; else None."""
+    if candidate.outline is None or candidate.reading is None:
+        return None
+    top = top_by_corner(image, edges, reader, candidate.outline, candidate.reading)
+    return top if top is not None and top.code == candidate.card.code else None
 
 
 def _contradicts(sighting: Sighting, card: SeenCard, lies_whole: bool) -> bool:
@@ -307,7 +326,7 @@ def top_by_corner(
     whose corners reads an index at ``CORNER_SURE`` or more: found by that index in that corner
     (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
     show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``)."""
-    sure = sure_corners(reading)
+    sure = sure_corners(reading, TOP_CORNER)
     to_frame = cv2.getPerspectiveTransform(WARPED, quad.corners.astype(np.float32))
     c = quad.corners
     for which, code in sure:

@@ -29,7 +29,7 @@ from vision.deck import JOKER, NO_INDEX, Deck
 from vision.detect import CARD_H, CARD_W
 from vision.ink import darkest, inks, labelled
 from vision.middle import PICTURE_INKS
-from vision.quads import edge_supports
+from vision.quads import edge_supports, side_supports
 from vision.reader import COURT_CLASSES, PIP_CLASSES, corner_box
 
 INK_WINDOW = 40  # the adaptive threshold's window is the frame's long side over this (a few index heights)
@@ -123,6 +123,13 @@ FIT_SCALES = np.linspace(0.6, 1.5, 37, dtype=np.float32)
 FIT_TURNS = np.float32([0, -2, 2, -4, 4, -6, 6])  # degrees: ... each turned about that corner by these
 FIT_WHOLE = 0.6  # ... and takes a scale where every side is this much an edge (``WHOLE`` in identify)
 FIT_TRIES = 3  # ... of that many turns at most, the best
+# ... then, of sizes at least this factor apart from those, the best (a court card's frame, or
+# an outline reaching over the cards under it, can fit best, the card's own next)
+FIT_APART, FIT_MORE = 1.15, 2
+# Where no size fits, the index corner is moved (up to this share of the short side, in steps of
+# FIT_STEP) to put the two sides meeting there on edges: a big index implies its corner a few
+# pixels off the card's
+FIT_SHIFT, FIT_STEP = 0.12, 0.02
 DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees of a card's "down"
 MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outlines' far corners lie this close
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
@@ -683,8 +690,19 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.
     shadow), and turned a little (``FIT_TURNS``: an index's direction is a few degrees off, and
     scaled along a wrong one the far sides miss the card's). The index fixes the card's corner.
     Each turn's best size where every side is ``FIT_WHOLE`` an edge, the best turns first, at
-    most ``FIT_TRIES``: a court card's frame can be such an outline too, so the caller reads
-    each and takes the one that reads as the index does. A card found so lies whole: on top."""
+    most ``FIT_TRIES``; then the best sizes ``FIT_APART`` from those (``FIT_MORE``): a court
+    card's frame can be such an outline too, or one reaching over the cards under it, so the
+    caller reads each and takes the first that reads as the index does. A card found so lies
+    whole: on top."""
+    tries = _fits(gray, corners, lines)
+    if tries:
+        return tries
+    moved = _corner_on_edges(gray, corners, lines)
+    return _fits(gray, moved, lines) if moved is not None else []
+
+
+def _fits(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
+    """``fitted``, about the index corner where the outline puts it."""
     quads = _fit_tries(corners)
     h, w = gray.shape
     inside = (quads.min(axis=(2, 3)) >= 0) & (quads[..., 0].max(axis=2) < w) & (quads[..., 1].max(axis=2) < h)
@@ -693,8 +711,42 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.
     support = np.where(inside, edge_supports(gray, quads.reshape(-1, 4, 2), lines).reshape(inside.shape), -1.0)
     best = support.argmax(axis=1)
     score = support[np.arange(len(FIT_TURNS)), best]
-    ranked = np.argsort(-score, kind="stable")[:FIT_TRIES]
-    return [quads[t, best[t]] for t in ranked if score[t] >= FIT_WHOLE]
+    ranked = [t for t in np.argsort(-score, kind="stable")[:FIT_TRIES] if score[t] >= FIT_WHOLE]
+    tries = [(int(t), int(best[t])) for t in ranked]
+    for _ in range(FIT_MORE if tries else 0):
+        sizes = FIT_SCALES[[s for _, s in tries]]
+        ratio = FIT_SCALES[None, :] / sizes[:, None]
+        apart = np.all((ratio >= FIT_APART) | (ratio <= 1 / FIT_APART), axis=0)  # scales apart from every try
+        others = np.where(apart[None, :] & (support >= FIT_WHOLE), support, -1.0)
+        t, s = np.unravel_index(int(others.argmax()), others.shape)  # the first best: the best turn, smallest size
+        if others[t, s] < FIT_WHOLE:
+            break
+        tries.append((int(t), int(s)))
+    return [quads[t, s] for t, s in tries]
+
+
+def _corner_on_edges(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> np.ndarray | None:
+    """An index's outline moved so that its two sides meeting at the index corner lie on edges,
+    each moved across itself (``FIT_SHIFT``), judged on the part near the corner (the outline at
+    its smallest fitted size); None where no move puts both on edges (``FIT_WHOLE``) or none is
+    needed."""
+    corner = corners[0]
+    small = corner + (corners - corner) * FIT_SCALES[0]
+    across = corners[3] - corners[0], corners[1] - corners[0]  # moving the top side, then the left one
+    short = float(np.linalg.norm(across[1]))
+    steps = np.arange(-FIT_SHIFT, FIT_SHIFT + 1e-6, FIT_STEP, dtype=np.float32) * short
+    moves = []
+    for side, way in ((0, across[0]), (3, across[1])):
+        unit = way / max(float(np.linalg.norm(way)), 1e-6)
+        shifted = small[None] + steps[:, None, None] * unit[None, None]
+        share = side_supports(gray, shifted.astype(np.float32), lines)[:, side]
+        if share.max() < FIT_WHOLE:
+            return None
+        best = np.flatnonzero(share == share.max())
+        moves.append(steps[best[np.argmin(np.abs(steps[best]))]] * unit)  # the least move among the best
+    if not np.any(moves[0]) and not np.any(moves[1]):
+        return None
+    return (corners + moves[0] + moves[1]).astype(np.float32)
 
 
 def _fit_tries(corners: np.ndarray) -> np.ndarray:

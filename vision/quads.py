@@ -79,6 +79,12 @@ def edge_supports(gray: np.ndarray, quads: np.ndarray, lines: np.ndarray | None 
     """``edge_support`` of N quadrilaterals (N x 4 x 2) at once. Where ``lines`` (a map of edge
     pixels the size of ``gray``) is given, a point lying on one counts as an edge too, however
     faint the step: a card lying on another shows its side as a thin line, white on white."""
+    return side_supports(gray, quads, lines).min(axis=-1)
+
+
+def side_supports(gray: np.ndarray, quads: np.ndarray, lines: np.ndarray | None = None) -> np.ndarray:
+    """``edge_supports`` side by side: N x 4, each side's share of points on an edge (1 for a
+    side wholly out of the frame)."""
     h, w = gray.shape
     a = quads.astype(np.float32)
     d, outward = side_vectors(a)
@@ -95,8 +101,7 @@ def edge_supports(gray: np.ndarray, quads: np.ndarray, lines: np.ndarray | None 
         strong |= lines[ys, xs] > 0  # inside the frame wherever ``ok``: the point lies between the two
     strong &= ok
     counted = ok.sum(axis=-1)
-    shares = np.where(counted > 0, strong.sum(axis=-1) / np.maximum(counted, 1), 1.0)
-    return shares.min(axis=-1)
+    return np.where(counted > 0, strong.sum(axis=-1) / np.maximum(counted, 1), 1.0)
 
 
 GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
