@@ -597,8 +597,9 @@ def test_an_index_s_outline_with_its_corner_a_little_off_is_moved_onto_the_card_
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     lines = line_map(gray)
     card = truth[0].corners.astype(np.float32)
-    across, down = (card[1] - card[0]) / np.linalg.norm(card[1] - card[0]), (card[3] - card[0]) / np.linalg.norm(
-        card[3] - card[0]
+    across, down = (
+        (card[1] - card[0]) / np.linalg.norm(card[1] - card[0]),
+        (card[3] - card[0]) / np.linalg.norm(card[3] - card[0]),
     )
     implied = card[0] + (card - card[0]) * 1.3 - 6 * across - 6 * down  # too big, its corner off the card's
     found = fitted(gray, implied, lines)
