@@ -1,8 +1,18 @@
-"""Run benchmarks and print a report of medians: ``python -m benchmarks [NAME ...] [--json] [--races N]``."""
+"""Run benchmarks and print a report of medians:
+``python -m benchmarks [NAME ...] [--json] [--races N] [--seeds N]``."""
 
 import argparse
 
-from benchmarks import bench_bridge, bench_engine, bench_mqtt, bench_races, bench_sim, bench_table, bench_vision
+from benchmarks import (
+    bench_bridge,
+    bench_engine,
+    bench_games,
+    bench_mqtt,
+    bench_races,
+    bench_sim,
+    bench_table,
+    bench_vision,
+)
 
 BENCHMARKS = {
     "engine": lambda args: bench_engine.main(),
@@ -11,6 +21,7 @@ BENCHMARKS = {
     "races": lambda args: bench_races.main(args.races, args.json),
     "table": lambda args: bench_table.main(),
     "sim": lambda args: bench_sim.main(),
+    "games": lambda args: bench_games.main(args.seeds),
     "mqtt": lambda args: bench_mqtt.main(),
 }
 
@@ -18,6 +29,7 @@ parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run b
 parser.add_argument("which", nargs="*", metavar="BENCHMARK", help=f"{', '.join(BENCHMARKS)} (all if none)")
 parser.add_argument("--json", action="store_true", help="races: one JSON object a row")
 parser.add_argument("--races", type=int, default=1000, metavar="N", help="races: how many a row (default 1000)")
+parser.add_argument("--seeds", type=int, default=bench_games.SEEDS, metavar="N", help="games: seeds a row (default 12)")
 args = parser.parse_args()
 which = args.which or list(BENCHMARKS)
 if unknown := [name for name in which if name not in BENCHMARKS]:

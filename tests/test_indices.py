@@ -641,6 +641,7 @@ def test_a_pile_s_top_card_known_by_its_index_is_on_top(monkeypatch, style: str,
     assert {c.code for c in found} <= {t.code for t in truth}  # the lower cards read by their indices are the pile's
     assert min(np.abs(np.roll(card.corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
     monkeypatch.setattr(by_index_module, "_whole_tops", lambda *args: ([], set()))
+    monkeypatch.setattr(identify_module, "top_by_corner", lambda *args: None)  # nor sought from the pile's corner
     before = identify(image)
     assert not any(c.code == top.code and not c.covered for c in before)
 
@@ -684,6 +685,29 @@ def test_a_pile_s_top_card_read_through_an_outline_drawn_off_it_is_found_again_f
     assert tops() == ["AC"]
     monkeypatch.setattr(by_index_module, "_refitted", lambda image, edges, reader, candidate: None)
     assert tops() == [None]
+
+
+def test_a_lower_card_s_outline_whose_corner_shows_the_top_card_s_index_finds_the_top_card(monkeypatch) -> None:
+    """A three of diamonds on a queen of spades, the finder's outline drawn round the queen: its
+    corner reads QD (her index under his red), and the index found in that corner is the
+    three's. His outline, fitted to the edges, reads 3D on both corners: he is the top card,
+    though not the card the corner read."""
+    image, truth = _benchmark_pile("modern", 47, offset=1002)
+    assert truth[-1].code == "3D"
+
+    def tops() -> list:
+        return [c.code for c in identify(image) if not c.covered and c.code is not None]
+
+    assert tops() == ["3D"]
+    fitted_cards = by_index_module._fitted_cards
+    monkeypatch.setattr(
+        by_index_module,
+        "_fitted_cards",
+        lambda edges, reader, outlines, codes: (
+            [None] * len(outlines) if None in codes else fitted_cards(edges, reader, outlines, codes)
+        ),
+    )
+    assert tops() == []
 
 
 def test_a_pile_s_outline_read_on_one_corner_yields_to_an_index_on_it_read_otherwise(monkeypatch) -> None:

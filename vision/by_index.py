@@ -72,8 +72,9 @@ def sure_corners(reading: Reading, least: float = CORNER_SURE) -> list[tuple[int
 
 
 def find_by_index(image: np.ndarray, edges: _Edges, reader: _Reader, found: list[Candidate]) -> list[Candidate]:
-    """The cards ``found`` so far with the cards no outline read, found by an index read for sure (``vision.indices``)
-    outside the cards read already, their outlines sized like the frame's cards (``_sized``).
+    """The cards ``found`` so far with the cards no outline read, found by an index read for sure
+    (``vision.indices``) outside the cards read already, their outlines sized like the frame's
+    cards (``_sized``).
 
     A card showing both its indices is one card (its two sightings' outlines overlap): if they
     read differently, neither is taken, unless one reading is confirmed by another index reading
@@ -323,9 +324,11 @@ def top_by_corner(
     image: np.ndarray, edges: _Edges, reader: _Reader, quad: CardQuad, reading: Reading
 ) -> SeenCard | None:
     """The card on top of an unsure outline (drawn round a pile, or across its top card) one of
-    whose corners reads an index at ``CORNER_SURE`` or more: found by that index in that corner
+    whose corners reads an index at ``TOP_CORNER`` or more: found by that index in that corner
     (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
-    show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``)."""
+    show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``);
+    else where it reads another card surely: the outline was a lower card's, and the index in
+    its corner the top card's, lying over it."""
     sure = sure_corners(reading, TOP_CORNER)
     to_frame = cv2.getPerspectiveTransform(WARPED, quad.corners.astype(np.float32))
     c = quad.corners
@@ -335,9 +338,10 @@ def top_by_corner(
         region = cv2.perspectiveTransform(box[None], to_frame)[0]
         down = c[3] - c[0] if which == 0 else c[1] - c[2]  # the card's down at that corner, upright
         outlines = outlines_in(image, region, down / max(float(np.linalg.norm(down)), 1e-6))
-        found = [card for card in _fitted_cards(edges, reader, outlines, [code] * len(outlines)) if card is not None]
-        if found:
-            return found[0]
+        for codes in ([code] * len(outlines), [None] * len(outlines)):
+            found = [card for card in _fitted_cards(edges, reader, outlines, codes) if card is not None]
+            if found:
+                return found[0]
     return None
 
 
@@ -348,9 +352,10 @@ def _fitted_cards(
     lying whole there: the outline scaled (and turned a little) to the picture's edges
     (``indices.fitted``, a few tries), moved onto them (``_snapped``) and read like any card
     (both corners and the middle), the first try that is an edge all round and reads as the
-    index did (its code); else None. The tries are read in rounds, the first of every outline
-    in one network pass, then the next of those not yet found: moving and reading a try costs
-    as much as reading a card, and most cards are found at the first."""
+    index did (its code; any card's face where the code is None); else None. The tries are read
+    in rounds, the first of every outline in one network pass, then the next of those not yet
+    found: moving and reading a try costs as much as reading a card, and most cards are found at
+    the first."""
     lines = edges.lines_over([_fit_region(corners) for corners in outlines])
     fits = [fitted(edges.gray, corners, lines) for corners in outlines]
     out: list[SeenCard | None] = [None] * len(outlines)
@@ -361,7 +366,7 @@ def _fitted_cards(
         quads = [_snapped(edges.gray, lines, CardQuad(fit, 1.0)) for _, fit in tried]
         _, readings = reader.read(quads, vouch=False)
         for (n, _), quad, r in zip(tried, quads, readings, strict=True):
-            if r.code is not None and r.code == codes[n]:
+            if r.code not in (None, BACK) and codes[n] in (None, r.code):
                 out[n] = SeenCard(r.code, r.confidence, quad.corners)
     return out
 
