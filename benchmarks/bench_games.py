@@ -4,7 +4,7 @@ Each game runs as ``bench_sim``'s do (rendered frames read by the table's vision
 presses on gpiozero's mock pins, ``sim.table_sim``), at 4 and 6 players, one game a seed. A game
 keeps count when the table made no error of its own, the camera misread, missed or made up no
 card (``sim.truth``), no player had to put a hand count right, and the game reached its end. A
-game that lost count is listed with the camera's first error and the cards played by the end.
+game that lost count is listed with its first error and the cards played by the end.
 
 ``python -m benchmarks games`` plays 12 seeds a row (two games at a time, one a core: about an
 hour here); ``python -m benchmarks games --seeds N`` plays fewer.
@@ -12,12 +12,15 @@ hour here); ``python -m benchmarks games --seeds N`` plays fewer.
 
 from __future__ import annotations
 
+import math
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 GAMES = ("ers", "cuckoo", "oh-hell", "eights")
 PLAYERS = (4, 6)
 SEEDS = 12
+AT = re.compile(r" at (\d+)")  # a time in an error said: the truth's and the table's errors say when
 
 
 def play(game: str, players: int, seed: int) -> tuple[str, int, int, bool, str, float]:
@@ -41,8 +44,14 @@ def play(game: str, players: int, seed: int) -> tuple[str, int, int, bool, str, 
         *([f"{truth.corrected} hand count(s) put right"] if truth.corrected else []),
         *([f"stopped: {result.stuck}"] if result.stuck else []),
     ]
-    said = f"{result.cards_played} cards" + (f"; first: {wrong[0]}" if wrong else "")
+    said = f"{result.cards_played} cards" + (f"; first: {min(wrong, key=_when)}" if wrong else "")
     return game, players, seed, not wrong, said, took
+
+
+def _when(error: str) -> float:
+    """When an error said happened (its first ``at`` time), for the first one; one with no time last."""
+    found = AT.search(error)
+    return int(found.group(1)) if found else math.inf
 
 
 def main(seeds: int = SEEDS) -> None:
