@@ -57,6 +57,22 @@ def test_the_pip_count_settles_a_corner_torn_between_two_ranks() -> None:
     assert code == "3S" and sure >= UNSURE
 
 
+def test_a_count_one_pip_off_a_corner_s_rank_does_not_name_another_rank() -> None:
+    """An outline drawn round a pile's top five and the nine under it: one corner reads 5, the
+    other the nine's 9, and the middle counts six (the nine's pip beside the five's five). Six is
+    no corner's answer, and a count one pip off the five's names nothing against it: unsure."""
+    diamond = np.zeros(len(SUIT_CLASSES))  # as the networks read them, the other classes nought
+    diamond[[SUIT_CLASSES.index("D"), SUIT_CLASSES.index("none")]] = 0.999, 0.001
+    five = np.zeros(len(RANK_CLASSES))
+    five[[RANK_CLASSES.index("5"), RANK_CLASSES.index("6"), RANK_CLASSES.index("8")]] = 0.786, 0.21, 0.004
+    nine = np.zeros(len(RANK_CLASSES))
+    nine[[RANK_CLASSES.index("9"), RANK_CLASSES.index("Q")]] = 0.979, 0.021
+    code, sure = weigh([(five, diamond), (nine, suits(C=0.534, S=0.466))], "6", "D", whole=True)
+    assert sure < UNSURE
+    code, _ = weigh([(five, diamond), (ranks(r5=0.9), diamond)], "6", "D", whole=True)
+    assert code == "5D"  # both corners read five: the count one off does not make it a six
+
+
 def test_a_confident_index_against_the_middle_is_unsure() -> None:
     code, sure = weigh([(ranks(r6=0.96), SPADE), (ranks(r6=0.6), SPADE)], "court")
     assert sure < UNSURE, code

@@ -434,9 +434,10 @@ def _witnesses(
 
     Capped at ``DISAGREE`` when the middle contradicts the answer; when the corners disagree, or
     the answer is none of theirs (a picture pushing a torn corner to a court rank), and the
-    middle does not name the answer itself (a pip count names a rank; a picture only rules the
-    pip ranks out); and when one corner stands alone (or beside one the middle contradicts) and
-    the middle does not name its answer (its own confidence squared instead when the caller
+    middle does not name the answer itself (a pip count names a rank, but not against a
+    corner's answer one pip off it; a picture only rules the pip ranks out); and when one
+    corner stands alone (or beside one the middle contradicts) and the middle does not name its
+    answer (its own confidence squared instead when the caller
     ``vouched`` for the outline, for that answer's class). With ``overrule`` (a picture in
     an outline lying whole), the middle may overrule both corners: where each one's answer is
     what it rules out and each one's best of the rest is one class, that class is the answer at
@@ -453,6 +454,10 @@ def _witnesses(
     kept = [i for i, k in enumerate(np.argmax(probabilities[:, :-1], axis=1)) if like[k] > MIDDLE_DOUBT]
     answers = [int(np.argmax(probabilities[i, :-1])) for i in kept]
     said = set(answers)  # each corner's own answer, unless the middle rules it out (a misread corner)
+    if best not in said and any(like[k] == NEAR_COUNT for k in said):
+        # A count one pip off what a corner says names nothing against it: the pip of the card
+        # under a pile's top card, counted with its own, reads a five as a six.
+        named = False
     allowed = np.flatnonzero(like > MIDDLE_DOUBT)
     if like[best] <= MIDDLE_DOUBT < like.max():
         sure = min(sure, DISAGREE)  # the middle contradicts the answer
