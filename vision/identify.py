@@ -162,14 +162,12 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
             shown.append(CardQuad(top.corners, quad.fill))
             read_boxes = np.vstack([read_boxes, card_spans([top])])
             continue
-        loose = False
-        if reading.code not in (None, BACK):
+        loose = False  # read on one corner only, not lying whole and apart: the index search checks it
+        if reading.code is not None:
             shown.append(quad)
-            if len(corners_reading(reading.code, reading.corners)) < 2:
+            if reading.code != BACK and len(corners_reading(reading.code, reading.corners)) < 2:
                 others = [f.quad for f in outlines if f.quad is not quad]
                 loose = not whole(quad) or lies_against(quad, others)
-        elif reading.code == BACK:
-            shown.append(quad)
         card = SeenCard(reading.code, reading.confidence, quad.corners)
         out.append(Candidate(card, quad, reading, cards[n], held=n in doubted, loose=loose))
     # A card is seen under others only when those were read: an outline that was no card, or
