@@ -338,10 +338,10 @@ def top_by_corner(
         region = cv2.perspectiveTransform(box[None], to_frame)[0]
         down = c[3] - c[0] if which == 0 else c[1] - c[2]  # the card's down at that corner, upright
         outlines = outlines_in(image, region, down / max(float(np.linalg.norm(down)), 1e-6))
-        for codes in ([code] * len(outlines), [None] * len(outlines)):
-            found = [card for card in _fitted_cards(edges, reader, outlines, codes) if card is not None]
-            if found:
-                return found[0]
+        alike, other = _fitted_reads(edges, reader, outlines, [code] * len(outlines))
+        found = [card for card in alike if card is not None] or [card for card in other if card is not None]
+        if found:
+            return found[0]
     return None
 
 
@@ -352,13 +352,22 @@ def _fitted_cards(
     lying whole there: the outline scaled (and turned a little) to the picture's edges
     (``indices.fitted``, a few tries), moved onto them (``_snapped``) and read like any card
     (both corners and the middle), the first try that is an edge all round and reads as the
-    index did (its code; any card's face where the code is None); else None. The tries are read
-    in rounds, the first of every outline in one network pass, then the next of those not yet
-    found: moving and reading a try costs as much as reading a card, and most cards are found at
-    the first."""
+    index did (its code); else None."""
+    return _fitted_reads(edges, reader, outlines, codes)[0]
+
+
+def _fitted_reads(
+    edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None]
+) -> tuple[list[SeenCard | None], list[SeenCard | None]]:
+    """``_fitted_cards``, and for each outline the first try read surely as any card's face
+    (one whose corner showed another card's index may lie under it). The tries are read in
+    rounds, the first of every outline in one network pass, then the next of those not yet
+    found: moving and reading a try costs as much as reading a card, and most cards are found
+    at the first."""
     lines = edges.lines_over([_fit_region(corners) for corners in outlines])
     fits = [fitted(edges.gray, corners, lines) for corners in outlines]
     out: list[SeenCard | None] = [None] * len(outlines)
+    first: list[SeenCard | None] = [None] * len(outlines)
     for round_ in range(max(map(len, fits), default=0)):
         tried = [(n, tries[round_]) for n, tries in enumerate(fits) if out[n] is None and round_ < len(tries)]
         if not tried:
@@ -366,9 +375,13 @@ def _fitted_cards(
         quads = [_snapped(edges.gray, lines, CardQuad(fit, 1.0)) for _, fit in tried]
         _, readings = reader.read(quads, vouch=False)
         for (n, _), quad, r in zip(tried, quads, readings, strict=True):
-            if r.code not in (None, BACK) and codes[n] in (None, r.code):
-                out[n] = SeenCard(r.code, r.confidence, quad.corners)
-    return out
+            if r.code in (None, BACK):
+                continue
+            card = SeenCard(r.code, r.confidence, quad.corners)
+            first[n] = first[n] or card
+            if r.code == codes[n]:
+                out[n] = card
+    return out, first
 
 
 def _fit_region(corners: np.ndarray) -> np.ndarray:

@@ -333,10 +333,10 @@ def sensor_timestamp_to_monotonic(sensor_ns: int, now_monotonic_ns: int, now_boo
     libcamera documents SensorTimestamp as CLOCK_BOOTTIME nanoseconds, the Picamera2 manual as
     "nanoseconds since the system booted", yet on Raspberry Pi the value is the V4L2 buffer
     timestamp, which is CLOCK_MONOTONIC (libcamera's bug tracker, #254; picamera2's GitHub, #703
-    and #787, compare it with ``time.monotonic_ns()`` directly). The two clocks differ only by the time the machine spent
-    suspended, which on a Pi is zero. So: a timestamp later than "now" on the monotonic clock can
-    only be boottime, and we subtract the measured offset; otherwise it is taken as monotonic. The
-    decision is made once, on the first frame, and kept.
+    and #787, compare it with ``time.monotonic_ns()`` directly). The two clocks differ only by
+    the time the machine spent suspended, which on a Pi is zero. So: a timestamp later than "now"
+    on the monotonic clock can only be boottime, and we subtract the measured offset; otherwise
+    it is taken as monotonic. The decision is made once, on the first frame, and kept.
     """
     offset = now_boottime_ns - now_monotonic_ns
     if offset > 1_000_000 and sensor_ns > now_monotonic_ns:
