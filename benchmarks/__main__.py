@@ -12,6 +12,7 @@ from benchmarks import (
     bench_sim,
     bench_table,
     bench_vision,
+    table_piles,
 )
 
 BENCHMARKS = {
@@ -23,6 +24,7 @@ BENCHMARKS = {
     "sim": lambda args: bench_sim.main(),
     "games": lambda args: bench_games.main(args.seeds),
     "mqtt": lambda args: bench_mqtt.main(),
+    "piles": lambda args: table_piles.main(),
 }
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")

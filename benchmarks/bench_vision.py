@@ -32,6 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks import table_piles
 from benchmarks.photos import missing, photos_folder, split
 from vision.cores import use_one_core
 from vision.identify import Deck, SeenCard, builtin_deck, identify, lies_over
@@ -376,6 +377,7 @@ def bench_rendered() -> None:
     print(f"The same, on the piles the pile rules are tuned on (seeds +{TUNING_PILES}, {2 * PILES} a design):")
     for style in DECK_STYLES:
         _report(f"{style:8} built-in", *_pile_tops(style, TUNING_PILES, 2 * PILES))
+    table_piles.main()
     bench_fans()
     tables = (
         ("on a busy desk (printed paper, objects, covers, cables under the cards)", 1, {"clutter": 1.0}),

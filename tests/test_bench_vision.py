@@ -159,3 +159,15 @@ def test_each_camera_row_is_read_by_the_built_in_reader_and_by_a_deck_enrolled_u
     assert enrolled_under == [None, "cheap webcam"]  # from sharp photos, then under the camera
     assert [row.split(":")[0].split("webcam")[1].strip() for row in rows] == ["built-in", "enrolled", "enrolled sharp"]
     assert all(" 3 cards " in row for row in rows)
+
+
+def test_each_card_thrown_on_the_table_camera_s_pile_is_judged_once(monkeypatch) -> None:
+    """The table-scale pile benchmark judges every card laid, by what the table's frame reader
+    reports: a card reported as itself is right, and one never reported is missed."""
+    from benchmarks import table_piles
+
+    tally = table_piles.pile_verdicts("classic", 1, 1)
+    assert 3 <= sum(tally.values()) <= 6 and set(tally) <= {"right", "wrong", "missed"}
+    assert tally["right"] >= 1
+    monkeypatch.setattr(table_piles, "CardSeen", type("NeverReported", (), {}))
+    assert table_piles.pile_verdicts("classic", 1, 1) == Counter(missed=sum(tally.values()))

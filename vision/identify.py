@@ -12,7 +12,6 @@ import numpy as np
 from vision.by_index import (
     CORNER_SURE,
     SAME_CARD,
-    WARPED,
     card_spans,
     find_by_index,
     lies_against,
@@ -39,6 +38,7 @@ from vision.fans import fan_tops, line_map
 from vision.frame_check import MIN_FRAME, colourless
 from vision.frames import as_bgr
 from vision.middle import BLOCKED
+from vision.on_top import index_points, one_on_top
 from vision.quads import boxes, iou, whole
 from vision.reader import (
     BACK,
@@ -178,7 +178,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
     with stage("cards by their index"):
         found_so_far = find_by_index(image, edges, reader, found_so_far)
     with stage("cards under others"):
-        return _lower_cards(reader, found_so_far)
+        return one_on_top(edges.gray, edges.lines_over, _lower_cards(reader, found_so_far))
 
 
 class _Edges:
@@ -296,7 +296,8 @@ def _lower_cards(reader: _Reader, found: list[Candidate]) -> list[SeenCard]:
         showing = [n for n, c in enumerate(reading.corners) if c is not None]
         if len(showing) != 1:
             continue
-        own, far = _index_points(quad, showing[0])
+        points = index_points(quad.corners)
+        own, far = points[showing[0]], points[1 - showing[0]]
         over = tuple(top for top in read if holds(top, far))
         size = quad.area / np.mean([top.area for top in over]) if over else 0.0
         if 1 / LOWER_SIZE >= size >= LOWER_SIZE and not any(holds(top, own) for top in read):
@@ -309,18 +310,6 @@ def _lower_cards(reader: _Reader, found: list[Candidate]) -> list[SeenCard]:
         if card is not None and card.code == code:
             seen[at] = card
     return seen
-
-
-def _index_points(quad: CardQuad, which: int) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The middles of an outline's index corner ``which`` (0 top-left, 1 bottom-right) and of the
-    other one, in the frame's pixels."""
-    to_frame = cv2.getPerspectiveTransform(WARPED, quad.corners.astype(np.float32))
-    middles = []
-    for n in (which, 1 - which):
-        top, bottom, left, right = corner_box(CARD_H, CARD_W, n)
-        middles.append(np.float32([[[(left + right) / 2, (top + bottom) / 2]]]))
-    own, far = (cv2.perspectiveTransform(m, to_frame)[0, 0] for m in middles)
-    return (float(own[0]), float(own[1])), (float(far[0]), float(far[1]))
 
 
 def _grain(card: Warped, reading: Reading) -> bool:

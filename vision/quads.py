@@ -104,6 +104,37 @@ def side_supports(gray: np.ndarray, quads: np.ndarray, lines: np.ndarray | None 
     return np.where(counted > 0, strong.sum(axis=-1) / np.maximum(counted, 1), 1.0)
 
 
+_ALONG_INSIDE = np.linspace(0.03, 0.97, 32, dtype=np.float32)[:, None]
+INSIDE_MARGIN = 0.06  # of a card's short side: points this near another outline's sides are not inside it
+
+
+def edges_inside(
+    gray: np.ndarray, quad: np.ndarray, other: np.ndarray, lines: np.ndarray | None = None
+) -> tuple[int, int]:
+    """Of a quadrilateral's side points lying inside another one (away from its sides), how many
+    there are and how many are edges in the picture. Where two cards lie one over the other, the
+    top card's sides show over the lower one; the lower card's sides under it do not."""
+    a = np.asarray(quad, np.float32)
+    d, outward = side_vectors(a)
+    pts = (a[:, None, :] + _ALONG_INSIDE * d[:, None, :]).reshape(-1, 2)
+    normals = np.repeat(outward, len(_ALONG_INSIDE), axis=0)
+    margin = INSIDE_MARGIN * float(np.linalg.norm(d, axis=-1).min())
+    contour = np.asarray(other, np.float32)
+    inside = np.array([cv2.pointPolygonTest(contour, (float(x), float(y)), True) > margin for x, y in pts])
+    h, w = gray.shape
+    inner, outer = pts - 3 * normals, pts + 3 * normals
+    inside &= (np.minimum(inner, outer).min(axis=-1) >= 0) & (np.maximum(inner[:, 0], outer[:, 0]) < w)
+    inside &= np.maximum(inner[:, 1], outer[:, 1]) < h
+    if not inside.any():
+        return 0, 0
+    pts, inner, outer = pts[inside], inner[inside].astype(int), outer[inside].astype(int)
+    step = np.abs(gray[inner[:, 1], inner[:, 0]].astype(np.int16) - gray[outer[:, 1], outer[:, 0]])
+    strong = step > 18
+    if lines is not None:
+        strong |= lines[pts[:, 1].astype(int), pts[:, 0].astype(int)] > 0
+    return int(inside.sum()), int(strong.sum())
+
+
 GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
 
 
