@@ -26,10 +26,10 @@ import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import JOKER, NO_INDEX, Deck
-from vision.detect import CARD_H, CARD_W
+from vision.detect import CARD_H, CARD_W, refine_quads
 from vision.ink import darkest, inks, labelled
 from vision.middle import PICTURE_INKS
-from vision.quads import edge_supports, side_supports
+from vision.quads import CardQuad, edge_supports, side_supports
 from vision.reader import COURT_CLASSES, PIP_CLASSES, corner_box
 
 INK_WINDOW = 40  # the adaptive threshold's window is the frame's long side over this (a few index heights)
@@ -130,6 +130,13 @@ FIT_APART, FIT_MORE = 1.15, 2
 # FIT_STEP) to put the two sides meeting there on edges: a big index implies its corner a few
 # pixels off the card's
 FIT_SHIFT, FIT_STEP = 0.12, 0.02
+# Where still none fits, the best tries (this many) are each moved onto the edges nearby, this
+# far at most (of the try's short side): a thrown card's index, turned more than FIT_TURNS off
+# its card, implies sides a few degrees off the card's
+FIT_REFINED, FIT_REACH = 6, 0.2
+# ... and kept where every side is then this much an edge: so moved, a lower card's outline can
+# take the top card's sides for some of its own (0.67-0.75 a side), a card's own fits (0.83-1)
+FIT_REFINED_WHOLE = 0.8
 DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees of a card's "down"
 MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outlines' far corners lie this close
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
@@ -683,7 +690,7 @@ def card_outlines(frames: np.ndarray) -> np.ndarray:
     return np.einsum("pk,fjk->fpj", local, frames).astype(np.float32)
 
 
-def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
+def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray, refine: bool = True) -> list[np.ndarray]:
     """Outlines of the card an index implies (``Sighting.corners``), scaled about its index
     corner to the size at which all four sides are edges in the picture (``gray``; a point on
     ``lines``, the picture's ``fans.line_map``, counts too: a card's side over another is a thin
@@ -693,12 +700,31 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.
     most ``FIT_TRIES``; then the best sizes ``FIT_APART`` from those (``FIT_MORE``): a court
     card's frame can be such an outline too, or one reaching over the cards under it, so the
     caller reads each and takes the first that reads as the index does. A card found so lies
-    whole: on top."""
+    whole: on top. Where no size fits even with the corner moved, and ``refine``, the best tries
+    are moved onto the edges nearby (``_refined``)."""
     tries = _fits(gray, corners, lines)
     if tries:
         return tries
     moved = _corner_on_edges(gray, corners, lines)
-    return _fits(gray, moved, lines) if moved is not None else []
+    tries = _fits(gray, moved, lines) if moved is not None else []
+    return tries or (_refined(gray, corners, lines) if refine else [])
+
+
+def _refined(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
+    """``fitted``'s last resort: its best tries (``FIT_REFINED``) each moved onto the edges
+    nearby (``detect.refine_quads``), those then every side ``FIT_REFINED_WHOLE`` an edge, the
+    most first."""
+    quads = _fit_tries(corners).reshape(-1, 4, 2)
+    h, w = gray.shape
+    inside = (quads.min(axis=(1, 2)) >= 0) & (quads[..., 0].max(axis=1) < w) & (quads[..., 1].max(axis=1) < h)
+    support = np.where(inside, edge_supports(gray, quads, lines), -1.0)
+    best = [n for n in np.argsort(-support, kind="stable")[:FIT_REFINED] if support[n] > 0]
+    if not best:
+        return []
+    starts = [CardQuad(quads[n], 1.0) for n in best]
+    moved = [refine_quads(gray, [q], FIT_REACH * q.short_side)[0].corners.astype(np.float32) for q in starts]
+    after = edge_supports(gray, np.stack(moved), lines)
+    return [moved[n] for n in np.argsort(-after, kind="stable") if after[n] >= FIT_REFINED_WHOLE]
 
 
 def _fits(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
