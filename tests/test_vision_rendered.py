@@ -491,7 +491,7 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     assert codes(image, FoundCard(union)) == ["QS"]
     # Without that search, its index finds it on top (``by_index._whole_tops``); without both,
     # the outline round the two reads unsure by itself, and never as the lower card.
-    monkeypatch.setattr(identify_module, "_rows", lambda *args: [])
+    monkeypatch.setattr(identify_module, "_rows", lambda *args: set())
     assert codes(image, FoundCard(union)) == ["QS"]
     monkeypatch.setattr(by_index_module, "_whole_tops", lambda *args: ([], set()))
     assert codes(image, FoundCard(union)) in ([None], ["QS"])
@@ -519,7 +519,7 @@ def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(monke
     assert top() == [truth[-1].code]
     monkeypatch.setattr(detect_module, "ONE_OF_SEVERAL", 1.01)  # such outlines thrown away as pips
     assert top() == [truth[-1].code]  # ... the top card is found at the row's end (``vision.fans``)
-    monkeypatch.setattr(identify_module, "_rows", lambda *args: [])
+    monkeypatch.setattr(identify_module, "_rows", lambda *args: set())
     assert top() != [truth[-1].code]
 
 
@@ -714,7 +714,7 @@ def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch)
     # His index, read where it lies at several scales, names his outline too (``_named_by_index``).
     monkeypatch.setattr(by_index_module, "_named_by_index", lambda seen, *args: (seen, set()))
     assert there() == ["KS"]
-    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
+    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: set())
     assert there() == [None]
 
 
@@ -727,7 +727,7 @@ def test_an_unsure_card_lying_whole_is_named_by_its_index_where_the_middle_agree
 
     image, truth = _bench_scene("casino", 100, 3)
     (king,) = [t for t in truth if t.code == "KS"]
-    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: None)
+    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: set())
     assert [c.code for c in identify(image) if _near(c, king)] == ["KS"]
     named = by_index_module._named_by_index
 
@@ -925,3 +925,48 @@ def test_enrolment_takes_files_only(tmp_path: Path) -> None:
     (tmp_path / "KH_2.png").mkdir()
     report = enrol(tmp_path, tmp_path.parent / f"{tmp_path.name}.npz")
     assert report.duplicates == [] and "KH" in report.cards
+
+
+def _thrown(*cards: tuple[str, float, float, float]) -> np.ndarray:
+    """Cards thrown on the table camera's pile (1280 x 720, cards 180 pixels tall, felt), the last
+    on top: each its code, centre and angle."""
+    from sim.render import CardPlacement, SceneSpec, render_scene
+
+    placed = tuple(CardPlacement(code, x, y, angle, 180) for code, x, y, angle in cards)
+    return render_scene(SceneSpec(1280, 720, "felt", placed, "classic", noise=2.0, seed=2))[0]
+
+
+def test_a_card_named_through_nudged_outlines_is_checked_by_the_indices_on_it(monkeypatch) -> None:
+    """A queen of diamonds thrown on a ten of hearts: the finder's outline is the ten's, whose
+    corners read 10H round the queen's picture, so it is unsure. Read again through nudged
+    outlines, its corners mix the ten's hearts with a court's rank: QH at 0.79. So named, the
+    card is checked by the index search; the queen's own indices contradict it, and she is
+    found by them. Unchecked, the table would report a queen of hearts."""
+    import vision.identify as identify_module
+
+    image = _thrown(("5C", 660.9, 344.5, 8.5), ("10H", 654.1, 341.1, 228.5), ("QD", 646.8, 369.4, 2.0))
+    assert [c.code for c in identify(image) if not c.covered] == ["QD"]
+    nudged_looks = identify_module._nudged_looks
+    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: (nudged_looks(*args), set())[1])
+    assert [c.code for c in identify(image) if not c.covered] == ["QH"]
+
+
+def test_a_row_s_top_card_named_on_one_corner_is_checked_by_the_indices_on_it(monkeypatch) -> None:
+    """A four of hearts thrown on a pile whose two of spades shows its 2 by the four's corner: the
+    finder's outline round the pile is split as a row, and the split's top card reads that 2
+    with the four's heart, its middle counting two of the four's hearts: 2H at 0.99. The split
+    is a guess, so the card is checked by the index search; the four's own indices contradict
+    it, and the four is found by them."""
+    import vision.identify as identify_module
+
+    image = _thrown(
+        ("9D", 643.0394712927751, 349.0133877293287, 197.9127488764276),
+        ("3C", 650.1682934103256, 357.99695071492613, 288.38904421454555),
+        ("KH", 625.7044276318898, 365.89727832294403, 323.11464637768114),
+        ("2S", 627.2952033586472, 372.84493059273143, 285.93769422305525),
+        ("4H", 638.7480841752592, 359.5167993264392, 111.5853365397031),
+    )
+    assert [c.code for c in identify(image) if not c.covered] == ["4H"]
+    rows = identify_module._rows
+    monkeypatch.setattr(identify_module, "_rows", lambda *args: (rows(*args), set())[1])
+    assert [c.code for c in identify(image) if not c.covered] == ["2H"]

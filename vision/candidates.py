@@ -25,6 +25,9 @@ class Candidate:
     face: Warped | None = None  # ... and the card as the reader asked it
     held: bool = False  # read for sure, then doubted as a lower card of a pile: stays unsure
     loose: bool = False  # read for sure on one corner only, lying against others or not whole: checked by index
+    # named through outlines the finder did not draw round it: a row's split (``vision.fans``), or
+    # its own nudged (``identify._nudged_looks``), whose corners may hold a lower card's index
+    guessed: bool = False
 
     @property
     def open(self) -> bool:
@@ -33,8 +36,9 @@ class Candidate:
 
     @property
     def lies_whole(self) -> bool:
-        """Whether its outline is an edge all round (``quads.whole``)."""
-        return self.outline is not None and whole(self.outline)
+        """Whether its outline is an edge all round (``quads.whole``) and read as drawn (not
+        ``guessed``: a row's split may take the row's cards' sides for its own)."""
+        return self.outline is not None and not self.guessed and whole(self.outline)
 
 
 def answers(candidates: list[Candidate]) -> list[SeenCard]:

@@ -137,9 +137,9 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
         if code not in (None, BACK) and r.code is None
     }
     with stage("second looks"):
-        _nudged_looks(reader, quads, cards, readings, doubted)
+        guessed = _nudged_looks(reader, quads, cards, readings, doubted)
     with stage("rows and fans"):
-        _rows(image, reader, quads, cards, readings)
+        guessed |= _rows(image, reader, quads, cards, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -162,14 +162,18 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
             shown.append(CardQuad(top.corners, quad.fill))
             read_boxes = np.vstack([read_boxes, card_spans([top])])
             continue
-        loose = False  # read on one corner only, not lying whole and apart: the index search checks it
+        # Read on one corner only, not lying whole and apart, or read through outlines the finder
+        # did not draw round it (``guessed``): the index search checks it.
+        loose = False
         if reading.code is not None:
             shown.append(quad)
-            if reading.code != BACK and len(corners_reading(reading.code, reading.corners)) < 2:
+            if reading.code != BACK and n in guessed:
+                loose = True
+            elif reading.code != BACK and len(corners_reading(reading.code, reading.corners)) < 2:
                 others = [f.quad for f in outlines if f.quad is not quad]
                 loose = not whole(quad) or lies_against(quad, others)
         card = SeenCard(reading.code, reading.confidence, quad.corners)
-        out.append(Candidate(card, quad, reading, cards[n], held=n in doubted, loose=loose))
+        out.append(Candidate(card, quad, reading, cards[n], held=n in doubted, loose=loose, guessed=n in guessed))
     # A card is seen under others only when those were read: an outline that was no card, or
     # one cut wrongly across two cards (so unsure), may leave a strip showing the top card's index.
     covered = [f for f in outlines if f.over and all(any(o is q for q in shown) for o in f.over)]
@@ -331,13 +335,17 @@ def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 def _rows(
     image: np.ndarray, reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
-) -> None:
+) -> set[int]:
     """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
     its top card, when one read for sure lies at one of its ends; ``quads``, ``cards`` and
-    ``readings`` are updated in place. The cards under it are not sought: where one strip shows
-    past the top card, the rendered fans read 10 more of them but 2 wrong (a card laid over the
-    strips of two read one's index for the other's), and a guard against that (no straight line
-    across the strip) left none, a court card's frame being such a line.
+    ``readings`` are updated in place, and the outlines so replaced returned. A top card so found
+    is checked by the index search (``Candidate.guessed``): the split is a guess, and its corner
+    can hold the index of the card under it, read with the top card's pip (a two of spades' 2 and
+    a four of hearts' heart, read 2H with the count of the two hearts the outline holds). The
+    cards under it are not sought: where one strip shows past the top card, the rendered fans
+    read 10 more of them but 2 wrong (a card laid over the strips of two read one's index for the
+    other's), and a guard against that (no straight line across the strip) left none, a court
+    card's frame being such a line.
 
     One deck's cards are one size: where cards of the frame were read for sure, an outline not
     clearly bigger than they are (``ROW_LEAST``) is one card, read unsure, and is not searched
@@ -348,7 +356,7 @@ def _rows(
     least = ROW_LEAST * float(np.median(sure)) if sure else 0.0
     unsure = [n for n, r in enumerate(readings) if r.code is None and quads[n].area >= least]
     if not unsure:
-        return
+        return set()
     gray, scale = _small_gray(image)
     lines = line_map(gray)
     reach = map_cell(gray.shape) / 2  # half the finder's: a card laid on edges found
@@ -358,7 +366,7 @@ def _rows(
         tops = (CardQuad(top.corners / scale, top.fill, top.edges) for top in fan_tops(gray, row, reach, lines))
         tries += [(n, top) for top in tops if top.short_side >= MIN_SHORT_SIDE]  # an index too small to read
     if not tries:
-        return
+        return set()
     warps, second = reader.read([top for _, top in tries], vouch=False)
     _counted_tops_nudged(reader, [top for _, top in tries], warps, second)
     replaced: set[int] = set()
@@ -366,26 +374,33 @@ def _rows(
         if reading.code not in (None, BACK) and n not in replaced:
             replaced.add(n)
             quads[n], cards[n], readings[n] = top, warp, reading
+    return replaced
 
 
 def _nudged_looks(
     reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading], doubted: set[int]
-) -> None:
+) -> set[int]:
     """An unsure card whose corners show an index is read again, its corners' probabilities
     averaged over its own outline and six a little off it (``nudged``): an outline a few pixels
     off cuts an index's edge or lets the table into the corner, and the corner network reads it
     torn. Only the corners are warped through the nudged outlines (the middle does not move).
     A card ``doubted`` (read, then called into doubt as a lower card of a pile) is not.
     One network pass for the frame; ``cards`` are the outlines' warps; ``readings`` are updated
-    in place."""
+    in place, and the outlines so named returned. A card so named is checked by the index search
+    (``Candidate.guessed``): averaged over the outline of a pile's lower card, its corners can
+    mix that card's index with the top card's picture (a queen of diamonds over a ten of hearts
+    read QH)."""
     todo = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None) and n not in doubted]
     if not todo:
-        return
+        return set()
     looks = [[c for moved in nudged(quads[n]) for c in warp_corners(reader.source, moved)] for n in todo]
     second = reader.read_warps([cards[n] for n in todo], [quads[n] for n in todo], looks=looks)
+    named: set[int] = set()
     for n, reading in zip(todo, second, strict=True):
         if reading.code not in (None, BACK):  # a face whose index showed is no back
             readings[n] = reading
+            named.add(n)
+    return named
 
 
 def _counted_tops_nudged(reader: _Reader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]) -> None:
