@@ -715,9 +715,7 @@ def _refined(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[n
     nearby (``detect.refine_quads``), those then every side ``FIT_REFINED_WHOLE`` an edge, the
     most first."""
     quads = _fit_tries(corners).reshape(-1, 4, 2)
-    h, w = gray.shape
-    inside = (quads.min(axis=(1, 2)) >= 0) & (quads[..., 0].max(axis=1) < w) & (quads[..., 1].max(axis=1) < h)
-    support = np.where(inside, edge_supports(gray, quads, lines), -1.0)
+    support = np.where(_in_frame(quads, gray.shape), edge_supports(gray, quads, lines), -1.0)
     best = [n for n in np.argsort(-support, kind="stable")[:FIT_REFINED] if support[n] > 0]
     if not best:
         return []
@@ -730,8 +728,7 @@ def _refined(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[n
 def _fits(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
     """``fitted``, about the index corner where the outline puts it."""
     quads = _fit_tries(corners)
-    h, w = gray.shape
-    inside = (quads.min(axis=(2, 3)) >= 0) & (quads[..., 0].max(axis=2) < w) & (quads[..., 1].max(axis=2) < h)
+    inside = _in_frame(quads, gray.shape)
     if not inside.any():
         return []  # a side past the frame's edge is no evidence either way
     support = np.where(inside, edge_supports(gray, quads.reshape(-1, 4, 2), lines).reshape(inside.shape), -1.0)
@@ -749,6 +746,13 @@ def _fits(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.n
             break
         tries.append((int(t), int(s)))
     return [quads[t, s] for t, s in tries]
+
+
+def _in_frame(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which outlines (..., 4, 2) lie wholly in a frame of that shape: a side past its edge is no
+    evidence either way."""
+    h, w = shape[:2]
+    return (quads.min(axis=(-2, -1)) >= 0) & (quads[..., 0].max(axis=-1) < w) & (quads[..., 1].max(axis=-1) < h)
 
 
 def _corner_on_edges(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> np.ndarray | None:
