@@ -374,6 +374,21 @@ def test_the_twin_of_a_card_two_deep_laid_where_that_card_lies_is_played_not_unc
     assert run(tracker, [[seen("7H")]] * 3, 6, lambda w, t, past: False) == []  # the 5H taken back
 
 
+def test_the_twin_of_a_card_deep_in_the_pile_is_played_while_cards_laid_on_that_card_still_show() -> None:
+    """7C, then three cards on it, the last hidden whole by the other deck's 7C landing where the
+    first lay: the cards between still show under it, so nothing was taken back. With none of
+    them showing, the 7C is the first one uncovered."""
+    between = [("4S", 10), ("AS", 20), ("QC", 30)]
+    for shows in (True, False):
+        tracker = CardTracker()
+        run(tracker, [[seen("7C")]] * 3)
+        for n, (code, off) in enumerate(between):
+            run(tracker, [[seen(code, where=PILE + off)]] * 3, 3 * (n + 1))
+        covered = [SeenCard(code, 0.9, PILE + off, covered=True) for code, off in between[:2]] if shows else []
+        laid = run(tracker, [[seen("7C", where=PILE + 4), *covered]] * 3, 12, lambda w, t, past: False)
+        assert [e.card.code for e in laid] == (["7C"] if shows else [])
+
+
 def test_a_card_just_moved_and_then_hidden_or_covered_is_where_it_was_last_read() -> None:
     """Moved, read at its new place for fewer than ``confirm`` frames: a hand over the zone, or a
     card laid on it and taken back, finds it there again, and it was not played again."""

@@ -307,12 +307,15 @@ def _uncovered(
     """Whether ``card`` is one the zone showed before a card was laid on it, where it lay: the
     card on it was taken back (a misplay), so it shows again and was not played again. It and
     the cards laid on it are forgotten as covered. Not while the card that lay on it (``shown``)
-    still lies there under ``card``, seen covered where it lay or as the picture has it: then
-    ``card`` is the other deck's identical card, laid on top where its twin lay below."""
+    still lies there under ``card``, seen covered where it lay or as the picture has it, nor while
+    any card laid on it since is seen covered where it lay: then ``card`` is the other deck's
+    identical card, laid on top where its twin lay below (a pile's cards land near each other)."""
     for i in range(len(beneath) - 1, -1, -1):
         if beneath[i].code == card.code and _same_place(card, beneath[i]):
             if shown is not None and shown.code != BACK and _lies_under(card, shown, covered, still_lies, past=False):
                 return False
+            if any(_seen_covered(laid, covered) for laid in list(beneath)[i + 1 :] if laid.code != BACK):
+                return False  # a card laid on it since still shows under ``card``: nothing was taken back
             for _ in range(len(beneath) - i):
                 beneath.pop()
             return True
@@ -323,16 +326,22 @@ def _lies_under(
     card: SeenCard, shown: SeenCard, covered: Sequence[SeenCard], still_lies: StillLies | None, past: bool = True
 ) -> bool:
     """Whether the zone's card ``shown`` still lies where it lay, under ``card`` read since: seen
-    covered there (its outline there, or an index it was known by at one of ``shown``'s index
-    corners: an outline inferred from one index is drawn less surely than the index is placed),
-    or, nothing of it readable, as the picture has it (``still_lies``). A card only moved, or
+    covered there (``_seen_covered``), or, nothing of it readable, as the picture has it
+    (``still_lies``). A card only moved, or
     taken back off the one under it, leaves nothing behind. So ``card`` of ``shown``'s code read
     elsewhere is its twin from another deck laid on it; and ``card`` back where it lay under
     ``shown`` is the other deck's identical card laid on top, not uncovered."""
-    under = [c for c in covered if c.code == shown.code]
-    if any(_same_place(c, shown) or any(_at_index_corner(at, shown) for at in c.indices) for c in under):
+    if _seen_covered(shown, covered):
         return True
     return still_lies is not None and not _same_place(card, shown) and still_lies(shown, card, past)
+
+
+def _seen_covered(before: SeenCard, covered: Sequence[SeenCard]) -> bool:
+    """Whether a card the zone showed is seen covered where it lay: its outline there, or an
+    index it was known by at one of its index corners (an outline inferred from one index is
+    drawn less surely than the index is placed)."""
+    under = [c for c in covered if c.code == before.code]
+    return any(_same_place(c, before) or any(_at_index_corner(at, before) for at in c.indices) for c in under)
 
 
 def _same_place(card: SeenCard, before: SeenCard) -> bool:
