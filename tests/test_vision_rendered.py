@@ -970,3 +970,29 @@ def test_a_row_s_top_card_named_on_one_corner_is_checked_by_the_indices_on_it(mo
     rows = identify_module._rows
     monkeypatch.setattr(identify_module, "_rows", lambda *args: (rows(*args), set())[1])
     assert [c.code for c in identify(image) if not c.covered] == ["2H"]
+
+
+def test_an_unsure_outline_drawn_short_of_its_card_is_read_again_at_the_frames_card_size() -> None:
+    """An outline drawn inside its card along one long side (white paper on the white card under
+    it) cuts an index: read again grown to the size of the frame's cards read surely, each way
+    the side may lie, the card is named and takes its own outline. A joker, whose middle
+    confirms no lone corner (most cards are read from one corner their middle confirms). With
+    no card read surely in the frame, there is no size to grow to, and nothing is named."""
+    code = "RJ"
+    from vision.identify import UNSURE, _Reader, _sized_looks
+
+    cards = (CardPlacement("KH", 250, 300, 10, 180), CardPlacement(code, 530, 300, -20, 180))
+    image, truth = render_scene(SceneSpec(cards=cards, seed=4, table="felt"))
+    sure, own = (CardQuad(t.corners, 0.95) for t in truth)
+    c = own.corners.astype(np.float64)
+    inward = (c[0] - c[1]) / np.linalg.norm(c[0] - c[1]) * 0.12 * own.short_side
+    short = CardQuad((c + np.array([0, 1, 1, 0])[:, None] * inward).astype(np.float32), 0.95)
+    reader = _Reader(warp_source(image), None, UNSURE)
+    for quads, named in (([sure, short], {1}), ([short], set())):
+        warps, readings = reader.read(list(quads))
+        assert readings[-1].code is None  # an index cut off
+        assert _sized_looks(reader, quads, warps, readings, set()) == named
+        if named:
+            assert readings[1].code == code
+            assert quads[1].short_side == pytest.approx(sure.short_side, rel=0.02)
+            assert np.abs(quads[1].corners - own.corners).max() < 0.05 * own.short_side

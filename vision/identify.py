@@ -64,6 +64,8 @@ CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it
 LINE_TILE, LINE_MARGIN = 64, 16  # pixels: the line map is drawn a tile at a time, from a patch this much bigger
 LOWER_SIZE = 0.8  # a lower card's outline is at least this share of the card over it, and at most its inverse
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
+SIZED = 0.04  # an unsure outline with sides this share off the frame's sure cards' is set to their size...
+SIZE_REACH = 0.15  # ... unless a side is off by more than this: no one card's outline
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "colourless", "draw", "identify", "lies_over"]
 
@@ -138,6 +140,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
     }
     with stage("second looks"):
         guessed = _nudged_looks(reader, quads, cards, readings, doubted)
+        guessed |= _sized_looks(reader, quads, cards, readings, doubted)
     with stage("rows and fans"):
         guessed |= _rows(image, reader, quads, cards, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
@@ -401,6 +404,78 @@ def _nudged_looks(
             readings[n] = reading
             named.add(n)
     return named
+
+
+def _sized_looks(
+    reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading], doubted: set[int]
+) -> set[int]:
+    """An unsure card whose corners show an index, its outline's sides off those of the frame's
+    cards read surely (backs too: one deck's cards are one size), was drawn off its card along a
+    weak edge (its white paper on the white card under it), cutting an index: it is read again
+    through its outline set to that size, each way the sides may lie (``_grown``), and through
+    those nudged (``_nudged_looks``: a side so moved lies a few pixels off). A card read surely
+    through one of them, or the same card through several, is named so and takes that outline
+    (``quads``, ``cards`` and ``readings`` are updated in place; the outlines so named returned,
+    checked by the index search as guessed). Readings that disagree name nothing. Most cards are
+    read from one corner their middle confirms; this names a joker (its middle confirms no lone
+    corner) whose outline a weak edge cut."""
+    sure = [quads[n] for n, r in enumerate(readings) if r.code is not None]
+    if not sure:
+        return set()
+    size = np.median([_sides(q) for q in sure], axis=0)
+    todo = [
+        n
+        for n, r in enumerate(readings)
+        if r.code is None and r.corners != (None, None) and n not in doubted
+        if _off_size(_sides(quads[n]) / size)
+    ]
+    tries = [(n, grown) for n in todo for grown in _grown(quads[n], size)]
+    if not tries:
+        return set()
+    warps, second = reader.read([grown for _, grown in tries], vouch=False)
+    _nudged_looks(reader, [grown for _, grown in tries], warps, second, set())
+    named: set[int] = set()
+    for n in todo:
+        read = [(r, g, w) for (m, g), w, r in zip(tries, warps, second, strict=True) if m == n]
+        sure_reads = [(r, g, w) for r, g, w in read if r.code not in (None, BACK)]
+        if sure_reads and len({r.code for r, _, _ in sure_reads}) == 1:
+            reading, grown, warp = max(sure_reads, key=lambda t: t[0].confidence)
+            quads[n], cards[n], readings[n] = grown, warp, reading
+            named.add(n)
+    return named
+
+
+def _sides(quad: CardQuad) -> np.ndarray:
+    """An outline's short and long sides (each the mean of its two)."""
+    c = quad.corners
+    short = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    long = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
+    return np.array([short, long])
+
+
+def _off_size(ratios: np.ndarray) -> bool:
+    """Whether an outline's sides, as shares of the frame's cards' (``_sides``), are drawn off a
+    card's: one off by more than ``SIZED``, none so far off that it is no one card's outline."""
+    return bool(np.all(np.abs(ratios - 1) <= SIZE_REACH) and np.any(np.abs(ratios - 1) > SIZED))
+
+
+def _grown(quad: CardQuad, size: np.ndarray) -> list[CardQuad]:
+    """An outline set to a card's ``size`` (short, long): each pair of sides drawn off it
+    (``SIZED``) is moved on one side or the other (both ways for both: up to four outlines)."""
+    c = quad.corners.astype(np.float64)
+    across, along = c[1] - c[0], c[3] - c[0]
+    across, along = across / max(np.linalg.norm(across), 1e-6), along / max(np.linalg.norm(along), 1e-6)
+    short, long = size - _sides(quad)
+    off = np.abs(size / _sides(quad) - 1) > SIZED
+    widths = [((1, 2), across * short), ((0, 3), -across * short)] if off[0] else [((), 0.0)]
+    heights = [((2, 3), along * long), ((0, 1), -along * long)] if off[1] else [((), 0.0)]
+    grown = []
+    for (wide, w), (high, h) in ((a, b) for a in widths for b in heights):
+        moved = c.copy()
+        moved[list(wide)] += w
+        moved[list(high)] += h
+        grown.append(CardQuad(moved.astype(np.float32), quad.fill, quad.edges))
+    return grown
 
 
 def _counted_tops_nudged(reader: _Reader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]) -> None:
