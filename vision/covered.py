@@ -227,7 +227,7 @@ INK_STEP = 50  # grey levels below a card's paper: its print (index, pips, pictu
 MIN_INK = 20  # pixels of an old card's print clear of the card on top: fewer, and its look says nothing
 MIN_NEW = 0.03  # of a card's area: less of the card on top reaching past the old one, and nothing is new
 LOOK_CLEAR = 0.07  # of the card on top's short side: its shadow reaches this far, and is no change
-LOOK_INSIDE = 0.08  # of a card's short side: only what lies this far inside its outline is its own
+LOOK_INSIDE = 0.03  # of a card's short side: only what lies this far inside its outline is its own (read 2-3 px off)
 
 Look = tuple[np.ndarray, tuple[int, int]]  # a patch of a frame, and where its top-left pixel lay
 
