@@ -419,16 +419,12 @@ def _sized_looks(
     checked by the index search as guessed). Readings that disagree name nothing. Most cards are
     read from one corner their middle confirms; this names a joker (its middle confirms no lone
     corner) whose outline a weak edge cut."""
+    unsure = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None) and n not in doubted]
     sure = [quads[n] for n, r in enumerate(readings) if r.code is not None]
-    if not sure:
+    if not unsure or not sure:
         return set()
     size = np.median([_sides(q) for q in sure], axis=0)
-    todo = [
-        n
-        for n, r in enumerate(readings)
-        if r.code is None and r.corners != (None, None) and n not in doubted
-        if _off_size(_sides(quads[n]) / size)
-    ]
+    todo = [n for n in unsure if _off_size(_sides(quads[n]) / size)]
     tries = [(n, grown) for n in todo for grown in _grown(quads[n], size)]
     if not tries:
         return set()
