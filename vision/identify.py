@@ -39,7 +39,7 @@ from vision.frame_check import MIN_FRAME, colourless
 from vision.frames import as_bgr
 from vision.middle import BLOCKED
 from vision.on_top import index_points, one_on_top
-from vision.quads import boxes, iou, whole
+from vision.quads import boxes, iou, side_vectors, whole
 from vision.reader import (
     BACK,
     COUNTED_RANKS,
@@ -393,7 +393,7 @@ def _nudged_looks(
     (``Candidate.guessed``): averaged over the outline of a pile's lower card, its corners can
     mix that card's index with the top card's picture (a queen of diamonds over a ten of hearts
     read QH)."""
-    todo = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None) and n not in doubted]
+    todo = _unsure_indexed(readings, doubted)
     if not todo:
         return set()
     looks = [[c for moved in nudged(quads[n]) for c in warp_corners(reader.source, moved)] for n in todo]
@@ -419,7 +419,7 @@ def _sized_looks(
     checked by the index search as guessed). Readings that disagree name nothing. Most cards are
     read from one corner their middle confirms; this names a joker (its middle confirms no lone
     corner) whose outline a weak edge cut."""
-    unsure = [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None) and n not in doubted]
+    unsure = _unsure_indexed(readings, doubted)
     sure = [quads[n] for n, r in enumerate(readings) if r.code is not None]
     if not unsure or not sure:
         return set()
@@ -430,23 +430,29 @@ def _sized_looks(
         return set()
     warps, second = reader.read([grown for _, grown in tries], vouch=False)
     _nudged_looks(reader, [grown for _, grown in tries], warps, second, set())
+    named_by: dict[int, list[tuple[Reading, CardQuad, Warped]]] = {}
+    for (n, grown), warp, reading in zip(tries, warps, second, strict=True):
+        if reading.code not in (None, BACK):
+            named_by.setdefault(n, []).append((reading, grown, warp))
     named: set[int] = set()
-    for n in todo:
-        read = [(r, g, w) for (m, g), w, r in zip(tries, warps, second, strict=True) if m == n]
-        sure_reads = [(r, g, w) for r, g, w in read if r.code not in (None, BACK)]
-        if sure_reads and len({r.code for r, _, _ in sure_reads}) == 1:
-            reading, grown, warp = max(sure_reads, key=lambda t: t[0].confidence)
+    for n, reads in named_by.items():
+        if len({reading.code for reading, _, _ in reads}) == 1:  # readings that disagree name nothing
+            reading, grown, warp = max(reads, key=lambda t: t[0].confidence)
             quads[n], cards[n], readings[n] = grown, warp, reading
             named.add(n)
     return named
 
 
+def _unsure_indexed(readings: list[Reading], doubted: set[int]) -> list[int]:
+    """The outlines read unsure whose corners show an index, but those ``doubted``: the ones a
+    second look may name."""
+    return [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None) and n not in doubted]
+
+
 def _sides(quad: CardQuad) -> np.ndarray:
     """An outline's short and long sides (each the mean of its two)."""
-    c = quad.corners
-    short = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
-    long = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
-    return np.array([short, long])
+    lengths = np.linalg.norm(side_vectors(quad.corners)[0], axis=-1)
+    return np.array([(lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2])
 
 
 def _off_size(ratios: np.ndarray) -> bool:
@@ -459,10 +465,11 @@ def _grown(quad: CardQuad, size: np.ndarray) -> list[CardQuad]:
     """An outline set to a card's ``size`` (short, long): each pair of sides drawn off it
     (``SIZED``) is moved on one side or the other (both ways for both: up to four outlines)."""
     c = quad.corners.astype(np.float64)
-    across, along = c[1] - c[0], c[3] - c[0]
-    across, along = across / max(np.linalg.norm(across), 1e-6), along / max(np.linalg.norm(along), 1e-6)
-    short, long = size - _sides(quad)
-    off = np.abs(size / _sides(quad) - 1) > SIZED
+    d = side_vectors(c)[0]
+    across, along = d[0] / max(np.linalg.norm(d[0]), 1e-6), -d[3] / max(np.linalg.norm(d[3]), 1e-6)
+    sides = _sides(quad)
+    short, long = size - sides
+    off = np.abs(size / sides - 1) > SIZED
     widths = [((1, 2), across * short), ((0, 3), -across * short)] if off[0] else [((), 0.0)]
     heights = [((2, 3), along * long), ((0, 1), -along * long)] if off[1] else [((), 0.0)]
     grown = []

@@ -327,10 +327,10 @@ def _lies_under(
 ) -> bool:
     """Whether the zone's card ``shown`` still lies where it lay, under ``card`` read since: seen
     covered there (``_seen_covered``), or, nothing of it readable, as the picture has it
-    (``still_lies``). A card only moved, or
-    taken back off the one under it, leaves nothing behind. So ``card`` of ``shown``'s code read
-    elsewhere is its twin from another deck laid on it; and ``card`` back where it lay under
-    ``shown`` is the other deck's identical card laid on top, not uncovered."""
+    (``still_lies``). A card only moved, or taken back off the one under it, leaves nothing
+    behind. So ``card`` of ``shown``'s code read elsewhere is its twin from another deck laid on
+    it; and ``card`` back where it lay under ``shown`` is the other deck's identical card laid on
+    top, not uncovered."""
     if _seen_covered(shown, covered):
         return True
     return still_lies is not None and not _same_place(card, shown) and still_lies(shown, card, past)
