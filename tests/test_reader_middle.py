@@ -8,7 +8,7 @@ import pytest
 
 from sim.render_cards import DECK_STYLES, pip_mask, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.middle import BLOCKED, centre_count, centre_witnesses, foreign_middle
+from vision.middle import BLOCKED, centre_count, centre_witnesses, foreign_middle, least_pips
 from vision.reader import corner_image
 
 
@@ -171,3 +171,18 @@ def test_an_ace_with_a_pip_no_bigger_than_a_ten_s_counts_one(style: str, suit: s
 def test_a_lone_fleck_of_no_suit_s_shape_is_no_ace(style: str) -> None:
     """Pointed at the top like a spade, flat at the foot like nothing: no pip, so no count."""
     assert centre_count(lone_pip(style, "S", shape="fleck")) is None
+
+
+@pytest.mark.parametrize("style", [style for style in DECK_STYLES if style != "jumbo"])
+def test_an_index_taken_into_the_middle_is_no_pip_and_the_pips_say_how_many_at_least(style: str) -> None:
+    """An outline drawn square round a card thrown askew takes its rank's index into the middle.
+    Unlike the pips in size, it is not counted as one (a five read as a six); the five pips,
+    alike, still say there are five at least, which rules out a three or a court card. (A jumbo
+    index is as big as a pip: its size tells nothing. A small one may be too small to be seen.)"""
+    card = tight("5D", style, 0.0)
+    h, w = card.shape[:2]
+    rank = card[round(0.03 * h) : round(0.13 * h), round(0.03 * w) : round(0.15 * w)].copy()
+    y, x = round(0.45 * h), round(0.22 * w)
+    card[y : y + rank.shape[0], x : x + rank.shape[1]] = rank
+    count = centre_count(card)
+    assert count == "5" or least_pips(count) == 5, count

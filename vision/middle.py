@@ -38,6 +38,7 @@ TURN_SIZE = (50, 70)  # the card's picture is compared at this size (a warped ca
 ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
 ACE_SPECKS = 0.2  # ... and nothing else inked there is this big beside it (a speck of the index or a fleck)
 LONE_PIP = "lone pip"  # what ``_count`` says of one pip alone in the very middle: an ace, if pip-shaped
+AT_LEAST = "+"  # suffixed to a count: the middle shows that many alike pips, and something else
 BLOCKED = "blocked"  # what ``centre_count`` says when something lies across the middle, past its edges
 BLOCKING = 3.0  # ... a blob running off the middle's top or bottom this many times the biggest pip inside
 FRAME_FILL = 0.4  # a picture's frame, a line round it, fills less of its box than this (a shadow's wedge: half or more)
@@ -58,6 +59,8 @@ CLUB_NOTCH = 0.04
 # notches and the point a tenth of the way down settle the pips these widenings leave between.
 SPADE_WIDENING = 0.26
 CLUB_WIDENING = 0.17
+PIP_SIZES = 0.2  # a counted pip's width and height lie this close to the pips' median, at most
+LEAST_PIPS = 3  # alike whole pips, at least, that rule out the ranks with fewer pips where no count is said
 PIPS_ALIKE = 0.15  # two of a card's pips differ this much at most in width, height and ink
 MEASURED_PIPS = 3  # a black card's pips whose shapes are measured, at most (each one a few hundredths of a ms)
 SMALL_PIP = 24  # pixels high: a pip smaller than this is measured finer (``_finer``)
@@ -84,7 +87,7 @@ def centre_witnesses(card: np.ndarray | Planes) -> tuple[str | None, str | None]
     when it has a pip's shape, its suit read (a speck of dirt or a reflection has none)."""
     card = planes(card)
     count = _count(card)
-    suit = centre_suit(card, paired=count is None) if count != "court" else None
+    suit = centre_suit(card, paired=count is None or least_pips(count) is not None) if count != "court" else None
     if count == LONE_PIP:
         count = "A" if suit is not None else None
     return count, suit
@@ -138,9 +141,37 @@ def _count(card: Planes) -> str | None:
     specks = all(b[4] < biggest * ACE_SPECKS for b in blobs if b is not pips[0])
     if len(pips) == 1 and specks and _centred(pips[0], shape):
         return LONE_PIP
-    if len(pips) != len(blobs) or not 2 <= len(pips) <= 10:
-        return None  # pieces of different sizes: something else is in the way
+    if len(pips) != len(blobs) or not 2 <= len(pips) <= 10 or not _one_size(pips, shape):
+        return _least(blobs, shape)  # pieces of different sizes: something else is in the way
     return PIP_RANKS[len(pips)]
+
+
+def least_pips(count: str | None) -> int | None:
+    """The pips a middle shows at least, where ``centre_count`` says so (``AT_LEAST``)."""
+    return int(count[: -len(AT_LEAST)]) if count is not None and count.endswith(AT_LEAST) else None
+
+
+def _least(blobs: list[np.ndarray], shape: tuple[int, int]) -> str | None:
+    """Where the middle cannot be counted (another card's edge, its index or its picture in the
+    way): ``LEAST_PIPS`` or more blobs lying whole inside it, alike as one card's pips are, say
+    the card shows that many pips at least ("7+"), or None. The middle of an outline reaching
+    under the top card of a pile shows the top card's pips: a lower court or a three is not it."""
+    whole = [b for b in blobs if b[0] > 0 and b[0] + b[2] < shape[1] and b[1] > 0 and b[1] + b[3] < shape[0]]
+    alike = max((sum(_one_size([b, o], shape, b) for o in whole) for b in whole), default=0)
+    return f"{min(alike, 10)}{AT_LEAST}" if alike >= LEAST_PIPS else None
+
+
+def _one_size(pips: list[np.ndarray], shape: tuple[int, int], typical: np.ndarray | None = None) -> bool:
+    """Whether blobs are as alike in height and width as one card's pips are (``PIP_SIZES`` of
+    their median, or of a ``typical`` blob's; a side the middle's edge cuts is not measured): an
+    index's rank that a skewed outline takes into the middle is not."""
+    heights = [float(b[3]) for b in pips if b[1] > 0 and b[1] + b[3] < shape[0]]
+    widths = [float(b[2]) for b in pips if b[0] > 0 and b[0] + b[2] < shape[1]]
+    for side, sizes in ((3, heights), (2, widths)):
+        middle = float(typical[side]) if typical is not None else median(sizes) if sizes else 0.0
+        if any(abs(size - middle) > PIP_SIZES * middle for size in sizes):
+            return False
+    return True
 
 
 def _centred(blob: np.ndarray, shape: tuple[int, int]) -> bool:

@@ -21,7 +21,17 @@ import numpy as np
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput, byte_percentiles
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
 from vision.ink import PAPER_CELL, RED_SHARE, IndexInks, Planes, mark_red_share
-from vision.middle import BLOCKED, CORNER_H, CORNER_W, PIP_RANKS, centre_witnesses, court_ends, foreign_middle, is_back
+from vision.middle import (
+    BLOCKED,
+    CORNER_H,
+    CORNER_W,
+    PIP_RANKS,
+    centre_witnesses,
+    court_ends,
+    foreign_middle,
+    is_back,
+    least_pips,
+)
 from vision.pictures import Pictures
 
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
@@ -399,7 +409,11 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     as a joker's corner, shows grain running off the middle (on the rendered limed tables, all
     5 jokers read that were not there; the jokers read right stay so)."""
     like = np.ones(len(RANK_CLASSES))
-    if middle == BLOCKED:
+    least = least_pips(middle)
+    if least is not None:
+        fewer = [c for c in PIP_CLASSES if c + 1 < least]  # A-10 in order: a class's pips are its index + 1
+        like[fewer + COURT_CLASSES] = MIDDLE_DOUBT
+    elif middle == BLOCKED:
         like[JOKER] = MIDDLE_DOUBT
     elif middle == "court":
         like[PIP_CLASSES] = MIDDLE_DOUBT
