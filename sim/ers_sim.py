@@ -54,6 +54,7 @@ class ErsSimulation(TableSimulation):
         self.play_token = 0
         self.card_in_flight = False
         self.pile_taken = False  # the face-card player has picked up the pile they won
+        self.swept_ns = 0  # when the last pile won was gathered up: the next card comes after
         self.unjudged_presses = 0
         self.moved = False
         return dealt
@@ -100,6 +101,7 @@ class ErsSimulation(TableSimulation):
             return
         self.card_in_flight = True
         self.pile_taken = True
+        self.swept_ns = t
         self.take(t, PILE)
 
     def _on_press(self, t: int, seat: int) -> None:
@@ -141,7 +143,8 @@ class ErsSimulation(TableSimulation):
             self.moved = True
             if not self.pile_taken:  # won by a slap: the slapper sweeps the pile up
                 self.pile_taken = True
-                self.take(t + self.rng.randint(100, 300) * MS, PILE)
+                self.swept_ns = t + self.rng.randint(100, 300) * MS
+                self.take(self.swept_ns, PILE)
         elif isinstance(d, CardsBurned):
             hand = self.hands[d.seat]
             self.burned[:0] = hand[: d.count]
@@ -158,4 +161,7 @@ class ErsSimulation(TableSimulation):
                 self.play_token += 1
                 bot = self.bots[expected.seat]
                 action = "play" if self.referee.pending_award is None else "collect"
-                self.at(t + bot.play_delay_ns(self.rng), action, (expected.seat, self.play_token))
+                # No one plays before the pile just won is gathered up: its winner, about to lead,
+                # has it in hand, and the others watch it go.
+                start = max(t, self.swept_ns)
+                self.at(start + bot.play_delay_ns(self.rng), action, (expected.seat, self.play_token))

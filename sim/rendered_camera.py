@@ -68,7 +68,11 @@ class RenderedCamera:
 
     def lay(self, code: str, place: Place, offset: int = 0) -> None:
         """A card put down face up (or ``"back"``: face down) on top of whatever lies there."""
-        self.lying.append(Lying(place, self.layout.pose(code, place, self.rng, offset)))
+        self.lay_at(place, self.layout.pose(code, place, self.rng, offset))
+
+    def lay_at(self, place: Place, card: CardPlacement) -> None:
+        """``lay``, the card put down just so (where and how turned)."""
+        self.lying.append(Lying(place, card))
         self._image = None
 
     def turn_up(self, place: Place, code: str) -> None:

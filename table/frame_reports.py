@@ -14,6 +14,7 @@ import numpy as np
 
 from table.controller import FrameReport
 from vision.calibration import Calibration
+from vision.card_size import CardSizes
 from vision.covered import Look, card_look, looks_the_same, outline_shows
 from vision.deck import Deck
 from vision.gate import FrameGate
@@ -92,8 +93,16 @@ def frame_reader(
     lateness_ns: int = 450_000_000,
 ) -> FrameReader:
     """A reader for a calibrated table's zones, with an enrolled deck's profile or the built-in
-    reader; ``lateness_ns`` is how long the table waits for the camera's word on a moment."""
+    reader; ``lateness_ns`` is how long the table waits for the camera's word on a moment. The
+    deck's card size is learnt from the frames read (``vision.card_size``)."""
     chosen = builtin_deck() if deck is None else deck
     config = TrackerConfig.for_camera(confirm, lateness_ns)
     tracker = CardTracker(zone_of=table_zones(calibration, zones), config=config)
-    return FrameReader(lambda image: identify(image, deck=chosen, threshold=threshold), tracker)
+    sizes = CardSizes()
+
+    def read(image: np.ndarray) -> list[SeenCard]:
+        cards = identify(image, deck=chosen, threshold=threshold, card_size=sizes.typical())
+        sizes.add(cards)
+        return cards
+
+    return FrameReader(read, tracker)

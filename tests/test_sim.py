@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from sim.ers_sim import ErsSimulation, SimOptions
+from sim.layout import Place
 from table.decisions import CardPlayed, GameWon, GoodSlap, InputTooLate, SlapIgnored
-from table.games import setup_game
+from table.games import GameSetup, setup_game
 from table.journal import JournalWriter, read_journal
 from table.replay import Replay
 
@@ -62,3 +63,35 @@ def test_max_cards_stops_a_game_without_a_winner() -> None:
     sim = ErsSimulation(setup_game("ers", "standard", players=4, seed=2), SimOptions(max_cards=30))
     result = sim.run()
     assert result.abandoned and result.winner is None and result.cards_played == 30
+
+
+class WatchedPile(ErsSimulation):
+    """An ERS table whose pile's comings and goings are noted: (time, "put" or "take")."""
+
+    def prepare(self, setup: GameSetup) -> GameSetup:
+        self.moves: list[tuple[int, str]] = []
+        return super().prepare(setup)
+
+    def put(self, t: int, code: str, place: Place, offset: int = 0) -> None:
+        if code != "back":
+            self.moves.append((t, "put"))
+        super().put(t, code, place, offset)
+
+    def take(self, t: int, place: Place | None = None) -> None:
+        self.moves.append((t, "take"))
+        super().take(t, place)
+
+
+@pytest.mark.parametrize("seed", [5, 9])
+def test_no_card_is_played_before_the_pile_just_won_is_gathered_up(seed: int) -> None:
+    """Its winner leads next, and nobody throws a card onto a pile still being swept up: a card
+    the camera saw land where the last pile's bottom card lay, a fifth of a second after that
+    pile went, was taken for that card shown again."""
+    sim = WatchedPile(setup_game("ers", "standard", players=6, seed=seed))
+    sim.run()
+    moves = sorted(sim.moves)
+    taken = [t for t, what in moves if what == "take"]
+    assert taken
+    for at in taken:
+        after = next((t for t, what in moves if what == "put" and t >= at), None)
+        assert after is None or after - at >= 400_000_000, (at, after)

@@ -39,7 +39,7 @@ from vision.frame_check import MIN_FRAME, colourless
 from vision.frames import as_bgr
 from vision.middle import BLOCKED
 from vision.on_top import index_points, one_on_top
-from vision.quads import boxes, iou, side_vectors, whole
+from vision.quads import boxes, card_sides, iou, side_vectors, whole
 from vision.reader import (
     BACK,
     COUNTED_RANKS,
@@ -64,8 +64,8 @@ CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it
 LINE_TILE, LINE_MARGIN = 64, 16  # pixels: the line map is drawn a tile at a time, from a patch this much bigger
 LOWER_SIZE = 0.8  # a lower card's outline is at least this share of the card over it, and at most its inverse
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
-SIZED = 0.04  # an unsure outline with sides this share off the frame's sure cards' is set to their size...
-SIZE_REACH = 0.15  # ... unless a side is off by more than this: no one card's outline
+SIZED = 0.04  # an outline with sides this share off the deck's card size is read again set to it...
+SIZE_REACH = 0.2  # ... unless a side is off by more than this: no one card's outline
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "colourless", "draw", "identify", "lies_over"]
 
@@ -91,14 +91,19 @@ def border_contrast(image: np.ndarray, quad: CardQuad) -> float:
     return float(np.linalg.norm(a - b))
 
 
-def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE) -> list[SeenCard]:
+def identify(
+    image: np.ndarray, deck: Deck | None = None, threshold: float = UNSURE, card_size: np.ndarray | None = None
+) -> list[SeenCard]:
     """Every card in a BGR frame: read, unsure (code None), or face down ("back"); then the
     cards showing beside others that lie over them (``covered``), read from their one index.
     A grey, BGRA or 16-bit frame is read as ``frames.as_bgr`` makes it; another kind is a
     ``ValueError`` that names it. A frame under ``MIN_FRAME`` pixels a side (a camera that
     returned no picture, or a sliver of one) shows no card. In a frame with no colour
     (``colourless``) every face-up card is unsure: red suits cannot be told from black. A back
-    is read 0.9 surely (its pattern is a yes or a no): under a threshold above that, it is unsure."""
+    is read 0.9 surely (its pattern is a yes or a no): under a threshold above that, it is unsure.
+    ``card_size``: the deck's cards' short and long sides in this camera's pixels, where known
+    from the frames before (``vision.card_size.CardSizes``): outlines drawn off it are read again
+    set to it (``_sized_looks``)."""
     if not isinstance(image, np.ndarray):
         raise ValueError(f"identify: a frame is a numpy image, not {type(image).__name__}")
     if image.ndim in (2, 3) and min(image.shape[:2]) < MIN_FRAME:
@@ -109,14 +114,14 @@ def identify(image: np.ndarray, deck: Deck | None = None, threshold: float = UNS
         raise ValueError(f"identify: a frame of {image.dtype} {image.shape} cannot be read ({exc})") from None
     cards = [
         replace(c, code=None) if c.code == BACK and c.confidence < threshold else c
-        for c in _identify(image, deck, threshold)
+        for c in _identify(image, deck, threshold, card_size)
     ]
     if colourless(image):
         return [replace(c, code=None, confidence=0.0) if c.code not in (None, BACK) else c for c in cards]
     return cards
 
 
-def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[SeenCard]:
+def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size: np.ndarray | None) -> list[SeenCard]:
     """``identify``, suits read from colour as the frame shows it."""
     with stage("find outlines"):
         outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
@@ -140,7 +145,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float) -> list[Se
     }
     with stage("second looks"):
         guessed = _nudged_looks(reader, quads, cards, readings, doubted)
-        guessed |= _sized_looks(reader, quads, cards, readings, doubted)
+        guessed |= _sized_looks(reader, quads, cards, readings, doubted, card_size)
     with stage("rows and fans"):
         guessed |= _rows(image, reader, quads, cards, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
@@ -407,24 +412,43 @@ def _nudged_looks(
 
 
 def _sized_looks(
-    reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading], doubted: set[int]
+    reader: _Reader,
+    quads: list[CardQuad],
+    cards: list[Warped],
+    readings: list[Reading],
+    doubted: set[int],
+    card_size: np.ndarray | None = None,
 ) -> set[int]:
-    """An unsure card whose corners show an index, its outline's sides off those of the frame's
-    cards read surely (backs too: one deck's cards are one size), was drawn off its card along a
-    weak edge (its white paper on the white card under it), cutting an index: it is read again
-    through its outline set to that size, each way the sides may lie (``_grown``), and through
-    those nudged (``_nudged_looks``: a side so moved lies a few pixels off). A card read surely
-    through one of them, or the same card through several, is named so and takes that outline
-    (``quads``, ``cards`` and ``readings`` are updated in place; the outlines so named returned,
-    checked by the index search as guessed). Readings that disagree name nothing. Most cards are
-    read from one corner their middle confirms; this names a joker (its middle confirms no lone
-    corner) whose outline a weak edge cut."""
-    unsure = _unsure_indexed(readings, doubted)
+    """A card whose outline's sides are off the deck's card size was drawn off its card along a
+    weak edge (its white paper on the white card under it): it is read again through its outline
+    set to that size, each way the sides may lie (``_grown``), and through those nudged
+    (``_nudged_looks``: a side so moved lies a few pixels off). The size is ``card_size`` where
+    the frames before tell it, else that of the frame's cards read surely (backs too: one deck's
+    cards are one size).
+
+    An unsure card whose corners show an index is named by a card read surely through one of
+    those outlines, or the same card through several (readings that disagree name nothing). Most
+    cards are read from one corner their middle confirms; this names a joker (its middle confirms
+    no lone corner) whose outline a weak edge cut. A card read surely from one corner alone
+    through an outline drawn too big may have read the index of the card beside it in that
+    corner (a king's club beside a two's diamond, read KD): it takes another card read surely
+    by both its corners through an outline so set. ``quads``, ``cards`` and ``readings`` are
+    updated in place; the outlines so named are returned, checked by the index search as
+    guessed."""
     sure = [quads[n] for n, r in enumerate(readings) if r.code is not None]
-    if not unsure or not sure:
+    size = (
+        card_size
+        if card_size is not None
+        else np.median([card_sides(q.corners) for q in sure], axis=0)
+        if sure
+        else None
+    )
+    if size is None:
         return set()
-    size = np.median([_sides(q) for q in sure], axis=0)
-    todo = [n for n in unsure if _off_size(_sides(quads[n]) / size)]
+    lone = [
+        n for n, r in enumerate(readings) if r.code not in (None, BACK) and len(corners_reading(r.code, r.corners)) < 2
+    ]
+    todo = [n for n in _unsure_indexed(readings, doubted) + lone if _off_size(card_sides(quads[n].corners) / size)]
     tries = [(n, grown) for n in todo for grown in _grown(quads[n], size)]
     if not tries:
         return set()
@@ -436,8 +460,11 @@ def _sized_looks(
             named_by.setdefault(n, []).append((reading, grown, warp))
     named: set[int] = set()
     for n, reads in named_by.items():
-        if len({reading.code for reading, _, _ in reads}) == 1:  # readings that disagree name nothing
-            reading, grown, warp = max(reads, key=lambda t: t[0].confidence)
+        if len({reading.code for reading, _, _ in reads}) != 1:  # readings that disagree name nothing
+            continue
+        reading, grown, warp = max(reads, key=lambda t: t[0].confidence)
+        first = readings[n].code
+        if first is None or (reading.code != first and len(corners_reading(reading.code, reading.corners)) == 2):
             quads[n], cards[n], readings[n] = grown, warp, reading
             named.add(n)
     return named
@@ -447,12 +474,6 @@ def _unsure_indexed(readings: list[Reading], doubted: set[int]) -> list[int]:
     """The outlines read unsure whose corners show an index, but those ``doubted``: the ones a
     second look may name."""
     return [n for n, r in enumerate(readings) if r.code is None and r.corners != (None, None) and n not in doubted]
-
-
-def _sides(quad: CardQuad) -> np.ndarray:
-    """An outline's short and long sides (each the mean of its two)."""
-    lengths = np.linalg.norm(side_vectors(quad.corners)[0], axis=-1)
-    return np.array([(lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2])
 
 
 def _off_size(ratios: np.ndarray) -> bool:
@@ -467,7 +488,7 @@ def _grown(quad: CardQuad, size: np.ndarray) -> list[CardQuad]:
     c = quad.corners.astype(np.float64)
     d = side_vectors(c)[0]
     across, along = d[0] / max(np.linalg.norm(d[0]), 1e-6), -d[3] / max(np.linalg.norm(d[3]), 1e-6)
-    sides = _sides(quad)
+    sides = card_sides(quad.corners)
     short, long = size - sides
     off = np.abs(size / sides - 1) > SIZED
     widths = [((1, 2), across * short), ((0, 3), -across * short)] if off[0] else [((), 0.0)]

@@ -68,6 +68,13 @@ def side_vectors(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return d, normal
 
 
+def card_sides(corners: np.ndarray) -> np.ndarray:
+    """An outline's short and long sides (each the mean of its two; its corners' order puts a
+    short side first)."""
+    lengths = np.linalg.norm(side_vectors(np.asarray(corners, np.float64))[0], axis=-1)
+    return np.array([(lengths[0] + lengths[2]) / 2, (lengths[1] + lengths[3]) / 2])
+
+
 def edge_support(gray: np.ndarray, quad: np.ndarray) -> float:
     """How much of a quadrilateral's outline is an edge in the picture: for each side, the share
     of points where the two sides of the line differ clearly; the weakest side counts (a side
