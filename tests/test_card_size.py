@@ -60,3 +60,21 @@ def test_the_table_s_camera_learns_the_card_size_from_the_cards_played_before() 
         camera.lay_at(PILE, placed)
         frames()
     assert seen[-2:] == ["2D", "KC"]
+
+
+# A queen of clubs thrown on a pile (4H, 9D, KD, 4D under her): the only outline drawn is the
+# king's, 15% too big, his one index beside her picture (KD, 0.73, a whole outline vouching).
+PILE_UNDER_QUEEN = (
+    CardPlacement("4H", 632.4876556288358, 369.84299493463755, 5.675111749211772, 180),
+    CardPlacement("9D", 657.1938697938482, 370.94887055349017, 236.79630412432974, 180),
+    CardPlacement("KD", 634.9808166063195, 361.83161222030304, 202.13770473682536, 180),
+    CardPlacement("4D", 650.1010184450394, 375.4922856361722, 194.25904203648278, 180),
+    CardPlacement("QC", 642.5312767260668, 349.8534964045982, 304.84599415988464, 180),
+)
+
+
+def test_a_card_read_from_one_corner_of_an_outline_far_off_the_card_size_is_doubted() -> None:
+    image, _ = render_scene(SceneSpec(1280, 720, "felt", PILE_UNDER_QUEEN, "classic", noise=2.0, seed=8))
+    alone = [c.code for c in identify(image) if not c.covered]
+    sized = [c.code for c in identify(image, card_size=np.array([127.0, 178.0])) if not c.covered]
+    assert (alone, sized) == (["KD"], ["QC"])

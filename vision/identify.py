@@ -432,7 +432,11 @@ def _sized_looks(
     no lone corner) whose outline a weak edge cut. A card read surely from one corner alone
     through an outline drawn too big may have read the index of the card beside it in that
     corner (a king's club beside a two's diamond, read KD): it takes another card read surely
-    by both its corners through an outline so set. ``quads``, ``cards`` and ``readings`` are
+    by both its corners through an outline so set. Where the size is known from the frames
+    before, such a card that nothing names so is left unsure: an outline that far off is no one
+    card's, and its picture may be the card's on top (a king's outline round the queen thrown
+    on him, his one index beside her picture); the index search looks for the card on top.
+    ``quads``, ``cards`` and ``readings`` are
     updated in place; the outlines so named are returned, checked by the index search as
     guessed."""
     sure = [quads[n] for n, r in enumerate(readings) if r.code is not None]
@@ -467,6 +471,9 @@ def _sized_looks(
         if first is None or (reading.code != first and len(corners_reading(reading.code, reading.corners)) == 2):
             quads[n], cards[n], readings[n] = grown, warp, reading
             named.add(n)
+    for n in todo:
+        if n in lone and n not in named and card_size is not None:
+            readings[n] = _doubted(readings[n])
     return named
 
 
