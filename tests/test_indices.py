@@ -555,7 +555,7 @@ def test_a_card_whose_outline_reads_unsure_is_found_whole_from_its_index(monkeyp
         return [(c.code[:-1], c.covered) for c in found]
 
     assert cards() == [(rank, False)]
-    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines, refine=True: [])
+    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: [])
     assert cards() == [(rank, True)]
 
 
@@ -703,8 +703,8 @@ def test_a_lower_card_s_outline_whose_corner_shows_the_top_card_s_index_finds_th
     monkeypatch.setattr(
         by_index_module,
         "_fitted_reads",
-        lambda edges, reader, outlines, codes, refine=True: (
-            fitted_reads(edges, reader, outlines, codes, refine)[0],
+        lambda edges, reader, outlines, codes: (
+            fitted_reads(edges, reader, outlines, codes)[0],
             [None] * len(outlines),
         ),
     )
@@ -869,7 +869,7 @@ def test_an_index_s_fitted_tries_are_read_in_rounds_until_one_reads_as_the_index
 
     tries = {n: [np.full((4, 2), k, np.float32) for k in ks] for n, ks in ((0, (1, 2, 3)), (1, (4, 5)))}
     reads = {1: "7H", 2: "7H", 3: None, 4: None, 5: "QS"}  # what each try reads, by its corners' value
-    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines, refine=True: tries[int(corners[0, 0])])
+    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: tries[int(corners[0, 0])])
     monkeypatch.setattr(by_index_module, "_snapped", lambda gray, lines, quad: quad)
     rounds = []
 
@@ -1224,21 +1224,3 @@ def test_a_thrown_card_whose_index_fits_no_size_is_found_with_the_best_tries_mov
     assert pile_verdicts("casino", TUNING + 14, 1) == Counter(right=5)
     monkeypatch.setattr(indices_module, "_refined", lambda gray, corners, lines: [])
     assert pile_verdicts("casino", TUNING + 14, 1) == Counter(right=4, missed=1)
-
-
-def test_a_pile_outline_s_corner_is_not_sought_with_tries_moved_onto_the_edges(monkeypatch) -> None:
-    """A vintage two of spades on a three of diamonds, whose index shows in the pile outline's
-    corner: the three's tries moved onto the edges nearby run along the two's sides, read the
-    three whole, and hide the two. ``top_by_corner`` does not move them, and the two is reported."""
-    from collections import Counter
-
-    from benchmarks.table_piles import TUNING, pile_verdicts
-
-    assert pile_verdicts("vintage", TUNING + 21, 1) == Counter(right=6)
-    fitted_reads = by_index_module._fitted_reads
-
-    def moved(edges, reader, outlines, codes, refine=True):
-        return fitted_reads(edges, reader, outlines, codes, True)
-
-    monkeypatch.setattr(by_index_module, "_fitted_reads", moved)
-    assert pile_verdicts("vintage", TUNING + 21, 1) == Counter(right=5, missed=1)

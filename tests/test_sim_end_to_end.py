@@ -36,7 +36,7 @@ def _play(tmp_path: Path, game: str, players: int, seed: int, rules: dict | None
 
 @pytest.mark.parametrize(
     ("game", "players", "seed", "rules"),
-    [("ers", 2, 3, {}), ("cuckoo", 3, 3, {}), ("oh-hell", 4, 1, {"max_hand": 3})],
+    [("ers", 2, 1, {}), ("cuckoo", 3, 3, {}), ("oh-hell", 4, 1, {"max_hand": 3})],
 )
 def test_a_whole_game_on_rendered_frames_and_mock_pins_agrees_with_the_truth(
     tmp_path: Path, game: str, players: int, seed: int, rules: dict
@@ -49,7 +49,7 @@ def test_a_whole_game_on_rendered_frames_and_mock_pins_agrees_with_the_truth(
     # sometimes not found until its player straightens it (2-11% of cards in these games).
     assert truth.cards >= 20 and len(truth.misread) <= truth.cards // 100 and truth.seen_late <= truth.cards // 8
     assert sim.rendered is not None and sim.rendered.reads == sim.rendered.renders  # a still table is read once
-    if game == "ers":
+    if game == "ers":  # a game (by its seed) where close slaps' first edges at times arrive out of order
         assert truth.presses >= 20 and truth.races >= 10 and truth.out_of_order >= 1, str(truth)
     else:
         assert truth.actions >= 10, str(truth)

@@ -225,7 +225,7 @@ def test_a_queen_whose_picture_the_segmenter_misses_is_taken_on_her_two_facing_i
     assert there() == [("QH", False)]
     monkeypatch.setattr(detect_module, "SAME_SIZE", -1.0)  # no outline is a card by its size alone
     assert there() == [("QH", False)]
-    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines, refine=True: [])  # nor fitted
+    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: [])  # nor fitted
     assert there() == [("QH", True)]
     monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
     assert there() == []
@@ -661,7 +661,7 @@ def test_a_queen_held_unsure_gives_way_to_her_two_indices_read_alike(monkeypatch
         return [(c.code, c.covered) for c in identify(image) if overlap(c.corners, box) > 0.5]
 
     assert there() == [("QD", False)]
-    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines, refine=True: [])
+    monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: [])
     assert there() == [("QD", True)]
 
 

@@ -328,9 +328,7 @@ def top_by_corner(
     (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
     show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``);
     else where it reads another card surely: the outline was a lower card's, and the index in
-    its corner the top card's, lying over it. The tries are not moved onto edges nearby when
-    none fits (``indices.fitted``'s ``refine``): a pile outline's corner can hold a lower card's
-    index, whose card's sides run beside the top card's, and so moved it would read whole."""
+    its corner the top card's, lying over it."""
     sure = sure_corners(reading, TOP_CORNER)
     to_frame = cv2.getPerspectiveTransform(WARPED, quad.corners.astype(np.float32))
     c = quad.corners
@@ -340,7 +338,7 @@ def top_by_corner(
         region = cv2.perspectiveTransform(box[None], to_frame)[0]
         down = c[3] - c[0] if which == 0 else c[1] - c[2]  # the card's down at that corner, upright
         outlines = outlines_in(image, region, down / max(float(np.linalg.norm(down)), 1e-6))
-        alike, other = _fitted_reads(edges, reader, outlines, [code] * len(outlines), refine=False)
+        alike, other = _fitted_reads(edges, reader, outlines, [code] * len(outlines))
         found = [card for card in alike if card is not None] or [card for card in other if card is not None]
         if found:
             return found[0]
@@ -359,7 +357,7 @@ def _fitted_cards(
 
 
 def _fitted_reads(
-    edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None], refine: bool = True
+    edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None]
 ) -> tuple[list[SeenCard | None], list[SeenCard | None]]:
     """``_fitted_cards``, and for each outline the first try read surely as any card's face
     (one whose corner showed another card's index may lie under it). The tries are read in
@@ -367,7 +365,7 @@ def _fitted_reads(
     found: moving and reading a try costs as much as reading a card, and most cards are found
     at the first."""
     lines = edges.lines_over([_fit_region(corners) for corners in outlines])
-    fits = [fitted(edges.gray, corners, lines, refine) for corners in outlines]
+    fits = [fitted(edges.gray, corners, lines) for corners in outlines]
     out: list[SeenCard | None] = [None] * len(outlines)
     first: list[SeenCard | None] = [None] * len(outlines)
     for round_ in range(max(map(len, fits), default=0)):

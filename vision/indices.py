@@ -690,7 +690,7 @@ def card_outlines(frames: np.ndarray) -> np.ndarray:
     return np.einsum("pk,fjk->fpj", local, frames).astype(np.float32)
 
 
-def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray, refine: bool = True) -> list[np.ndarray]:
+def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
     """Outlines of the card an index implies (``Sighting.corners``), scaled about its index
     corner to the size at which all four sides are edges in the picture (``gray``; a point on
     ``lines``, the picture's ``fans.line_map``, counts too: a card's side over another is a thin
@@ -700,14 +700,14 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray, refine: boo
     most ``FIT_TRIES``; then the best sizes ``FIT_APART`` from those (``FIT_MORE``): a court
     card's frame can be such an outline too, or one reaching over the cards under it, so the
     caller reads each and takes the first that reads as the index does. A card found so lies
-    whole: on top. Where no size fits even with the corner moved, and ``refine``, the best tries
-    are moved onto the edges nearby (``_refined``)."""
+    whole: on top. Where no size fits even with the corner moved, the best tries are moved onto
+    the edges nearby (``_refined``)."""
     tries = _fits(gray, corners, lines)
     if tries:
         return tries
     moved = _corner_on_edges(gray, corners, lines)
     tries = _fits(gray, moved, lines) if moved is not None else []
-    return tries or (_refined(gray, corners, lines) if refine else [])
+    return tries or _refined(gray, corners, lines)
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
