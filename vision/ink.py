@@ -242,11 +242,20 @@ def mark_red_share(corner: np.ndarray | Planes) -> float | None:
         return None
     low = darkest(corner.bgr)
     paper = float(np.percentile(low, 95))
-    shares = [
-        median_redness(corner.redness[box][inked]) / max(paper - float(np.median(low[box][inked])), MARK_CONTRAST)
-        for box, inked in marks
-    ]
-    return float(np.median(shares))
+    return float(np.median([_red_share(corner, low, paper, box, inked) for box, inked in marks]))
+
+
+def red_share(part: Planes, box: tuple[slice, slice], inked: np.ndarray) -> float:
+    """How much of some ink is red (its mask ``inked`` in the ``box`` of ``part``): its median
+    redness over how much darker than the part's paper its darkest channel is, as
+    ``mark_red_share`` judges an index's marks; both scale with the light and the camera's
+    contrast, so a webcam's dull dark reds and a dim room's keep a share far above black's."""
+    low = darkest(part.bgr)
+    return _red_share(part, low, float(np.percentile(low, 95)), box, inked)
+
+
+def _red_share(part: Planes, low: np.ndarray, paper: float, box: tuple[slice, slice], inked: np.ndarray) -> float:
+    return median_redness(part.redness[box][inked]) / max(paper - float(np.median(low[box][inked])), MARK_CONTRAST)
 
 
 @dataclass(frozen=True)

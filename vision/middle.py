@@ -23,6 +23,7 @@ from vision.ink import (
     inks,
     median_redness,
     planes,
+    red_share,
 )
 
 CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
@@ -226,7 +227,7 @@ def centre_suit(card: np.ndarray | Planes, paired: bool = False) -> str | None:
     pip = upright[0]
     x, y, pw, ph = stats[pip, :4]
     own = labels[y : y + ph, x : x + pw] == pip
-    red = median_redness(middle.redness[y : y + ph, x : x + pw][own]) > RED_INK
+    red = pip_is_red(middle, (slice(y, y + ph), slice(x, x + pw)), own)
     measured = [pip] if red else upright[:MEASURED_PIPS]  # black pips' shapes: the top ones' median
     masks = [_pip_mask(middle, labels, stats, i, level) for i in measured]
     mask = masks[0]
@@ -350,11 +351,23 @@ def _court_pip(card: Planes, end: int) -> str | None:
         return None
     i = int(np.argmax(np.where(pip, area, -1)))
     mask = labels[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]] == i
-    red = median_redness(part.redness[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]][mask]) > RED_INK
+    red = pip_is_red(part, (slice(y[i], y[i] + bh[i]), slice(x[i], x[i] + bw[i])), mask)
     finer = _finer(part.low, stats[i], level)  # at any size: a court pip is small on a half-size face
     # A black pip told as the middle's are (its point, its widening, its notches), which holds
     # when the face is blurred too.
     return _pip_suit(finer, red) if red else _notches_agree([finer], _upright_black_suit([finer]))
+
+
+# A big pip is red above this share of red (``ink.red_share``). Measured on the balanced faces
+# of the tuning scenes of every rendered camera look and the photographs' tuning part: black
+# pips -0.21-0.082 (a vintage deck's, exposed for a dark table), red 0.138 (its dull reds under
+# a cheap webcam, 24-28 grey levels of redness) to 0.98.
+RED_PIP = 0.11
+
+
+def pip_is_red(part: Planes, box: tuple[slice, slice], own: np.ndarray) -> bool:
+    """Whether a pip (its mask ``own`` in the ``box`` of ``part``) is printed in red ink."""
+    return red_share(part, box, own) > RED_PIP
 
 
 def _finer(low: np.ndarray, blob: np.ndarray, level: float) -> np.ndarray:
@@ -396,12 +409,30 @@ def _pip_suit(mask: np.ndarray, red: bool) -> str | None:
 
 def centre_redness(card: np.ndarray | Planes) -> float | None:
     """The median redness (red over the other two channels) of the ink within the middle of a
-    card, or None when the middle holds little ink. Ink running off the middle is left out: a
-    window's shadow across a red card is grey, and was taken for black ink (on the benchmark's
-    sunlit tables, 12 red cards more read with it left out, and no card that is not there)."""
-    card = planes(card)
+    card (``_middle_pips``), or None when the middle holds little ink."""
+    found = _middle_pips(planes(card), (0.2, 0.8))
+    return None if found is None else median_redness(found[0].redness[found[1]])
+
+
+def centre_red_share(card: np.ndarray | Planes) -> float | None:
+    """How much of the ink within the middle of a card (``_middle_pips``, from the top pip of a
+    two down to its bottom one) is red (``ink.red_share``), or None when it holds little ink."""
+    found = _middle_pips(planes(card), (0.06, 0.94))
+    if found is None:
+        return None
+    middle, pips = found
+    h, w = pips.shape
+    return red_share(middle, (slice(0, h), slice(0, w)), pips)
+
+
+def _middle_pips(card: Planes, rows: tuple[float, float]) -> tuple[Planes, np.ndarray] | None:
+    """The middle of a card (between ``rows``, shares of its height) and the mask of the ink
+    within it, or None when it holds little.
+    Ink running off the middle is left out: a window's shadow across a red card is grey, and was
+    taken for black ink (on the benchmark's sunlit tables, 12 red cards more read with it left
+    out, and no card that is not there)."""
     h, w = card.shape
-    middle = card.cut(round(h * 0.2), round(h * 0.8), round(w * 0.19), round(w * 0.81))
+    middle = card.cut(round(h * rows[0]), round(h * rows[1]), round(w * 0.19), round(w * 0.81))
     level, ink = ink_mask(middle)
     if level < 40:
         return None
@@ -411,7 +442,7 @@ def centre_redness(card: np.ndarray | Planes) -> float | None:
     pips = framed[1:-1, 1:-1] > 0
     if np.count_nonzero(pips) < 0.02 * ink.size:
         return None
-    return median_redness(middle.redness[pips])
+    return middle, pips
 
 
 def foreign_middle(card: np.ndarray | Planes, corners: list[np.ndarray] | list[Planes]) -> bool:

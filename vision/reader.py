@@ -26,6 +26,8 @@ from vision.middle import (
     CORNER_H,
     CORNER_W,
     PIP_RANKS,
+    RED_PIP,
+    centre_red_share,
     centre_witnesses,
     court_ends,
     foreign_middle,
@@ -38,6 +40,10 @@ UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in th
 BACK = "back"
 FACE_SCALE = 0.5  # the face is read at this size of a warped card's (``Warped``)
 PAPER_PERCENTILE = 90  # a card's paper: its face's brightest tenth, in each colour (``Warped.balanced``)
+# A good camera shows red pips at a red share (``ink.red_share``) of 0.28-0.98, most over 0.5; a
+# cheap webcam's dull reds 0.14-0.3 (rendered camera looks' tuning scenes).
+VIVID_RED = 0.5
+MAX_VIVID = 3.0  # ... an unsure card's dull reds are made that vivid, by at most this gain
 BALANCE_FROM = 0.04  # paper whose colours differ less than this share of its brightest is left alone
 MAX_BALANCE = 1.6  # no colour scaled by more than this (or less than its inverse)
 
@@ -107,6 +113,29 @@ class Warped:
         table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains + 0.5, 0, 255).astype(np.uint8)
         lut = np.ascontiguousarray(table.reshape(256, 1, 3))
         return Warped(cv2.LUT(face, lut), (cv2.LUT(self.corners[0], lut), cv2.LUT(self.corners[1], lut)))
+
+    @cached_property
+    def dull_red(self) -> float | None:
+        """The red share of the middle's pips (``middle.centre_red_share``) where they are red
+        (``middle.RED_PIP``) but duller than a good camera shows them (``VIVID_RED``); else None.
+        Pictures are not asked: their inks are many."""
+        if self.middle[0] == "court":
+            return None
+        share = centre_red_share(self._planes)
+        return share if share is not None and RED_PIP < share < VIVID_RED else None
+
+    def vivid(self, gain: float) -> Warped:
+        """The card with its colours' distance from grey multiplied by ``gain`` (at most
+        ``MAX_VIVID``): a cheap webcam's dull, brownish reds, which the corner networks read as
+        black suits, made as red as a good camera's; black ink, grey already, stays black."""
+        gain = min(gain, MAX_VIVID)
+
+        def more(picture: np.ndarray) -> np.ndarray:
+            f = picture.astype(np.float32)
+            grey = f.mean(axis=2, keepdims=True)
+            return np.clip(grey + gain * (f - grey) + 0.5, 0, 255).astype(np.uint8)
+
+        return Warped(more(self.face), (more(self.corners[0]), more(self.corners[1])))
 
     @classmethod
     def of(cls, card: np.ndarray) -> Warped:
@@ -193,12 +222,34 @@ def read_cards(
     (see ``_weigh``); unknown, none is. ``covered`` cards lie partly under others, painted out
     (``vision.covered``): their middle is not asked, and the one corner that shows is read.
     ``looks``: for each card, more pictures of its two corners (``corner_image``'s, in pairs),
-    through outlines a little off its own; each corner's probabilities are the average."""
+    through outlines a little off its own; each corner's probabilities are the average.
+    An unsure card whose pips are a dull red is read once more with its colours as vivid as a
+    good camera's (``Warped.vivid``)."""
     deck = deck or builtin_deck()
     cards = [c if isinstance(c, Warped) else Warped.of(c) for c in cards]
     if looks is not None and (len(looks) != len(cards) or any(len(pairs) % 2 for pairs in looks)):
         given = [len(pairs) for pairs in looks]
         raise ValueError(f"looks must give each of the {len(cards)} cards its corners in pairs, got {given}")
+    readings = _read_cards(cards, deck, threshold, whole, covered, looks)
+    dull = [] if covered else [n for n, r in enumerate(readings) if r.code is None and cards[n].dull_red is not None]
+    if dull:
+        vivid = [cards[n].vivid(VIVID_RED / cards[n].dull_red) for n in dull]
+        again = _read_cards(vivid, deck, threshold, whole and [whole[n] for n in dull], covered, None)
+        for n, reading in zip(dull, again, strict=True):
+            if reading.code is not None:
+                readings[n] = reading
+    return readings
+
+
+def _read_cards(
+    cards: list[Warped],
+    deck: Deck,
+    threshold: float,
+    whole: list[bool] | None,
+    covered: bool,
+    looks: list[list[np.ndarray]] | None,
+) -> list[Reading]:
+    """``read_cards``, each card as it is."""
     more = [c for pairs in looks or [] for c in pairs]
     rank_p, suit_p = (_averaged(p, 2 * len(cards), looks) for p in deck.posteriors(_networks_read(deck, cards, more)))
     readings = []
