@@ -38,13 +38,14 @@ PAPER_TINTED = 1.15  # paper whose brightest channel is this many times its dark
 @dataclass(frozen=True, eq=False)
 class Planes:
     """A BGR picture (a warped card, or part of one) with its per-pixel planes: the darkest
-    channel (ink of any colour is dark in it, paper stays bright), the redness (red over the
-    other two channels, signed) and HSV."""
+    channel (ink of any colour is dark in it, paper stays bright) flattened (``low``) and as lit
+    (``dark``), the redness (red over the other two channels, signed) and HSV."""
 
     bgr: np.ndarray
     low: np.ndarray
     redness: np.ndarray
     hsv: np.ndarray
+    dark: np.ndarray
 
     @classmethod
     def of(cls, image: np.ndarray, cell: int | None = None) -> Planes:
@@ -52,21 +53,23 @@ class Planes:
         warped card's full size."""
         image = np.ascontiguousarray(image)
         b, g, r = cv2.split(image)  # a third of numpy's strided copies' time on a warped card
+        dark = _least(b, g, r)
         return cls(
             image,
-            flattened(_least(b, g, r), cell or PAPER_CELL),
+            flattened(dark, cell or PAPER_CELL),
             cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S),
             cv2.cvtColor(image, cv2.COLOR_BGR2HSV),
+            dark,
         )
 
     def cut(self, top: int, bottom: int, left: int, right: int) -> Planes:
         """The planes of a part of the picture (views, no copies): rows top:bottom, columns left:right."""
         rows, cols = slice(top, bottom), slice(left, right)
-        return Planes(self.bgr[rows, cols], self.low[rows, cols], self.redness[rows, cols], self.hsv[rows, cols])
+        return Planes(*(p[rows, cols] for p in (self.bgr, self.low, self.redness, self.hsv, self.dark)))
 
     def turned(self) -> Planes:
         """The planes turned half round (the bottom-right index, upright)."""
-        return Planes(*(cv2.flip(p, -1) for p in (self.bgr, self.low, self.redness, self.hsv)))
+        return Planes(*(cv2.flip(p, -1) for p in (self.bgr, self.low, self.redness, self.hsv, self.dark)))
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -240,9 +243,8 @@ def mark_red_share(corner: np.ndarray | Planes) -> float | None:
     marks = list(index_marks(corner))
     if not marks:
         return None
-    low = darkest(corner.bgr)
-    paper = float(np.percentile(low, 95))
-    return float(np.median([_red_share(corner, low, paper, box, inked) for box, inked in marks]))
+    paper = float(np.percentile(corner.dark, 95))
+    return float(np.median([_red_share(corner, paper, box, inked) for box, inked in marks]))
 
 
 def red_share(part: Planes, box: tuple[slice, slice], inked: np.ndarray) -> float:
@@ -250,12 +252,13 @@ def red_share(part: Planes, box: tuple[slice, slice], inked: np.ndarray) -> floa
     redness over how much darker than the part's paper its darkest channel is, as
     ``mark_red_share`` judges an index's marks; both scale with the light and the camera's
     contrast, so a webcam's dull dark reds and a dim room's keep a share far above black's."""
-    low = darkest(part.bgr)
-    return _red_share(part, low, float(np.percentile(low, 95)), box, inked)
+    return _red_share(part, float(np.percentile(part.dark, 95)), box, inked)
 
 
-def _red_share(part: Planes, low: np.ndarray, paper: float, box: tuple[slice, slice], inked: np.ndarray) -> float:
-    return median_redness(part.redness[box][inked]) / max(paper - float(np.median(low[box][inked])), MARK_CONTRAST)
+def _red_share(part: Planes, paper: float, box: tuple[slice, slice], inked: np.ndarray) -> float:
+    """``red_share`` against the part's ``paper`` (its darkest channel's 95th percentile)."""
+    dark = float(np.median(part.dark[box][inked]))
+    return median_redness(part.redness[box][inked]) / max(paper - dark, MARK_CONTRAST)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from vision.ink import (
     RED_INK,
     Planes,
     components,
-    darkest,
     hue_histogram,
     ink_mask,
     ink_redness,
@@ -421,8 +420,7 @@ def centre_red_share(card: np.ndarray | Planes) -> float | None:
     if found is None:
         return None
     middle, pips = found
-    h, w = pips.shape
-    return red_share(middle, (slice(0, h), slice(0, w)), pips)
+    return red_share(middle, (slice(None), slice(None)), pips)
 
 
 def _middle_pips(card: Planes, rows: tuple[float, float]) -> tuple[Planes, np.ndarray] | None:
@@ -463,7 +461,7 @@ def is_back(card: np.ndarray | Planes) -> bool:
     paper round it, and a pip card is mostly white; and printed the same turned half round, as
     backs are (so that they tell no card's way up), where a patch of brown wood is not."""
     card = planes(card)
-    return _one_pattern(card) and turned_alike(darkest(card.bgr)) >= BACK_TURNED
+    return _one_pattern(card) and turned_alike(card.dark) >= BACK_TURNED
 
 
 def turned_alike(low: np.ndarray) -> float:
@@ -490,7 +488,7 @@ def _one_pattern(card: Planes) -> bool:
         return False
     # The darkest channel as lit, not flattened (``ink.flattened``): a back's pattern covering
     # every cell would pass for paper.
-    low = darkest(card.bgr)
+    low = card.dark
     paper = np.percentile(low, 99)
     outlines = float(np.mean(inner.bgr.max(axis=2) < 80))  # black line work: a court figure is drawn in it
     if float(np.mean(low[h // 8 : h - h // 8, w // 8 : w - w // 8] > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:

@@ -234,7 +234,7 @@ def read_cards(
     dull = [] if covered else [n for n, r in enumerate(readings) if r.code is None and cards[n].dull_red is not None]
     if dull:
         vivid = [cards[n].vivid(VIVID_RED / cards[n].dull_red) for n in dull]
-        again = _read_cards(vivid, deck, threshold, whole and [whole[n] for n in dull], covered, None)
+        again = _read_cards(vivid, deck, threshold, None if whole is None else [whole[n] for n in dull], False, None)
         for n, reading in zip(dull, again, strict=True):
             if reading.code is not None:
                 readings[n] = reading
