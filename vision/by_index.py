@@ -201,12 +201,11 @@ def _contradicted(
     (the index search skips the others; loose cards are searched).
 
     An outline drawn round a tight pile, not an edge all round, has a lower card's index beside
-    the top card's in its corner, and the corner network may read the two as one glyph: a modern
-    five of clubs over an eight read as a 6 at 0.98, its middle counting a lower card's pip too
-    (6C at 0.92). The index search reads the five at its own place. A card lying whole, read on
-    one corner, with another outline against it (``lies_against``) may have its other corner
-    under a card over it: a jumbo fan's king of hearts, whole but for his top side under a king
-    of clubs whose index shows on him, was read as the top card at 0.97. An outline drawn a
+    the top card's in its corner, and the corner network may read the two as one glyph (a five
+    over an eight read surely as a 6, its middle counting a lower card's pip too). The index
+    search reads the five at its own place. A card lying whole, read on one corner, with
+    another outline against it (``lies_against``) may have its other corner under a card over
+    it, whose index shows on it: it is no top card then. An outline drawn a
     little off a pile's top card holds a lower card's index in its far corner: the top card's
     own outline, fitted from its index to the edges, does not."""
     out = list(found)
@@ -461,8 +460,8 @@ def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
     with two marks: they share its rank or its pip, ``SHARED_MARK``). A card half under another
     whose index shows beside it lies under much of that card's outline, but its index lies off
     it (else it would be hidden). Two cards fanned tight show their indices close together, each
-    its own two marks (measured: a casino fan's two of hearts and ace of clubs, their ranks 0.23
-    of a card's width apart, were taken for one index read two ways, and neither was taken)."""
+    its own two marks (ranks a quarter of a card's width apart): sharing no mark, they are two
+    cards, not one index read two ways."""
     middles = [s.corners.mean(axis=0) for s in sightings]
     grown = [(m + (s.corners - m) * ON_CARD).astype(np.float32) for s, m in zip(sightings, middles, strict=True)]
     holds = np.array([[cv2.pointPolygonTest(g, o.rank_at, False) >= 0 for o in sightings] for g in grown])

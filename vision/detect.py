@@ -7,8 +7,7 @@ is card-shaped (a poker or bridge aspect ratio) and the region fills it. Overlap
 pile merge into one region: the region is then cut by the straight edges of the top card (see
 ``split_pile``). The second cue is learnt: the card segmenter (``vision.segment``) marks card
 faces as a whole, which finds cards on a table as white as they are, and tells a card from a
-card-shaped scrap of paper, box or tile. (It replaced a third cue, regions closed by Canny edges,
-which then found nothing more: measured on the photographs and on rendered tables.)
+card-shaped scrap of paper, box or tile.
 """
 
 from __future__ import annotations
@@ -692,8 +691,8 @@ def warp_card(
     with ``box`` (top, bottom, left, right), only that part of it; with ``scale``, the whole
     card that much smaller. Warping from the frame's ``warp_source`` copy is faster.
     Where the outline reaches past the frame (a card cut by its edge), the frame's edge pixels
-    carry on: black there read as ink (an empty limed table's grain at the frame's bottom edge,
-    a black band across its corners, was read as a black joker at 0.91)."""
+    carry on: black there would read as ink (a band of dark grain along the frame's edge can
+    look a joker's letters)."""
     if box is None:
         w, h = round(CARD_W * scale), round(CARD_H * scale)
         top, bottom, left, right = 0, h, 0, w

@@ -2,8 +2,8 @@
 their indices.
 
 A webcam on automatic exposure sets it for the table, and over a dark cloth it clips the cards'
-paper to pure white: a red index's pale strokes clip with it (the photographs' webcam kings and
-queens read as 7s and 9s, and the troubleshooting's first advice is to turn the exposure down).
+paper to pure white: a red index's pale strokes clip with it, and a court's index reads as a
+number (the troubleshooting's first advice is to turn the exposure down).
 A clipped pixel shows no ink, so the share of the read cards' index corners that is white in all
 three channels tells an overexposed frame. Measured on the cards read in the photographs: 38-78%
 of the corners' pixels in each of the webcam's frames, none in the phone's; 3 of 60 rendered

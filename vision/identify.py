@@ -566,11 +566,10 @@ def _second_looks(
     the outline showed no index at all: it was not of a card.) But a card lying whole whose two
     corners read one rank saw its indices clearly; what is left in doubt is the small pip under
     it (a blurred club or spade). A rival changing only that suit is one more look at them, and
-    settles it only at ``CORNER_SURE`` (``_suit_only``; measured: a sunlit casino king of clubs,
-    KS 0.54 / KC 0.62, took a rival reading KS at 0.80, and a queen of clubs, QC 0.60 / 0.67,
-    one reading QS at 0.82; a webcam's jack of clubs, JS 0.90 / JC 0.66, takes one reading JC
-    at 0.98). A rival reading another rank (a classic jack's indices read as 3s through his
-    own outline) or what both corners read is taken as before.
+    settles it only at ``CORNER_SURE`` (``_suit_only``): a rival a few pixels off reads a
+    shaded club as a spade about as surely as the card's own outline reads it a club. A rival
+    reading another rank (a jack's indices read as 3s through his own outline) or what both
+    corners read is taken as any rival is.
 
     An unsure outline drawn round several cards lying together (a fan, a pile) takes the rivals
     lying inside it when they all read the same card: the top card's own outline.
@@ -579,8 +578,7 @@ def _second_looks(
     the top card, and an outline reaching under it that shows a lower card's index. Should the
     rival read as another card, the card is left unsure: the referee asks to see it again rather
     than risk calling the lower card. An outline that is ``whole`` is no outline reaching under
-    another card, so its rivals are not read (on rendered tables of eight cards, most of the
-    reads this saves: the piles, fans and photographs read as before).
+    another card, so its rivals are not read (on a table of eight cards, most of the reads).
 
     ``quads``, ``cards`` (the warps) and ``readings`` are updated in place."""
     tries = [

@@ -141,7 +141,7 @@ DOWN_AGREES = 0.8  # cosine: an index's rank-to-pip direction within 37 degrees 
 MIRROR_REACH = 0.35  # of a card's short side: two indices whose implied outlines' far corners lie this close
 MIRROR_SIZE = 1.35  # ... and whose ranks' heights differ by less than this factor are one card's two indices
 # Index candidates read in a frame at most. The photographs' busiest frames hold under 700; a
-# frame of sensor noise held 6,400, read in 6 s (2.5 GB before the networks read in batches).
+# frame of sensor noise holds ten times that, seconds of reading.
 CANDIDATES_MOST = 2000
 REMAP_WIDTH = 1024  # the points sampled through every frame are looked up as rows this wide
 _RANKS = [n for n in range(len(RANK_CLASSES)) if n not in (JOKER, NO_INDEX)]  # what an index's rank can be

@@ -19,8 +19,8 @@ import numpy as np
 # crop's width: a joker's letters 0.08-0.23, a ten's 1 0.07 (rendered designs, sharp and blurred,
 # on the half-size face). A printed border line inside the card's edge, its corner's bracket or
 # the pieces of a faint one are thinner (0.03-0.05), and such a line runs past the crop's foot as
-# a joker's letters blurred into one column do: a vintage red joker's black border was taken for
-# his letters, and he was read BJ at 0.93-0.99.
+# a joker's letters blurred into one column do: a red joker's black border taken for his letters
+# would make him black.
 MARK_STROKE = 0.06
 MARK_CONTRAST = 10  # grey levels: a mark fainter than this against its paper counts as this faint
 # An index's ink is red above this share of red (``mark_red_share``). Measured on the jokers'

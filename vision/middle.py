@@ -30,9 +30,8 @@ PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
 PICTURE_INKS = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
 BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
 BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
-# A back turned half round correlates with itself this much at least (``turned_alike``). Measured:
-# rendered backs read 0.33-1.0 (80 of them, every design), the photographs' patches of brown wood
-# and a flyer taken for backs -0.45-0.3 (three of four now left out: the fourth at 0.3).
+# A back turned half round correlates with itself this much at least (``turned_alike``): rendered
+# backs 0.33-1.0 (every design), patches of brown wood and print taken for backs -0.45-0.3.
 BACK_TURNED = 0.2
 TURN_SIZE = (50, 70)  # the card's picture is compared at this size (a warped card's, a fifth)
 ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
@@ -127,9 +126,9 @@ def _count(card: Planes) -> str | None:
     if not inside:
         return BLOCKED  # all runs off it: grain or stripes across a patch of table, or a hand
     if any(c and b[4] > BLOCKING * max(p[4] for p in inside) for b, c in zip(blobs, cut, strict=True)):
-        # Far bigger than a pip and running off the middle: a shadow or a hand across the card
-        # (measured on rendered sunlit tables: a 7 whose shadowed pips merged with the shadow
-        # counted 4). A loose outline's table past the card's edge shows so too: no count then.
+        # Far bigger than a pip and running off the middle: a shadow or a hand across the card,
+        # whose pips merge with it and count short. A loose outline's table past the card's edge
+        # shows so too: no count then.
         return BLOCKED
     size, width = median(b[4] for b in inside), median(b[2] for b in inside)
     cut_pips = [b for b, c in zip(blobs, cut, strict=True) if c and _like_pip(b, size, width)]

@@ -34,15 +34,14 @@ FORMAT = "cardtable-deck/4"  # /3 added the courts' pictures (``vision.pictures`
 READABLE = {"cardtable-deck/2", "cardtable-deck/3", FORMAT}  # read without what they lack
 # Each corner is learnt as the photo shows it and blurred by these (Gaussian sigmas, in a corner's
 # 62 x 126 pixels): an overhead camera sees many cards a little out of focus, and a blurred rank
-# lies nearer its sharp prototype's neighbours than a blurred prototype's (learnt sharp only, the
-# photographs' tuning part loses two blurred tens). Blurred more (1.5, or 1.0 and 2.0 together),
-# a jack's J lies as near a blurred 3's prototype as its own.
+# lies nearer its sharp prototype's neighbours than a blurred prototype's. Blurred more (1.5, or
+# 1.0 and 2.0 together), a jack's J lies as near a blurred 3's prototype as its own.
 BLURS = (1.0,)
 BLANK = 0.9  # a corner the network is this sure shows no index (covered, cut off) is not learnt
 # A photo whose learnt corners the network reads less surely than this as the card's own index is
 # reported as weak: it is learnt, but a blurred or washed-out corner makes a prototype other
-# cards' corners lie as near as their own (the photographs' webcam nine of spades: one corner
-# read as no index, 0.58; the enrolled deck then lost a nine of spades the built-in reader reads).
+# cards' corners lie as near as their own, and the enrolled deck may lose a card the built-in
+# reader reads.
 WEAK = 0.8
 # Both corners read surely as one other card: the photo may be named for the wrong card. Only
 # reported (a deck unlike any the network knows is what enrolment is for); read surely, though,

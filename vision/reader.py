@@ -292,8 +292,8 @@ def _read_cards(
                 confidence = min(confidence, DISAGREE)  # a joker of no colour seen: red or black?
         pictured = middle == "court" or code[:-1] in COURT_RANKS or code in ("RJ", "BJ")
         # A shadow across the middle is no other card's ink, where the pips it leaves show the
-        # card's own suit (measured: a sunlit 4D read unsure; the pip count's own suit is not
-        # taken so, a pile's lower card of the top card's suit being read for the top then).
+        # card's own suit. A pip count's own suit is not taken so: a pile's lower card of the
+        # top card's suit would be read for the top.
         own = middle == BLOCKED and suit == code[-1]
         if face is not None and not pictured and not own and foreign_middle(face, [index[i] for i in shows]):
             confidence = min(confidence, DISAGREE)
@@ -336,7 +336,7 @@ def _pip_beside_says_otherwise(
 ) -> bool:
     """Whether a court card read from one corner alone has the big pip beside that index
     (``middle.court_ends``, same end) of another suit: the index's own pip is a fraction of its
-    size (measured: a blurred webcam king of clubs read KS on one corner, the club beside it).
+    size, and a blurred club there reads as a spade where the big one beside it does not.
     Two corners reading alike outweigh it; a pip at the other end may be another card's."""
     reads = corners_reading(code, found)
     return code not in ("RJ", "BJ") and len(reads) == 1 and ends[reads[0]] not in (None, code[-1])
@@ -373,9 +373,9 @@ def _joker_colour(
     its marks (a pale red joker's letters on paper lit unevenly were taken for black, and the
     card is unsure). A card may be read as a joker though neither corner reads one best (a
     picture rules out the pip rank a corner reads, and the joker is the best of the rest): then
-    the corners showing an index are asked (measured: a sunlit vintage red joker, its corners
-    read 3 at 0.5, joker next, was read BJ at 0.92 with no corner asked). Only a card so read
-    asks them: asking every card's corners cost an eight-card frame 1 ms. An enrolled deck's
+    the corners showing an index are asked (a red joker whose corners read 3 first, joker
+    next, is no black one). Only a card so read asks them: asking every card's cost an
+    eight-card frame 1 ms. An enrolled deck's
     ``inks`` judge the share, as its camera shows its reds and blacks."""
     jokers = [c for p, c in zip(rank_p, corners, strict=True) if int(np.argmax(p)) == JOKER]
     if not jokers and joker_read:
@@ -457,8 +457,7 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     """How likely the middle looks as it does for each rank class (A-K, joker; "no index" is
     left alone: the middle says nothing about a corner). Something lying across the middle
     (``BLOCKED``) hides pips, but a joker's picture lies within it: a patch of wood grain, read
-    as a joker's corner, shows grain running off the middle (on the rendered limed tables, all
-    5 jokers read that were not there; the jokers read right stay so)."""
+    as a joker's corner, shows grain running off the middle."""
     like = np.ones(len(RANK_CLASSES))
     least = least_pips(middle)
     if least is not None:
