@@ -32,11 +32,19 @@ from firmware_bridge import protocol as p
 from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
 from firmware_bridge.edge_numbers import EdgeNumbers
 from table.buttons import ButtonLevel, RawEdge, drain
-from table.lights import KINDS, Pattern
+from table.lights import LightKind, Pattern
 
 log = logging.getLogger("cardtable.bridge")
 MS = 1_000_000
 SECOND = 1_000 * MS
+# A pattern's kind as the protocol numbers it.
+WIRE_KINDS = {
+    LightKind.OFF: p.OFF,
+    LightKind.STEADY: p.STEADY,
+    LightKind.BLINK: p.BLINK,
+    LightKind.PULSE: p.PULSE,
+    LightKind.FLASH: p.FLASH,
+}
 FUTURE_NS = 5 * MS  # an edge placed this far past the host's clock (beyond the fit's bound) has not happened yet
 PAST_NS = 10 * SECOND  # an edge from longer ago than this cannot be on its way still, even asked for again
 BOARD_TIME_NS = 100 * MS  # a ping held on the board longer than this, by its own timer, is not a true pong
@@ -348,7 +356,7 @@ class Bridge:
 
     @staticmethod
     def _light_fields(light: int, pat: Pattern) -> tuple[int, ...]:
-        return (light, KINDS[pat.kind], *pat.colour, pat.count, pat.period_ms)
+        return (light, WIRE_KINDS[LightKind(pat.kind)], *pat.colour, pat.count, pat.period_ms)
 
     def _light_frame(self, pending: _Pending) -> bytes:
         return p.encode(p.LIGHT, pending.seq, self._light_fields(pending.light, pending.pattern))

@@ -7,13 +7,11 @@ line on stderr naming what was wrong, and exit status 2.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from sim.options import CAMERAS, SEATS
 from table.buttons import ButtonError
 from table.cards import CardError
 from table.commands import CommandError, parse_command
@@ -22,7 +20,7 @@ from table.control import ControlError
 from table.events import EventError
 from table.games import GAMES, setup_game
 from table.games.beggar import DealError, parse_deal, playout
-from table.journal import JournalError, JournalWriter, read_journal
+from table.journal import JournalError, read_journal
 from table.lights import LightError
 from table.mqtt import MqttError
 from table.referee import GameSetupError
@@ -45,103 +43,8 @@ USER_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
-def _overrides(items: Sequence[str]) -> dict[str, Any]:
+def overrides(items: Sequence[str]) -> dict[str, Any]:
     return dict(parse_override(item) for item in items)
-
-
-def cmd_sim(args: argparse.Namespace) -> int:
-    from sim.bots import NAMES
-    from sim.games import SIMULATIONS
-    from sim.options import SimOptions
-    from sim.truth import compare
-    from table.terminal_view import TerminalView
-
-    setup = setup_game(args.game, args.rules, _overrides(args.set), args.players, args.dealer, args.seed)
-    speed = 0.0 if args.fast else args.speed
-    camera = args.camera or SIMULATIONS[setup.game].DEFAULT_CAMERA
-    try:
-        options = SimOptions(
-            lateness_ms=args.lateness_ms, max_cards=args.max_cards, speed=speed, camera=camera, seats=args.seats
-        )
-    except ValueError as exc:
-        raise GameSetupError(str(exc)) from None
-    slowest = options.camera_report_ms()
-    if args.lateness_ms <= slowest:
-        raise GameSetupError(
-            f"--lateness-ms {args.lateness_ms} is too short: the simulated camera reports cards up to "
-            f"{slowest:.0f} ms after they land or are taken, and later cards could not be put in order"
-        )
-    names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
-    view = None if args.quiet else TerminalView(names, verbose=args.verbose)
-    sim = SIMULATIONS[setup.game](setup, options, on_decision=view.show if view else None)
-    if view is not None:
-        view.lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())
-    journal = JournalWriter(args.journal, sim.setup) if args.journal else None
-    sim.journal = journal
-    publisher = _publisher(args, sim, names)
-    try:
-        with _sketched(view, sim):
-            result = sim.run()
-    finally:
-        if journal is not None:
-            journal.close()
-        if publisher is not None:
-            publisher.stop()
-    if result.abandoned:
-        print(f"stopped after {result.cards_played} cards with no winner (--max-cards)")
-        return 0
-    if result.stuck is not None:
-        print(f"stopped after {result.cards_played} cards with no winner: {result.stuck}")
-        print(compare(sim))
-        return 1
-    won = result.winners or ()
-    winners = " and ".join(f"{names[s]} (seat {s})" for s in won) or "nobody"
-    print(f"winner: {winners} after {result.cards_played} cards")
-    if not args.quiet:
-        print(compare(sim))
-    return 0
-
-
-def _publisher(args: argparse.Namespace, sim: Any, names: list[str]) -> Any:
-    """A simulated game on a dashboard exactly as a real one: its decisions and state on MQTT."""
-    if not args.mqtt:
-        return None
-    from table.mqtt import TablePublisher, parse_url
-
-    publisher = TablePublisher(parse_url(args.mqtt, args.table_id or "sim")).start()
-    lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())  # noqa: E731
-    sim.core.outputs.decisions.append(publisher.follow(sim.setup, names, lights))
-    return publisher
-
-
-@contextlib.contextmanager
-def _sketched(view: Any, sim: Any) -> Iterator[None]:
-    """In a terminal, the table from above under the decisions' lines while the game runs."""
-    if view is None or not view.console.is_terminal:
-        yield
-        return
-    import time
-
-    from rich.live import Live
-
-    from table.table_sketch import TableSketch
-
-    def progress() -> str:
-        played = f"{sim.cards_played} cards, {sim.clock.monotonic_ns() / 1e9:.0f} s of play"
-        return played + (f" at {sim.options.speed:g}x" if sim.options.speed else " flat out")
-
-    sketch = TableSketch(view.names, lambda: sim.referee, view.lights, progress)
-    with Live(sketch, console=view.console, auto_refresh=False) as live:
-        shown = [0.0]
-
-        def refresh(_decision: Any, _referee: Any) -> None:
-            if time.monotonic() - shown[0] >= 0.1:  # ten pictures a second at most, however fast the game
-                shown[0] = time.monotonic()
-                live.refresh()
-
-        sim.core.outputs.decisions.append(refresh)
-        yield
-        live.refresh()
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -244,7 +147,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for name in shipped_presets(args.game):
             print(f"{name:22} {load_preset(args.game, name).description}")
         return 0
-    setup = setup_game(args.game, args.preset, _overrides(args.set))
+    setup = setup_game(args.game, args.preset, overrides(args.set))
     print(json.dumps(setup.rules, indent=2, sort_keys=True))
     return 0
 
@@ -253,39 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardtable", description="A card table that referees.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sim = sub.add_parser("sim", help="play a simulated game in the terminal")
-    sim.add_argument("--game", default="ers", choices=sorted(GAMES))
-    sim.add_argument("--players", type=int, default=None, help="seats (default: the preset's, else 4)")
-    sim.add_argument("--rules", default=None, help="preset name or preset file (default: the game's standard one)")
-    sim.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one rule")
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--dealer", type=int, default=0)
-    sim.add_argument("--fast", action="store_true", help="no pauses: run on the virtual clock flat out")
-    sim.add_argument("--speed", type=float, default=8.0, help="times real pace when not --fast (default 8)")
-    sim.add_argument("--journal", default=None, help="write the game's journal to this new file")
-    sim.add_argument("--max-cards", type=int, default=20_000)
-    sim.add_argument(
-        "--camera",
-        choices=CAMERAS,
-        default=None,
-        help="rendered: every frame drawn and read by the table's vision (the default, but for the shedding game: "
-        "its cards laid on their twins are not read yet); reports: the camera's reports made directly, many "
-        "times faster",
-    )
-    sim.add_argument(
-        "--seats",
-        choices=SEATS,
-        default="gpio",
-        help="gpio: bots press buttons on gpiozero's mock pins (the default); bridge: on the fake board over a "
-        "pseudo-terminal, at a real pace; actions: their gestures handed over made",
-    )
-    sim.add_argument(
-        "--lateness-ms", type=int, default=450, help="how long the sequencer waits for late inputs (default 450)"
-    )
-    sim.add_argument("--quiet", action="store_true", help="print only the result")
-    sim.add_argument("--verbose", action="store_true", help="also print every change of turn")
-    _mqtt_arguments(sim)
-    sim.set_defaults(func=cmd_sim)
+    # The simulator's own options are its parser's (``sim.cli``): a table never loads the simulator.
+    sub.add_parser("sim", help="play a simulated game in the terminal (cardtable sim --help)", add_help=False)
 
     run = sub.add_parser("run", help="run a table from its configuration (see table.example.toml)")
     run.add_argument("--config", required=True, help="the table's TOML configuration")
@@ -296,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--rules", metavar="PRESET", help="with this preset (or preset file) instead")
     run.add_argument("--names", help='the seats\' names, clockwise from seat 0: "Ann,Bob,Cyd,Dee"')
     run.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
-    _mqtt_arguments(run)
+    mqtt_arguments(run)
     run.set_defaults(func=cmd_run)
 
     send = sub.add_parser("send", help="send a command to the running table (cardtable send --config F pause)")
@@ -345,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _mqtt_arguments(parser: argparse.ArgumentParser) -> None:
+def mqtt_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mqtt", metavar="URL", help="publish to this broker: mqtt://[USER:PASS@]HOST:PORT")
     parser.add_argument("--table-id", help="the table's name in the MQTT topics (cardtable/ID/...)")
 
@@ -361,7 +233,13 @@ def _join_deal(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(_join_deal(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sim"]:
+        from sim.cli import sim_parser  # loaded only for the simulator
+
+        args = sim_parser().parse_args(argv[1:])
+    else:
+        args = build_parser().parse_args(_join_deal(argv))
     from vision.cli import USER_ERRORS as VISION_ERRORS
 
     try:

@@ -9,9 +9,8 @@ The microcontroller bridge takes the same patterns (``firmware_bridge.host``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
-
-from firmware_bridge import protocol
 
 Colour = tuple[int, int, int]  # red, green, blue, 0-255
 
@@ -21,13 +20,18 @@ GREEN: Colour = (0, 255, 0)
 BLUE: Colour = (0, 0, 255)
 AMBER: Colour = (255, 140, 0)
 
-KINDS = {
-    "off": protocol.OFF,
-    "steady": protocol.STEADY,
-    "blink": protocol.BLINK,
-    "pulse": protocol.PULSE,
-    "flash": protocol.FLASH,
-}
+
+class LightKind(StrEnum):
+    """What a light does: its pattern's kind."""
+
+    OFF = "off"
+    STEADY = "steady"
+    BLINK = "blink"  # on and off every period
+    PULSE = "pulse"  # a slow breathing fade over a period
+    FLASH = "flash"  # ``count`` flashes, then off
+
+
+KINDS = tuple(LightKind)
 
 
 class LightError(ValueError):
@@ -36,7 +40,7 @@ class LightError(ValueError):
 
 @dataclass(frozen=True)
 class Pattern:
-    kind: str = "off"
+    kind: LightKind = LightKind.OFF  # a kind's name is taken too ("blink")
     colour: Colour = WHITE
     count: int = 0  # flashes, for "flash"
     period_ms: int = 500  # one on-off cycle (blink, flash) or one breath (pulse)
@@ -44,9 +48,11 @@ class Pattern:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise LightError(f"light pattern {self.kind!r} is not one of {', '.join(KINDS)}")
+        object.__setattr__(self, "kind", LightKind(self.kind))
         if len(self.colour) != 3 or not all(type(c) is int and 0 <= c <= 255 for c in self.colour):
             raise LightError(f"colour {self.colour!r} must be three whole numbers 0-255")
-        if type(self.count) is not int or not 0 <= self.count <= 255 or (self.kind == "flash" and self.count == 0):
+        no_flash = self.kind == LightKind.FLASH and self.count == 0
+        if type(self.count) is not int or not 0 <= self.count <= 255 or no_flash:
             raise LightError(f"flash count {self.count!r} must be a whole number 1-255")
         if type(self.period_ms) is not int or not 20 <= self.period_ms <= 60_000:
             raise LightError(f"period {self.period_ms!r} ms must be a whole number 20-60000")
@@ -56,19 +62,19 @@ OFF = Pattern()
 
 
 def steady(colour: Colour = WHITE) -> Pattern:
-    return Pattern("steady", colour)
+    return Pattern(LightKind.STEADY, colour)
 
 
 def blink(colour: Colour = WHITE, period_ms: int = 500) -> Pattern:
-    return Pattern("blink", colour, period_ms=period_ms)
+    return Pattern(LightKind.BLINK, colour, period_ms=period_ms)
 
 
 def pulse(colour: Colour = WHITE, period_ms: int = 2000) -> Pattern:
-    return Pattern("pulse", colour, period_ms=period_ms)
+    return Pattern(LightKind.PULSE, colour, period_ms=period_ms)
 
 
 def flash(count: int, colour: Colour = WHITE, period_ms: int = 400) -> Pattern:
-    return Pattern("flash", colour, count, period_ms)
+    return Pattern(LightKind.FLASH, colour, count, period_ms)
 
 
 class SeatLights(Protocol):
@@ -119,12 +125,12 @@ class GpioLights:
         self.shown[seat] = pattern
         on = _level(device, pattern.colour)
         half = pattern.period_ms / 2000
-        if pattern.kind == "off":
+        if pattern.kind == LightKind.OFF:
             device.off()  # type: ignore[attr-defined]
-        elif pattern.kind == "steady":
+        elif pattern.kind == LightKind.STEADY:
             device.value = on  # type: ignore[attr-defined]
-        elif pattern.kind in ("blink", "flash"):
-            n = pattern.count if pattern.kind == "flash" else None
+        elif pattern.kind in (LightKind.BLINK, LightKind.FLASH):
+            n = pattern.count if pattern.kind == LightKind.FLASH else None
             if _is_rgb(device):
                 device.blink(half, half, on_color=on, n=n)  # type: ignore[attr-defined]
             else:
@@ -157,5 +163,5 @@ def count_back(count: int, colour: Colour = AMBER) -> Pattern:
     """What a seat's light shows after a count of taps (a bid): that many quick flashes, so the
     player sees what the table understood; one long flash for nothing (a bid of 0)."""
     if count <= 0:
-        return Pattern("flash", colour, 1, period_ms=1600)
+        return Pattern(LightKind.FLASH, colour, 1, period_ms=1600)
     return flash(min(count, 255), colour, period_ms=400)

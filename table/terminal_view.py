@@ -44,7 +44,7 @@ from table.decisions import (
 )
 from table.games import cuckoo_decisions as cd
 from table.games import ohhell_decisions as od
-from table.lights import Pattern
+from table.lights import LightKind, Pattern
 
 TITLES = {
     "ers": "Egyptian Rat Screw",
@@ -56,15 +56,16 @@ TITLES = {
 _RED = {"D", "H"}
 
 
-_GLYPHS = {"off": "·", "steady": "●", "pulse": "◍", "blink": "◉", "flash": "◉"}
+_GLYPHS = {LightKind.OFF: "·", LightKind.STEADY: "●", LightKind.PULSE: "◍", LightKind.BLINK: "◉", LightKind.FLASH: "◉"}
 
 
 def light_glyph(pattern: Pattern) -> tuple[str, str]:
     """A seat's light as one character and its style: its colour, blinking when it blinks."""
-    if pattern.kind == "off":
-        return _GLYPHS["off"], "dim"
+    if pattern.kind == LightKind.OFF:
+        return _GLYPHS[LightKind.OFF], "dim"
     r, g, b = pattern.colour
-    return _GLYPHS[pattern.kind], f"rgb({r},{g},{b})" + (" blink" if pattern.kind in ("blink", "flash") else "")
+    blinks = pattern.kind in (LightKind.BLINK, LightKind.FLASH)
+    return _GLYPHS[pattern.kind], f"rgb({r},{g},{b})" + (" blink" if blinks else "")
 
 
 def lead_text(ns: int) -> str:

@@ -8,9 +8,9 @@ import io
 import pytest
 from rich.console import Console
 
+from sim.cli import sketched
 from sim.games import SIMULATIONS
 from sim.table_sim import SimOptions
-from table.cli import _sketched
 from table.games import setup_game
 from table.table_sketch import TableSketch
 from table.terminal_view import TerminalView
@@ -47,13 +47,13 @@ def test_the_simulator_draws_the_table_under_its_lines_in_a_terminal() -> None:
     view = TerminalView(NAMES[:4], console=Console(file=out, force_terminal=True, width=100))
     sim = SIMULATIONS["ers"](setup_game("ers", None, {}, 4, 0, 3), SimOptions(max_cards=20), on_decision=view.show)
     view.lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())
-    with _sketched(view, sim):
+    with sketched(view, sim):
         sim.run()
     shown = out.getvalue()
     assert "pile of" in shown and "20 cards" in shown and "plays" in shown
     piped = io.StringIO()
     view = TerminalView(NAMES[:4], console=Console(file=piped, width=100))
     sim = SIMULATIONS["ers"](setup_game("ers", None, {}, 4, 0, 3), SimOptions(max_cards=20), on_decision=view.show)
-    with _sketched(view, sim):
+    with sketched(view, sim):
         sim.run()
     assert "plays" in piped.getvalue() and "pile of" not in piped.getvalue()  # piped: lines only

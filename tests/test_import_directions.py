@@ -1,0 +1,148 @@
+"""The imports flow one way: the core (cards, events, decisions, the referees, the sequencer, the
+journal) imports nothing else of the project; vision and the microcontroller bridge use only the
+core's values (and the bridge the seat hardware's); outputs read the core and never the hardware
+behind it; only the table's own wiring (the controller, the live loop, the configuration, the
+command line) joins vision, the bridge and the outputs; nothing the table ships loads the
+simulator or the benchmarks.
+
+Read from the source (every import, in functions too), not from what happens to be imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("table", "vision", "firmware_bridge", "sim", "benchmarks")
+SHIPPED = ("table", "vision", "firmware_bridge")
+
+# The table's modules by what they are. A new module must be placed in one of these.
+CORE = {
+    "table",
+    "table.cards",
+    "table.clock",
+    "table.commands",
+    "table.decisions",
+    "table.events",
+    "table.journal",
+    "table.referee",
+    "table.replay",
+    "table.rules",
+    "table.sequencer",
+    "table.snapshots",
+    "table.typed",
+}  # and every module of ``table.games``
+SEAT_HARDWARE = {"table.buttons", "table.lights", "table.gestures"}
+OUTPUTS = {
+    "table.eights_lines",
+    "table.home_assistant",
+    "table.league",
+    "table.mqtt",
+    "table.notify",
+    "table.scoreboard",
+    "table.signals",
+    "table.table_sketch",
+    "table.terminal_view",
+}
+WIRING = {
+    "table.cli",
+    "table.config",
+    "table.control",
+    "table.controller",
+    "table.frame_reports",
+    "table.live",
+    "table.preset_menu",
+}
+# The one way into the simulator from what ships: ``cardtable sim`` hands its arguments to it.
+SIM_DOOR = ("table.cli", "sim.cli")
+# The networks' trainers (``python -m vision.train``, with the ``train`` extra) draw their scenes
+# with the simulator's renderer; the table never runs them.
+TRAINERS = "vision.train"
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _imports() -> dict[str, set[str]]:
+    """Each module of the project's packages, and the project's modules it imports."""
+    found: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "firmware" in path.relative_to(ROOT).parts[1:2]:
+                continue  # the board's own MicroPython program
+            names = set()
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names.add(node.module)
+                    names.update(f"{node.module}.{alias.name}" for alias in node.names)
+            found[_module(path)] = {n for n in names if n.split(".")[0] in PACKAGES}
+    modules = set(found)
+    # ``from table import cli`` names a module; ``from table.cards import Card`` a name in one.
+    return {m: {n for n in names if n in modules} for m, names in found.items()}
+
+
+IMPORTS = _imports()
+
+
+def _is_core(module: str) -> bool:
+    return module in CORE or module.startswith("table.games")
+
+
+def _offending(allowed) -> list[str]:
+    return [f"{m} imports {n}" for m, names in sorted(IMPORTS.items()) for n in sorted(names) if not allowed(m, n)]
+
+
+def test_every_module_of_the_table_has_its_place():
+    placed = CORE | SEAT_HARDWARE | OUTPUTS | WIRING
+    table = {m for m in IMPORTS if m.split(".")[0] == "table" and not _is_core(m)}
+    assert table - placed == set(), "place these in the test's groups"
+    assert placed - CORE - {m for m in IMPORTS} == set(), "these modules are gone"
+
+
+def test_the_core_imports_only_the_core():
+    assert _offending(lambda m, n: not _is_core(m) or _is_core(n)) == []
+
+
+def test_vision_uses_only_the_cores_values():
+    def allowed(m: str, n: str) -> bool:
+        drawn = m.startswith(TRAINERS) and n == "sim.render"
+        return not m.startswith("vision") or n.startswith("vision") or _is_core(n) or drawn
+
+    assert _offending(allowed) == []
+
+
+def test_the_bridge_uses_the_core_and_the_seat_hardwares_values():
+    def allowed(m: str, n: str) -> bool:
+        return (
+            not m.startswith("firmware_bridge") or n.startswith("firmware_bridge") or _is_core(n) or n in SEAT_HARDWARE
+        )
+
+    assert _offending(allowed) == []
+
+
+@pytest.mark.parametrize(
+    ("group", "may_import"), [(SEAT_HARDWARE, CORE | SEAT_HARDWARE), (OUTPUTS, CORE | SEAT_HARDWARE | OUTPUTS)]
+)
+def test_hardware_and_outputs_reach_neither_vision_nor_the_bridge_nor_the_wiring(group, may_import):
+    assert _offending(lambda m, n: m not in group or _is_core(n) or n in may_import) == []
+
+
+def test_nothing_shipped_loads_the_simulator_or_the_benchmarks():
+    def allowed(m: str, n: str) -> bool:
+        shipped, loads = m.split(".")[0] in SHIPPED, n.split(".")[0] in ("sim", "benchmarks")
+        return not (shipped and loads) or (m, n) == SIM_DOOR or (m.startswith(TRAINERS) and n == "sim.render")
+
+    assert _offending(allowed) == []
+
+
+def test_the_simulators_door_is_opened_only_for_the_simulator():
+    """``table.cli`` imports ``sim.cli`` inside its ``main``, for ``cardtable sim`` alone."""
+    tree = ast.parse((ROOT / "table" / "cli.py").read_text())
+    top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert all(getattr(n, "module", None) != "sim.cli" for n in top)
