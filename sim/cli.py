@@ -14,6 +14,7 @@ from typing import Any
 from sim.bots import NAMES
 from sim.games import SIMULATIONS
 from sim.options import CAMERAS, SEATS, SimOptions
+from sim.presses import MockPinSeats
 from sim.truth import compare
 from table.cli import mqtt_arguments, overrides
 from table.games import GAMES, setup_game
@@ -71,6 +72,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         raise GameSetupError(str(exc)) from None
+    pins = len(MockPinSeats.PINS)
+    if options.seats == "gpio" and setup.players > pins:
+        raise GameSetupError(
+            f"the simulated GPIO pins serve {pins} seats, not {setup.players}: play more with --seats actions "
+            "(gestures handed over made) or --seats bridge (the fake board)"
+        )
     slowest = options.camera_report_ms()
     if args.lateness_ms <= slowest:
         raise GameSetupError(

@@ -61,9 +61,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = load_config(args.config, overrides)
     if args.check:
         seats = config.seats
+        players, wired = len(seats.names), seats.wired()
+        dark = (
+            ""
+            if wired == players
+            else f" (seat {players} dark)"
+            if wired == players + 1
+            else f" (seats {players}-{wired - 1} dark)"
+        )
         print(
             f"{args.config}: {config.game.name} ({config.game.preset or 'its standard preset'}) for "
-            f"{len(seats.names)} seats ({', '.join(seats.names)}) on {seats.backend}; camera {config.camera.source} "
+            f"{players} seats ({', '.join(seats.names)}) on {seats.backend}{dark}; camera {config.camera.source} "
             f"at {config.camera.width}x{config.camera.height}, {len(config.zones)} zones; "
             f"journal in {config.resolve(config.journal.folder)}"
         )

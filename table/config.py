@@ -57,7 +57,7 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class SeatsConfig:
-    names: tuple[str, ...] = ()  # one a seat, clockwise from seat 0: the number of seats
+    names: tuple[str, ...] = ()  # one a player, clockwise from seat 0: the number of players
     backend: Literal["gpio", "bridge"] = "gpio"
     buttons: tuple[Pin, ...] = ()  # gpio: a pin a seat
     lights: tuple[Pin | tuple[Pin, Pin, Pin], ...] = ()  # gpio: a pin a seat, or red, green, blue pins
@@ -72,7 +72,12 @@ class SeatsConfig:
         """Whether each seat's light is common-anode (lit by pulling low)."""
         if isinstance(self.common_anode, tuple):
             return self.common_anode
-        return (self.common_anode,) * len(self.names)
+        return (self.common_anode,) * len(self.lights)
+
+    def wired(self) -> int:
+        """The seats with a button: the players sit at the first of them (one a name), and the
+        seats past the last name stay dark, their buttons ignored."""
+        return len(self.buttons) if self.backend == "gpio" else max(len(self.board_buttons), len(self.names))
 
 
 @dataclass(frozen=True)
@@ -224,7 +229,7 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
         zones = tuple(load_zones(data))
     except CalibrationError as exc:
         raise ConfigError(f"[[zones]]: {exc}") from None
-    _check_zones(zones, len(config.seats.names))
+    _check_zones(zones, config.seats.wired())
     config = dataclasses.replace(config, zones=zones)
     _check_files(config)
     return config
@@ -258,13 +263,17 @@ def _check_seats(seats: SeatsConfig) -> None:
         raise ConfigError(f"[seats] names: {', '.join(map(repr, twice))} named twice: the seats must be told apart")
     count = len(names)
     if seats.backend == "gpio":
-        if len(seats.buttons) != count:
-            raise ConfigError(f"[seats] buttons: {len(seats.buttons)} pins for {count} seats; give one a seat")
-        if seats.lights and len(seats.lights) != count:
-            raise ConfigError(f"[seats] lights: {len(seats.lights)} for {count} seats; give one a seat, or none")
-        if isinstance(seats.common_anode, tuple) and len(seats.common_anode) != count:
+        wired = len(seats.buttons)
+        if wired < count:
             raise ConfigError(
-                f"[seats] common_anode: {len(seats.common_anode)} for {count} seats; give one a seat, or true or false"
+                f"[seats] buttons: {wired} pins for {count} seats; give one a seat (seats past the names stay dark)"
+            )
+        if seats.lights and len(seats.lights) != wired:
+            raise ConfigError(f"[seats] lights: {len(seats.lights)} for {wired} seats; give one a seat, or none")
+        if isinstance(seats.common_anode, tuple) and len(seats.common_anode) != len(seats.lights):
+            raise ConfigError(
+                f"[seats] common_anode: {len(seats.common_anode)} for {len(seats.lights)} seats; give one a light, "
+                "or true or false"
             )
         lights = [light if isinstance(light, tuple) else (light,) for light in seats.lights]
         pins = [*seats.buttons, *(p for light in lights for p in light)]
@@ -278,7 +287,7 @@ def _check_seats(seats: SeatsConfig) -> None:
     else:
         if not seats.port:
             raise ConfigError('[seats] port: backend = "bridge" needs the board\'s serial port, e.g. "/dev/ttyACM0"')
-        if seats.board_buttons and len(seats.board_buttons) != count:
+        if seats.board_buttons and len(seats.board_buttons) < count:
             raise ConfigError(f"[seats] board_buttons: {len(seats.board_buttons)} for {count} seats")
         if len(set(seats.board_buttons)) != len(seats.board_buttons) or any(b < 0 for b in seats.board_buttons):
             raise ConfigError(f"[seats] board_buttons: {list(seats.board_buttons)} must be distinct inputs from 0")

@@ -211,6 +211,7 @@ class LiveTable:
         self.offset_ns = 0  # the table's clock less the host's: 0 but after a restart of the host (``_now``)
         self.journals: deque[Path] = deque(maxlen=KEPT_GAMES)  # their journal files
         seats = config.seats
+        self._wired = seats.wired()  # the seats with a button; the players sit at the first of them
         self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
         self._next_pin_check = 0  # when the pins' levels are next held against their edges
         self._dealt_by: set[int] = set()  # the seats whose hold dealt the next game from the preset menu
@@ -490,9 +491,8 @@ class LiveTable:
     def _change(self, overrides: dict[str, dict[str, Any]]) -> None:
         """Change the games to come (checked: a ``ConfigError`` names what cannot be), and keep it."""
         names = overrides.get("seats", {}).get("names")
-        seats = len(self.config.seats.names)
-        if names is not None and len(names) != seats:
-            raise ConfigError(f"names: {len(names)} given for {seats} seats; give one a seat")
+        if names is not None and len(names) > self._wired:
+            raise ConfigError(f"names: {len(names)} given, but the table has {self._wired} seats wired")
         config = self.config.changed(overrides)
         if config.game.name == "ers" and not self._exact_edges:
             raise ConfigError("ers needs each button edge's own time, and these pins do not give it")
@@ -685,6 +685,7 @@ class LiveTable:
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
         self._keep(core, path)
         log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
+        self._dark_seats(core)
         self._held_buttons(core, self._now())
         return core
 
@@ -713,8 +714,15 @@ class LiveTable:
         log.info("game %d: %s (%s), seed %d, journal %s", self.games_dealt, setup.game, setup.preset, seed, path)
         self.notifier.status(f"game {self.games_dealt}: {setup.game} ({setup.preset}), journal {path.name}")
         core.start(now)
+        self._dark_seats(core)
         self._held_buttons(core, now)
         return core
+
+    def _dark_seats(self, core: TableCore) -> None:
+        """The lights of the seats wired past this game's players: off (a game before may have had
+        more players)."""
+        for seat in range(core.setup.players, self._wired):
+            self._show(seat, OFF)
 
     def _keep(self, core: TableCore, journal: Path) -> None:
         if len(self.games) == self.games.maxlen:
@@ -733,7 +741,7 @@ class LiveTable:
         self.notifier.stopping()
         if core is not None:
             self._close_journal(core)
-        for seat in range(len(self.config.seats.names)):
+        for seat in range(self._wired):
             with contextlib.suppress(Exception):
                 self._show(seat, OFF)
         if self.camera.is_alive():

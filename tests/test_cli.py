@@ -40,6 +40,7 @@ def test_playout_detects_a_cycle(capsys: pytest.CaptureFixture[str]) -> None:
         (["replay", "/nonexistent/journal.jsonl"], "cannot read journal"),
         (["sim", "--fast", "--quiet", "--lateness-ms", "100"], "--lateness-ms 100 is too short"),
         (["sim", "--fast", "--quiet", "--seats", "bridge"], "needs a real pace (speed > 0)"),
+        (["sim", "--fast", "--quiet", "--players", "13"], "serve 12 seats, not 13: play more with --seats actions"),
     ],
 )
 def test_user_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -189,8 +189,10 @@ def test_the_command_line_changes_the_game_the_preset_and_the_names(tmp_path: Pa
     assert done.returncode == 0 and "cuckoo (its standard preset) for 4 seats (Al, Bo, Cy, Di)" in done.stdout
     done = subprocess.run([*command, "--rules", "screw"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "ers (screw) for 4 seats" in done.stdout
-    done = subprocess.run([*command, "--names", "Al,Bo"], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "[seats] buttons: 4 pins for 2 seats" in done.stderr
+    done = subprocess.run([*command, "--names", "Al,Bo,Cy"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "for 3 seats (Al, Bo, Cy) on gpio (seat 3 dark)" in done.stdout, done.stderr
+    done = subprocess.run([*command, "--names", "A,B,C,D,E"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "[seats] buttons: 4 pins for 5 seats" in done.stderr
 
 
 def test_a_camera_that_opens_only_later_pauses_the_game_until_it_does(tmp_path: Path) -> None:

@@ -61,8 +61,8 @@ def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_r
 
         ok, says = table.send(command="set", rules="nope")
         assert not ok and "unknown ers preset 'nope'" in says
-        ok, says = table.send(command="new-game", names=["Al", "Bo"])
-        assert (ok, says) == (False, "names: 2 given for 4 seats; give one a seat")
+        ok, says = table.send(command="new-game", names=["Al", "Bo", "Cy", "Di", "Ed"])
+        assert (ok, says) == (False, "names: 5 given, but the table has 4 seats wired")
         ok, says = table.send(command="deal")
         assert not ok and "command 'deal' is not one of" in says
         assert len(table.table.games) == 1  # nothing refused changed anything
@@ -86,6 +86,36 @@ def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_r
     own = {"seats": {"names": ["W", "X", "Y", "Z"]}}
     mine = LiveTable(load_config(tmp_path / "table.toml", own), pin_factory=timed_mock_factory(), overrides=own)
     assert mine.config.seats.names == ("W", "X", "Y", "Z")  # the command line's win
+
+
+def test_fewer_players_than_seats_wired_leave_the_last_seats_dark_and_their_buttons_unheard(tmp_path: Path) -> None:
+    """Three players at a table wired for four: they sit at seats 0 to 2; seat 3's light goes out
+    (it blinked with the others while paused) and a press on its button is no one's."""
+    _table(tmp_path, frames=150, card_from=999)
+    with Running(tmp_path) as table:
+        assert table.send(command="pause")[0]
+        _wait(lambda: any(table.factory.pin(19).state > 0 for _ in range(50) if not time.sleep(0.01)))
+        ok, says = table.send(command="new-game", names=["Al", "Bo", "Cy"])
+        assert (ok, says) == (True, "dealing a new game: ers (standard) for Al, Bo, Cy")
+        _wait(lambda: len(table.table.games) == 2)
+        game = table.table.games[1]
+        assert game.setup.players == 3 and game.paused  # a pause holds into the next game
+        assert table.send(command="resume")[0]
+        lit = []
+        for _ in range(40):  # two seconds: a blink would show
+            lit.append(table.factory.pin(19).state)
+            time.sleep(0.05)
+        assert max(lit) == 0
+        now = time.monotonic()
+        press(table.factory, 23, now)  # seat 3's button
+        release(table.factory, 23, now + 0.08)
+        press(table.factory, 22, now + 0.3)  # seat 2's
+        release(table.factory, 22, now + 0.38)
+        _wait(lambda: any(getattr(d, "seat", None) == 2 for d in game.decisions))
+    journal = sorted((tmp_path / "journal").glob("*.jsonl"))[-1]
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["players"] == 3
+    assert [e["seat"] for e in lines[1:] if e["type"] == "press"] == [2]
 
 
 def test_out_of_cards_puts_a_count_right_in_the_journal(tmp_path: Path) -> None:
