@@ -93,6 +93,32 @@ def tick_info(factory: object) -> TickInfo:
     return TickInfo(_seconds_to_ns, False, f"{name}: ticks are not known to be the edge's time on the host clock")
 
 
+NO_GPIO_HELP = (
+    "on a Raspberry Pi, install lgpio (sudo apt install python3-lgpio, with the virtual environment made "
+    'with --system-site-packages); on another machine, wire the seats to the bridge\'s board (backend = "bridge")'
+)
+
+
+def default_pin_factory() -> object:
+    """gpiozero's pin factory for this machine, chosen as gpiozero chooses it; on a machine with
+    no GPIO it can drive, a ``ButtonError`` naming what it tried, in one line (gpiozero would warn
+    once a factory and raise)."""
+    import warnings
+
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    if Device.pin_factory is None:
+        with warnings.catch_warnings(record=True) as tried:
+            warnings.simplefilter("always")
+            try:
+                Device.pin_factory = Device._default_pin_factory()
+            except BadPinFactory:
+                said = "; ".join(str(w.message).removeprefix("Falling back from ") for w in tried)
+                raise ButtonError(f"no GPIO here that gpiozero can drive ({said}): {NO_GPIO_HELP}") from None
+    return Device.pin_factory
+
+
 class GpioButtons:
     """One button per seat, on the given GPIO pins (gpiozero names: 17, "GPIO17", "BOARD11").
 
@@ -109,14 +135,8 @@ class GpioButtons:
         edges: queue.SimpleQueue[RawEdge] | None = None,
     ) -> None:
         """``edges``: where to queue the edges (a loop's one inbox for all its inputs), else a queue of its own."""
-        from gpiozero import Device
-
-        if factory is None:
-            if Device.pin_factory is None:
-                Device.pin_factory = Device._default_pin_factory()
-            factory = Device.pin_factory
-        self.factory = factory
-        self.ticks = tick_info(factory)
+        self.factory = default_pin_factory() if factory is None else factory
+        self.ticks = tick_info(self.factory)
         if require_exact and not self.ticks.exact:
             raise ButtonError(f"slap games need edge timestamps, and {self.ticks.note}; use the lgpio pin factory")
         seen: dict[str, int] = {}

@@ -60,22 +60,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     overrides["mqtt"] = {key: value for key, value in (("url", args.mqtt), ("table_id", args.table_id)) if value}
     config = load_config(args.config, overrides)
     if args.check:
-        seats = config.seats
-        players, wired = len(seats.names), seats.wired()
-        dark = (
-            ""
-            if wired == players
-            else f" (seat {players} dark)"
-            if wired == players + 1
-            else f" (seats {players}-{wired - 1} dark)"
-        )
-        print(
-            f"{args.config}: {config.game.name} ({config.game.preset or 'its standard preset'}) for "
-            f"{players} seats ({', '.join(seats.names)}) on {seats.backend}{dark}; camera {config.camera.source} "
-            f"at {config.camera.width}x{config.camera.height}, {len(config.zones)} zones; "
-            f"journal in {config.resolve(config.journal.folder)}"
-        )
-        return 0
+        return _check(args.config, config)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     view = None if args.quiet else TerminalView(list(config.seats.names))
     table = LiveTable(config, on_decision=view.show if view else None, overrides=overrides)
@@ -89,6 +74,30 @@ def cmd_run(args: argparse.Namespace) -> int:
         table.run(max_seconds=args.max_seconds)
     finally:
         print(table.summary(), file=sys.stderr)
+    return 0
+
+
+def _check(path: str, config: Any) -> int:
+    """``run --check``: what the configuration sets up, then each part it names, opened, asked and
+    closed (``table.hardware_check``); 2 when one is not ready."""
+    from table.hardware_check import check_hardware
+
+    seats = config.seats
+    players, wired = len(seats.names), seats.wired()
+    dark = f" (seat {players} dark)" if wired == players + 1 else f" (seats {players}-{wired - 1} dark)"
+    print(
+        f"{path}: {config.game.name} ({config.game.preset or 'its standard preset'}) for "
+        f"{players} seats ({', '.join(seats.names)}) on {seats.backend}{dark if wired > players else ''}; "
+        f"camera {config.camera.source} at {config.camera.width}x{config.camera.height}, {len(config.zones)} zones; "
+        f"journal in {config.resolve(config.journal.folder)}"
+    )
+    found = check_hardware(config)
+    for part in found:
+        print(part.line())
+    missing = [part.part for part in found if not part.ok]
+    if missing:
+        print(f"cardtable: error: not ready: {', '.join(missing)} (see above)", file=sys.stderr)
+        return 2
     return 0
 
 

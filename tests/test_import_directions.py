@@ -53,6 +53,7 @@ WIRING = {
     "table.control",
     "table.controller",
     "table.frame_reports",
+    "table.hardware_check",
     "table.live",
     "table.preset_menu",
 }

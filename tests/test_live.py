@@ -25,6 +25,8 @@ from vision.calibration import calibrate_from_points
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "table.example.toml").read_text(encoding="utf-8")
+# A ``cardtable run`` of its own process on gpiozero's mock pins (PWM ones: the lights dim).
+MOCK_PINS = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
 
 
 def _table(folder: Path, frames: int = 12, card_from: int = 3, second_from: int | None = None) -> Path:
@@ -55,7 +57,7 @@ def _journal(folder: Path) -> list[dict]:
 
 def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path) -> None:
     config = _table(tmp_path)
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    env = MOCK_PINS
     done = subprocess.run(
         [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--max-seconds", "5"],
         cwd=ROOT,
@@ -82,7 +84,7 @@ def test_cardtable_run_check_says_what_the_configuration_sets_up(tmp_path: Path)
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--check"]
     for fps, status, says in ((5, 0, "ers (standard) for 4 seats (Ann, Bob, Cyd, Dee) on gpio"), (0, 2, "fps: 0 must")):
         config.write_text(config.read_text(encoding="utf-8").replace("fps = 5", f"fps = {fps}"), encoding="utf-8")
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, env=MOCK_PINS)
         assert done.returncode == status and says in done.stdout + done.stderr
 
 
@@ -184,14 +186,25 @@ def test_the_command_line_changes_the_game_the_preset_and_the_names(tmp_path: Pa
     config = _table(tmp_path, frames=1)
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--check"]
     done = subprocess.run(
-        [*command, "--game", "cuckoo", "--names", "Al, Bo,Cy,Di"], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [*command, "--game", "cuckoo", "--names", "Al, Bo,Cy,Di"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=MOCK_PINS,
     )
     assert done.returncode == 0 and "cuckoo (its standard preset) for 4 seats (Al, Bo, Cy, Di)" in done.stdout
-    done = subprocess.run([*command, "--rules", "screw"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*command, "--rules", "screw"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=MOCK_PINS
+    )
     assert done.returncode == 0 and "ers (screw) for 4 seats" in done.stdout
-    done = subprocess.run([*command, "--names", "Al,Bo,Cy"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*command, "--names", "Al,Bo,Cy"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=MOCK_PINS
+    )
     assert done.returncode == 0 and "for 3 seats (Al, Bo, Cy) on gpio (seat 3 dark)" in done.stdout, done.stderr
-    done = subprocess.run([*command, "--names", "A,B,C,D,E"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*command, "--names", "A,B,C,D,E"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=MOCK_PINS
+    )
     assert done.returncode == 2 and "[seats] buttons: 4 pins for 5 seats" in done.stderr
 
 
