@@ -5,6 +5,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SIM_ARGS ?= --game ers --players 4 --seed 1
+# On a Raspberry Pi, `make PI=1 ...` makes the venv with --system-site-packages (picamera2 and
+# lgpio come from apt) and adds what picamera2 then needs; a venv made so already stays so.
+SYSTEM_VENV := $(shell grep -qs '^include-system-site-packages = true' $(VENV)/pyvenv.cfg && echo 1)
+ifeq ($(or $(PI),$(SYSTEM_VENV)),1)
+VENV_FLAGS := --system-site-packages
+EXTRAS := dev,pi
+else
+VENV_FLAGS :=
+EXTRAS := dev
+endif
 
 .PHONY: setup system sim test bench lint clean
 setup: $(VENV)/.installed
@@ -26,9 +36,9 @@ system:
 	fi
 
 $(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
 	touch $@
 
 sim: setup

@@ -43,7 +43,7 @@ if [[ $DRY == 0 ]]; then
 fi
 run chmod -R a+rX "$PREFIX/src"
 run python3 -m venv --system-site-packages "$PREFIX/venv"
-run "$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src"
+run "$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[pi]"
 run ln -sf "$PREFIX/src/README.md" "$PREFIX/README.md"
 
 # 4. The configuration (kept if it is there) and the journal's folder.

@@ -44,6 +44,16 @@ PICAMERA2_HELP = (
 os.environ.setdefault("OPENCV_VIDEOIO_V4L_SELECT_TIMEOUT", "1")
 CAMERA_LOST_S = 3.0  # a camera that has delivered no frame for this long is lost: the game pauses
 
+# picamera2 from apt imports apt's simplejpeg, built for numpy 1.x; a venv's numpy 2 cannot load it.
+NUMPY_HELP = (
+    "a module it imports was built for another numpy (apt's simplejpeg is for numpy 1.x): install "
+    "PyPI's into the virtual environment with `pip install simplejpeg` (`make PI=1` and the install script do)"
+)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
 
 class FrameSourceError(RuntimeError):
     """A source that cannot deliver (unplugged camera, unreadable file, bad spec); the message names it."""
@@ -387,6 +397,10 @@ class PiCamera2Source(BaseSource):
         except ImportError as exc:
             raise FrameSourceError(
                 f"camera {self.name}: the picamera2 module is not available ({exc}); {PICAMERA2_HELP}"
+            ) from None
+        except Exception as exc:  # a module of its built for another numpy: "numpy.dtype size changed"
+            raise FrameSourceError(
+                f"camera {self.name}: picamera2 cannot be loaded ({_first_line(exc)}); {NUMPY_HELP}"
             ) from None
         try:
             camera = Picamera2(camera_num)
