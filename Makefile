@@ -16,6 +16,11 @@ VENV_FLAGS :=
 EXTRAS := dev
 endif
 
+# MicroPython compiled to WebAssembly, under Node: the firmware's tests run the board's own code
+# in it (tests/test_protocol.py). Fetched here, so that the tests themselves need no network.
+MICROPYTHON := .cache/micropython
+MICROPYTHON_PACKAGE := @micropython/micropython-webassembly-pyscript@1.27.0
+
 .PHONY: setup system sim test bench lint clean
 setup: $(VENV)/.installed
 
@@ -44,7 +49,11 @@ $(VENV)/.installed: pyproject.toml
 sim: setup
 	$(BIN)/cardtable sim $(SIM_ARGS)
 
-test: setup system
+$(MICROPYTHON)/.installed: | system
+	npm install --silent --prefix $(MICROPYTHON) $(MICROPYTHON_PACKAGE)
+	touch $@
+
+test: setup system $(MICROPYTHON)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -56,4 +65,4 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .cache
