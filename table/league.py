@@ -70,7 +70,7 @@ def standings(tables: dict[str, dict[str, Any]]) -> Table:
     for column in ("table", "game", "standings"):
         view.add_column(column)
     for table_id, state in tables.items():
-        fewest_best = state["game"] == "cuckoo" and state["score"] == "points"  # the trading game's penalty points
+        fewest_best = bool(state.get("fewest_best"))  # penalty points, cards left
         seats = sorted(state["seats"], key=lambda s: s["score"], reverse=not fewest_best)
         won = set(state.get("winners") or [])
         line = ", ".join(f"{'★ ' if s['seat'] in won else ''}{s['name']} {s['score']}" for s in seats)

@@ -30,6 +30,25 @@ class Expectation:
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """What an onlooker is shown of a game, alike for every game: the outputs (terminal,
+    scoreboard, MQTT, Home Assistant) read this, never a game's own state."""
+
+    score: str  # what each seat's score counts: "cards", "lives", "points", "wins", "cards left"
+    scores: tuple[int, ...]  # a seat's score as one number
+    counts: str  # what each seat's count as shown says ("score (bid/taken)")
+    shown: tuple[str, ...]  # a seat's count as shown ("12 (3/2)")
+    middle: str  # what lies in the middle of the table ("pile of 12", "trick 3, trumps H")
+    cards: tuple[str, ...]  # the cards showing there, oldest first
+    round: int | None  # the round (or hand) under way, from 1; None in a game without rounds
+    phase: str  # the phase of play ("playing", "challenge", "bidding", "over", ...)
+    dealer: int | None  # None where no seat deals
+    out: tuple[int, ...] = ()  # the seats out of the game
+    winners: tuple[int, ...] = ()  # once it is over
+    fewest_best: bool = False  # the lowest score leads (penalty points, cards left)
+
+
 class Referee(ABC):
     GAME: ClassVar[str]
 
@@ -57,6 +76,10 @@ class Referee(ABC):
     @abstractmethod
     def expects(self) -> Expectation:
         """Whose turn it is and which input would move the game on."""
+
+    @abstractmethod
+    def view(self) -> GameView:
+        """The game as an onlooker is shown it (scores, the middle, the round and phase)."""
 
     @property
     @abstractmethod

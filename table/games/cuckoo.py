@@ -45,7 +45,7 @@ from table.games.cuckoo_decisions import (
 )
 from table.games.cuckoo_rules import CuckooRules
 from table.games.stateful import StatefulReferee
-from table.referee import Expectation
+from table.referee import Expectation, GameView
 
 SEAT, STOCK, CUT = "seat", "stock", "cut"
 TRADING, DEALER_DRAW, REVEAL, CUTTING, OVER = "trading", "dealer-draw", "reveal", "cut", "over"
@@ -109,6 +109,24 @@ class CuckooReferee(StatefulReferee):
 
     def scores(self) -> tuple[int, ...]:
         return tuple(self.state.points if self.rules.scoring == "points" else self.state.lives)
+
+    def view(self) -> GameView:
+        st, scores = self.state, self.scores()
+        alive = self.alive()
+        return GameView(
+            score="points" if self.rules.scoring == "points" else "lives",
+            scores=scores,
+            counts="points" if self.rules.scoring == "points" else "lives",
+            shown=tuple(map(str, scores)),
+            middle=f"round {st.round}, pot {st.pot}",
+            cards=tuple(c.code for c in st.revealed if c is not None),
+            round=int(st.round),
+            phase="over" if self.finished else str(st.phase),
+            dealer=st.dealer,
+            out=tuple(s for s in range(self.players) if s not in alive),
+            winners=tuple(st.winners or ()),
+            fewest_best=self.rules.scoring == "points",  # penalty points
+        )
 
     def expects(self) -> Expectation:
         st = self.state

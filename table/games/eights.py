@@ -16,6 +16,7 @@ hands + safe cards + stock + pile = every card.
 
 from __future__ import annotations
 
+from table.cards import SUIT_NAMES
 from table.decisions import CountCorrected, Decision, GameStarted, Rejected, TurnSkipped
 from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
 from table.games.eights_decisions import ChoiceMade, LastCardCalled, LastCardCaught
@@ -34,7 +35,7 @@ from table.games.eights_state import (
     EightsState,
 )
 from table.games.ers import OUT_OF_CARDS
-from table.referee import Expectation
+from table.referee import Expectation, GameView
 
 __all__ = ["CHOOSE", "OVER", "PLAY", "EightsReferee", "EightsState"]
 
@@ -44,6 +45,25 @@ GOING_ON = frozenset({"hold", "draw", "pass", "accept"})  # a player's actions t
 class EightsReferee(EightsPlays):
     GAME = "eights"
     NAME = "the shedding game"
+
+    def view(self) -> GameView:
+        st = self.state
+        score = "wins" if self.rules.scoring == "wins" else "cards left"
+        held = [f"{h}+1" if safe else str(h) for h, safe in zip(st.hands, st.safe, strict=True)]
+        one_round = self.rules.rounds == 1
+        return GameView(
+            score=score,
+            scores=tuple(st.totals),
+            counts="cards held (+ safe card)" if one_round else f"{score} (cards held)",
+            shown=tuple(held if one_round else (f"{t} ({h})" for t, h in zip(st.totals, held, strict=True))),
+            middle=f"pile of {len(st.pile)}, {SUIT_NAMES.get(st.suit or '', 'any suit')}; stock {st.stock}",
+            cards=tuple(c.code for c in st.pile[-4:]),
+            round=int(st.round),
+            phase="over" if self.finished else str(st.phase),
+            dealer=st.dealer,
+            winners=tuple(st.winners or ()),
+            fewest_best=self.rules.scoring != "wins",
+        )
 
     def expects(self) -> Expectation:
         st = self.state

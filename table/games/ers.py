@@ -49,7 +49,7 @@ from table.decisions import (
 from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
 from table.games.ers_rules import ErsRules
 from table.games.slaps import FACE_CHANCES, slap_condition
-from table.referee import Expectation, GameSetupError, Referee
+from table.referee import Expectation, GameSetupError, GameView, Referee
 from table.rules import build_rules, rules_to_dict
 
 PILE = "pile"
@@ -158,6 +158,23 @@ class ErsReferee(Referee):
 
     def cards_held(self, seat: int) -> int | None:
         return len(self.hands[seat])
+
+    def view(self) -> GameView:
+        held = tuple(len(h) for h in self.hands)
+        over = self.winner is not None
+        return GameView(
+            score="cards",
+            scores=held,
+            counts="cards",
+            shown=tuple(map(str, held)),
+            middle=f"pile of {self.pile_size()}",
+            cards=tuple(c.code for c in self.played[-4:]),
+            round=None,
+            phase="over" if over else "challenge" if self.challenger is not None else "playing",
+            dealer=self.dealer,
+            out=tuple(s for s in range(self.players) if not self.hands[s]),
+            winners=() if self.winner is None else (self.winner,),
+        )
 
     def expects(self) -> Expectation:
         if self.winner is not None:

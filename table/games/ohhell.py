@@ -34,7 +34,7 @@ from table.games.ohhell_decisions import (
 )
 from table.games.ohhell_rules import OhHellRules
 from table.games.stateful import StatefulReferee
-from table.referee import Expectation, GameSetupError
+from table.referee import Expectation, GameSetupError, GameView
 from table.rules import RulesError
 
 TRUMP_ZONE, PILE = "trump", "pile"
@@ -143,6 +143,24 @@ class OhHellReferee(StatefulReferee):
             return None
         rest = self.size - sum(b for b in st.bids if b is not None)
         return rest if 0 <= rest <= self.size else None
+
+    def view(self) -> GameView:
+        st = self.state
+        bids = [("-" if b is None else str(b)) for b in st.bids] or ["-"] * len(st.totals)
+        tricks = st.tricks or [0] * len(bids)
+        trump = "no trump" if st.trump is None else f"trumps {st.trump}"
+        return GameView(
+            score="points",
+            scores=tuple(st.totals),
+            counts="score (bid/taken)",
+            shown=tuple(f"{total} ({bid}/{taken})" for total, bid, taken in zip(st.totals, bids, tricks, strict=False)),
+            middle=f"trick {st.trick_no}, {trump}",
+            cards=tuple(c.code for c in st.trick_cards),
+            round=int(st.hand) + 1,
+            phase="over" if self.finished else str(st.phase),
+            dealer=st.dealer,
+            winners=tuple(st.winners or ()),
+        )
 
     def expects(self) -> Expectation:
         st = self.state
