@@ -16,7 +16,7 @@ from sim.games import SIMULATIONS
 from sim.options import CAMERAS, SEATS, SimOptions
 from sim.presses import MockPinSeats
 from sim.truth import compare
-from table.cli import mqtt_arguments, overrides
+from table.arguments import mqtt_arguments, overrides
 from table.games import GAMES, setup_game
 from table.journal import JournalWriter
 from table.referee import GameSetupError

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from table.arguments import mqtt_arguments, overrides
 from table.buttons import ButtonError
 from table.cards import CardError
 from table.commands import CommandError, parse_command
@@ -25,7 +26,7 @@ from table.lights import LightError
 from table.mqtt import MqttError
 from table.referee import GameSetupError
 from table.replay import Replay
-from table.rules import RulesError, load_preset, parse_override, shipped_presets
+from table.rules import RulesError, load_preset, shipped_presets
 
 USER_ERRORS: tuple[type[Exception], ...] = (
     CardError,
@@ -41,10 +42,6 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     CommandError,
     MqttError,
 )
-
-
-def overrides(items: Sequence[str]) -> dict[str, Any]:
-    return dict(parse_override(item) for item in items)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -232,11 +229,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_vision_commands(sub)
     return parser
-
-
-def mqtt_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mqtt", metavar="URL", help="publish to this broker: mqtt://[USER:PASS@]HOST:PORT")
-    parser.add_argument("--table-id", help="the table's name in the MQTT topics (cardtable/ID/...)")
 
 
 def _join_deal(argv: Sequence[str]) -> list[str]:

@@ -20,10 +20,10 @@ from vision.calibration import (
     calibrate_from_points,
     check_markers,
     default_marker_mm,
-    draw_overlay,
     find_markers,
     marker_centre,
 )
+from vision.overlay import draw_overlay
 from vision.zones import Zone, default_zones, load_zones, zone_at
 
 TABLE_W, TABLE_H = 800, 600  # mm between marker centres

@@ -16,6 +16,7 @@ from sim.render_cards import DECK_STYLES
 from vision.detect import warp_source
 from vision.fans import beyond, end_cards
 from vision.identify import identify
+from vision.outline_reader import OutlineReader
 from vision.quads import CardQuad
 from vision.reader import UNSURE, Reading
 
@@ -105,8 +106,8 @@ def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read(monkey
         asked.extend(q.short_side for q in quads)
         return [SimpleNamespace(middle=(None, None))] * len(quads), [Reading(None, 0.3, (None, None))] * len(quads)
 
-    reader = identify_module._Reader(warp_source(image), None, UNSURE)
+    reader = OutlineReader(warp_source(image), None, UNSURE)
     monkeypatch.setattr(identify_module, "fan_tops", tops)
-    monkeypatch.setattr(identify_module._Reader, "read", read)
+    monkeypatch.setattr(OutlineReader, "read", read)
     identify_module._rows(image, reader, [row], [None], [Reading(None, 0.3, (None, None))])
     assert len(asked) == 1 and asked[0] >= identify_module.MIN_SHORT_SIDE

@@ -48,6 +48,7 @@ OUTPUTS = {
     "table.terminal_view",
 }
 WIRING = {
+    "table.arguments",
     "table.cli",
     "table.config",
     "table.control",

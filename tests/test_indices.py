@@ -44,6 +44,7 @@ from vision.indices import (
     may_be_sure,
     mirrored,
 )
+from vision.outline_reader import LINE_TILE, Edges
 from vision.reader import UNSURE, corner_box
 
 
@@ -901,13 +902,13 @@ def test_the_line_map_is_drawn_where_asked_as_the_whole_frame_s() -> None:
     from vision.fans import line_map
 
     image, _ = render_scene(random_scene(random.Random(7), 1280, 720, cards=8))
-    edges = identify_module._Edges(image)
+    edges = Edges(image)
     whole = line_map(edges.gray)
     box = np.array([100.3, 90.7, 517.2, 433.9])
     lines = edges.lines_over([box])
     differ = lines[90:434, 100:518] != whole[90:434, 100:518]
     assert differ.mean() < 0.01 and whole[90:434, 100:518].mean() > 0.05
-    tile = identify_module.LINE_TILE
+    tile = LINE_TILE
     drawn = np.zeros_like(lines)
     drawn[: 434 // tile * tile + tile, 100 // tile * tile : 517 // tile * tile + tile] = 1
     assert not lines[drawn == 0].any()

@@ -26,6 +26,7 @@ from vision.detect import CARD_H, CARD_W, warp_card
 from vision.identify import identify
 from vision.ink import PAPER_CELL, Planes
 from vision.middle import centre_suit
+from vision.outline_reader import OutlineReader
 from vision.profile import enrol, load_deck
 from vision.quads import CardQuad
 from vision.reader import Warped, corner_box
@@ -144,7 +145,7 @@ def test_a_picture_card_is_read_from_one_court_index_and_the_suits_of_both() -> 
     image = cv2.imread(str(DATA / "IMG_2578.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2578.JPG") if b[:2] == (260, 173)]
     (found,) = [f for f in detect_module.find_card_outlines(image) if overlap(f.quad.corners, box) > 0.5]
-    reader = identify_module._Reader(detect_module.warp_source(image), None, reader_module.UNSURE)
+    reader = OutlineReader(detect_module.warp_source(image), None, reader_module.UNSURE)
     _, (reading,) = reader.read([found.quad])
     assert not identify_module.whole(found.quad) and reading.corners[1].rank_confidence < 0.5
     assert rank == "Q" and reading.code == "QD", reading

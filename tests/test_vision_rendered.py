@@ -18,9 +18,10 @@ from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
 from vision.detect import CardQuad, warp_card, warp_source
-from vision.identify import identify, nudged, warp_corners
+from vision.identify import identify, nudged
 from vision.ink import RED_INK, RED_SHARE, ink_redness, mark_red_share
 from vision.middle import centre_suit, centre_witnesses, is_back, least_pips
+from vision.outline_reader import warp_corners
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import Warped, corner_image, read_card, read_cards
 
@@ -982,7 +983,8 @@ def test_an_unsure_outline_drawn_short_of_its_card_is_read_again_at_the_frames_c
     confirms no lone corner (most cards are read from one corner their middle confirms). With
     no card read surely in the frame, there is no size to grow to, and nothing is named."""
     code = "RJ"
-    from vision.identify import UNSURE, _Reader, _sized_looks
+    from vision.identify import UNSURE, _sized_looks
+    from vision.outline_reader import OutlineReader
 
     cards = (CardPlacement("KH", 250, 300, 10, 180), CardPlacement(code, 530, 300, -20, 180))
     image, truth = render_scene(SceneSpec(cards=cards, seed=4, table="felt"))
@@ -990,7 +992,7 @@ def test_an_unsure_outline_drawn_short_of_its_card_is_read_again_at_the_frames_c
     c = own.corners.astype(np.float64)
     inward = (c[0] - c[1]) / np.linalg.norm(c[0] - c[1]) * 0.12 * own.short_side
     short = CardQuad((c + np.array([0, 1, 1, 0])[:, None] * inward).astype(np.float32), 0.95)
-    reader = _Reader(warp_source(image), None, UNSURE)
+    reader = OutlineReader(warp_source(image), None, UNSURE)
     for quads, named in (([sure, short], {1}), ([short], set())):
         warps, readings = reader.read(list(quads))
         assert readings[-1].code is None  # an index cut off

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -16,12 +15,10 @@ from vision.candidates import Candidate, answers
 from vision.deck import builtin_deck
 from vision.detect import CARD_H, CARD_W, FACE_SUPPORT, CardQuad, face_beliefs, refine_quads
 from vision.indices import FIT_SCALES, Sighting, find_indices, fit_box, fitted, outlines_in
+from vision.outline_reader import Edges, OutlineReader
 from vision.quads import boxes, edge_supports, iou
 from vision.reader import BACK, DISAGREE, Reading, corner_box
 from vision.seen import SeenCard, holds
-
-if TYPE_CHECKING:
-    from vision.identify import _Edges, _Reader
 
 REFINE_REACH = 0.12  # of its short side: an outline inferred from an index is moved this far at most to the edges
 SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (over their union) are one card
@@ -71,7 +68,7 @@ def sure_corners(reading: Reading, least: float = CORNER_SURE) -> list[tuple[int
     ]
 
 
-def find_by_index(image: np.ndarray, edges: _Edges, reader: _Reader, found: list[Candidate]) -> list[Candidate]:
+def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found: list[Candidate]) -> list[Candidate]:
     """The cards ``found`` so far with the cards no outline read, found by an index read for sure
     (``vision.indices``) outside the cards read already, their outlines sized like the frame's
     cards (``_sized``).
@@ -218,7 +215,7 @@ def _contradicted(
     return out, kept
 
 
-def _refitted(image: np.ndarray, edges: _Edges, reader: _Reader, candidate: Candidate) -> SeenCard | None:
+def _refitted(image: np.ndarray, edges: Edges, reader: OutlineReader, candidate: Candidate) -> SeenCard | None:
     """A card read through an outline, found again from the corner that read it
     (``top_by_corner``): lying whole, on top, and reading alike; else None."""
     if candidate.outline is None or candidate.reading is None:
@@ -304,7 +301,7 @@ def _part_shown(candidate: Candidate, taken: list[SeenCard]) -> bool:
 
 
 def _whole_tops(
-    edges: _Edges, reader: _Reader, sightings: list[Sighting], candidates: list[int]
+    edges: Edges, reader: OutlineReader, sightings: list[Sighting], candidates: list[int]
 ) -> tuple[list[tuple[int, SeenCard]], set[int]]:
     """Of the ``candidates`` (sightings), those whose outline, scaled about the index to the
     picture's edges, is an edge all round and reads as the index does (``_fitted_cards``): they
@@ -320,7 +317,7 @@ def _whole_tops(
 
 
 def top_by_corner(
-    image: np.ndarray, edges: _Edges, reader: _Reader, quad: CardQuad, reading: Reading
+    image: np.ndarray, edges: Edges, reader: OutlineReader, quad: CardQuad, reading: Reading
 ) -> SeenCard | None:
     """The card on top of an unsure outline (drawn round a pile, or across its top card) one of
     whose corners reads an index at ``TOP_CORNER`` or more: found by that index in that corner
@@ -345,7 +342,7 @@ def top_by_corner(
 
 
 def _fitted_cards(
-    edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None]
+    edges: Edges, reader: OutlineReader, outlines: list[np.ndarray], codes: list[str | None]
 ) -> list[SeenCard | None]:
     """For each outline implied by an index (image pixels, the index corner first), the card
     lying whole there: the outline scaled (and turned a little) to the picture's edges
@@ -356,7 +353,7 @@ def _fitted_cards(
 
 
 def _fitted_reads(
-    edges: _Edges, reader: _Reader, outlines: list[np.ndarray], codes: list[str | None]
+    edges: Edges, reader: OutlineReader, outlines: list[np.ndarray], codes: list[str | None]
 ) -> tuple[list[SeenCard | None], list[SeenCard | None]]:
     """``_fitted_cards``, and for each outline the first try read surely as any card's face
     (one whose corner showed another card's index may lie under it). The tries are read in

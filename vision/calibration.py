@@ -11,7 +11,7 @@ noticeable distortion: a wide-angle lens bends straight edges and should be undi
 
 Zones are named polygons in table mm: the ``pile`` in the centre, each player's ``seat`` area, the
 ``stock``, the ``trump`` card's place and the ``cut``. :func:`zone_at` says which zone a card's
-centre lies in. :func:`draw_overlay` draws all of it on a camera image, to check by eye.
+centre lies in. ``vision.overlay.draw_overlay`` draws all of it on a camera image, to check by eye.
 """
 
 from __future__ import annotations
@@ -20,17 +20,14 @@ import itertools
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cv2
 import numpy as np
-
-if TYPE_CHECKING:
-    from vision.zones import Zone
 
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_MARKERS = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
@@ -66,7 +63,7 @@ def _detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY), params)
 
 
-def _check_image(image: Any, what: str = "image") -> np.ndarray:
+def checked_image(image: Any, what: str = "image") -> np.ndarray:
     if (
         not isinstance(image, np.ndarray)
         or image.dtype != np.uint8
@@ -79,7 +76,7 @@ def _check_image(image: Any, what: str = "image") -> np.ndarray:
     return image
 
 
-def _gray(image: np.ndarray) -> np.ndarray:
+def gray_of(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image
     if image.shape[2] == 1:
@@ -90,7 +87,7 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 def _detect(image: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Every marker found, with repeats: (id, 4x2 corners in pixels, clockwise from its top-left)."""
-    corners, ids, _rejected = _detector().detectMarkers(_gray(_check_image(image)))
+    corners, ids, _rejected = _detector().detectMarkers(gray_of(checked_image(image)))
     if ids is None:
         return []
     return [(int(i), np.asarray(c, dtype=np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel(), strict=True)]
@@ -172,7 +169,7 @@ class Calibration:
     between the table points used and where the homography puts them; with exactly four points the
     fit is exact and the error is 0, so it only means something for markers with a known size or
     more than four points. ``outline_mm`` is the table outline (the marker centres, or the points
-    given by hand) that :func:`draw_overlay` draws.
+    given by hand) that ``vision.overlay.draw_overlay`` draws.
     """
 
     homography: np.ndarray
@@ -238,7 +235,7 @@ class Calibration:
 
     def check_image(self, image: np.ndarray) -> None:
         """Refuse an image of another size than the calibration's: its pixels would land wrongly."""
-        height, width = _check_image(image).shape[:2]
+        height, width = checked_image(image).shape[:2]
         if self.image_size is not None and (width, height) != self.image_size:
             w, h = self.image_size
             raise CalibrationError(
@@ -535,72 +532,3 @@ def check_markers(
         if len(sightings.get(i, ())) == 1
     }
     return MarkerCheck(off, tuple(sorted(i for i in wanted if i not in off)))
-
-
-KIND_COLOURS = {  # BGR
-    "pile": (0, 200, 255),
-    "seat": (255, 160, 0),
-    "stock": (200, 0, 200),
-    "trump": (0, 0, 255),
-    "cut": (0, 255, 0),
-}
-
-
-def _pixels(points: np.ndarray) -> np.ndarray | None:
-    """Float pixel points as OpenCV's fixed-point int32 (4 fraction bits), or None if not drawable."""
-    if not np.isfinite(points).all():
-        return None
-    return np.round(np.clip(points, -1e7, 1e7) * 16).astype(np.int32).reshape(-1, 1, 2)
-
-
-def _label(image: np.ndarray, text: str, at: np.ndarray, colour: tuple[int, int, int], scale: float) -> None:
-    if not np.isfinite(at).all():
-        return
-    size, _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
-    x = int(np.clip(at[0] - size[0] / 2, -1e6, 1e6))
-    y = int(np.clip(at[1] + size[1] / 2, -1e6, 1e6))
-    thickness = max(1, round(scale * 2))
-    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thickness + 2, cv2.LINE_AA)
-    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
-
-
-def draw_overlay(image: np.ndarray, calibration: Calibration, zones: Iterable[Zone] = ()) -> np.ndarray:
-    """A copy of the image with the table outline, a 100 mm grid, the zones and the markers found.
-
-    Everything but the markers is drawn from the calibration, the markers from the image itself:
-    where the two disagree, the calibration is off (or the camera has moved).
-    """
-    _check_image(image)
-    out = image.copy() if image.ndim == 3 and image.shape[2] == 3 else cv2.cvtColor(_gray(image), cv2.COLOR_GRAY2BGR)
-    height, width = out.shape[:2]
-    scale = max(0.4, min(width, height) / 1200)
-    thick = max(1, round(min(width, height) / 500))
-    outline = np.array(calibration.outline_mm, dtype=np.float64).reshape(-1, 2)
-    if len(outline) >= 3:
-        x_min, y_min = outline.min(axis=0)
-        x_max, y_max = outline.max(axis=0)
-        grid = (200, 200, 200)
-        for x in np.arange(math.ceil(x_min / 100) * 100, x_max + 1e-6, 100.0):
-            line = _pixels(calibration.to_image(np.linspace([x, y_min], [x, y_max], 2)))
-            if line is not None:
-                cv2.polylines(out, [line], False, grid, 1, cv2.LINE_AA, shift=4)
-        for y in np.arange(math.ceil(y_min / 100) * 100, y_max + 1e-6, 100.0):
-            line = _pixels(calibration.to_image(np.linspace([x_min, y], [x_max, y], 2)))
-            if line is not None:
-                cv2.polylines(out, [line], False, grid, 1, cv2.LINE_AA, shift=4)
-        table = _pixels(calibration.to_image(outline))
-        if table is not None:
-            cv2.polylines(out, [table], True, (0, 255, 255), thick + 1, cv2.LINE_AA, shift=4)
-        _label(out, "0,0", calibration.to_image(np.array([0.0, 0.0])), (0, 255, 255), scale)
-    for zone in zones:
-        colour = KIND_COLOURS.get(zone.kind, (255, 255, 255))
-        polygon = _pixels(calibration.to_image(np.array(zone.polygon_mm)))
-        if polygon is not None:
-            cv2.polylines(out, [polygon], True, colour, thick, cv2.LINE_AA, shift=4)
-        _label(out, zone.name, calibration.to_image(np.array(zone.centre)), colour, scale)
-    for marker_id, corners in find_markers(image).items():
-        polygon = _pixels(corners)
-        if polygon is not None:
-            cv2.polylines(out, [polygon], True, (0, 255, 0), thick + 1, cv2.LINE_AA, shift=4)
-        _label(out, f"#{marker_id}", marker_centre(corners), (0, 255, 0), scale)
-    return out

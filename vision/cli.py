@@ -20,10 +20,10 @@ from vision.calibration import (
     calibrate_from_points,
     check_markers,
     default_marker_mm,
-    draw_overlay,
     find_markers,
 )
 from vision.frames import FrameSourceError, ImageFileError, open_source, read_image
+from vision.overlay import draw_overlay
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import UNSURE
 from vision.runtime import ModelError

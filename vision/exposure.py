@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.detect import CardQuad, warp_source
-from vision.identify import warp_corners
+from vision.outline_reader import warp_corners
 from vision.reader import BACK
 from vision.seen import SeenCard
 

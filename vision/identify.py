@@ -3,8 +3,7 @@ prints and what the tracker consumes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -18,11 +17,8 @@ from vision.by_index import (
     top_by_corner,
 )
 from vision.candidates import Candidate, answers
-from vision.covered import hide
 from vision.deck import Deck, builtin_deck
 from vision.detect import (
-    CARD_H,
-    CARD_W,
     CardQuad,
     FoundCard,
     box_overlap,
@@ -30,7 +26,6 @@ from vision.detect import (
     map_cell,
     overlaps,
     ragged,
-    warp_card,
     warp_source,
     working_image,
 )
@@ -39,17 +34,15 @@ from vision.frame_check import MIN_FRAME, colourless
 from vision.frames import as_bgr
 from vision.middle import BLOCKED
 from vision.on_top import index_points, one_on_top
+from vision.outline_reader import Edges, OutlineReader, warp_corners
 from vision.quads import boxes, card_sides, iou, side_vectors, whole
 from vision.reader import (
     BACK,
     COUNTED_RANKS,
-    FACE_SCALE,
     UNSURE,
     Reading,
     Warped,
-    corner_box,
     corners_reading,
-    read_cards,
 )
 from vision.seen import SeenCard, holds, lies_over
 from vision.stage_times import stage
@@ -61,7 +54,6 @@ SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over
 # patches of carpet, wood grain or a page found as card-shaped outlines read no index surely.
 GRAIN_CORNER = 0.5
 CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``_crossed``), and its gaps
-LINE_TILE, LINE_MARGIN = 64, 16  # pixels: the line map is drawn a tile at a time, from a patch this much bigger
 LOWER_SIZE = 0.8  # a lower card's outline is at least this share of the card over it, and at most its inverse
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 SIZED = 0.04  # an outline with sides this share off the deck's card size is read again set to it...
@@ -128,7 +120,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
     found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
     with stage("read cards"):
-        reader = _Reader(warp_source(image), deck, threshold)
+        reader = OutlineReader(warp_source(image), deck, threshold)
         cards, readings = reader.read(quads)
     first = [r.code for r in readings]
     with stage("second looks"):
@@ -152,7 +144,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
     smallest = 0.3 * max((q.area for q in sure), default=0.0)
-    edges = _Edges(image)
+    edges = Edges(image)
     read_boxes = boxes(sure)
     out: list[Candidate] = []
     shown = []
@@ -193,104 +185,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
         return one_on_top(edges.gray, edges.lines_over, _lower_cards(reader, found_so_far))
 
 
-class _Edges:
-    """A frame's grey picture and its line map (``fans.line_map``), each made when first asked
-    (most frames never ask): where cards found by an index are fitted to the picture's edges.
-
-    The line map is drawn only where asked (``lines_over``), a ``LINE_TILE`` square at a time,
-    each from a patch ``LINE_MARGIN`` bigger all round: the map's filters reach two pixels. Canny's
-    hysteresis follows a faint line from a strong one, which the patch may not hold: such a line
-    is missed (0.3% of a rendered table's pixels; every photograph and rendered scene reads the
-    same). On a sandy carpet the whole 1280 x 720 frame's map took 8 ms (its Canny, 7), and a card
-    found by its index asks for a fifth of it."""
-
-    def __init__(self, image: np.ndarray) -> None:
-        self._image = image
-        self._lines: np.ndarray | None = None
-        self._drawn = np.zeros((0, 0), bool)  # which tiles of the line map are drawn
-
-    @cached_property
-    def gray(self) -> np.ndarray:
-        return cv2.cvtColor(self._image, cv2.COLOR_BGR2GRAY) if self._image.ndim == 3 else self._image
-
-    def lines_over(self, boxes: list[np.ndarray]) -> np.ndarray:
-        """The line map (the frame's size), drawn at least over the boxes (x0, y0, x1, y1, image
-        pixels); elsewhere it may be empty."""
-        gray, tile = self.gray, LINE_TILE
-        h, w = gray.shape
-        if self._lines is None:
-            self._lines = np.zeros_like(gray)
-            self._drawn = np.zeros((-(-h // tile), -(-w // tile)), bool)
-        rows, cols = self._drawn.shape
-        for box in boxes:
-            x0, y0 = (max(0, int(v) // tile) for v in box[:2])
-            x1, y1 = min(cols - 1, int(box[2]) // tile), min(rows - 1, int(box[3]) // tile)
-            if x1 < x0 or y1 < y0 or self._drawn[y0 : y1 + 1, x0 : x1 + 1].all():
-                continue
-            top, left, bottom, right = y0 * tile, x0 * tile, min(h, (y1 + 1) * tile), min(w, (x1 + 1) * tile)
-            py, px = max(0, top - LINE_MARGIN), max(0, left - LINE_MARGIN)
-            patch = line_map(gray[py : min(h, bottom + LINE_MARGIN), px : min(w, right + LINE_MARGIN)])
-            fresh = np.repeat(np.repeat(~self._drawn[y0 : y1 + 1, x0 : x1 + 1], tile, 0), tile, 1)
-            fresh = fresh[: bottom - top, : right - left]
-            self._lines[top:bottom, left:right][fresh] = patch[top - py : bottom - py, left - px : right - px][fresh]
-            self._drawn[y0 : y1 + 1, x0 : x1 + 1] = True
-        return self._lines
-
-
-@dataclass(frozen=True)
-class _Reader:
-    """How a frame's outlines are read: warped from the frame's ``detect.warp_source`` copy, and
-    read with one deck at one threshold (one network pass a batch)."""
-
-    source: np.ndarray
-    deck: Deck | None
-    threshold: float
-
-    def read(
-        self, quads: list[CardQuad], vouch: bool = True, looks: list[list[np.ndarray]] | None = None
-    ) -> tuple[list[Warped], list[Reading]]:
-        """The outlines' warps and readings; with ``vouch``, an outline that is ``whole`` vouches
-        for its card (see ``reader.read_cards``, which also says what ``looks`` are)."""
-        warps = [self.warp(quad) for quad in quads]
-        return warps, self.read_warps(warps, quads, vouch, looks)
-
-    def warp(self, quad: CardQuad) -> Warped:
-        """An outline's card as the reader asks it: the face warped at ``FACE_SCALE``, the
-        index corners at full size (``warp_corners``)."""
-        corners = warp_corners(self.source, quad)
-        return Warped(warp_card(self.source, quad, scale=FACE_SCALE), (corners[0], corners[1])).balanced()
-
-    def read_warps(
-        self,
-        warps: list[Warped],
-        quads: list[CardQuad],
-        vouch: bool = True,
-        looks: list[list[np.ndarray]] | None = None,
-    ) -> list[Reading]:
-        """``read``, of the outlines' warps made already."""
-        vouched = [whole(q) for q in quads] if vouch else None
-        return read_cards(warps, self.deck, self.threshold, vouched, looks=looks)
-
-    def read_covered(self, found: list[FoundCard]) -> list[SeenCard]:
-        """Cards partly under others, read with what lies under the cards on top painted out;
-        those showing no index are left out."""
-        return [card for card in self.read_under(found) if card is not None]
-
-    def read_under(self, found: list[FoundCard]) -> list[SeenCard | None]:
-        """``read_covered``, one answer a card: None for one hardly showing, or showing no index."""
-        hidden = [hide(warp_card(self.source, f.quad), f.quad, f.over) for f in found]
-        shown = [(f.quad, card) for f, card in zip(found, hidden, strict=True) if card is not None]
-        cards = [Warped.of(c) for _, c in shown]
-        readings = iter(read_cards(cards, self.deck, self.threshold, covered=True) if cards else [])
-        out: list[SeenCard | None] = []
-        for f, card in zip(found, hidden, strict=True):
-            r = next(readings) if card is not None else None
-            shows = r is not None and r.corners != (None, None)
-            out.append(SeenCard(r.code, r.confidence, f.quad.corners, covered=True) if shows else None)
-        return out
-
-
-def _lower_cards(reader: _Reader, found: list[Candidate]) -> list[SeenCard]:
+def _lower_cards(reader: OutlineReader, found: list[Candidate]) -> list[SeenCard]:
     """The cards found, with the unsure outlines that are a lower card's read again as lying
     partly under others: one corner reads an index where no card read lies, and the other,
     reading none, lies under a card read, of much its size (``LOWER_SIZE``: one deck's cards are
@@ -342,7 +237,7 @@ def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _rows(
-    image: np.ndarray, reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
+    image: np.ndarray, reader: OutlineReader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
 ) -> set[int]:
     """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
     its top card, when one read for sure lies at one of its ends; ``quads``, ``cards`` and
@@ -386,7 +281,7 @@ def _rows(
 
 
 def _nudged_looks(
-    reader: _Reader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading], doubted: set[int]
+    reader: OutlineReader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading], doubted: set[int]
 ) -> set[int]:
     """An unsure card whose corners show an index is read again, its corners' probabilities
     averaged over its own outline and six a little off it (``nudged``): an outline a few pixels
@@ -412,7 +307,7 @@ def _nudged_looks(
 
 
 def _sized_looks(
-    reader: _Reader,
+    reader: OutlineReader,
     quads: list[CardQuad],
     cards: list[Warped],
     readings: list[Reading],
@@ -509,7 +404,9 @@ def _grown(quad: CardQuad, size: np.ndarray) -> list[CardQuad]:
     return grown
 
 
-def _counted_tops_nudged(reader: _Reader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]) -> None:
+def _counted_tops_nudged(
+    reader: OutlineReader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]
+) -> None:
     """A row's top card read unsure whose middle counts pips (2 to 10) is looked at through
     nudged outlines (``_nudged_looks``), and taken so when it then reads as the rank counted: a
     ten lying whole at the end of a fan of courts, its corners read as a queen and a nine through
@@ -522,13 +419,6 @@ def _counted_tops_nudged(reader: _Reader, tops: list[CardQuad], warps: list[Warp
     for n, reading in enumerate(looked):
         if reading.code not in (None, BACK) and reading.code[:-1] == warps[n].middle[0]:
             readings[n] = reading
-
-
-def warp_corners(source: np.ndarray, quad: CardQuad) -> list[np.ndarray]:
-    """``corner_image``'s two corners of the card ``warp_card`` would give, warped alone (a
-    fifth of its pixels)."""
-    corners = [warp_card(source, quad, corner_box(CARD_H, CARD_W, which)) for which in (0, 1)]
-    return [corners[0], cv2.flip(corners[1], -1)]
 
 
 def nudged(quad: CardQuad, step: float = NUDGE) -> list[CardQuad]:
@@ -557,7 +447,7 @@ def _crossed(card: Warped) -> bool:
 
 
 def _second_looks(
-    reader: _Reader, found: list[FoundCard], quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
+    reader: OutlineReader, found: list[FoundCard], quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
 ) -> None:
     """Rival outlines are read (one batch for the frame) for two reasons.
 
