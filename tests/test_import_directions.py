@@ -148,3 +148,26 @@ def test_the_simulators_door_is_opened_only_for_the_simulator():
     tree = ast.parse((ROOT / "table" / "cli.py").read_text())
     top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     assert all(getattr(n, "module", None) != "sim.cli" for n in top)
+
+
+def test_no_module_imports_itself_through_others():
+    """Every import, in functions and for type checks too: no circle of modules."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return None
+        path.append(module)
+        for name in sorted(IMPORTS.get(module, ())):
+            found = visit(name)
+            if found:
+                return found
+        path.pop()
+        done.add(module)
+        return None
+
+    circles = [c for c in (visit(m) for m in sorted(IMPORTS)) if c]
+    assert circles == []
