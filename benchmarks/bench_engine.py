@@ -20,7 +20,7 @@ from sim.games import SIMULATIONS
 from table.cards import make_deck
 from table.events import CardSeen, Event
 from table.games import GameSetup, setup_game
-from table.games.beggar import deal_from_cards, playout
+from table.games.ers.beggar import deal_from_cards, playout
 from table.journal import JournalWriter, read_journal
 from table.sequencer import Sequencer
 

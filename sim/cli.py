@@ -17,7 +17,7 @@ from sim.options import CAMERAS, SEATS, SimOptions
 from sim.presses import MockPinSeats
 from sim.truth import compare
 from table.arguments import mqtt_arguments, overrides
-from table.games import GAMES, setup_game
+from table.games import DEFAULT_GAME, GAMES, setup_game
 from table.journal import JournalWriter
 from table.referee import GameSetupError
 from table.terminal_view import TerminalView
@@ -26,7 +26,7 @@ from table.terminal_view import TerminalView
 def sim_parser() -> argparse.ArgumentParser:
     """The ``cardtable sim`` command's arguments."""
     sim = argparse.ArgumentParser(prog="cardtable sim", description="Play a simulated game in the terminal.")
-    sim.add_argument("--game", default="ers", choices=sorted(GAMES))
+    sim.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES))
     sim.add_argument("--players", type=int, default=None, help="seats (default: the preset's, else 4)")
     sim.add_argument("--rules", default=None, help="preset name or preset file (default: the game's standard one)")
     sim.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one rule")

@@ -13,8 +13,8 @@ from sim.table_sim import MS, TableSimulation
 from table.cards import Card, Rank, shuffled_deck
 from table.decisions import Decision, RoundStarted, TurnChanged, TurnSkipped
 from table.games import GameSetup
-from table.games.cuckoo import CuckooReferee
-from table.games.cuckoo_decisions import AllOutTie, Traded, TradingClosed
+from table.games.cuckoo.decisions import AllOutTie, Traded, TradingClosed
+from table.games.cuckoo.referee import CuckooReferee
 
 MISTAKE = 0.04
 

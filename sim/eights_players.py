@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 
 from table.cards import Card, Rank, deal_round_robin, shuffled_deck
 from table.decisions import Decision
-from table.games.eights import EightsReferee
-from table.games.eights_cards import SUIT_NAMES, naturals, playable, stacks_on
-from table.games.eights_decisions import (
+from table.games.eights.cards import SUIT_NAMES, naturals, playable, stacks_on
+from table.games.eights.decisions import (
     CardsDrawn,
     HandRenewed,
     HandsPassed,
@@ -30,7 +29,8 @@ from table.games.eights_decisions import (
     SafeCardUsed,
     StockReshuffled,
 )
-from table.games.eights_rules import EightsRules
+from table.games.eights.referee import EightsReferee
+from table.games.eights.rules import EightsRules
 
 MISPLAY = 0.02
 

@@ -18,9 +18,8 @@ from sim.table_sim import MS, TableSimulation
 from table.cards import Card
 from table.decisions import Decision, Rejected, RoundStarted, TurnChanged
 from table.games import GameSetup
-from table.games.eights import EightsReferee
-from table.games.eights_cards import playable
-from table.games.eights_decisions import (
+from table.games.eights.cards import playable
+from table.games.eights.decisions import (
     CardsDrawn,
     ChoiceOffered,
     Misplay,
@@ -28,6 +27,7 @@ from table.games.eights_decisions import (
     SafeCardUsed,
     StockReshuffled,
 )
+from table.games.eights.referee import EightsReferee
 
 PILE = ("pile", None)
 SHUFFLE_MS = 6_000  # the deal: shuffling, eight cards each, the safe cards laid

@@ -23,10 +23,10 @@ from table.decisions import (
     PileWon,
     SlapIgnored,
 )
-from table.events import SeatAction
+from table.events import OUT_OF_CARDS, SeatAction
 from table.games import GameSetup
-from table.games.ers import OUT_OF_CARDS, ErsReferee
-from table.games.slaps import slap_condition
+from table.games.ers.referee import ErsReferee
+from table.games.ers.slaps import slap_condition
 
 _VERDICTS = (GoodSlap, BadSlap, SlapIgnored)
 SAY_OUT_NS = 4_000 * MS  # a player asked to play a card they have not got says so after this long

@@ -12,8 +12,8 @@ from sim.table_sim import MS, TableSimulation
 from table.cards import Card, Rank, deal_round_robin, shuffled_deck
 from table.decisions import Decision, Rejected, RoundStarted, TurnChanged
 from table.games import GameSetup
-from table.games.ohhell import OhHellReferee, card_suit, led_suit
-from table.games.ohhell_decisions import TrickCancelled, TrickWon
+from table.games.oh_hell.decisions import TrickCancelled, TrickWon
+from table.games.oh_hell.referee import OhHellReferee, card_suit, led_suit
 
 REVOKE = 0.03
 SHUFFLE_MS = 5_000

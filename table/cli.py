@@ -19,8 +19,9 @@ from table.commands import CommandError, parse_command
 from table.config import ConfigError
 from table.control import ControlError
 from table.events import EventError
-from table.games import GAMES, setup_game
-from table.games.beggar import DealError, parse_deal, playout
+from table.games import DEFAULT_GAME, GAMES, setup_game
+from table.games.ers.beggar import GAME as BEGGAR_GAME
+from table.games.ers.beggar import DealError, parse_deal, playout
 from table.journal import JournalError, read_journal
 from table.lights import LightError
 from table.mqtt import MqttError
@@ -133,7 +134,7 @@ def cmd_league(args: argparse.Namespace) -> int:
 
 
 def cmd_playout(args: argparse.Namespace) -> int:
-    preset = load_preset("ers", args.rules)
+    preset = load_preset(BEGGAR_GAME, args.rules)
     if preset.values.get("slaps", True):
         raise RulesError(f"playout needs a preset without slaps; {args.rules!r} has slaps on")
     hands = parse_deal(args.deal)
@@ -221,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="list presets, or show one preset's rules")
     rules.add_argument("preset", nargs="?")
-    rules.add_argument("--game", default="ers", choices=sorted(GAMES))
+    rules.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES))
     rules.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     rules.set_defaults(func=cmd_rules)
 

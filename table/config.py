@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from table.games import GAMES, GameSetup, setup_game
+from table.games import DEFAULT_GAME, GAMES, GameSetup, setup_game
 from table.referee import GameSetupError
 from table.rules import RulesError
 from table.typed import checked_fields, refuse_unknown
@@ -34,7 +34,7 @@ class ConfigError(ValueError):
 class GameConfig:
     """What the table plays first (seat gestures and the command line change it later)."""
 
-    name: str = "ers"
+    name: str = DEFAULT_GAME
     preset: str | None = None  # a shipped preset's name, or a preset file (default: the game's own)
     rules: dict[str, Any] = field(default_factory=dict)  # single rules changed from the preset's
     dealer: int = 0

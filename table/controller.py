@@ -32,8 +32,8 @@ from typing import Any
 from table.cards import Card
 from table.decisions import Decision, InputTooLate
 from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
-from table.games import GameSetup
-from table.gestures import COUNTING, DEFAULT_MEANINGS, Gesture, GestureReader, GestureTiming, meaning
+from table.games import GAMES, GameSetup
+from table.gestures import COUNTING, Gesture, GestureReader, GestureTiming, meaning
 from table.journal import Journal, JournalWriter
 from table.lights import Pattern
 from table.referee import Referee
@@ -98,7 +98,7 @@ class TableCore:
         self.button_names = button_names
         self._edges_late_ns = lateness_ns.get(seat_source, 0)  # how late a seat's edge may reach the core
         self.referee = setup.referee()
-        self.meanings = DEFAULT_MEANINGS[setup.game] if meanings is None else meanings
+        self.meanings = dict(GAMES[setup.game].gestures) if meanings is None else meanings
         counting = any(action in COUNTING for action in self.meanings.values())
         self.gestures = GestureReader(setup.players, gestures, double_taps=not counting)
         bounds = dict(lateness_ns)

@@ -285,14 +285,6 @@ class GestureReader:
         return out
 
 
-# Which gesture means what, per game (README: "Seat buttons"). Slaps are the raw presses and need
-# no entry. A table's configuration may replace any of these.
-DEFAULT_MEANINGS: dict[str, dict[str, str]] = {
-    "ers": {},
-    "cuckoo": {"tap": "keep", "long-press": "trade"},
-    "oh-hell": {"count": "bid"},
-    "eights": {"count": "taps", "long-press": "hold"},  # read in context by the referee
-}
 COUNTING = {"bid", "taps"}  # actions whose value is the number of taps: the reader must not pair taps into double taps
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from table.buttons import ButtonError, GpioButtons
 from table.config import TableConfig
+from table.games import GAMES
 from table.lights import GpioLights, LightError
 
 FIRST_FRAME_S = 5.0  # a camera gives its first frame within this, or is reported as giving none
@@ -74,7 +75,9 @@ def _camera(config: TableConfig) -> Found:
 def _gpio(config: TableConfig, factory: object | None) -> list[Found]:
     seats = config.seats
     try:
-        buttons = GpioButtons(dict(enumerate(seats.buttons)), factory, seats.pull_up, config.game.name == "ers")
+        buttons = GpioButtons(
+            dict(enumerate(seats.buttons)), factory, seats.pull_up, GAMES[config.game.name].timed_races
+        )
     except ButtonError as exc:
         return [Found("buttons", False, str(exc))]
     try:

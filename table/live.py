@@ -41,9 +41,8 @@ from table.config import ConfigError, TableConfig, game_overrides, merged_overri
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
 from table.controller import CAMERA, COMMAND, FrameReport, Outputs, TableCore
 from table.decisions import Decision
-from table.events import SeatAction
-from table.games import DEFAULT_PRESET
-from table.games.ers import OUT_OF_CARDS
+from table.events import OUT_OF_CARDS, SeatAction
+from table.games import GAMES
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
 from table.mqtt import TablePublisher
@@ -228,7 +227,7 @@ class LiveTable:
                 dict(enumerate(seats.buttons)),
                 pin_factory,
                 seats.pull_up,
-                require_exact=game == "ers",
+                require_exact=GAMES[game].timed_races,
                 edges=self.inbox,
             )
             self._parts.append(buttons)
@@ -381,7 +380,7 @@ class LiveTable:
     def _preset_menu(self, now: int) -> PresetMenu:
         """The presets of the game played that this table can play, the one played first."""
         game = self.config.game
-        current = game.preset or DEFAULT_PRESET[game.name]
+        current = game.preset or GAMES[game.name].preset
         playable = [current]
         for preset in shipped_presets(game.name):
             if preset != current:
@@ -486,7 +485,7 @@ class LiveTable:
 
     def _describe(self) -> str:
         game, names = self.config.game, self.config.seats.names
-        return f"{game.name} ({game.preset or DEFAULT_PRESET[game.name]}) for {', '.join(names)}"
+        return f"{game.name} ({game.preset or GAMES[game.name].preset}) for {', '.join(names)}"
 
     def _change(self, overrides: dict[str, dict[str, Any]]) -> None:
         """Change the games to come (checked: a ``ConfigError`` names what cannot be), and keep it."""
@@ -494,8 +493,8 @@ class LiveTable:
         if names is not None and len(names) > self._wired:
             raise ConfigError(f"names: {len(names)} given, but the table has {self._wired} seats wired")
         config = self.config.changed(overrides)
-        if config.game.name == "ers" and not self._exact_edges:
-            raise ConfigError("ers needs each button edge's own time, and these pins do not give it")
+        if GAMES[config.game.name].timed_races and not self._exact_edges:
+            raise ConfigError(f"{config.game.name} needs each button edge's own time, and these pins do not give it")
         self.config = config
         self._changes = merged_overrides(self._changes, overrides)
         path = self._folder / CHANGES_FILE

@@ -1,7 +1,7 @@
 """Rules as data: a frozen value per game, named presets shipped as TOML, strict checking.
 
 Every house rule is a field with the seeds' most common choice as its default. A preset file
-(shipped in ``table/presets/<game>/`` or the user's own) sets only the fields it changes::
+(shipped in the game's package, ``table/games/<game>/presets/``, or the user's own) sets only the fields it changes::
 
     description = "..."
     players = 2             # optional: how many seats the preset is meant for
@@ -63,7 +63,8 @@ class Preset:
 
 
 def _preset_dir(game: str) -> Any:
-    return resources.files("table") / "presets" / game
+    """A game's shipped presets: its package's ``presets`` folder (``oh-hell``'s in ``oh_hell``)."""
+    return resources.files("table.games") / game.replace("-", "_") / "presets"
 
 
 def shipped_presets(game: str) -> list[str]:

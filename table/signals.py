@@ -48,9 +48,8 @@ from table.decisions import (
     Rejected,
     RoundStarted,
 )
-from table.games.cuckoo_decisions import LifeLost, RoundLost, TradeBlocked
-from table.games.eights_decisions import DrawOwed, LastCardCalled, LastCardCaught, Misplay, RoundWon
-from table.games.ohhell_decisions import BidMade, TrickWon
+from table.games import game_of
+from table.games.game import Bid, News, SeatNews
 from table.lights import AMBER, BLUE, GREEN, OFF, RED, WHITE, Colour, Pattern, blink, count_back, flash, pulse, steady
 
 MAGENTA: Colour = (255, 0, 255)
@@ -78,37 +77,40 @@ CALLED = flash(1, GREEN)
 MS = 1_000_000
 
 
-def _messages(d: Decision) -> dict[int, Pattern]:
-    """The messages one decision gives, by seat."""
-    if isinstance(d, PileWon | TrickWon):
-        return {d.seat: WON}
+# What each seat's news shows (a game's own decisions tell it: ``Game.news``).
+NEWS = {
+    SeatNews.WON: WON,
+    SeatNews.BAD_SLAP: BAD_SLAP,
+    SeatNews.LOST: LOST,
+    SeatNews.KNOCKED_OUT: KNOCKED_OUT,
+    SeatNews.BLOCKED: BLOCKED,
+    SeatNews.BLOCKER: BLOCKER,
+    SeatNews.REFUSED: REFUSED,
+    SeatNews.MISMATCH: MISMATCH,
+    SeatNews.OWES: HIT,
+    SeatNews.CALLED: CALLED,
+}
+
+
+def _shared_news(d: Decision) -> dict[int, News]:
+    """The news of the decisions games share."""
+    if isinstance(d, PileWon):
+        return {d.seat: SeatNews.WON}
     if isinstance(d, BadSlap):
-        return {d.seat: BAD_SLAP}
-    if isinstance(d, LifeLost):
-        return {d.seat: LOST}
-    if isinstance(d, RoundLost):
-        return dict.fromkeys(d.seats, LOST)
+        return {d.seat: SeatNews.BAD_SLAP}
     if isinstance(d, PlayerOut):
-        return {d.seat: KNOCKED_OUT}
-    if isinstance(d, TradeBlocked):
-        return {d.seat: BLOCKED, d.by_seat: BLOCKER}
+        return {d.seat: SeatNews.KNOCKED_OUT}
     if isinstance(d, Rejected) and d.seat is not None:
-        return {d.seat: REFUSED}
-    if isinstance(d, BidMade):
-        return {d.seat: count_back(d.bid)}
+        return {d.seat: SeatNews.REFUSED}
     if isinstance(d, CardMismatch):
-        return {d.seat: MISMATCH}
-    if isinstance(d, Misplay):
-        return {d.seat: REFUSED}
-    if isinstance(d, DrawOwed):
-        return {d.seat: HIT}
-    if isinstance(d, LastCardCaught):
-        return {d.seat: LOST, d.by: WON}
-    if isinstance(d, LastCardCalled):
-        return {d.seat: CALLED}
-    if isinstance(d, RoundWon):
-        return {d.seat: WON}
+        return {d.seat: SeatNews.MISMATCH}
     return {}
+
+
+def _messages(d: Decision, referee: Any) -> dict[int, Pattern]:
+    """The messages one decision gives, by seat."""
+    news = game_of(referee).news(d) or _shared_news(d)
+    return {seat: count_back(n.tricks) if isinstance(n, Bid) else NEWS[n] for seat, n in news.items()}
 
 
 @dataclass
@@ -131,7 +133,7 @@ class Signals:
         whom it waits on now."""
         if isinstance(d, GameStarted):
             self.out, self.winners, self.unsure, self._messages = set(), None, None, {}
-            self.dealer = d.dealer if referee.GAME != "ers" else None
+            self.dealer = d.dealer if game_of(referee).deals else None
         elif isinstance(d, RoundStarted):
             self.dealer = d.dealer
             self.out = set(range(self.seats)) - set(d.seats)
@@ -139,15 +141,15 @@ class Signals:
             self.out.add(d.seat)
         elif isinstance(d, PlayerBackIn):
             self.out.discard(d.seat)
-        elif isinstance(d, LifeLost) and d.lives == 0:
-            self.out.add(d.seat)
+        elif (out := game_of(referee).puts_out(d)) is not None:
+            self.out.add(out)
         elif isinstance(d, GameWon):
             self.winners = (d.seat,)
         elif isinstance(d, GameOver):
             self.winners = d.winners
         elif isinstance(d, CardPlayed):
             self.unsure = None
-        for seat, message in _messages(d).items():
+        for seat, message in _messages(d, referee).items():
             if 0 <= seat < self.seats:
                 self._messages[seat] = (message, now_ns + _length_ns(message))
         expected = referee.expects()

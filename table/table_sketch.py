@@ -15,9 +15,10 @@ from typing import Any
 from rich.panel import Panel
 from rich.text import Text
 
+from table.games import game_of
 from table.lights import Pattern
 from table.scoreboard import middle_cards, seat_counts
-from table.terminal_view import TITLES, card_text, light_glyph
+from table.terminal_view import card_text, light_glyph
 
 WIDTH, HEIGHT = 64, 11  # the sketch's characters inside its frame
 
@@ -55,9 +56,7 @@ class TableSketch:
         _put(rows, HEIGHT // 2, (WIDTH - len(middle)) // 2, middle)
         _put(rows, HEIGHT // 2 + 1, (WIDTH - len(title)) // 2, Text(title, style="dim"))
         body = Text("\n").join(rows)
-        return Panel(
-            body, title=TITLES.get(referee.GAME, referee.GAME), subtitle=f"{what} · {self.progress()}", expand=False
-        )
+        return Panel(body, title=game_of(referee).title, subtitle=f"{what} · {self.progress()}", expand=False)
 
 
 def _put(rows: list[Text], y: int, x: int, text: Text) -> None:

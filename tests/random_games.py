@@ -10,7 +10,7 @@ from table.cards import Card, deal_round_robin, shuffled_deck
 from table.decisions import Decision
 from table.events import ButtonPressed, CardSeen, Event
 from table.games import GameSetup, setup_game
-from table.games.ers import ErsReferee
+from table.games.ers.referee import ErsReferee
 
 
 @dataclass

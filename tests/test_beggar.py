@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from table.cards import make_deck
 from table.decisions import CardPlayed, GameWon, PileWon
 from table.events import CardSeen
-from table.games.beggar import DealError, deal_from_cards, format_deal, parse_deal, playout
-from table.games.ers import ErsReferee
-from table.games.ers_rules import ErsRules
+from table.games.ers.beggar import DealError, deal_from_cards, format_deal, parse_deal, playout
+from table.games.ers.referee import ErsReferee
+from table.games.ers.rules import ErsRules
 from table.rules import build_rules, load_preset
 
 # Longest known games (Richard P. Mann's record list, as on Wikipedia), first player first.

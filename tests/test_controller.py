@@ -10,7 +10,7 @@ from table.controller import FrameReport, Outputs, TableCore
 from table.decisions import BadSlap, CardPlayed, GoodSlap, InputTooLate, PileWon
 from table.events import ButtonPressed, CardSeen
 from table.games import setup_game
-from table.games.cuckoo_decisions import Kept, Traded
+from table.games.cuckoo.decisions import Kept, Traded
 from table.journal import JournalWriter, read_journal
 
 MS = 1_000_000

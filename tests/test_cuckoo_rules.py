@@ -33,8 +33,7 @@ from table.decisions import (
 )
 from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
 from table.games import setup_game
-from table.games.cuckoo import CuckooReferee
-from table.games.cuckoo_decisions import (
+from table.games.cuckoo.decisions import (
     AllOutTie,
     CardRevealed,
     CutCard,
@@ -48,6 +47,7 @@ from table.games.cuckoo_decisions import (
     Traded,
     TradingClosed,
 )
+from table.games.cuckoo.referee import CuckooReferee
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, load_preset, shipped_presets
 

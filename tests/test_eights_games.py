@@ -27,7 +27,7 @@ from sim.options import SimOptions
 from table.cards import parse_card
 from table.decisions import GameOver, InputTooLate
 from table.games import setup_game
-from table.games.eights_decisions import Misplay, SafeCardTraded
+from table.games.eights.decisions import Misplay, SafeCardTraded
 from table.replay import Replay
 from table.rules import shipped_presets
 

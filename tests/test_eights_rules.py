@@ -20,8 +20,7 @@ from table.cards import parse_card
 from table.decisions import CardPlayed, CountCorrected, Decision, GameOver, Rejected, TurnChanged, TurnSkipped
 from table.events import CardGone, CardSeen, SeatAction
 from table.games import setup_game
-from table.games.eights import CHOOSE, OVER, PLAY, EightsReferee
-from table.games.eights_decisions import (
+from table.games.eights.decisions import (
     CardsDrawn,
     CardTurned,
     ChoiceMade,
@@ -42,6 +41,7 @@ from table.games.eights_decisions import (
     StockReshuffled,
     TurnedCardTaken,
 )
+from table.games.eights.referee import CHOOSE, OVER, PLAY, EightsReferee
 from table.referee import GameSetupError
 from table.rules import RulesError
 

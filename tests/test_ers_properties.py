@@ -12,7 +12,7 @@ from random_games import deck_counter, play_random_game
 
 from table.cards import Card
 from table.decisions import InputTooLate
-from table.games.ers import ErsReferee
+from table.games.ers.referee import ErsReferee
 from table.journal import JournalWriter, read_journal
 from table.replay import Replay
 

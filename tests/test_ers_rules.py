@@ -41,9 +41,9 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
-from table.games.ers import OUT_OF_CARDS, ErsReferee
-from table.games.ers_rules import SLAP_CONDITIONS, ErsRules
+from table.events import OUT_OF_CARDS, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
+from table.games.ers.referee import ErsReferee
+from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, build_rules, load_preset, shipped_presets
 

@@ -138,12 +138,13 @@ def test_bad_seats_and_timings_are_refused_by_name() -> None:
 
 
 def test_default_meanings_per_game() -> None:
-    from table.gestures import DEFAULT_MEANINGS, meaning
+    from table.games import GAMES
+    from table.gestures import meaning
 
-    assert meaning(DEFAULT_MEANINGS["oh-hell"], Gesture(1, "count", 5, 3)) == ("bid", 3)
-    assert meaning(DEFAULT_MEANINGS["cuckoo"], Gesture(1, "long-press", 5)) == ("trade", None)
-    assert meaning(DEFAULT_MEANINGS["cuckoo"], Gesture(1, "tap", 5)) == ("keep", None)
-    assert meaning(DEFAULT_MEANINGS["ers"], Gesture(1, "tap", 5)) is None
+    assert meaning(GAMES["oh-hell"].gestures, Gesture(1, "count", 5, 3)) == ("bid", 3)
+    assert meaning(GAMES["cuckoo"].gestures, Gesture(1, "long-press", 5)) == ("trade", None)
+    assert meaning(GAMES["cuckoo"].gestures, Gesture(1, "tap", 5)) == ("keep", None)
+    assert meaning(GAMES["ers"].gestures, Gesture(1, "tap", 5)) is None
 
 
 @settings(max_examples=150, deadline=None)

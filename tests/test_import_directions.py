@@ -37,7 +37,6 @@ CORE = {
 }  # and every module of ``table.games``
 SEAT_HARDWARE = {"table.buttons", "table.lights", "table.gestures"}
 OUTPUTS = {
-    "table.eights_lines",
     "table.home_assistant",
     "table.league",
     "table.mqtt",
@@ -70,23 +69,28 @@ def _module(path: Path) -> str:
 
 
 def _imports() -> dict[str, set[str]]:
-    """Each module of the project's packages, and the project's modules it imports."""
+    """Each module of the project's packages, and the project's modules it imports:
+    ``from table.cards import Card`` imports ``table.cards``; ``from table.games.ers import lines``
+    imports the module ``table.games.ers.lines`` (and its package only for its other names)."""
+    paths = {
+        _module(path): path
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "firmware" not in path.relative_to(ROOT).parts[1:2]  # the board's own MicroPython program
+    }
     found: dict[str, set[str]] = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            if "firmware" in path.relative_to(ROOT).parts[1:2]:
-                continue  # the board's own MicroPython program
-            names = set()
-            for node in ast.walk(ast.parse(path.read_text(), str(path))):
-                if isinstance(node, ast.Import):
-                    names.update(alias.name for alias in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+    for module, path in paths.items():
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                inner = {f"{node.module}.{alias.name}" for alias in node.names} & set(paths)
+                names |= inner
+                if len(inner) < len(node.names):
                     names.add(node.module)
-                    names.update(f"{node.module}.{alias.name}" for alias in node.names)
-            found[_module(path)] = {n for n in names if n.split(".")[0] in PACKAGES}
-    modules = set(found)
-    # ``from table import cli`` names a module; ``from table.cards import Card`` a name in one.
-    return {m: {n for n in names if n in modules} for m, names in found.items()}
+        found[module] = {n for n in names if n in paths and n != module}
+    return found
 
 
 IMPORTS = _imports()

@@ -30,8 +30,7 @@ from table.decisions import (
 )
 from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Command, Event, SeatAction
 from table.games import setup_game
-from table.games.ohhell import OhHellReferee, OhHellState, trick_winner
-from table.games.ohhell_decisions import (
+from table.games.oh_hell.decisions import (
     BidMade,
     HandScored,
     RevokeFound,
@@ -39,7 +38,8 @@ from table.games.ohhell_decisions import (
     TrickWon,
     TrumpTurned,
 )
-from table.games.ohhell_rules import OhHellRules
+from table.games.oh_hell.referee import OhHellReferee, OhHellState, trick_winner
+from table.games.oh_hell.rules import OhHellRules
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, build_rules, load_preset, shipped_presets
 

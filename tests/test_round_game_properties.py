@@ -17,9 +17,9 @@ from journal_helpers import assert_restored_halfway_carries_on, journal_and_repl
 from sim.cuckoo_sim import CuckooSimulation
 from sim.ohhell_sim import OhHellSimulation
 from table.decisions import CardMismatch, CardPlayed, GameOver, InputTooLate, RoundStarted
-from table.games import cuckoo_decisions as cd
-from table.games import ohhell_decisions as od
 from table.games import setup_game
+from table.games.cuckoo import decisions as cd
+from table.games.oh_hell import decisions as od
 from table.replay import Replay
 from table.rules import shipped_presets
 

@@ -21,8 +21,8 @@ from table.decisions import (
     RoundStarted,
 )
 from table.games import setup_game
-from table.games.cuckoo_decisions import LifeLost, TradeBlocked
-from table.games.ohhell_decisions import BidMade
+from table.games.cuckoo.decisions import LifeLost, TradeBlocked
+from table.games.oh_hell.decisions import BidMade
 from table.lights import OFF, count_back
 from table.referee import Expectation
 
@@ -130,7 +130,7 @@ def test_through_whole_simulated_games_the_lights_follow_the_referee(game: str) 
 
 
 def test_the_shedding_games_choices_misplays_draws_and_last_card_on_the_lights() -> None:
-    from table.games.eights_decisions import DrawOwed, LastCardCalled, LastCardCaught, Misplay
+    from table.games.eights.decisions import DrawOwed, LastCardCalled, LastCardCaught, Misplay
 
     signals = sg.Signals(3)
     choosing = SimpleNamespace(expects=lambda: Expectation("choose", 1), GAME="eights")

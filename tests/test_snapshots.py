@@ -7,8 +7,8 @@ import json
 import pytest
 
 from table.games import setup_game
-from table.games.cuckoo import CuckooReferee
-from table.games.ohhell import OhHellReferee
+from table.games.cuckoo.referee import CuckooReferee
+from table.games.oh_hell.referee import OhHellReferee
 from table.referee import GameSetupError
 
 

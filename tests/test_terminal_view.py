@@ -7,14 +7,17 @@ import io
 from rich.console import Console
 
 from table.decisions import SlapLead
-from table.terminal_view import TerminalView, lead_text
+from table.games import setup_game
+from table.games.ers.lines import lead_text
+from table.terminal_view import TerminalView
 
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 
 
 def _said(view: TerminalView, *decisions: SlapLead) -> str:
+    referee = setup_game("ers", players=len(NAMES)).referee()
     for d in decisions:
-        view.show(d, None)
+        view.show(d, referee)
     assert isinstance(view.console.file, io.StringIO)
     return view.console.file.getvalue()
 

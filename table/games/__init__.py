@@ -6,24 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from table.cards import CardError, parse_card
-from table.games.cuckoo import CuckooReferee
-from table.games.cuckoo_rules import CuckooRules
-from table.games.eights import EightsReferee
-from table.games.eights_rules import EightsRules
-from table.games.ers import ErsReferee
-from table.games.ers_rules import ErsRules
-from table.games.ohhell import OhHellReferee
-from table.games.ohhell_rules import OhHellRules
+from table.games import cuckoo, eights, ers, oh_hell
+from table.games.game import Game
 from table.referee import GameSetupError, Referee
 from table.rules import RulesError, build_rules, load_preset, rules_to_dict
 
-GAMES: dict[str, tuple[type, type[Referee]]] = {
-    "ers": (ErsRules, ErsReferee),
-    "cuckoo": (CuckooRules, CuckooReferee),
-    "oh-hell": (OhHellRules, OhHellReferee),
-    "eights": (EightsRules, EightsReferee),
-}
-DEFAULT_PRESET = {"ers": "standard", "cuckoo": "cuckoo", "oh-hell": "classic", "eights": "screw-your-neighbour"}
+# The games, by name: a new game is a package of its own beside these and one entry here.
+GAMES: dict[str, Game] = {game.name: game for game in (ers.GAME, cuckoo.GAME, oh_hell.GAME, eights.GAME)}
+DEFAULT_GAME = ers.GAME.name  # what a table plays when its configuration names no game
 
 
 @dataclass(frozen=True)
@@ -39,11 +29,10 @@ class GameSetup:
     deal: list[list[str]] | None = None
 
     def rules_value(self) -> Any:
-        rules_cls, _ = _game(self.game)
-        return build_rules(rules_cls, self.rules)
+        return build_rules(game_named(self.game).rules, self.rules)
 
     def referee(self) -> Referee:
-        _, referee_cls = _game(self.game)
+        referee_cls = game_named(self.game).referee
         deal = None
         if self.deal is not None:
             try:
@@ -87,11 +76,17 @@ class GameSetup:
         return setup
 
 
-def _game(name: str) -> tuple[type, type[Referee]]:
+def game_named(name: str) -> Game:
+    """The registered game of that name, or a ``GameSetupError`` listing the games there are."""
     try:
         return GAMES[name]
     except KeyError:
         raise GameSetupError(f"unknown game {name!r} (known: {', '.join(GAMES)})") from None
+
+
+def game_of(referee: Referee) -> Game:
+    """The registered game a referee referees."""
+    return game_named(referee.GAME)
 
 
 def setup_game(
@@ -104,14 +99,14 @@ def setup_game(
     deal: list[list[str]] | None = None,
 ) -> GameSetup:
     """A checked set-up from a preset name or file plus ``key=value`` overrides."""
-    rules_cls, _ = _game(game)
-    chosen = load_preset(game, preset or DEFAULT_PRESET[game])
+    known = game_named(game)
+    chosen = load_preset(game, preset or known.preset)
     values = {**chosen.values, **(overrides or {})}
-    rules = build_rules(rules_cls, values)
+    rules = build_rules(known.rules, values)
     seats = players if players is not None else chosen.players or 4
     setup = GameSetup(game, chosen.name, rules_to_dict(rules), seats, dealer, seed, deal)
     setup.referee()  # refuse impossible seat counts or deals now, not mid-game
     return setup
 
 
-__all__ = ["GAMES", "GameSetup", "RulesError", "setup_game"]
+__all__ = ["DEFAULT_GAME", "GAMES", "Game", "GameSetup", "RulesError", "game_named", "game_of", "setup_game"]

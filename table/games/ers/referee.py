@@ -46,15 +46,14 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
-from table.games.ers_rules import ErsRules
-from table.games.slaps import FACE_CHANCES, slap_condition
+from table.events import OUT_OF_CARDS, ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
+from table.games.ers.rules import ErsRules
+from table.games.ers.slaps import FACE_CHANCES, slap_condition
 from table.referee import Expectation, GameSetupError, GameView, Referee
 from table.rules import build_rules, rules_to_dict
 
 PILE = "pile"
 RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card still ran the race
-OUT_OF_CARDS = "out-of-cards"  # a seat's action: "I hold no card", where the referee counted some
 
 
 def _code(card: Card | None) -> str | None:

@@ -1,7 +1,7 @@
 """The shedding game's state, and the moves of cards the referee counts: hands, safe cards, the
 stock and the pile.
 
-The referee (``table.games.eights``) is built in three layers: this one keeps the counts and
+The referee (``table.games.eights.referee``) is built in three layers: this one keeps the counts and
 moves cards between hands, the stock and the pile (draws, swaps, hands passed on, reshuffles);
 ``eights_plays`` judges the cards played and what they do; ``eights`` takes the events and the
 seats' actions. Every count moves with a decision that says so, so the two decks are conserved:
@@ -15,7 +15,7 @@ from typing import Any
 
 from table.cards import Card
 from table.decisions import Decision
-from table.games.eights_decisions import (
+from table.games.eights.decisions import (
     CardsDrawn,
     HandMiscounted,
     HandRenewed,
@@ -24,7 +24,7 @@ from table.games.eights_decisions import (
     SafeCardUsed,
     StockReshuffled,
 )
-from table.games.eights_rules import EightsRules
+from table.games.eights.rules import EightsRules
 from table.games.stateful import StatefulReferee
 
 PILE, SEAT_ZONE = "pile", "seat"

@@ -24,7 +24,7 @@ from table.decisions import (
     TurnChanged,
 )
 from table.events import CardSeen, Event, SeatAction
-from table.games.ohhell_decisions import (
+from table.games.oh_hell.decisions import (
     BidMade,
     HandScored,
     RevokeFound,
@@ -32,7 +32,7 @@ from table.games.ohhell_decisions import (
     TrickWon,
     TrumpTurned,
 )
-from table.games.ohhell_rules import OhHellRules
+from table.games.oh_hell.rules import OhHellRules
 from table.games.stateful import StatefulReferee
 from table.referee import Expectation, GameSetupError, GameView
 from table.rules import RulesError

@@ -29,7 +29,7 @@ from table.decisions import (
     TurnSkipped,
 )
 from table.events import CardSeen, Event, SeatAction
-from table.games.cuckoo_decisions import (
+from table.games.cuckoo.decisions import (
     AllOutTie,
     CardRevealed,
     CutCard,
@@ -43,7 +43,7 @@ from table.games.cuckoo_decisions import (
     Traded,
     TradingClosed,
 )
-from table.games.cuckoo_rules import CuckooRules
+from table.games.cuckoo.rules import CuckooRules
 from table.games.stateful import StatefulReferee
 from table.referee import Expectation, GameView
 

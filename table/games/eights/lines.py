@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from table.decisions import Decision
-from table.games import eights_decisions as ed
+from table.games.eights import decisions as ed
+from table.games.game import Line, Names
+from table.referee import Referee
 
 PAD = "      "
 REASONS = {
@@ -22,8 +22,9 @@ REASONS = {
 }
 
 
-def describe(d: Decision, n: Callable[[int | None], str]) -> tuple[str, str] | None:
-    """The line for a shedding-game decision and its style; None for others. ``n`` names a seat."""
+def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
+    """The line for a decision of the game's own and its style; None for others."""
+    n = names.name
     if isinstance(d, ed.CardTurned):
         return f"{PAD}{d.card} turned up", "yellow"
     if isinstance(d, ed.TurnedCardTaken):

@@ -4,7 +4,7 @@ player, what may go on the pile. Pure functions over card faces, shared by the r
 from __future__ import annotations
 
 from table.cards import SUIT_NAMES, Card, Rank, Suit, card_of
-from table.games.eights_rules import EightsRules
+from table.games.eights.rules import EightsRules
 
 QUEEN_OF_SPADES = card_of(Rank.QUEEN, Suit.SPADES)
 TWO_OF_SPADES = card_of(Rank.TWO, Suit.SPADES)

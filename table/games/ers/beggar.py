@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from table.cards import Card
-from table.games.slaps import FACE_CHANCES
+from table.games.ers.referee import ErsReferee
+from table.games.ers.slaps import FACE_CHANCES
+
+GAME = ErsReferee.GAME  # its presets are Egyptian Rat Screw's (``beggar-my-neighbour``: slaps off)
 
 _VALUE = {"A": 4, "K": 3, "Q": 2, "J": 1, "-": 0}
 _SYMBOL = {v: k for k, v in _VALUE.items()}

@@ -9,7 +9,7 @@ from typing import Any
 
 from table.cards import Card, Rank
 from table.decisions import CardPlayed, Decision, GameOver, Rejected, RoundStarted, TurnChanged
-from table.games.eights_cards import (
+from table.games.eights.cards import (
     SUIT_NAMES,
     SUITS,
     base_card,
@@ -25,7 +25,7 @@ from table.games.eights_cards import (
     stacks_on,
     suit_of,
 )
-from table.games.eights_decisions import (
+from table.games.eights.decisions import (
     CardTurned,
     ChoiceMade,
     ChoiceOffered,
@@ -38,7 +38,7 @@ from table.games.eights_decisions import (
     Shielded,
     TurnedCardTaken,
 )
-from table.games.eights_state import (
+from table.games.eights.state import (
     CHOOSE,
     DEALER_DISCARD,
     DEALER_OPTION,

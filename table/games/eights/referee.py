@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from table.cards import SUIT_NAMES
 from table.decisions import CountCorrected, Decision, GameStarted, Rejected, TurnSkipped
-from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
-from table.games.eights_decisions import ChoiceMade, LastCardCalled, LastCardCaught
-from table.games.eights_plays import EightsPlays
-from table.games.eights_state import (
+from table.events import OUT_OF_CARDS, ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
+from table.games.eights.decisions import ChoiceMade, LastCardCalled, LastCardCaught
+from table.games.eights.plays import EightsPlays
+from table.games.eights.state import (
     CHOOSE,
     DEALER_DISCARD,
     DEALER_OPTION,
@@ -34,7 +34,6 @@ from table.games.eights_state import (
     TURN_UP,
     EightsState,
 )
-from table.games.ers import OUT_OF_CARDS
 from table.referee import Expectation, GameView
 
 __all__ = ["CHOOSE", "OVER", "PLAY", "EightsReferee", "EightsState"]

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Sequence
 
 from table.cards import Card, Rank
-from table.games.ers_rules import ErsRules
+from table.games.ers.rules import ErsRules
 
 FACE_CHANCES = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1}
 

@@ -1,0 +1,18 @@
+"""The trading game: Cuckoo (Chase the Ace, Screw Your Neighbor)."""
+
+from table.games.cuckoo import lights, lines
+from table.games.cuckoo.referee import CuckooReferee
+from table.games.cuckoo.rules import CuckooRules
+from table.games.game import Game
+
+GAME = Game(
+    name=CuckooReferee.GAME,
+    title="The trading game (Cuckoo)",
+    rules=CuckooRules,
+    referee=CuckooReferee,
+    preset="cuckoo",
+    gestures={"tap": "keep", "long-press": "trade"},
+    lines=lines.describe,
+    news=lights.news,
+    puts_out=lights.puts_out,
+)

@@ -1,0 +1,17 @@
+"""The shedding game: a Crazy Eights variant with two decks, matches, a safe card and specials."""
+
+from table.games.eights import lights, lines
+from table.games.eights.referee import EightsReferee
+from table.games.eights.rules import EightsRules
+from table.games.game import Game
+
+GAME = Game(
+    name=EightsReferee.GAME,
+    title="The shedding game (Crazy Eights)",
+    rules=EightsRules,
+    referee=EightsReferee,
+    preset="screw-your-neighbour",
+    gestures={"count": "taps", "long-press": "hold"},  # read in context by the referee
+    lines=lines.describe,
+    news=lights.news,
+)

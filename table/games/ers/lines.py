@@ -1,0 +1,74 @@
+"""The terminal's line for each decision of Egyptian Rat Screw's own (``table.terminal_view``)."""
+
+from __future__ import annotations
+
+from table.decisions import (
+    BadSlap,
+    CardsBurned,
+    ChallengeLost,
+    ChallengePassed,
+    ChallengeStarted,
+    Decision,
+    GameStarted,
+    GameWon,
+    GoodSlap,
+    LastChance,
+    PileWon,
+    PlayerBackIn,
+    SlapIgnored,
+    SlapLead,
+    StrikeGiven,
+)
+from table.games.game import Line, Names
+from table.referee import Referee
+
+TITLE = "Egyptian Rat Screw"
+PAD = "      "
+
+
+def lead_text(ns: int) -> str:
+    """A slap's lead as people say it: "23 ms", "0.41 ms", "3 µs"."""
+    if ns >= 10_000_000:
+        return f"{ns / 1e6:.0f} ms"
+    if ns >= 100_000:
+        return f"{ns / 1e6:.2g} ms" if ns < 1_000_000 else f"{ns / 1e6:.1f} ms"
+    return f"{max(ns, 0) / 1e3:.2g} µs" if ns < 10_000 else f"{ns / 1e3:.0f} µs"
+
+
+def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
+    """The line for a decision of the game's own and its style; None for others."""
+    n = names.name
+    if isinstance(d, GameStarted):
+        seats = ", ".join(f"{names.names[s]} {k}" for s, k in enumerate(d.hand_sizes))
+        return f"{TITLE}, {d.players} players; cards dealt: {seats}", "bold"
+    if isinstance(d, ChallengeStarted):
+        return f"{PAD}challenge: {n(d.seat)} has {d.chances} chance(s)", "yellow"
+    if isinstance(d, ChallengePassed):
+        return f"{PAD}{n(d.from_seat)} ran out: {n(d.seat)} goes on, {d.chances} chance(s)", "yellow"
+    if isinstance(d, ChallengeLost):
+        return f"{PAD}challenge lost: {n(d.challenger)} takes the pile", "yellow"
+    if isinstance(d, GoodSlap):
+        tie = f" (exact tie with {', '.join(n(s) for s in d.tied_with)})" if d.tied_with else ""
+        return f"{n(d.seat):>4} SLAPS: {d.condition.replace('_', '-')}{tie}", "bold green"
+    if isinstance(d, SlapLead):
+        close = d.lead_ns < names.close_call_ns()
+        text = f"{PAD}{n(d.seat)} took the pile, {lead_text(d.lead_ns)} ahead of {n(d.behind)}"
+        return text + (": a close call" if close else ""), "bold yellow" if close else "green"
+    if isinstance(d, BadSlap):
+        return f"{n(d.seat):>4} slaps for nothing", "bold red"
+    if isinstance(d, CardsBurned):
+        return f"{PAD}{n(d.seat)} burns {d.count} card(s) under the pile", "red"
+    if isinstance(d, StrikeGiven):
+        return f"{PAD}{n(d.seat)} gets strike {d.strikes}{': barred' if d.barred else ''}", "red"
+    if isinstance(d, SlapIgnored):
+        return f"{n(d.seat):>4} slap ignored: {d.reason}", "dim"
+    if isinstance(d, PileWon):
+        counts = " ".join(f"{names.names[s]}:{k}" for s, k in enumerate(referee.view().scores))
+        return f"{PAD}{n(d.seat)} takes {d.cards} cards ({d.reason})   [{counts}]", "cyan"
+    if isinstance(d, PlayerBackIn):
+        return f"{PAD}{n(d.seat)} slaps back in!", "bold magenta"
+    if isinstance(d, LastChance):
+        return f"{PAD}{n(d.seat)} holds every card: {d.cards} more for a last slap-in", "magenta"
+    if isinstance(d, GameWon):
+        return f"{n(d.seat)} wins the game, holding all the cards!", "bold green"
+    return None
