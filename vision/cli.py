@@ -212,7 +212,23 @@ def _overlay_zones(args: argparse.Namespace) -> list[Zone]:
     return load_zones(config)
 
 
+def cmd_markers(args: argparse.Namespace) -> int:
+    from vision.markers import write_markers
+
+    path = write_markers(args.out, args.size_mm)
+    print(
+        f"wrote {path}: four markers {args.size_mm:g} mm wide, a page each; print at 100% (check the 50 mm bar), "
+        "lay each one's centre on its corner of the table, and give calibrate the distances between the centres"
+    )
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
+    marks = sub.add_parser("markers", help="draw the four calibration markers to print (PDF, a page each)")
+    marks.add_argument("--out", required=True, help="the PDF to write (or NAME.png: a PNG a page)")
+    marks.add_argument("--size-mm", type=float, default=60.0, help="each marker's width as printed (default 60)")
+    marks.set_defaults(func=cmd_markers)
+
     cal = sub.add_parser("calibrate", help="map the camera to the table from its ArUco markers or four points")
     where = cal.add_mutually_exclusive_group(required=True)
     where.add_argument("--image", help="a photo of the table from the camera")
