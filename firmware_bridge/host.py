@@ -273,7 +273,7 @@ class Bridge:
             self._set_status(
                 "wrong-firmware",
                 f"the board speaks protocol {self.info.protocol} ({self.info.firmware}), "
-                f"this table {p.PROTOCOL_VERSION}: flash firmware_bridge/firmware (see the README)",
+                f"this table {p.PROTOCOL_VERSION}: flash firmware_bridge/firmware (see docs/hardware.md)",
             )
             self._stop.wait(self.timing.recheck_ns / 1e9)
             return False

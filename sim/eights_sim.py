@@ -37,7 +37,7 @@ CATCH = 0.6  # the chance someone notices
 
 class EightsSimulation(TableSimulation):
     referee: EightsReferee
-    DEFAULT_CAMERA = "reports"  # whole games on the rendered camera still lose count (README)
+    DEFAULT_CAMERA = "reports"  # whole games on the rendered camera still lose count (docs/simulator.md)
 
     def prepare(self, setup: GameSetup) -> GameSetup:
         self.cards = EightsCards()

@@ -91,6 +91,6 @@ run systemctl restart mosquitto
 run cp "$SRC/systemd/cardtable.service" /etc/systemd/system/cardtable.service
 run systemctl daemon-reload
 run systemctl enable cardtable.service
-echo "installed. Calibrate the camera (README: \"Calibrating\") into $CONF/calibration.json, edit $CONF/table.toml,"
+echo "installed. Calibrate the camera (README: \"Calibrating the camera\") into $CONF/calibration.json, edit $CONF/table.toml,"
 echo "check it with: sudo -u cardtable $PREFIX/venv/bin/cardtable run --config $CONF/table.toml --check"
 echo "then: sudo systemctl start cardtable && journalctl -fu cardtable"

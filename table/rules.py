@@ -1,6 +1,6 @@
 """Rules as data: a frozen value per game, named presets shipped as TOML, strict checking.
 
-Every house rule is a field with the seeds' most common choice as its default. A preset file
+Every house rule is a field with the rule texts' most common choice as its default. A preset file
 (shipped in the game's package, ``table/games/<game>/presets/``, or the user's own) sets only the fields it changes::
 
     description = "..."

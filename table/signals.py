@@ -3,7 +3,7 @@
 Each seat's light has a standing pattern, where the game stands for that seat, and over it a
 short message when something happens to the seat; when the message has played, the standing
 pattern comes back. Pure like the games: decisions in, patterns out, time given (``now_ns``),
-so the simulator's lights are the table's. The mapping (README, "Seat lights"):
+so the simulator's lights are the table's. The mapping (docs/hardware.md, "What the lights say"):
 
 standing, first that applies:
     paused (a fault: camera lost, board unplugged)   every seat amber, slow blink

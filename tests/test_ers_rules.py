@@ -495,7 +495,7 @@ def test_slap_on_the_card_that_fails_a_challenge_beats_the_challenger() -> None:
 
 
 def test_seed_example_top_bottom_on_the_card_that_fails_a_queen() -> None:
-    """The seed's top-bottom example 4-7-2-Q-8-4, where the last 4 is also the queen's last chance."""
+    """The rule sheet's top-bottom example 4-7-2-Q-8-4, where the last 4 is also the queen's last chance."""
     table = Table(rules(), tops=[["7C", "QD"], ["4H", "2D", "8S", "4S"]])
     out = table.play("4H 7C 2D QD 8S 4S")
     assert one(out, ChallengeLost) == ChallengeLost(table.t, 1, 0)

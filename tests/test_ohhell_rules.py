@@ -537,13 +537,13 @@ def test_the_carried_trick_is_taken_once() -> None:
 
 
 def test_off_suit_cards_of_equal_rank_go_to_the_earliest() -> None:
-    """README: with the led suit cancelled, rank alone decides, the earliest card on equal ranks."""
+    """docs/games/oh-hell.md: with the led suit cancelled, rank alone decides, the earliest card on equal ranks."""
     table = dealt(2, decks=2)
     assert won(table.play("5H 5H 9D 9S")).seat == 3
 
 
 def test_a_fully_cancelled_last_trick_goes_to_nobody() -> None:
-    """README: a fully cancelled last trick of a hand is nobody's; the hand is scored without it."""
+    """docs/games/oh-hell.md: a fully cancelled last trick of a hand is nobody's; the hand is scored without it."""
     table = dealt(1, decks=2)
     out = table.play("AH AH KS KS")
     assert not of(out, TrickWon)
@@ -615,7 +615,7 @@ def test_a_joker_of_the_trump_suit_loses_to_any_trump() -> None:
 
 
 def test_a_trick_of_jokers_goes_to_the_first_joker_that_did_not_cancel() -> None:
-    """README: two red jokers cancel, the black joker (seat 0's, played last) takes the trick."""
+    """docs/games/oh-hell.md: two red jokers cancel, the black joker (seat 0's, played last) takes the trick."""
     table = dealt(2, players=3, decks=2, jokers_per_deck=2)
     out = table.play("RJ RJ BJ")
     assert won(out) == TrickWon(table.t, 0, 1, 1, tuple(parse_cards("RJ RJ")))

@@ -1,5 +1,5 @@
 """The hand-written game records in docs/records replay to the tricks, losers and scores the
-README promises: a game played without the controller can be scored afterwards."""
+docs/journal.md promises: a game played without the controller can be scored afterwards."""
 
 from __future__ import annotations
 

@@ -115,7 +115,7 @@ def _played(seed: int, then: str) -> list[str]:
 
 def test_on_the_rendered_table_most_twins_are_played_and_no_card_moved_is(monkeypatch) -> None:
     """Where the twin lies almost where the old card lay, or covers all of it but slivers, the
-    camera cannot tell (the README says so: lay it askew). Cards moved are seen as before the
+    camera cannot tell (the README's troubleshooting says so: lay it askew). Cards moved are seen as before the
     table looked for twins (a pile's top card the reader misreads once moved is the reader's
     fault, not the twins')."""
     twins = sum(_played(seed, "twin") == ["5D", "9C", "9C", "KH"] for seed in range(SEEDS))

@@ -101,7 +101,7 @@ class CornerNet:
                 models.append(_read(path))
                 nets.append(_runnable(models[-1]))
             except ModelError as exc:
-                raise ModelError(f"{path}: {exc}; reinstall cardtable or retrain (README)") from None
+                raise ModelError(f"{path}: {exc}; reinstall cardtable or retrain (docs/training.md)") from None
         net = cls.__new__(cls)
         net._set(tuple(models), nets)
         return net

@@ -43,5 +43,5 @@ def overexposure_advice(image: np.ndarray, cards: Sequence[SeenCard]) -> str | N
         return None
     return (
         f"overexposed: {share:.0%} of the cards' corners are clipped white, where pale ink is lost; "
-        "turn the camera's exposure down (README: Troubleshooting)"
+        "turn the camera's exposure down (README: 'Troubleshooting')"
     )

@@ -1,4 +1,5 @@
-"""Draws the README's vision pictures: ``python docs/images/make_pictures.py`` (from the repository root)."""
+"""Draws the vision pictures of the README and docs/vision.md: ``python docs/images/make_pictures.py``
+(from the repository root)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@
 # commands through the RP2040's PIO: the strip's bit timing is the PIO's, so interrupts are never
 # turned off to write it and a button's edge is stamped when it happens, whatever the lights do.
 # The wire protocol is protocol.py, the same file the host runs.
-# Flash: see the README ("The microcontroller bridge").
+# Flash: see docs/hardware.md ("The microcontroller bridge").
 
 import select
 import sys

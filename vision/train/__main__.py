@@ -4,7 +4,7 @@ Draws synthetic corners (``vision.train.synth``), fits the network of ``vision.c
 JAX and Adam, checks that the numpy forward pass gives the same answers as the training graph,
 and writes the weights (``--varied``: the second network, on corners with pips of random
 shapes and hard shadows; ``--init``: go on training a written model, whose recipe is recorded
-in the new one). Deterministic for a seed. Needs the ``train`` extra and fonts (README).
+in the new one). Deterministic for a seed. Needs the ``train`` extra and fonts (docs/training.md).
 """
 
 from __future__ import annotations

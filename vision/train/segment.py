@@ -310,9 +310,15 @@ def train(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = training_parser("python -m vision.train.segment", __doc__.splitlines()[0], epochs=8, batch=32, out=WEIGHTS)
     parser.add_argument("--scenes", type=int, default=20_000)
-    parser.add_argument("--pictures", help="a folder of photos to print on the clutter's book covers (README)")
-    parser.add_argument("--shadows", type=float, default=0.0, help="share of scenes with hard shadows (README)")
-    parser.add_argument("--limed", type=float, default=0.0, help="share of scenes on whitewashed wood (README)")
+    parser.add_argument(
+        "--pictures", help="a folder of photos to print on the clutter's book covers (docs/training.md)"
+    )
+    parser.add_argument(
+        "--shadows", type=float, default=0.0, help="share of scenes with hard shadows (docs/training.md)"
+    )
+    parser.add_argument(
+        "--limed", type=float, default=0.0, help="share of scenes on whitewashed wood (docs/training.md)"
+    )
     parser.add_argument("--init", help="a segmenter's ONNX file to go on training from (its recipe is recorded)")
     train(parser.parse_args())
 

@@ -8,7 +8,7 @@ card's frame and picture, the table past the rounded corner, a thumb), then a ca
 index at all (a back, a picture, the table, a covered corner) and are labelled so.
 
 None of the simulator's deck styles (``sim.render_cards``) and none of the real photographs are
-used here, so both stay unseen for the benchmark. Needs Pillow and fonts (see the README's
+used here, so both stay unseen for the benchmark. Needs Pillow and fonts (see docs/training.md's
 "Training the corner reader"); the table itself never imports this module.
 """
 
@@ -563,7 +563,7 @@ def dataset(
     rng = np.random.default_rng(seed)
     fonts = fonts or font_files()
     if not fonts:
-        raise RuntimeError("no fonts found: install the packages the README lists for training")
+        raise RuntimeError("no fonts found: install the packages docs/training.md lists")
     xs, ranks, suits = [], [], []
     for _ in range(count):
         s = sample(rng, fonts, varied)

@@ -8,7 +8,7 @@ safe card leaving its place is a ``CardGone`` in that seat's zone. Buttons carry
 ``SeatAction``: ``draw``, ``pass``, ``accept`` (take what a two, queen or four asks), ``choose``
 (value: option N from 1; 0 the default), ``last-card``, ``challenge``, ``leave`` (the dealer
 leaves the turned card) and ``red-aces`` (the dealer says the deal left two or fewer over); or
-the seat gestures ``taps`` (value N) and ``hold``, read in context (README: "The shedding game").
+the seat gestures ``taps`` (value N) and ``hold``, read in context (docs/games/eights.md).
 
 The referee keeps every hand's size, the stock's and the pile's, so the two decks are conserved:
 hands + safe cards + stock + pile = every card.
@@ -170,7 +170,7 @@ class EightsReferee(EightsPlays):
         return [Rejected(t, f"the shedding game takes no action {action!r}", "action", seat)]
 
     def _meaning(self, seat: int, gesture: str, taps: int) -> tuple[str, int | None]:
-        """What a seat's taps or hold mean where the game stands (README: "The shedding game")."""
+        """What a seat's taps or hold mean where the game stands (docs/games/eights.md)."""
         st = self.state
         if st.choices and st.choices[0]["seat"] == seat:
             return "choose", 0 if gesture == "hold" else taps

@@ -2,9 +2,9 @@
 
 Source: the second half of the 2020 "Screw Your Neighbor Card Game" article. Defaults are that
 text's game: two decks and four
-jokers, 8 cards each, a safe card, and every special card it lists. Where the seed can be read two
-ways, the field says which reading is the default and offers the other (README: "The shedding
-game").
+jokers, 8 cards each, a safe card, and every special card it lists. Where the rule text can be read
+two ways, the field says which reading is the default and offers the other
+(docs/games/eights.md).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class EightsRules:
     two_joker_draw: int = 4
     queen_spades_draw: int = 5
     stacking: bool = True
-    # The seed stacks twos only: a queen of spades owed is drawn (or shielded). With this, the
+    # The article stacks twos only: a queen of spades owed is drawn (or shielded). With this, the
     # other queen of spades on it adds its five (and, identical, is a switch too).
     queen_stacks: bool = False
     # A natural pair of twos or queens of spades may split the draw over the next two players.
@@ -80,7 +80,7 @@ class EightsRules:
     reshuffle_extra_card: bool = True
     # Forgetting "last card" and being challenged costs this many cards (0: no announcement).
     last_card_penalty: int = 2
-    # A safe card counts as a card held for "last card" (the seed: a safe card left alone is
+    # A safe card counts as a card held for "last card" (the article: a safe card left alone is
     # the last card) or not (only the hand counts).
     last_card_counts_safe: bool = True
     rounds: int = 1
