@@ -28,6 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.quads import iou
+
 ROOT = Path(__file__).resolve().parents[1]
 ENV = "CARDTABLE_PHOTOS"
 SPLIT_FILE = Path(__file__).with_name("photo_split.json")
@@ -70,6 +72,12 @@ def labelled(photo: str) -> list[tuple[str, tuple[int, int, int, int]]]:
         box = tuple(int(obj.findtext(f"bndbox/{k}", "0")) for k in ("xmin", "ymin", "xmax", "ymax"))
         out.append((RANKS[obj.findtext("name", "")], box))
     return out
+
+
+def label_overlap(corners: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """How much an outline's box (its corners' extent) and a label's box overlap, over their union."""
+    outline = np.array([*corners.min(axis=0), *corners.max(axis=0)], np.float64)
+    return float(iou(outline, np.array([box], np.float64))[0])
 
 
 def named_in_project() -> set[str]:

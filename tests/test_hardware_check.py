@@ -17,7 +17,7 @@ from sim.fake_board import FakeBoard
 from sim.mock_gpio import TimedMockPin, timed_mock_factory
 from table.config import load_config
 from table.hardware_check import check_hardware
-from tests.test_live import ROOT, _table
+from tests.live_tables import ROOT, rendered_table
 
 
 class _StuckDown(TimedMockPin):
@@ -38,7 +38,7 @@ def _on_the_bridge(path: Path, port: str) -> None:
 
 
 def test_a_table_on_the_pins_is_found_whole_and_a_button_held_down_is_named(tmp_path: Path) -> None:
-    config = load_config(_table(tmp_path, frames=1))
+    config = load_config(rendered_table(tmp_path, frames=1))
     factory = timed_mock_factory()
     said = _says(check_hardware(config, factory))
     assert said["camera"] == (True, f"folder:{tmp_path / 'frames'}: a 800x600 frame read")
@@ -53,13 +53,13 @@ def test_a_table_on_the_pins_is_found_whole_and_a_button_held_down_is_named(tmp_
 
 
 def test_lights_the_pins_cannot_dim_are_not_ready(tmp_path: Path) -> None:
-    config = load_config(_table(tmp_path, frames=1))
+    config = load_config(rendered_table(tmp_path, frames=1))
     ok, says = _says(check_hardware(config, MockFactory()))["lights"]  # plain mock pins: no PWM
     assert not ok and says.startswith("seat 0's light on pin 5")
 
 
 def test_a_camera_that_gives_frames_of_another_size_is_not_ready(tmp_path: Path) -> None:
-    config_path = _table(tmp_path, frames=1)
+    config_path = rendered_table(tmp_path, frames=1)
     for shot in (tmp_path / "frames").iterdir():
         cv2.imwrite(str(shot), np.full((480, 640, 3), 90, np.uint8))
     ok, says = _says(check_hardware(load_config(config_path), timed_mock_factory()))["camera"]
@@ -69,7 +69,7 @@ def test_a_camera_that_gives_frames_of_another_size_is_not_ready(tmp_path: Path)
 def test_the_bridges_board_is_asked_who_it_is_and_a_port_that_is_not_there_is_named(tmp_path: Path) -> None:
     board = FakeBoard(folder=str(tmp_path)).start()
     try:
-        path = _table(tmp_path, frames=1)
+        path = rendered_table(tmp_path, frames=1)
         _on_the_bridge(path, board.path)
         ok, says = _says(check_hardware(load_config(path)))["board"]
         assert ok and says.startswith(f"{board.path}: ") and ", protocol 2, " in says and "buttons" in says
@@ -82,7 +82,7 @@ def test_the_bridges_board_is_asked_who_it_is_and_a_port_that_is_not_there_is_na
 
 def test_without_gpio_check_and_run_say_so_in_one_line(tmp_path: Path) -> None:
     """This machine has no GPIO gpiozero can drive (nor any in CI): no warnings, no traceback."""
-    command = [sys.executable, "-m", "table.cli", "run", "--config", str(_table(tmp_path, frames=1))]
+    command = [sys.executable, "-m", "table.cli", "run", "--config", str(rendered_table(tmp_path, frames=1))]
     env = {key: value for key, value in os.environ.items() if not key.startswith("GPIOZERO_")}  # gpiozero's own choice
     check = subprocess.run([*command, "--check"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
     assert check.returncode == 2

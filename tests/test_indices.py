@@ -18,11 +18,10 @@ from hypothesis import strategies as st
 import vision.by_index as by_index_module
 import vision.identify as identify_module
 import vision.indices as indices_module
-from benchmarks.photos import missing
+from benchmarks.photos import label_overlap, labelled, missing, photos_folder
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from sim.render_cards import DECK_STYLES, render_card
-from tests.test_vision_real import DATA, labelled, overlap
-from tests.test_vision_rendered import on_table
+from tests.one_card import on_table
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.deck import builtin_deck
 from vision.detect import CARD_H, CARD_W, CardQuad, FoundCard
@@ -253,11 +252,11 @@ def test_no_index_is_seen_in_wood_grain_a_cards_back_or_a_blank_table(table: str
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
 @pytest.mark.parametrize(("name", "at"), [("IMG_2537.JPG", (148, 186)), ("IMG_2648.JPG", (30, 202))])
 def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypatch, name: str, at) -> None:
-    image = cv2.imread(str(DATA / name))
+    image = cv2.imread(str(photos_folder() / name))
     ((rank, box),) = [(r, b) for r, b in labelled(name) if b[:2] == at]
 
     def matches() -> list:
-        return [c for c in identify(image) if overlap(c.corners, box) > 0.5]
+        return [c for c in identify(image) if label_overlap(c.corners, box) > 0.5]
 
     (card,) = matches()
     assert card.code is not None and card.code[:-1] == rank
@@ -271,11 +270,11 @@ def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_fai
     step, its top only the thin shadow it casts (29.9 grey levels). Its index reads for sure;
     the one side showing at ``SHOWN_SIDE`` is side enough. Asked for a side at ``SIDE_EDGE``,
     the index is no card's."""
-    image = cv2.imread(str(DATA / "IMG_2669.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2669.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2669.JPG") if b[:2] == (114, 218)]
 
     def codes() -> list[str | None]:
-        return [c.code for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+        return [c.code for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
 
     assert codes() == ["JD"] and rank == "J"
     monkeypatch.setattr(indices_module, "SHOWN_SIDE", indices_module.SIDE_EDGE)
@@ -289,7 +288,7 @@ def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_fai
 def test_an_index_read_as_a_court_rank_beside_a_picture_is_no_pip_rank(name: str, at, ruled: bool) -> None:
     """IMG_2657's lowest king shows his picture right of his index; IMG_2603's ten of clubs, its
     paper and a pip. Read torn between K, A and 8, the king's index is a king."""
-    image = cv2.imread(str(DATA / name))
+    image = cv2.imread(str(photos_folder() / name))
     centres, moments, joins = ink_marks(indices_module.darkest(image), colour=image)
     a, b, down, height = index_pairs(centres, moments, joins)
     (n,) = [n for n in range(len(a)) if np.hypot(*(centres[a[n]] - at)) < 3]
@@ -326,11 +325,11 @@ def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monk
     """IMG_2657's king of diamonds, the lowest of a fan, shows its index and a strip of its
     picture: the index reads K at 0.78 (A and 8 the rest); beside a picture, 0.95. Without the
     picture's say, the index is too unsure to be a card."""
-    image = cv2.imread(str(DATA / "IMG_2657.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2657.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2657.JPG") if b[:2] == (40, 296)]
 
     def codes() -> list[str | None]:
-        return [c.code for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+        return [c.code for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
 
     assert codes() == ["KD"] and rank == "K"
     monkeypatch.setattr(indices_module, "PICTURE_INKS", 99)
@@ -341,11 +340,11 @@ def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monk
 def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) -> None:
     """IMG_2475's ace: its outline runs past the card's end and reads unsure. The index inside it,
     read through the outline it implies, is the card; the unsure outline is left out."""
-    image = cv2.imread(str(DATA / "IMG_2475.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2475.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2475.JPG") if b[:2] == (110, 258)]
 
     def codes() -> list[str | None]:
-        return [c.code for c in identify(image) if overlap(c.corners, box) > 0.5]
+        return [c.code for c in identify(image) if label_overlap(c.corners, box) > 0.5]
 
     (code,) = codes()
     assert code is not None and code[:-1] == rank
@@ -359,12 +358,12 @@ def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_s
     """IMG_2635's king and ace lie partly under other cards, each showing one index. Read surely
     enough, it is the card (covered); under the lone index's thresholds it is not taken (the
     king lies beside a card known by both its indices: ``LONE_BESIDE`` is his)."""
-    image = cv2.imread(str(DATA / "IMG_2635.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2635.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2635.JPG") if b[:2] == at]
 
     def best() -> SeenCard | None:
         cards = [c for c in identify(image) if c.code is not None]
-        return max(cards, key=lambda c: overlap(c.corners, box)) if cards else None
+        return max(cards, key=lambda c: label_overlap(c.corners, box)) if cards else None
 
     card = best()
     assert card.covered and card.code[:-1] == rank and card.confidence >= by_index_module.LONE_SURE
@@ -385,7 +384,7 @@ def test_a_card_seen_by_two_of_its_indices_is_one_card(monkeypatch) -> None:
         return [c for c in identify(image) if c.code == "KH"]
 
     (king,) = kings()
-    assert king.covered and overlap(king.corners, (*lower.corners.min(axis=0), *lower.corners.max(axis=0))) > 0.6
+    assert king.covered and label_overlap(king.corners, (*lower.corners.min(axis=0), *lower.corners.max(axis=0))) > 0.6
     monkeypatch.setattr(by_index_module, "_one_each", lambda taken, sightings: [card for card, _, _ in taken])
     assert len(kings()) == 2
 
@@ -438,11 +437,11 @@ def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(mon
 def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely(monkeypatch) -> None:
     """IMG_2523's ace of diamonds reaches under the edge of a book: its outline, drawn short,
     shows no index; its index, read surely on its own, is the card (covered: its middle hidden)."""
-    image = cv2.imread(str(DATA / "IMG_2523.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2523.JPG"))
     ((rank, box),) = labelled("IMG_2523.JPG")
 
     def matches() -> list[SeenCard]:
-        return [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+        return [c for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
 
     (card,) = matches()
     assert card.covered and card.code[:-1] == rank
@@ -477,9 +476,9 @@ def test_a_card_whose_two_indices_agree_is_taken_though_a_card_under_it_reads_ot
     """IMG_2601: no outline reads the ten of diamonds lying over a queen of clubs. Its two indices
     read 10D alike; the queen's index, whose outline overlaps the ten's as much as one card's two
     do, reads QC. The ten, confirmed by its other index, is taken (it used to make both unsure)."""
-    image = cv2.imread(str(DATA / "IMG_2601.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2601.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2601.JPG") if b[:2] == (143, 190)]
-    cards = [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+    cards = [c for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
     assert [c.code[:-1] for c in cards] == [rank]
 
 
@@ -533,12 +532,12 @@ def test_a_card_known_by_both_indices_is_taken_though_a_card_on_top_explains_one
     index: that index is explained as the ace's, but the lower one is not, and the ten is taken,
     whichever of its indices was found first (the two read alike, 0.999: the enrolled deck found
     the upper one first, and the ten was lost)."""
-    image = cv2.imread(str(DATA / "IMG_2667.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2667.JPG"))
     find = by_index_module.find_indices
     for order in (1, -1):
         monkeypatch.setattr(by_index_module, "find_indices", lambda *args, order=order: find(*args)[::order])
         for rank, box in labelled("IMG_2667.JPG"):
-            cards = [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+            cards = [c for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
             assert [c.code[:-1] for c in cards] == [rank], order
 
 
@@ -548,11 +547,11 @@ def test_a_card_whose_outline_reads_unsure_is_found_whole_from_its_index(monkeyp
     most). Its index's outline, fitted to the edges round it, reads JS: he lies whole. Where no
     outline fits, his two indices, found alone, both read JS (under ``LONE_SURE`` each): he is
     taken as lying under something."""
-    image = cv2.imread(str(DATA / "cam_image14.jpg"))
+    image = cv2.imread(str(photos_folder() / "cam_image14.jpg"))
     ((rank, box),) = labelled("cam_image14.jpg")
 
     def cards() -> list:
-        found = [c for c in identify(image) if c.code is not None and overlap(c.corners, box) > 0.5]
+        found = [c for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
         return [(c.code[:-1], c.covered) for c in found]
 
     assert cards() == [(rank, False)]
@@ -969,7 +968,7 @@ def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_i
     from vision.identify import lies_over
     from vision.quads import iou
 
-    image = cv2.imread(str(DATA / "IMG_2668.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2668.JPG"))
     labelled = np.float32([96, 147, 176, 360])  # the ten's part showing
 
     def shown() -> float:
@@ -989,7 +988,7 @@ def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(mo
     indices (no outline reads). The ace shows both its indices, so its size is known; the ten,
     known by one index, takes it, and its outline stops at its own top edge (drawn from the
     index's height it reached past it, above the ace)."""
-    image = cv2.imread(str(DATA / "IMG_2648.JPG"))
+    image = cv2.imread(str(photos_folder() / "IMG_2648.JPG"))
 
     def ratio() -> float:
         found = {c.code: c for c in identify(image)}

@@ -4,7 +4,6 @@ pins for buttons and lights, a real journal, faults that pause the game."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import subprocess
 import sys
@@ -17,46 +16,14 @@ import cv2
 from gpiozero.pins.mock import MockFactory
 
 from sim.mock_gpio import press, release, timed_mock_factory
-from sim.render import CardPlacement, SceneSpec, render_scene
 from table import signals as sg
 from table.config import load_config
 from table.live import LiveTable
-from vision.calibration import calibrate_from_points
-
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = (ROOT / "table.example.toml").read_text(encoding="utf-8")
-# A ``cardtable run`` of its own process on gpiozero's mock pins (PWM ones: the lights dim).
-MOCK_PINS = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
-
-
-def _table(folder: Path, frames: int = 12, card_from: int = 3, second_from: int | None = None) -> Path:
-    """A configuration whose camera is a folder of rendered 800x600 frames at 5 a second, a
-    queen of hearts landing on the pile from frame ``card_from`` (and the seven of clubs on it
-    from ``second_from``)."""
-    shots = folder / "frames"
-    shots.mkdir()
-    for i in range(frames):
-        cards = (CardPlacement("QH", 400, 300, 15.0, 200),) if i >= card_from else ()
-        if second_from is not None and i >= second_from:
-            cards += (CardPlacement("7C", 410, 305, -25.0, 200),)
-        cv2.imwrite(str(shots / f"frame-{i:03d}.png"), render_scene(SceneSpec(cards=cards, seed=i, noise=3.0))[0])
-    corners = [[0, 0], [800, 0], [800, 600], [0, 600]]
-    calibrate_from_points(corners, corners, (800, 600)).save(folder / "calibration.json")
-    text = EXAMPLE.replace('source = "usb:0"', 'source = "folder:frames"')
-    for old, new in (("width = 1280", "width = 800"), ("height = 720", "height = 600"), ("fps = 15", "fps = 5")):
-        text = text.replace(old, new)
-    text = text.replace("lateness_ms = 450 ", "lateness_ms = 1200 ")
-    (folder / "table.toml").write_text(text, encoding="utf-8")
-    return folder / "table.toml"
-
-
-def _journal(folder: Path) -> list[dict]:
-    (path,) = sorted((folder / "journal").glob("*.jsonl"))
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+from tests.live_tables import MOCK_PINS, ROOT, journal_lines, rendered_table, wait_until
 
 
 def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path) -> None:
-    config = _table(tmp_path)
+    config = rendered_table(tmp_path)
     env = MOCK_PINS
     done = subprocess.run(
         [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--max-seconds", "5"],
@@ -67,7 +34,7 @@ def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    lines = _journal(tmp_path)
+    lines = journal_lines(tmp_path)
     assert lines[0]["game"] == "ers" and lines[0]["players"] == 4
     assert [(e["type"], e.get("card"), e.get("zone")) for e in lines[1:]] == [("card-seen", "QH", "pile")]
     assert "Bob plays  QH" in done.stdout
@@ -80,7 +47,7 @@ def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path
 
 
 def test_cardtable_run_check_says_what_the_configuration_sets_up(tmp_path: Path) -> None:
-    config = _table(tmp_path, frames=1)
+    config = rendered_table(tmp_path, frames=1)
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--check"]
     for fps, status, says in ((5, 0, "ers (standard) for 4 seats (Ann, Bob, Cyd, Dee) on gpio"), (0, 2, "fps: 0 must")):
         config.write_text(config.read_text(encoding="utf-8").replace("fps = 5", f"fps = {fps}"), encoding="utf-8")
@@ -91,42 +58,35 @@ def test_cardtable_run_check_says_what_the_configuration_sets_up(tmp_path: Path)
 def test_a_slap_on_the_mock_pins_is_journaled_and_the_lights_follow(tmp_path: Path) -> None:
     """In process, on gpiozero's mock pins: the table lights seat 1 (who leads), a press on seat
     2's pin is a journaled slap, and the recording's end pauses the table on every light."""
-    config = load_config(_table(tmp_path, frames=15, card_from=20))  # no card: nothing to slap
+    config = load_config(rendered_table(tmp_path, frames=15, card_from=20))  # no card: nothing to slap
     factory = timed_mock_factory()
     table = LiveTable(config, pin_factory=factory)
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
     runner.start()
     try:
-        _wait(lambda: table.games and table.games[0].signals.patterns(time.monotonic_ns())[1] == sg.TURN)
+        wait_until(lambda: table.games and table.games[0].signals.patterns(time.monotonic_ns())[1] == sg.TURN)
         assert factory.pin(6).state > 0 and factory.pin(5).state == 0  # seat 1's light on, seat 0's off
         now = time.monotonic()
         press(factory, 22, now)  # seat 2's button
         release(factory, 22, now + 0.08)
-        _wait(lambda: any(d.KIND == "bad-slap" for d in table.games[0].decisions))
-        _wait(lambda: table.games[0].paused)  # the 15 frames at 5 a second have played
+        wait_until(lambda: any(d.KIND == "bad-slap" for d in table.games[0].decisions))
+        wait_until(lambda: table.games[0].paused)  # the 15 frames at 5 a second have played
         assert set(table.games[0].signals.patterns(time.monotonic_ns())) == {sg.PAUSED}
     finally:
         table.stop()
         runner.join(timeout=10)
     assert not runner.is_alive()
-    presses = [e for e in _journal(tmp_path)[1:] if e["type"] == "press"]
+    presses = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "press"]
     assert [(e["seat"], e["source"]) for e in presses] == [(2, "gpio")] and table.errors == 0
 
 
-def _wait(condition, seconds: float = 15.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 def test_a_table_killed_mid_game_resumes_from_its_journal_with_nothing_lost_or_played_twice(tmp_path: Path) -> None:
-    config = _table(tmp_path, frames=25, card_from=3, second_from=15)  # the 7C lands 2.4 s after the QH
+    config = rendered_table(tmp_path, frames=25, card_from=3, second_from=15)  # the 7C lands 2.4 s after the QH
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--quiet"]
     first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait(
+        wait_until(
             lambda: (
                 (tmp_path / "journal").is_dir()
                 and any('"QH"' in p.read_text() for p in (tmp_path / "journal").glob("*.jsonl"))
@@ -136,13 +96,13 @@ def test_a_table_killed_mid_game_resumes_from_its_journal_with_nothing_lost_or_p
     finally:
         first.kill()  # SIGKILL: no clean stop, as a power cut or kill -9
         first.wait()
-    assert [e.get("card") for e in _journal(tmp_path)[1:]] == ["QH"]
+    assert [e.get("card") for e in journal_lines(tmp_path)[1:]] == ["QH"]
     done = subprocess.run(
         [*command, "--max-seconds", "8"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     assert "resuming the game in" in done.stderr and "QH in zone pile lay there before the restart" in done.stderr
-    lines = _journal(tmp_path)  # still the one journal, the game going on in it
+    lines = journal_lines(tmp_path)  # still the one journal, the game going on in it
     assert [(e["type"], e.get("card")) for e in lines[1:]] == [("card-seen", "QH"), ("card-seen", "7C")]
 
 
@@ -156,34 +116,34 @@ def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_
         return state is not None and (state.pattern, state.colour) == (protocol.STEADY, sg.TURN.colour)
 
     board = FakeBoard(folder=str(tmp_path)).start()
-    path = _table(tmp_path, frames=75, card_from=99)  # 15 s of an empty table
+    path = rendered_table(tmp_path, frames=75, card_from=99)  # 15 s of an empty table
     text = "\n".join(line for line in path.read_text().splitlines() if not line.startswith(("buttons =", "lights =")))
     path.write_text(text.replace('backend = "gpio"', f'backend = "bridge"\nport = "{board.path}"'), encoding="utf-8")
     table = LiveTable(load_config(path))
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
     runner.start()
     try:
-        _wait(lambda: lit(1))
+        wait_until(lambda: lit(1))
         board.press(2)
         board.release(2, time.monotonic_ns() + 80_000_000)
-        _wait(lambda: any(d.KIND == "bad-slap" for d in table.games[0].decisions))
+        wait_until(lambda: any(d.KIND == "bad-slap" for d in table.games[0].decisions))
         board.unplug()
-        _wait(lambda: table.games[0].paused)
+        wait_until(lambda: table.games[0].paused)
         assert "seat board" in table.games[0].faults
         board.lights.clear()  # a board that lost power comes back dark
         board.plug()
-        _wait(lambda: "seat board" not in table.games[0].faults)
-        _wait(lambda: lit(1))  # its lights put back
+        wait_until(lambda: "seat board" not in table.games[0].faults)
+        wait_until(lambda: lit(1))  # its lights put back
     finally:
         table.stop()
         runner.join(timeout=10)
         board.stop()
-    presses = [e for e in _journal(tmp_path)[1:] if e["type"] == "press"]
+    presses = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "press"]
     assert [(e["seat"], e["source"]) for e in presses] == [(2, "bridge")] and table.errors == 0
 
 
 def test_the_command_line_changes_the_game_the_preset_and_the_names(tmp_path: Path) -> None:
-    config = _table(tmp_path, frames=1)
+    config = rendered_table(tmp_path, frames=1)
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--check"]
     done = subprocess.run(
         [*command, "--game", "cuckoo", "--names", "Al, Bo,Cy,Di"],
@@ -209,16 +169,16 @@ def test_the_command_line_changes_the_game_the_preset_and_the_names(tmp_path: Pa
 
 
 def test_a_camera_that_opens_only_later_pauses_the_game_until_it_does(tmp_path: Path) -> None:
-    config = load_config(_table(tmp_path, frames=40, card_from=99))  # 8 s of an empty table
+    config = load_config(rendered_table(tmp_path, frames=40, card_from=99))  # 8 s of an empty table
     (tmp_path / "frames").rename(tmp_path / "away")  # unplugged when the table starts
     table = LiveTable(config, pin_factory=timed_mock_factory())
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
     runner.start()
     try:
-        _wait(lambda: table.games and table.games[0].paused)
+        wait_until(lambda: table.games and table.games[0].paused)
         assert "does not exist" in table.games[0].faults["camera"]
         (tmp_path / "away").rename(tmp_path / "frames")  # plugged in: the reader's next try opens it
-        _wait(lambda: table.camera.frames > 0 and not table.games[0].paused)  # frames again: the game goes on
+        wait_until(lambda: table.camera.frames > 0 and not table.games[0].paused)  # frames again: the game goes on
     finally:
         table.stop()
         runner.join(timeout=10)
@@ -229,7 +189,7 @@ def test_a_covered_lens_pauses_the_game_saying_so_and_takes_no_card_away(tmp_pat
     """Two seconds of black frames (a hand over the lens is shorter than ``lost_after_s``, a cap
     is not): the game pauses naming what the camera shows, the black frames are not read (the
     card on the pile is not taken away by them), and the first frame of the table again goes on."""
-    path = _table(tmp_path, frames=40, card_from=2)
+    path = rendered_table(tmp_path, frames=40, card_from=2)
     path.write_text(
         path.read_text(encoding="utf-8").replace("lost_after_s = 3 ", "lost_after_s = 1 "), encoding="utf-8"
     )
@@ -241,32 +201,32 @@ def test_a_covered_lens_pauses_the_game_saying_so_and_takes_no_card_away(tmp_pat
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
     runner.start()
     try:
-        _wait(lambda: table.games and "camera" in table.games[0].faults)
+        wait_until(lambda: table.games and "camera" in table.games[0].faults)
         assert "shows black: the lens is covered or the room is dark" in table.games[0].faults["camera"]
-        _wait(lambda: "camera" not in table.games[0].faults)  # the table again: the game goes on
+        wait_until(lambda: "camera" not in table.games[0].faults)  # the table again: the game goes on
     finally:
         table.stop()
         runner.join(timeout=10)
     assert table.errors == 0 and table.camera.skipped_frames == 15
-    seen = [e["type"] for e in _journal(tmp_path)[1:]]
+    seen = [e["type"] for e in journal_lines(tmp_path)[1:]]
     assert seen == ["card-seen"]  # the queen, once: nothing taken away while the lens was covered
 
 
 def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_pin(tmp_path: Path, caplog) -> None:
-    config = load_config(_table(tmp_path, frames=15, card_from=20))
+    config = load_config(rendered_table(tmp_path, frames=15, card_from=20))
     factory = timed_mock_factory()
     table = LiveTable(config, pin_factory=factory)
     factory.pin(27).drive_low()  # seat 1's button (pin 27) held, or wired to ground, as the table starts
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
     runner.start()
     try:
-        _wait(lambda: table.games and table.games[0].paused)
+        wait_until(lambda: table.games and table.games[0].paused)
         assert table.games[0].faults == {
             "seat 1's button (pin 27)": "held down as the table started (stuck, or wired to ground?)"
         }
         assert "seat 1's button (pin 27) is down as the game starts" in caplog.text
         release(factory, 27, time.monotonic())  # let go: the game goes on
-        _wait(lambda: "seat 1's button (pin 27)" not in table.games[0].faults)
+        wait_until(lambda: "seat 1's button (pin 27)" not in table.games[0].faults)
     finally:
         table.stop()
         runner.join(timeout=10)
@@ -280,10 +240,10 @@ def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path
     with _playing(tmp_path) as (table, factory):
         pin = factory.pin(22)  # seat 2's button
         pin._state = False  # down, and the callback never told: the edge is lost
-        _wait(lambda: "seat 2's button (pin 22)" in table.games[0].faults)
+        wait_until(lambda: "seat 2's button (pin 22)" in table.games[0].faults)
         assert "is down where no press was seen (an edge lost)" in caplog.text
         release(factory, 22, time.monotonic())
-        _wait(lambda: "seat 2's button (pin 22)" not in table.games[0].faults)
+        wait_until(lambda: "seat 2's button (pin 22)" not in table.games[0].faults)
     assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0
 
 
@@ -291,11 +251,11 @@ def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path
 def _playing(tmp_path: Path) -> Iterator[tuple[LiveTable, MockFactory]]:
     """A table on mock pins and 6 s of an empty table's frames, playing until the block ends."""
     factory = timed_mock_factory()
-    table = LiveTable(load_config(_table(tmp_path, frames=30, card_from=99)), pin_factory=factory)
+    table = LiveTable(load_config(rendered_table(tmp_path, frames=30, card_from=99)), pin_factory=factory)
     runner = threading.Thread(target=table.run, kwargs={"max_seconds": 20})
     runner.start()
     try:
-        _wait(lambda: table.games and not table.games[0].paused)
+        wait_until(lambda: table.games and not table.games[0].paused)
         yield table, factory
     finally:
         table.stop()
@@ -305,9 +265,9 @@ def _playing(tmp_path: Path) -> Iterator[tuple[LiveTable, MockFactory]]:
 def test_a_release_whose_edge_never_came_lets_the_button_go_with_nothing_decided_from_it(tmp_path: Path) -> None:
     with _playing(tmp_path) as (table, factory):
         press(factory, 22, time.monotonic())  # seat 2 presses, and the table hears it
-        _wait(lambda: table.games[0].gestures.seats[2].state)
+        wait_until(lambda: table.games[0].gestures.seats[2].state)
         factory.pin(22)._state = True  # ... lets go, and the callback never told
-        _wait(lambda: not table.games[0].gestures.seats[2].state)
+        wait_until(lambda: not table.games[0].gestures.seats[2].state)
         time.sleep(0.5)
         assert not table.games[0].paused  # no fault: the button is up, as it should be
     assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from table.notify import Notifier
-from tests.test_live import ROOT, _table
+from tests.live_tables import ROOT, rendered_table
 
 UNIT = ROOT / "systemd" / "cardtable.service"
 
@@ -38,7 +38,7 @@ def test_the_shipped_unit_verifies_without_a_warning(tmp_path: Path) -> None:
 def test_cardtable_run_says_ready_pings_the_watchdog_while_its_loop_goes_round_and_says_stopping(
     tmp_path: Path,
 ) -> None:
-    config = _table(tmp_path, frames=30, card_from=999)
+    config = rendered_table(tmp_path, frames=30, card_from=999)
     path = tmp_path / "notify"
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(path))

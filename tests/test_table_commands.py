@@ -19,7 +19,7 @@ from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
 from table.live import CHANGES_FILE, KEPT_GAMES, LiveTable
 from table.preset_menu import CYAN
-from tests.test_live import ROOT, _journal, _table, _wait
+from tests.live_tables import ROOT, journal_lines, rendered_table, wait_until
 
 BUTTONS = (17, 27, 22, 23)  # the example configuration's pins, seat 0 to 3
 
@@ -35,7 +35,7 @@ class Running:
 
     def __enter__(self) -> Running:
         self.runner.start()
-        _wait(lambda: self.socket.exists() and len(self.table.games) == 1)
+        wait_until(lambda: self.socket.exists() and len(self.table.games) == 1)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -48,11 +48,11 @@ class Running:
 
 
 def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_restart(tmp_path: Path) -> None:
-    _table(tmp_path, frames=150, card_from=999)  # 30 s of an empty table
+    rendered_table(tmp_path, frames=150, card_from=999)  # 30 s of an empty table
     with Running(tmp_path) as table:
         first = table.table.games[0]
         assert table.send(command="pause") == (True, "paused: every light blinks amber until resume")
-        _wait(lambda: set(first.signals.patterns(time.monotonic_ns())) == {sg.PAUSED})
+        wait_until(lambda: set(first.signals.patterns(time.monotonic_ns())) == {sg.PAUSED})
         assert first.faults == {"players": "paused from the command line"}
         assert table.send(command="pause") == (False, "the game is paused already")
         assert table.send(command="resume") == (True, "resumed")
@@ -69,7 +69,7 @@ def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_r
 
         ok, says = table.send(command="new-game", rules="screw", names=["Al", "Bo", "Cy", "Di"])
         assert (ok, says) == (True, "dealing a new game: ers (screw) for Al, Bo, Cy, Di")
-        _wait(lambda: len(table.table.games) == 2)
+        wait_until(lambda: len(table.table.games) == 2)
         assert table.table.games[1].setup.preset == "screw"
         assert table.table.config.seats.names == ("Al", "Bo", "Cy", "Di")
         assert table.send(command="set", game="cuckoo")[0]
@@ -91,13 +91,13 @@ def test_commands_pause_resume_and_deal_a_new_game_with_changes_that_outlive_a_r
 def test_fewer_players_than_seats_wired_leave_the_last_seats_dark_and_their_buttons_unheard(tmp_path: Path) -> None:
     """Three players at a table wired for four: they sit at seats 0 to 2; seat 3's light goes out
     (it blinked with the others while paused) and a press on its button is no one's."""
-    _table(tmp_path, frames=150, card_from=999)
+    rendered_table(tmp_path, frames=150, card_from=999)
     with Running(tmp_path) as table:
         assert table.send(command="pause")[0]
-        _wait(lambda: any(table.factory.pin(19).state > 0 for _ in range(50) if not time.sleep(0.01)))
+        wait_until(lambda: any(table.factory.pin(19).state > 0 for _ in range(50) if not time.sleep(0.01)))
         ok, says = table.send(command="new-game", names=["Al", "Bo", "Cy"])
         assert (ok, says) == (True, "dealing a new game: ers (standard) for Al, Bo, Cy")
-        _wait(lambda: len(table.table.games) == 2)
+        wait_until(lambda: len(table.table.games) == 2)
         game = table.table.games[1]
         assert game.setup.players == 3 and game.paused  # a pause holds into the next game
         assert table.send(command="resume")[0]
@@ -111,7 +111,7 @@ def test_fewer_players_than_seats_wired_leave_the_last_seats_dark_and_their_butt
         release(table.factory, 23, now + 0.08)
         press(table.factory, 22, now + 0.3)  # seat 2's
         release(table.factory, 22, now + 0.38)
-        _wait(lambda: any(getattr(d, "seat", None) == 2 for d in game.decisions))
+        wait_until(lambda: any(getattr(d, "seat", None) == 2 for d in game.decisions))
     journal = sorted((tmp_path / "journal").glob("*.jsonl"))[-1]
     lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["players"] == 3
@@ -119,13 +119,13 @@ def test_fewer_players_than_seats_wired_leave_the_last_seats_dark_and_their_butt
 
 
 def test_out_of_cards_puts_a_count_right_in_the_journal(tmp_path: Path) -> None:
-    _table(tmp_path, frames=100, card_from=999)
+    rendered_table(tmp_path, frames=100, card_from=999)
     with Running(tmp_path) as running:
         core = running.table.games[0]
         counted = len(core.referee.hands[1])
         ok, says = running.send(command="out-of-cards", seat=1)
         assert (ok, says) == (True, f"the referee is told Bob holds no card; the {counted} counted go under the pile")
-        _wait(lambda: any(d.KIND == "count-corrected" for d in core.decisions))
+        wait_until(lambda: any(d.KIND == "count-corrected" for d in core.decisions))
         assert not core.referee.hands[1] and core.referee.turn == 2 and core.referee.pile_size() == counted
         assert running.send(command="out-of-cards", seat=1) == (
             False,
@@ -135,14 +135,14 @@ def test_out_of_cards_puts_a_count_right_in_the_journal(tmp_path: Path) -> None:
         assert running.send(command="pause")[0]
         said = running.send(command="out-of-cards", seat=2)  # review: it was taken, then set aside and lost
         assert said == (False, "the game is paused (players): say it again when it goes on")
-    actions = [e for e in _journal(tmp_path)[1:] if e["type"] == "action"]
+    actions = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "action"]
     assert [(e["seat"], e["source"], e["action"]) for e in actions] == [(1, "command", "out-of-cards")]
 
 
 def test_a_game_changed_by_set_is_resumed_after_a_restart_and_a_damaged_changes_file_is_ignored(
     tmp_path: Path,
 ) -> None:
-    _table(tmp_path, frames=100, card_from=999)
+    rendered_table(tmp_path, frames=100, card_from=999)
     with Running(tmp_path) as running:
         assert running.send(command="set", game="cuckoo")[0]
         played = running.table.journals[-1]
@@ -160,11 +160,11 @@ def test_a_game_changed_by_set_is_resumed_after_a_restart_and_a_damaged_changes_
 
 
 def test_a_table_running_for_days_keeps_only_the_latest_games(tmp_path: Path) -> None:
-    _table(tmp_path, frames=100, card_from=999)
+    rendered_table(tmp_path, frames=100, card_from=999)
     with Running(tmp_path) as running:
         for dealt in range(2, 6):
             assert running.send(command="new-game")[0]
-            _wait(lambda dealt=dealt: running.table.games_dealt == dealt)
+            wait_until(lambda dealt=dealt: running.table.games_dealt == dealt)
         table = running.table
         assert len(table.games) == len(table.journals) == KEPT_GAMES and table.journals[-1].name.endswith("-5.jsonl")
         assert [g.setup.dealer for g in table.games] == [2, 3, 0]  # the deal passing on: the last three of five
@@ -172,7 +172,7 @@ def test_a_table_running_for_days_keeps_only_the_latest_games(tmp_path: Path) ->
 
 
 def test_a_second_table_on_the_same_journal_folder_is_refused_and_a_stale_socket_is_not(tmp_path: Path) -> None:
-    _table(tmp_path, frames=100, card_from=999)
+    rendered_table(tmp_path, frames=100, card_from=999)
     with Running(tmp_path) as table:
         with pytest.raises(ControlError, match="another table is running on"):  # before it opens a part
             LiveTable(load_config(tmp_path / "table.toml"), pin_factory=timed_mock_factory())
@@ -186,13 +186,13 @@ def test_a_second_table_on_the_same_journal_folder_is_refused_and_a_stale_socket
 
 
 def test_every_button_held_opens_the_preset_menu_taps_choose_and_a_hold_deals(tmp_path: Path) -> None:
-    _table(tmp_path, frames=150, card_from=999)
+    rendered_table(tmp_path, frames=150, card_from=999)
     with Running(tmp_path) as running:
         table, factory = running.table, running.factory
         now = time.monotonic()
         for pin in BUTTONS:  # held together for longer than the three seconds (their edges dated so)
             press(factory, pin, now - 3.5)
-        _wait(lambda: table.menu is not None)
+        wait_until(lambda: table.menu is not None)
         turns = table.turns
         time.sleep(1.0)
         assert table.turns - turns < 100  # the menu waits for its deadlines, not the abandoned game's (review)
@@ -205,17 +205,17 @@ def test_every_button_held_opens_the_preset_menu_taps_choose_and_a_hold_deals(tm
             "standard",
             "wikipedia",
         ]
-        _wait(lambda: factory.pin(5).state > 0)  # every light flashes the number offered
+        wait_until(lambda: factory.pin(5).state > 0)  # every light flashes the number offered
         for _ in range(2):
             now = time.monotonic()
             press(factory, BUTTONS[2], now)
             release(factory, BUTTONS[2], now + 0.08)
             time.sleep(0.1)
-        _wait(lambda: menu.offered == 2)
+        wait_until(lambda: menu.offered == 2)
         assert menu.pattern().count == 3 and menu.pattern().colour == CYAN
         assert len(table.games) == 1
         press(factory, BUTTONS[0], time.monotonic() - 1.0)  # held a second: deal
-        _wait(lambda: len(table.games) == 2)
+        wait_until(lambda: len(table.games) == 2)
         assert not table.games[1].faults  # the hold that dealt is no stuck button
         release(factory, BUTTONS[0], time.monotonic())
         time.sleep(0.2)
@@ -226,7 +226,7 @@ def test_every_button_held_opens_the_preset_menu_taps_choose_and_a_hold_deals(tm
 
 
 def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
-    config = _table(tmp_path, frames=100, card_from=999)
+    config = rendered_table(tmp_path, frames=100, card_from=999)
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
     cli = [sys.executable, "-m", "table.cli"]
     send = [*cli, "send", "--config", str(config)]
@@ -243,7 +243,7 @@ def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        _wait(lambda: (tmp_path / "journal" / SOCKET_NAME).exists(), 30)
+        wait_until(lambda: (tmp_path / "journal" / SOCKET_NAME).exists(), 30)
         done = sent("pause")
         assert (done.returncode, done.stdout) == (0, "paused: every light blinks amber until resume\n")
         done = sent("set", "--rules", "nope")

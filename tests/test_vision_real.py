@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import vision.indices as indices_module
 import vision.middle as middle_module
 import vision.pictures as pictures_module
 import vision.reader as reader_module
-from benchmarks.photos import missing, photos_folder
+from benchmarks.photos import label_overlap, labelled, missing, photos_folder
 from table.cli import main
 from vision.detect import CARD_H, CARD_W, warp_card
 from vision.identify import identify
@@ -32,26 +31,7 @@ from vision.quads import CardQuad
 from vision.reader import Warped, corner_box
 
 DATA = photos_folder()
-RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
-
-
-def labelled(name: str) -> list[tuple[str, tuple[int, int, int, int]]]:
-    root = ET.parse(DATA / (Path(name).stem + ".xml")).getroot()
-    out = []
-    for obj in root.findall("object"):
-        box = tuple(int(obj.find(f"bndbox/{k}").text) for k in ("xmin", "ymin", "xmax", "ymax"))
-        out.append((RANKS[obj.find("name").text], box))
-    return out
-
-
-def overlap(corners, box) -> float:
-    x0, y0 = corners.min(axis=0)
-    x1, y1 = corners.max(axis=0)
-    iw = max(0.0, min(box[2], x1) - max(box[0], x0))
-    ih = max(0.0, min(box[3], y1) - max(box[1], y0))
-    inter = iw * ih
-    return inter / ((box[2] - box[0]) * (box[3] - box[1]) + (x1 - x0) * (y1 - y0) - inter)
 
 
 def _benchmark_enrolment(folder: Path):
@@ -85,7 +65,7 @@ def test_clear_photos_are_found_and_read_right_or_left_unsure() -> None:
     for name in names:
         cards = identify(cv2.imread(str(DATA / name)))
         for rank, box in labelled(name):
-            match = [c for c in cards if overlap(c.corners, box) > 0.6]
+            match = [c for c in cards if label_overlap(c.corners, box) > 0.6]
             assert len(match) == 1, (name, rank, cards)
             assert match[0].code is None or match[0].code[:-1] == rank, (name, rank, match[0])
             right += match[0].code is not None
@@ -99,7 +79,11 @@ def test_no_confident_wrong_rank_across_a_sample_of_photos() -> None:
         cards = identify(cv2.imread(str(DATA / name)))
         for rank, box in labelled(name):
             for card in cards:
-                if overlap(card.corners, box) > 0.5 and card.code not in (None, "back") and card.code[:-1] != rank:
+                if (
+                    label_overlap(card.corners, box) > 0.5
+                    and card.code not in (None, "back")
+                    and card.code[:-1] != rank
+                ):
                     wrong.append((name, rank, card.code, round(card.confidence, 2)))
     assert len(wrong) <= len(names) // 20, wrong
 
@@ -144,12 +128,12 @@ def test_a_picture_card_is_read_from_one_court_index_and_the_suits_of_both() -> 
     her index, as a card partly covered.)"""
     image = cv2.imread(str(DATA / "IMG_2578.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2578.JPG") if b[:2] == (260, 173)]
-    (found,) = [f for f in detect_module.find_card_outlines(image) if overlap(f.quad.corners, box) > 0.5]
+    (found,) = [f for f in detect_module.find_card_outlines(image) if label_overlap(f.quad.corners, box) > 0.5]
     reader = OutlineReader(detect_module.warp_source(image), None, reader_module.UNSURE)
     _, (reading,) = reader.read([found.quad])
     assert not identify_module.whole(found.quad) and reading.corners[1].rank_confidence < 0.5
     assert rank == "Q" and reading.code == "QD", reading
-    assert {c.code for c in identify(image) if overlap(c.corners, box) > 0.5} <= {"QD", None}
+    assert {c.code for c in identify(image) if label_overlap(c.corners, box) > 0.5} <= {"QD", None}
 
 
 def test_a_blurred_nine_s_pips_are_counted_on_the_half_size_face(monkeypatch) -> None:
@@ -160,7 +144,7 @@ def test_a_blurred_nine_s_pips_are_counted_on_the_half_size_face(monkeypatch) ->
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2581.JPG") if b[:2] == (114, 67)]
 
     def there() -> set[str | None]:
-        return {c.code for c in identify(image) if overlap(c.corners, box) > 0.5}
+        return {c.code for c in identify(image) if label_overlap(c.corners, box) > 0.5}
 
     assert rank == "9" and there() == {"9C"}
     monkeypatch.setattr(middle_module, "SPECKLED_WIDTH", 0)
@@ -174,7 +158,7 @@ def test_blurred_queens_are_read() -> None:
     image = cv2.imread(str(DATA / "IMG_2614.JPG"))
     queens = [box for rank, box in labelled("IMG_2614.JPG") if rank == "Q"]
     cards = identify(image)
-    read = sorted(c.code for box in queens for c in cards if overlap(c.corners, box) > 0.5)
+    read = sorted(c.code for box in queens for c in cards if label_overlap(c.corners, box) > 0.5)
     assert len(queens) == 2 and read == ["QH", "QS"], read
 
 
@@ -186,7 +170,7 @@ def test_a_card_shaped_region_of_paper_needs_less_of_the_segmenter_s_belief(monk
     ((rank, box),) = labelled("cam_image22.jpg")
 
     def there() -> list:
-        return [c.code for c in identify(image) if overlap(c.corners, box) > 0.5]
+        return [c.code for c in identify(image) if label_overlap(c.corners, box) > 0.5]
 
     assert rank == "Q" and there() == ["QH"]
     monkeypatch.setattr(detect_module, "CLEAN_SUPPORT", detect_module.FACE_SUPPORT)
@@ -202,7 +186,7 @@ def test_a_queen_on_a_towel_as_pale_as_her_is_found_by_her_two_indices(monkeypat
     ((rank, box),) = labelled("IMG_2460.JPG")
 
     def there() -> list:
-        return [c.code for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
+        return [c.code for c in identify(image) if c.code and label_overlap(c.corners, box) > 0.5]
 
     monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert rank == "Q" and there() == ["QD"]
@@ -221,7 +205,7 @@ def test_a_queen_whose_picture_the_segmenter_misses_is_taken_on_her_two_facing_i
     (box,) = [b for r, b in labelled("cam_image10.jpg") if r == "Q"]
 
     def there() -> list:
-        return [(c.code, c.covered) for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
+        return [(c.code, c.covered) for c in identify(image) if c.code and label_overlap(c.corners, box) > 0.5]
 
     assert there() == [("QH", False)]
     monkeypatch.setattr(detect_module, "SAME_SIZE", -1.0)  # no outline is a card by its size alone
@@ -298,7 +282,7 @@ def test_a_card_cut_by_the_frame_is_known_by_its_index_not_left_unsure(
 
     def at_box() -> list:
         return sorted(
-            (str(c.code), c.covered) for c in identify(image) if overlap(np.clip(c.corners, 0, None), box) > 0.5
+            (str(c.code), c.covered) for c in identify(image) if label_overlap(np.clip(c.corners, 0, None), box) > 0.5
         )
 
     assert at_box() == [(code, True)]
@@ -352,7 +336,7 @@ def test_in_a_fan_of_cards_known_by_their_indices_the_one_whose_index_shows_on_a
     assert lies_over(ten, queen) and not lies_over(queen, ten)
     ((_, strip),) = [(r, b) for r, b in labelled("IMG_2601.JPG") if r == "Q"]
     x0, y0, x1, y1 = _shown_box(queen, [ten], image.shape[1::-1])
-    assert overlap(np.float32([[x0, y0], [x1, y1]]), strip) > 0.7
+    assert label_overlap(np.float32([[x0, y0], [x1, y1]]), strip) > 0.7
 
 
 def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch) -> None:
@@ -367,7 +351,7 @@ def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch)
 
     assert jacks() == [("JC", True)]
     (jack,) = [c for c in identify(image) if c.code == "JC"]
-    assert jack.confidence < by_index_module.LONE_SURE and overlap(jack.corners, strip) > 0.5
+    assert jack.confidence < by_index_module.LONE_SURE and label_overlap(jack.corners, strip) > 0.5
     monkeypatch.setattr(by_index_module, "LONE_BESIDE", by_index_module.LONE_SURE)
     assert jacks() == []
 
@@ -404,7 +388,7 @@ def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeyp
 
     (queen,) = queens()
     assert queen.covered and queen.confidence < by_index_module.LONE_SURE
-    assert overlap(np.clip(queen.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
+    assert label_overlap(np.clip(queen.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
     monkeypatch.setattr(by_index_module, "LONE_BESIDE", by_index_module.LONE_SURE)
     assert queens() == []
 
@@ -421,7 +405,7 @@ def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(monkey
         return [c for c in identify(image) if c.code == "QS"]
 
     (queen,) = queens()
-    assert queen.covered and overlap(queen.corners, strip) > 0.5
+    assert queen.covered and label_overlap(queen.corners, strip) > 0.5
     monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
     assert queens() == []
 
@@ -440,7 +424,7 @@ def test_a_ten_whose_digits_are_grey_beside_its_pip_is_read_again_with_them_deep
         return [c for c in identify(image) if c.code == "10C"]
 
     (ten,) = tens()
-    assert ten.covered and overlap(np.clip(ten.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
+    assert ten.covered and label_overlap(np.clip(ten.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
     monkeypatch.setattr(indices_module, "PALE_RANK", 0.0)
     assert tens() == []
 
@@ -457,7 +441,7 @@ def test_a_pale_ace_whose_a_the_threshold_breaks_in_two_is_found_whole(monkeypat
 
     def aces() -> list:
         cards = identify(image, benchmark_deck) if enrolled else identify(image)
-        return [c for c in cards if c.code == "AD" and overlap(c.corners, box) > 0.5]
+        return [c for c in cards if c.code == "AD" and label_overlap(c.corners, box) > 0.5]
 
     assert len(aces()) == 1
     monkeypatch.setattr(indices_module, "BROKEN_TOUCH", 0.0)
@@ -476,7 +460,7 @@ def test_a_court_card_on_a_white_table_is_found_by_an_index_whose_sides_show_fai
     ((_, box),) = labelled(name)
 
     def there() -> list:
-        return [c.code for c in identify(image) if c.code and overlap(c.corners, box) > 0.5]
+        return [c.code for c in identify(image) if c.code and label_overlap(c.corners, box) > 0.5]
 
     assert there() == [code]
     monkeypatch.setattr(indices_module, "FAINT_SIDE", float(indices_module.SIDE_EDGE))
@@ -497,7 +481,7 @@ def test_a_jack_under_a_case_is_found_by_the_paper_of_his_index_s_column(monkeyp
         return [c for c in identify(image) if c.code == "JD"]
 
     (jack,) = jacks()
-    assert jack.covered and overlap(jack.corners, strip) > 0.3
+    assert jack.covered and label_overlap(jack.corners, strip) > 0.3
     _, _, _, corner_width = corner_box(CARD_H, CARD_W, 0)
     monkeypatch.setattr(indices_module, "SHADED_SHARE", indices_module.PAPER_SHARE)
     assert jacks() != []
@@ -518,7 +502,7 @@ def test_a_king_in_a_book_s_shadow_is_found_by_his_index(monkeypatch) -> None:
         return [c for c in identify(image) if c.code == "KH"]
 
     (king,) = kings()
-    assert overlap(king.corners, strip) > 0.5
+    assert label_overlap(king.corners, strip) > 0.5
     monkeypatch.setattr(indices_module, "SHADED_SHARE", indices_module.PAPER_SHARE)
     assert kings() == []
 
@@ -548,7 +532,7 @@ def test_a_king_whose_rank_touches_his_picture_s_frame_is_found_by_his_index(mon
         return [c for c in identify(image) if c.code == "KS"]
 
     (king,) = kings()
-    assert overlap(np.clip(king.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.3
+    assert label_overlap(np.clip(king.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.3
     monkeypatch.setattr(indices_module, "MERGED_MOST", 1)  # no mark too big for one is cut again
     assert kings() == []
 
@@ -561,7 +545,7 @@ def test_a_blurred_king_s_suit_is_told_by_the_big_pips_beside_his_indices(monkey
     ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
 
     def king() -> list:
-        return [(c.code, c.confidence >= 0.85) for c in identify(image) if overlap(c.corners, box) > 0.6]
+        return [(c.code, c.confidence >= 0.85) for c in identify(image) if label_overlap(c.corners, box) > 0.6]
 
     assert king() == [("KC", True)]
     monkeypatch.setattr(reader_module, "court_ends", lambda card: (None, None))
@@ -573,7 +557,7 @@ def test_a_court_card_s_big_pips_are_read_at_each_end() -> None:
     cam_image41's king of clubs shows two clubs, one once his bottom pip is painted out."""
     image = cv2.imread(str(DATA / "cam_image41.jpg"))
     ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
-    (king,) = [c for c in identify(image) if overlap(c.corners, box) > 0.6]
+    (king,) = [c for c in identify(image) if label_overlap(c.corners, box) > 0.6]
     quad = detect_module.CardQuad(king.corners, 1.0)
     face = detect_module.warp_card(detect_module.warp_source(image), quad, scale=reader_module.FACE_SCALE)
 
@@ -617,7 +601,7 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
     ((_, box),) = [(r, b) for r, b in labelled("cam_image41.jpg") if r == "K"]
 
     def king() -> list:
-        return [c.code for c in identify(image, deck) if overlap(c.corners, box) > 0.6]
+        return [c.code for c in identify(image, deck) if label_overlap(c.corners, box) > 0.6]
 
     assert king() == ["KC"]
     monkeypatch.setattr(reader_module, "_pip_beside_says_otherwise", lambda code, found, ends: False)
@@ -631,7 +615,7 @@ def test_an_enrolled_deck_s_jack_read_in_two_suits_takes_a_rival_read_beyond_the
     and a rival outline reads JC at 0.98, past ``by_index.CORNER_SURE``: he is taken so."""
     image = cv2.imread(str(DATA / "cam_image43.jpg"))
     box = max((b for r, b in labelled("cam_image43.jpg") if r == "J"), key=lambda b: b[0])
-    assert [c.code for c in identify(image, benchmark_deck) if overlap(c.corners, box) > 0.6] == ["JC"]
+    assert [c.code for c in identify(image, benchmark_deck) if label_overlap(c.corners, box) > 0.6] == ["JC"]
 
 
 @pytest.mark.parametrize(
@@ -659,7 +643,7 @@ def test_a_queen_held_unsure_gives_way_to_her_two_indices_read_alike(monkeypatch
     ((_, box),) = [(r, b) for r, b in labelled("IMG_2578.JPG") if r == "Q" and b[0] > 200]
 
     def there() -> list:
-        return [(c.code, c.covered) for c in identify(image) if overlap(c.corners, box) > 0.5]
+        return [(c.code, c.covered) for c in identify(image) if label_overlap(c.corners, box) > 0.5]
 
     assert there() == [("QD", False)]
     monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: [])
@@ -737,7 +721,11 @@ def test_an_enrolled_deck_learns_its_corners_a_little_out_of_focus_too(benchmark
 
     def ten(deck) -> list:
         inside = [image.shape[1], image.shape[0]]
-        return [c.code for c in identify(image, deck) if c.code and overlap(np.clip(c.corners, 0, inside), strip) > 0.5]
+        return [
+            c.code
+            for c in identify(image, deck)
+            if c.code and label_overlap(np.clip(c.corners, 0, inside), strip) > 0.5
+        ]
 
     assert ten(benchmark_deck) == ["10C"]
     assert len(benchmark_deck.prototypes.embeddings) == 2 * len(sharp_benchmark_deck.prototypes.embeddings)
@@ -756,7 +744,7 @@ def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_ou
     box = next(b for r, b in labelled("IMG_2657.JPG") if r == "10")
 
     def tens() -> list[str]:
-        return [c.code for c in identify(image, benchmark_deck) if overlap(c.corners, box) > 0.6]
+        return [c.code for c in identify(image, benchmark_deck) if label_overlap(c.corners, box) > 0.6]
 
     assert tens() == ["10S"]
     monkeypatch.setattr(identify_module, "_counted_tops_nudged", lambda reader, tops, warps, readings: None)
@@ -764,7 +752,7 @@ def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_ou
     monkeypatch.undo()
     jack = next(b for r, b in labelled("IMG_2668.JPG") if r == "J")
     found = identify(cv2.imread(str(DATA / "IMG_2668.JPG")), benchmark_deck)
-    assert [c.code for c in found if overlap(c.corners, jack) > 0.6] == ["JH"]
+    assert [c.code for c in found if label_overlap(c.corners, jack) > 0.6] == ["JH"]
 
 
 @pytest.mark.parametrize(
@@ -783,7 +771,7 @@ def test_an_enrolled_deck_reads_a_court_whose_index_does_not_by_his_picture(
 
     def read(deck, threshold: float = reader_module.UNSURE) -> list:
         found = identify(image, deck, threshold)
-        return [(c.code, c.confidence) for c in found if overlap(c.corners, box) > 0.6]
+        return [(c.code, c.confidence) for c in found if label_overlap(c.corners, box) > 0.6]
 
     assert read(benchmark_deck) == [(code, reader_module.PICTURED)]
     assert [c for c, _ in read(replace(benchmark_deck, pictures=None))] == [None]
@@ -845,7 +833,7 @@ def test_a_blurred_ten_whose_wide_rank_lies_beside_its_pip_is_found_by_its_index
     def tens() -> list:
         inside = np.array([image.shape[1] - 1, image.shape[0] - 1])  # the part of the card in the frame
         found = identify(image, benchmark_deck)
-        return [c.code for c in found if overlap(np.clip(c.corners, 0, inside), box) > 0.5]
+        return [c.code for c in found if label_overlap(np.clip(c.corners, 0, inside), box) > 0.5]
 
     assert tens() == ["10C"]
     monkeypatch.setattr(indices_module, "PIP_GAP_MOST", 1.7)

@@ -17,6 +17,7 @@ import pytest
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
+from tests.one_card import on_table
 from vision.detect import CardQuad, warp_card, warp_source
 from vision.identify import identify, nudged
 from vision.ink import RED_INK, RED_SHARE, ink_redness, mark_red_share
@@ -26,19 +27,6 @@ from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import Warped, corner_image, read_card, read_cards
 
 CODES = ["AS", "7H", "10D", "QC", "KS", "2H", "9C", "JD", "RJ", "BJ"]
-
-
-def on_table(code: str, style: str, angle: float = 0.0, table=(40, 110, 40)) -> np.ndarray:
-    """A photo-like picture of one card lying on a plain table, turned by ``angle`` degrees."""
-    face = render_card(code, DECK_STYLES[style])
-    canvas = np.zeros((600, 600, 3), np.uint8)
-    canvas[:] = table
-    alpha = face[:, :, 3:].astype(np.float32) / 255
-    y, x = (600 - face.shape[0]) // 2, (600 - face.shape[1]) // 2
-    region = canvas[y : y + face.shape[0], x : x + face.shape[1]]
-    region[:] = (face[:, :, :3] * alpha + region * (1 - alpha)).astype(np.uint8)
-    turn = cv2.getRotationMatrix2D((300, 300), angle, 0.8)
-    return cv2.warpAffine(canvas, turn, (600, 600), borderValue=table)
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))

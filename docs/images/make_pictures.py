@@ -17,8 +17,9 @@ from test_calibration import MARKER_MM, TABLE_H, TABLE_W, camera_view, flat_tabl
 
 from benchmarks.photos import photos_folder
 from sim.render import CardPlacement, SceneSpec, render_scene
-from vision.calibration import calibrate_from_markers, draw_overlay
+from vision.calibration import calibrate_from_markers
 from vision.identify import draw, identify
+from vision.overlay import draw_overlay
 from vision.segment import builtin_segmenter
 from vision.zones import default_zones
 
