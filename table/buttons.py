@@ -21,11 +21,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from table.errors import CardtableError
+
 NS = 1_000_000_000
 CLOSE_CALL_NS = 1_000_000  # a slap won by less than this on the Pi's own pins is a close call
 
 
-class ButtonError(ValueError):
+class ButtonError(CardtableError, ValueError):
     """A wiring or configuration problem with the seat buttons; names the pin or seat."""
 
 

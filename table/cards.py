@@ -12,8 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
+from table.errors import CardtableError
 
-class CardError(ValueError):
+
+class CardError(CardtableError, ValueError):
     """Text that is not a card in the table's notation."""
 
 

@@ -13,36 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from table.arguments import mqtt_arguments, overrides
-from table.buttons import ButtonError
-from table.cards import CardError
-from table.commands import CommandError, parse_command
-from table.config import ConfigError
-from table.control import ControlError
-from table.events import EventError
+from table.commands import parse_command
+from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, setup_game
 from table.games.ers.beggar import GAME as BEGGAR_GAME
-from table.games.ers.beggar import DealError, parse_deal, playout
-from table.journal import JournalError, read_journal
-from table.lights import LightError
-from table.mqtt import MqttError
-from table.referee import GameSetupError
+from table.games.ers.beggar import parse_deal, playout
+from table.journal import read_journal
 from table.replay import Replay
 from table.rules import RulesError, load_preset, shipped_presets
-
-USER_ERRORS: tuple[type[Exception], ...] = (
-    CardError,
-    EventError,
-    RulesError,
-    DealError,
-    JournalError,
-    GameSetupError,
-    ConfigError,
-    ButtonError,
-    LightError,
-    ControlError,
-    CommandError,
-    MqttError,
-)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -250,11 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = sim_parser().parse_args(argv[1:])
     else:
         args = build_parser().parse_args(_join_deal(argv))
-    from vision.cli import USER_ERRORS as VISION_ERRORS
-
     try:
         return int(args.func(args))
-    except (*USER_ERRORS, *VISION_ERRORS) as exc:
+    except CardtableError as exc:  # every error meant for the user: one line, naming what was wrong
         print(f"cardtable: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

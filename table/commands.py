@@ -18,12 +18,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from table.errors import CardtableError
+
 KINDS = ("new-game", "set", "pause", "resume", "out-of-cards")
 CHANGES = ("game", "rules", "names", "seed")  # what new-game and set may change
 PAUSED_PART = "players"  # the fault a pause is kept as: the game waits until it is lifted
 
 
-class CommandError(ValueError):
+class CommandError(CardtableError, ValueError):
     """A command that cannot be taken; the message says what was wrong."""
 
 

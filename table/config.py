@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, GameSetup, setup_game
 from table.referee import GameSetupError
 from table.rules import RulesError
@@ -26,7 +27,7 @@ Pin = int | str  # gpiozero's names: 17, "GPIO17", "BOARD11"
 NAME_LENGTH = 20  # a seat's name, at most (it goes on the terminal view and the dashboard)
 
 
-class ConfigError(ValueError):
+class ConfigError(CardtableError, ValueError):
     """A configuration that cannot be used; the message names the file, section and key."""
 
 

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from table.commands import CommandError, CommandRequest, parse_command
+from table.errors import CardtableError
 
 SOCKET_NAME = "control.sock"
 REPLY_S = 5.0  # the loop answers within this (it takes one input at a time, each in milliseconds)
 LINE_BYTES = 65_536  # a command longer than this is no command
 
 
-class ControlError(RuntimeError):
+class ControlError(CardtableError, RuntimeError):
     """The control socket cannot be used: no table runs there, or another one already does."""
 
 

@@ -16,13 +16,14 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from table.cards import Card, CardError, parse_card
+from table.errors import CardtableError
 
 OUT_OF_CARDS = (
     "out-of-cards"  # a seat action, told by the table's command: "I hold no card", where the referee counted some
 )
 
 
-class EventError(ValueError):
+class EventError(CardtableError, ValueError):
     """An event that cannot be built or decoded; the message names the bad field."""
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from table.errors import CardtableError
 from table.events import Event, EventError, event_from_json
 from table.games import GameSetup
 from table.referee import GameSetupError
@@ -21,7 +22,7 @@ from table.referee import GameSetupError
 FORMAT = "cardtable-journal/1"
 
 
-class JournalError(ValueError):
+class JournalError(CardtableError, ValueError):
     """A journal that cannot be written or read; the message names the file and line."""
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from table.errors import CardtableError
+
 Colour = tuple[int, int, int]  # red, green, blue, 0-255
 
 WHITE: Colour = (255, 255, 255)
@@ -34,7 +36,7 @@ class LightKind(StrEnum):
 KINDS = tuple(LightKind)
 
 
-class LightError(ValueError):
+class LightError(CardtableError, ValueError):
     """A pattern or light wiring that cannot be shown; names what was wrong."""
 
 

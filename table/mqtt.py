@@ -46,6 +46,7 @@ from urllib.parse import unquote, urlsplit
 from table import home_assistant
 from table.commands import CommandError, CommandRequest, parse_command
 from table.decisions import Decision
+from table.errors import CardtableError
 from table.lights import Pattern
 from table.scoreboard import table_state
 
@@ -59,7 +60,7 @@ MAX_COMMAND_BYTES = 4096  # a command's keys fit in far less; anything bigger is
 STOP_WAIT_S = 3.0  # a clean stop waits this long at most for the broker, and for "offline" to reach it
 
 
-class MqttError(ValueError):
+class MqttError(CardtableError, ValueError):
     """A broker address or table id that cannot be used; the message says what was wrong."""
 
 

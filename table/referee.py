@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from table.decisions import Decision
+from table.errors import CardtableError
 from table.events import Event
 
 
-class GameSetupError(ValueError):
+class GameSetupError(CardtableError, ValueError):
     """A game that cannot be set up as asked (players, dealer, deal, snapshot)."""
 
 

@@ -22,10 +22,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from table.errors import CardtableError
 from table.typed import checked_fields
 
 
-class RulesError(ValueError):
+class RulesError(CardtableError, ValueError):
     """A rules key, value, combination or preset that cannot be used; the message names it."""
 
 

@@ -11,9 +11,10 @@ import random
 from typing import Any
 
 from table.cards import Card, CardError, parse_card
+from table.errors import CardtableError
 
 
-class SnapshotError(ValueError):
+class SnapshotError(CardtableError, ValueError):
     """A snapshot that does not fit the referee it is restored into."""
 
 

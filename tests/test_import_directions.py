@@ -26,6 +26,7 @@ CORE = {
     "table.clock",
     "table.commands",
     "table.decisions",
+    "table.errors",
     "table.events",
     "table.journal",
     "table.referee",

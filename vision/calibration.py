@@ -29,13 +29,15 @@ from typing import Any
 import cv2
 import numpy as np
 
+from table.errors import CardtableError
+
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_MARKERS = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
 METHODS = ("markers", "points")
 FORMAT = "cardtable-calibration/1"
 
 
-class CalibrationError(ValueError):
+class CalibrationError(CardtableError, ValueError):
     """A calibration that cannot be made or loaded; the message names what was wrong."""
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from table.errors import CardtableError
 from vision.calibration import (
     Calibration,
     CalibrationError,
@@ -24,17 +25,13 @@ from vision.calibration import (
 )
 from vision.frames import FrameSourceError, ImageFileError, open_source, read_image
 from vision.overlay import draw_overlay
-from vision.profile import EnrolError, enrol, load_deck
+from vision.profile import enrol, load_deck
 from vision.reader import UNSURE
-from vision.runtime import ModelError
 from vision.zones import Zone, default_zones, load_zones
 
 
-class OutputError(OSError):
+class OutputError(CardtableError, OSError):
     """A picture or folder the command was asked to write cannot be written; names it."""
-
-
-USER_ERRORS: tuple[type[Exception], ...] = (EnrolError, CalibrationError, FrameSourceError, ModelError, OutputError)
 
 
 def cmd_identify(args: argparse.Namespace) -> int:

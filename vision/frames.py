@@ -31,6 +31,8 @@ from typing import Any, Protocol, Self, runtime_checkable
 import cv2
 import numpy as np
 
+from table.errors import CardtableError
+
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")  # what OpenCV's wheels decode
 PICAMERA2_HELP = (
     "on Raspberry Pi OS install it with `sudo apt install python3-picamera2` and create the virtual "
@@ -55,7 +57,7 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-class FrameSourceError(RuntimeError):
+class FrameSourceError(CardtableError, RuntimeError):
     """A source that cannot deliver (unplugged camera, unreadable file, bad spec); the message names it."""
 
 
@@ -69,7 +71,7 @@ def image_files(folder: Path, suffixes: tuple[str, ...] = IMAGE_SUFFIXES) -> lis
     )
 
 
-class ImageFileError(ValueError):
+class ImageFileError(CardtableError, ValueError):
     """An image file that cannot be read; the message says why (the caller names the file)."""
 
 

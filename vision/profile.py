@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from table.cards import CardError, make_deck, parse_card
+from table.errors import CardtableError
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerOutput, builtin_net
 from vision.deck import Deck, Prototypes, net_id
 from vision.detect import CardQuad, find_cards, warp_card
@@ -51,7 +52,7 @@ JOKERS = ["RJ", "BJ"]
 HEIC = (".heic", ".heif")
 
 
-class EnrolError(ValueError):
+class EnrolError(CardtableError, ValueError):
     """An enrolment that cannot be done, or a profile that cannot be read; names the file."""
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import numpy as np
 import onnxruntime as ort
 
+from table.errors import CardtableError
+
 ort.set_default_logger_severity(3)  # errors only: a damaged model is reported by ModelError
 
 
-class ModelError(RuntimeError):
+class ModelError(CardtableError, RuntimeError):
     """A model file is missing or damaged: says which file and what to do."""
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from table.cards import Card
+from table.errors import CardtableError
 from table.games.ers.referee import ErsReferee
 from table.games.ers.slaps import FACE_CHANCES
 
@@ -28,7 +29,7 @@ _VALUE = {"A": 4, "K": 3, "Q": 2, "J": 1, "-": 0}
 _SYMBOL = {v: k for k, v in _VALUE.items()}
 
 
-class DealError(ValueError):
+class DealError(CardtableError, ValueError):
     """A deal string that is not in the notation; the message quotes the bad part."""
 
 
