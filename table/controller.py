@@ -33,7 +33,7 @@ from table.cards import Card
 from table.decisions import Decision, InputTooLate
 from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
 from table.games import GAMES, GameSetup
-from table.gestures import COUNTING, Gesture, GestureReader, GestureTiming, meaning
+from table.gestures import COUNTING, Gesture, GestureKind, GestureReader, GestureTiming, meaning
 from table.journal import Journal, JournalWriter
 from table.lights import Pattern
 from table.referee import Referee
@@ -293,13 +293,13 @@ class TableCore:
     def _gestures(self, gestures: list[Gesture], now_ns: int) -> None:
         source = self.seat_source
         for g in gestures:
-            if g.kind == "stuck" and self._button(g.seat) in self.faults:
+            if g.kind == GestureKind.STUCK and self._button(g.seat) in self.faults:
                 continue  # held since the start: said so already
-            if g.kind in ("stuck", "chattering"):
-                self._set_fault(self._button(g.seat), "stuck down" if g.kind == "stuck" else "chattering")
-            elif g.kind == "recovered":
+            if g.kind in (GestureKind.STUCK, GestureKind.CHATTERING):
+                self._set_fault(self._button(g.seat), "stuck down" if g.kind == GestureKind.STUCK else "chattering")
+            elif g.kind == GestureKind.RECOVERED:
                 self._set_fault(self._button(g.seat), None)  # the tick under way lights it
-            elif g.kind == "press" and not self.meanings:
+            elif g.kind == GestureKind.PRESS and not self.meanings:
                 self._input(ButtonPressed(g.t_ns, source, g.seat), now_ns)
             elif (action := meaning(self.meanings, g)) is not None:
                 self._input(SeatAction(g.t_ns, source, g.seat, action[0], action[1]), now_ns)

@@ -13,10 +13,22 @@ nanosecond of a press is on the pile for that press.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from table.cards import Card, CardError, parse_card
 from table.errors import CardtableError
+
+
+class ZoneKind(StrEnum):
+    """A zone of the table a card is seen on (``CardSeen.zone``; the calibration lays them out)."""
+
+    PILE = "pile"  # the middle: the pile, or the trick
+    SEAT = "seat"  # a band round the edge, a seat's own
+    STOCK = "stock"
+    TRUMP = "trump"
+    CUT = "cut"
+
 
 OUT_OF_CARDS = (
     "out-of-cards"  # a seat action, told by the table's command: "I hold no card", where the referee counted some

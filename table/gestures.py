@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 MS = 1_000_000
 
@@ -60,6 +61,20 @@ class GestureTiming:
             raise ValueError("timing out of order: need bounce < double < pause and long < stuck")
 
 
+class GestureKind(StrEnum):
+    """What a seat's button did (``Gesture.kind``); a game's ``gestures`` give them meanings."""
+
+    PRESS = "press"  # a debounced edge down: a slap is a press
+    RELEASE = "release"
+    TAP = "tap"
+    DOUBLE_TAP = "double-tap"
+    LONG_PRESS = "long-press"
+    COUNT = "count"  # taps ended by a pause or a long press; ``Gesture.count`` says how many
+    STUCK = "stuck"  # faults: held down too long, or changing too often, and over again
+    CHATTERING = "chattering"
+    RECOVERED = "recovered"
+
+
 @dataclass(frozen=True)
 class Gesture:
     """What a seat's button did.
@@ -72,7 +87,7 @@ class Gesture:
     """
 
     seat: int
-    kind: str
+    kind: GestureKind
     t_ns: int
     count: int = 0
 
@@ -129,7 +144,7 @@ class GestureReader:
                 s.chattering = True
                 s.pending_t = None
                 s.changes.clear()
-                out.append(Gesture(seat, "chattering", t_ns))
+                out.append(Gesture(seat, GestureKind.CHATTERING, t_ns))
         return out
 
     def poll(self, now_ns: int) -> list[Gesture]:
@@ -147,7 +162,7 @@ class GestureReader:
         s.raw = s.state = s.stuck = s.long_done = True
         s.down_since, s.pressed_at = t_ns, None
         s.clock = t_ns if s.clock is None else max(s.clock, t_ns)
-        return [Gesture(seat, "stuck", t_ns)]
+        return [Gesture(seat, GestureKind.STUCK, t_ns)]
 
     def pressed_before(self, seat: int, t_ns: int) -> None:
         """The seat's button is down from a press seen before this reader began (the hold that
@@ -162,7 +177,7 @@ class GestureReader:
         """The seat's button is up though its release never came (lost on the way): the reader
         lets go of it, deciding nothing from a release whose time is not known."""
         s = self.seats[seat]
-        out = [Gesture(seat, "recovered", s.clock or 0)] if s.stuck else []
+        out = [Gesture(seat, GestureKind.RECOVERED, s.clock or 0)] if s.stuck else []
         s.raw = s.state = s.stuck = False
         s.pending_t = s.pressed_at = s.down_since = s.single_tap_at = None
         s.taps, s.long_done = 0, True
@@ -209,11 +224,11 @@ class GestureReader:
             s.chattering = False
             s.pressed_at = s.released_at = s.single_tap_at = None
             s.taps, s.long_done = 0, True  # nothing half-made survives the noise
-            out = [Gesture(n, "recovered", at)]
+            out = [Gesture(n, GestureKind.RECOVERED, at)]
             if s.raw != s.state:  # it settled the other way: say so, or a press would never end
                 s.state = s.raw
                 s.down_since = at if s.state else None
-                out.append(Gesture(n, "press" if s.state else "release", at))
+                out.append(Gesture(n, GestureKind.PRESS if s.state else GestureKind.RELEASE, at))
             return out
         out: list[Gesture] = []
         if s.pending_t is not None:
@@ -238,25 +253,25 @@ class GestureReader:
             if s.pressed_at is not None and not s.long_done and now >= s.pressed_at + t.long_ns:
                 s.long_done = True
                 at = s.pressed_at + t.long_ns
-                out.append(Gesture(n, "long-press", at))
-                out.append(Gesture(n, "count", at, s.taps))  # "n taps, then hold": a count of n
+                out.append(Gesture(n, GestureKind.LONG_PRESS, at))
+                out.append(Gesture(n, GestureKind.COUNT, at, s.taps))  # "n taps, then hold": a count of n
                 s.taps = 0
                 s.single_tap_at = None
             if s.down_since is not None and not s.stuck and now >= s.down_since + t.stuck_ns:
                 s.stuck = True
-                out.append(Gesture(n, "stuck", s.down_since + t.stuck_ns))
+                out.append(Gesture(n, GestureKind.STUCK, s.down_since + t.stuck_ns))
         elif s.released_at is not None:
             if s.single_tap_at is not None and now >= s.released_at + t.double_ns:
-                out.append(Gesture(n, "tap", s.released_at + t.double_ns))
+                out.append(Gesture(n, GestureKind.TAP, s.released_at + t.double_ns))
                 s.single_tap_at = None
             if s.taps and now >= s.released_at + t.pause_ns:
-                out.append(Gesture(n, "count", s.released_at + t.pause_ns, s.taps))
+                out.append(Gesture(n, GestureKind.COUNT, s.released_at + t.pause_ns, s.taps))
                 s.taps = 0
         return out
 
     def _pressed(self, n: int, s: _Seat, at: int) -> list[Gesture]:
         s.pressed_at, s.long_done, s.down_since = at, False, at
-        out = [Gesture(n, "press", at)]
+        out = [Gesture(n, GestureKind.PRESS, at)]
         if (
             self.double_taps
             and s.single_tap_at is not None
@@ -265,22 +280,22 @@ class GestureReader:
         ):
             s.single_tap_at = None
             s.taps = max(0, s.taps - 1)  # the first tap of a double tap is not counted as a tap
-            out.append(Gesture(n, "double-tap", at))
+            out.append(Gesture(n, GestureKind.DOUBLE_TAP, at))
             s.pressed_at = None  # this press is spent on the double tap
         return out
 
     def _released(self, n: int, s: _Seat, at: int) -> list[Gesture]:
         s.down_since = None
-        out = [Gesture(n, "release", at)]
+        out = [Gesture(n, GestureKind.RELEASE, at)]
         if s.stuck:
             s.stuck = False
-            out.append(Gesture(n, "recovered", at))
+            out.append(Gesture(n, GestureKind.RECOVERED, at))
         elif s.pressed_at is not None and not s.long_done:
             s.taps += 1
             if self.double_taps:
                 s.single_tap_at = at
             else:
-                out.append(Gesture(n, "tap", at))
+                out.append(Gesture(n, GestureKind.TAP, at))
         s.pressed_at, s.released_at = None, at
         return out
 
@@ -293,6 +308,6 @@ def meaning(meanings: dict[str, str], gesture: Gesture) -> tuple[str, int | None
     action = meanings.get(gesture.kind)
     if action is None:
         return None
-    if gesture.kind == "count" and not gesture.count and "long-press" in meanings:
+    if gesture.kind == GestureKind.COUNT and not gesture.count and GestureKind.LONG_PRESS in meanings:
         return None  # a long press with no taps before it: the long press's own meaning says it
     return action, gesture.count if action in COUNTING else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from table.gestures import GestureReader, GestureTiming
+from table.gestures import GestureKind, GestureReader, GestureTiming
 from table.lights import Colour, Pattern, flash
 
 MS = 1_000_000
@@ -67,10 +67,10 @@ class PresetMenu:
         for g in gestures:
             if self.deal:
                 return
-            if g.kind == "tap":
+            if g.kind == GestureKind.TAP:
                 self.offered = (self.offered + 1) % len(self.presets)
                 self._shown_at = None  # the new number at once
-            elif g.kind == "long-press":
+            elif g.kind == GestureKind.LONG_PRESS:
                 self.deal = True
             if g.kind in ("press", "release"):  # a touch (a count ended by waiting is none)
                 self._last_touch = max(self._last_touch, g.t_ns)

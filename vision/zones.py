@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from table.events import ZoneKind
 from vision.calibration import ZoneError, is_number, polygon_mm
 
-ZONE_KINDS = ("pile", "seat", "stock", "trump", "cut")
+ZONE_KINDS = tuple(ZoneKind)
 
 
 def _signed_area(polygon: Sequence[tuple[float, float]]) -> float:
@@ -38,7 +39,7 @@ class Zone:
         label = f"zone {self.name!r}"
         if self.kind not in ZONE_KINDS:
             raise ZoneError(f"{label}: kind {self.kind!r} is not one of {', '.join(ZONE_KINDS)}")
-        if self.kind == "seat":
+        if self.kind == ZoneKind.SEAT:
             if type(self.seat) is not int or self.seat < 0:
                 raise ZoneError(f"{label}: a seat zone needs seat = a seat number from 0, not {self.seat!r}")
         elif self.seat is not None:
@@ -104,11 +105,11 @@ def _zone_from_entry(entry: Any, position: int) -> Zone:
     if kind not in ZONE_KINDS:
         raise ZoneError(f"{label}: kind {kind!r} is not one of {', '.join(ZONE_KINDS)}")
     seat = entry.get("seat")
-    if kind == "seat" and "seat" not in entry:
+    if kind == ZoneKind.SEAT and "seat" not in entry:
         raise ZoneError(f"{label}: missing key 'seat' (a seat zone needs its seat number, from 0)")
-    if kind == "seat" and (type(seat) is not int or seat < 0):
+    if kind == ZoneKind.SEAT and (type(seat) is not int or seat < 0):
         raise ZoneError(f"{label}: seat must be a seat number from 0, not {seat!r}")
-    if kind != "seat" and "seat" in entry:
+    if kind != ZoneKind.SEAT and "seat" in entry:
         raise ZoneError(f"{label}: key 'seat' is only for seat zones, not for a {kind} zone")
     if ("rect" in entry) == ("polygon" in entry):
         which = "both" if "rect" in entry else "neither"
@@ -125,7 +126,7 @@ def _zone_from_entry(entry: Any, position: int) -> Zone:
         polygon: Any = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
     else:
         polygon = polygon_mm(entry["polygon"], f"{label}: polygon")
-    return Zone(name, kind, polygon, seat if kind == "seat" else None)
+    return Zone(name, ZoneKind(kind), polygon, seat if kind == ZoneKind.SEAT else None)
 
 
 def load_zones(mapping: Mapping[str, Any] | Sequence[Any]) -> list[Zone]:
