@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine:
 #   make sim    set up, then play a simulated game of Egyptian Rat Screw in the terminal
-#   make test   set up, then run the whole test suite (and the linter)
+#   make test   set up, then run the whole test suite (and the linter); make check: its fast part
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,7 +21,7 @@ endif
 MICROPYTHON := .cache/micropython
 MICROPYTHON_PACKAGE := @micropython/micropython-webassembly-pyscript@1.27.0
 
-.PHONY: setup system sim test bench lint clean
+.PHONY: setup system sim test check bench lint clean
 setup: $(VENV)/.installed
 
 # What the tests need besides Python: Mosquitto (a real broker for the MQTT tests), Node (the
@@ -56,6 +56,12 @@ $(MICROPYTHON)/.installed: | system
 test: setup system $(MICROPYTHON)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The fast part of the tests, while working: no whole games, rendered tables or photographs
+# (slow), and no outside programs (system). make test runs everything.
+check: setup
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q -m "not slow and not system"
 
 bench: setup
 	$(BIN)/python -m benchmarks

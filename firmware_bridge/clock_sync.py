@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from table.units import SECOND
+
 
 class Unwrapper:
     """Extends a wrapping counter into one that never wraps.
@@ -65,7 +67,6 @@ class Ping:
         return self.received_ns - self.sent_ns - 1000 * (self.out_us - self.board_us)
 
 
-SECOND = 1_000_000_000
 PRIOR_PPM = 250.0  # how far the board's rate may be from the nominal before it is measured (crystals: ±100 ppm)
 SLEW_PPM = 50.0  # a host clock's rate may change by this much as its time service corrects it
 MAX_PPM = 1000.0  # a rate further off than this is a fault, not a crystal

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from table.units import MS
+
 T = TypeVar("T")
 WRAP = 1 << 16
-MS = 1_000_000
 
 
 def ahead(a: int, b: int) -> int:

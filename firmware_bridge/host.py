@@ -33,10 +33,9 @@ from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
 from firmware_bridge.edge_numbers import EdgeNumbers
 from table.buttons import ButtonLevel, RawEdge, drain
 from table.lights import LightKind, Pattern
+from table.units import MS, SECOND
 
 log = logging.getLogger("cardtable.bridge")
-MS = 1_000_000
-SECOND = 1_000 * MS
 # A pattern's kind as the protocol numbers it.
 WIRE_KINDS = {
     LightKind.OFF: p.OFF,

@@ -18,10 +18,8 @@ from dataclasses import dataclass
 
 from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
 from firmware_bridge.host import BridgeTiming
+from table.units import MS, SECOND, US
 
-MS = 1_000_000
-US = 1_000
-SECOND = 1_000 * MS
 PING_NS, FAST_PING_NS, FAST_FOR_NS = BridgeTiming.ping_ns, BridgeTiming.fast_ping_ns, BridgeTiming.fast_for_ns
 
 

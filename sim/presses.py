@@ -19,9 +19,8 @@ from sim.fake_board import BoardConfig, FakeBoard
 from sim.mock_gpio import TimedMockPin, timed_mock_factory
 from table.buttons import GpioButtons, RawEdge, drain
 from table.gestures import COUNTING, GestureTiming
+from table.units import MS, US
 
-MS = 1_000_000
-US = 1_000
 Edge = tuple[int, bool]  # (t_ns, pressed)
 EDGE_WAIT_S = 0.5  # the longest the simulation waits for the fake board's edge to come through the bridge
 

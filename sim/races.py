@@ -47,12 +47,10 @@ from table.controller import CAMERA, FrameReport, Outputs, TableCore
 from table.decisions import Decision, GoodSlap, InputTooLate
 from table.frame_reports import tracker_report
 from table.games import setup_game
+from table.units import MS, SECOND, US
 from vision.seen import SeenCard
 from vision.tracker import CardTracker, TrackerConfig
 
-MS = 1_000_000
-US = 1_000
-SECOND = 1_000 * MS
 PLAYERS = 4
 PILE_AT = (400.0, 300.0)  # where the pile lies in the camera's picture, in pixels
 CARD_PX = (60.0, 90.0)  # a card's size there

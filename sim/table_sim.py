@@ -37,20 +37,20 @@ from sim.bots import Bot, make_bots
 from sim.layout import Place, TableLayout
 from sim.options import SimOptions
 from sim.presses import BoardSeats, MockPinSeats, action_edges, slap_edges
+from sim.virtual_clock import VirtualClock
 from table.buttons import RawEdge
 from table.cards import parse_card
-from table.clock import VirtualClock
 from table.controller import FrameReport, Outputs, TableCore
 from table.decisions import Decision
 from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
 from table.games import GameSetup
 from table.journal import JournalWriter
 from table.referee import Referee
+from table.units import MS
 
 if TYPE_CHECKING:
     from sim.rendered_camera import RenderedCamera
 
-MS = 1_000_000
 LOOK_AGAIN_NS = 2_500 * MS  # a card put down and not taken by then is straightened
 UNDER_WAY = ("edge", "arrive", "report", "tick")  # what still reaches the table once a game is over
 STUCK_NS = 120_000 * MS  # nothing decided for this long: the table has lost count of the cards, and the game stops

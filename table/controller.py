@@ -40,10 +40,10 @@ from table.referee import Referee
 from table.replay import Replay
 from table.sequencer import Sequencer
 from table.signals import Signals
+from table.units import MS
 
 log = logging.getLogger("cardtable")
 
-MS = 1_000_000
 CAMERA = "camera"
 COMMAND = "command"  # the source of inputs given as commands (``cardtable send``), not from the seats or camera
 ALL_HELD_NS = 3_000 * MS  # every seat's button held down together this long: deal a new game

@@ -30,7 +30,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-MS = 1_000_000
+from table.units import MS
 
 
 @dataclass(frozen=True)

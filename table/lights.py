@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
 
 from table.errors import CardtableError
 
@@ -77,12 +76,6 @@ def pulse(colour: Colour = WHITE, period_ms: int = 2000) -> Pattern:
 
 def flash(count: int, colour: Colour = WHITE, period_ms: int = 400) -> Pattern:
     return Pattern(LightKind.FLASH, colour, count, period_ms)
-
-
-class SeatLights(Protocol):
-    """Anything that shows a pattern on a seat's light."""
-
-    def show(self, seat: int, pattern: Pattern) -> None: ...
 
 
 class GpioLights:

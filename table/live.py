@@ -50,6 +50,7 @@ from table.notify import Notifier
 from table.preset_menu import PresetMenu
 from table.referee import Referee
 from table.rules import shipped_presets
+from table.units import MS, SECOND
 
 if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
     from firmware_bridge.host import Bridge
@@ -57,8 +58,6 @@ if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the ta
 
 log = logging.getLogger("cardtable")
 
-MS = 1_000_000
-SECOND = 1_000 * MS
 NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
 CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
 SEAT_BOARD = "seat board"  # the bridge's part name in faults

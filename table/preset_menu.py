@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from table.gestures import GestureKind, GestureReader, GestureTiming
 from table.lights import Colour, Pattern, flash
+from table.units import MS
 
-MS = 1_000_000
 IDLE_NS = 30_000 * MS  # untouched this long, the offered preset is dealt
 FLASH_MS = 400  # one flash of the preset's number
 GAP_NS = 1_200 * MS  # dark between two showings of the number

@@ -51,6 +51,7 @@ from table.decisions import (
 from table.games import game_of
 from table.games.game import Bid, News, SeatNews
 from table.lights import AMBER, BLUE, GREEN, OFF, RED, WHITE, Colour, Pattern, blink, count_back, flash, pulse, steady
+from table.units import MS
 
 MAGENTA: Colour = (255, 0, 255)
 DIM_RED: Colour = (90, 0, 0)
@@ -73,8 +74,6 @@ REFUSED = flash(2, MAGENTA)
 MISMATCH = flash(3, AMBER)
 HIT = BAD_SLAP  # cards or turns owed: the same two red flashes
 CALLED = flash(1, GREEN)
-
-MS = 1_000_000
 
 
 # What each seat's news shows (a game's own decisions tell it: ``Game.news``).

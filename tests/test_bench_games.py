@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 import sim.truth
 from benchmarks.bench_games import play
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_whole_game_on_the_rendered_camera_that_kept_count_is_counted_so() -> None:

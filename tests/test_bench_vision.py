@@ -9,9 +9,12 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from benchmarks.bench_vision import NOT_THERE, _covered_verdicts, _not_there, _report, _shown_box
 from vision.identify import SeenCard
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 

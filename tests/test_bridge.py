@@ -12,8 +12,9 @@ from firmware_bridge.host import Bridge, BridgeTiming
 from sim.fake_board import BoardConfig, FakeBoard
 from table.buttons import ButtonLevel
 from table.lights import GREEN, RED, flash, steady
+from table.units import MS
 
-MS = 1_000_000
+pytestmark = pytest.mark.system
 
 
 def wait_for(condition: Callable[[], object], timeout: float = 5.0) -> None:

@@ -70,6 +70,7 @@ def test_sim_journal_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert [d["kind"] for d in lines].count("game-won") == 1
 
 
+@pytest.mark.slow
 def test_sim_is_repeatable_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     """On rendered frames read by vision and presses on mock pins too."""
     for parts in ([], QUICK):

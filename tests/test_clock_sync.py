@@ -8,8 +8,9 @@ import pytest
 
 from firmware_bridge.clock_sync import ClockFit, Ping, Unwrapper
 from sim.clock_link import LINKS, run_link
+from table.units import MS
 
-MS = 1_000_000
+pytestmark = pytest.mark.slow
 
 
 def test_unwrapping_crosses_the_wrap_without_a_jump() -> None:

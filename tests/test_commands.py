@@ -8,8 +8,7 @@ import pytest
 from table.commands import CommandError, TableCommand, parse_command
 from table.lights import flash
 from table.preset_menu import CYAN, IDLE_NS, PresetMenu
-
-MS = 1_000_000
+from table.units import MS
 
 
 def test_a_command_is_read_with_its_changes() -> None:

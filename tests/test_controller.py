@@ -12,8 +12,8 @@ from table.events import ButtonPressed, CardSeen
 from table.games import setup_game
 from table.games.cuckoo.decisions import Kept, Traded
 from table.journal import JournalWriter, read_journal
+from table.units import MS
 
-MS = 1_000_000
 BOUNDS = {"camera": 250 * MS, "gpio": 20 * MS}
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
 from table.games import setup_game
@@ -14,6 +16,8 @@ from table.mqtt import TablePublisher, parse_url
 from table.scoreboard import seat_scores
 from tests.headless import Headless
 from tests.mqtt_broker import Broker, free_port
+
+pytestmark = pytest.mark.system
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from firmware_bridge.edge_numbers import WRAP, EdgeNumbers, ahead
-
-MS = 1_000_000
+from table.units import MS
 
 
 def test_edges_in_order_pass_straight_on_and_one_twice_is_left_out() -> None:

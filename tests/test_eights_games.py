@@ -17,6 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
@@ -30,6 +31,8 @@ from table.games import setup_game
 from table.games.eights.decisions import Misplay, SafeCardTraded
 from table.replay import Replay
 from table.rules import shipped_presets
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = [
@@ -128,16 +131,16 @@ def test_the_scoreboard_shows_each_seats_cards_the_pile_and_the_winner() -> None
 
 def test_cardtable_run_referees_the_shedding_game_from_the_camera(tmp_path: Path) -> None:
     """The live table on recorded frames: the queen of hearts landing on the pile is the turned card."""
-    from test_live import _journal, _table
+    from tests.live_tables import journal_lines, rendered_table
 
-    config = _table(tmp_path)
+    config = rendered_table(tmp_path)
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--game", "eights"]
     done = subprocess.run(
         [*command, "--max-seconds", "5"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    lines = _journal(tmp_path)
+    lines = journal_lines(tmp_path)
     assert lines[0]["game"] == "eights" and lines[0]["preset"] == "screw-your-neighbour"
     assert "The shedding game (Crazy Eights), 4 players" in done.stdout and "QH turned up" in done.stdout
 

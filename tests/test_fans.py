@@ -20,6 +20,8 @@ from vision.outline_reader import OutlineReader
 from vision.quads import CardQuad
 from vision.reader import UNSURE, Reading
 
+pytestmark = pytest.mark.slow
+
 CODES = ("KD", "7C", "10H")  # drawn in order: the ten of hearts on top
 
 

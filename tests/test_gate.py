@@ -7,11 +7,10 @@ import numpy as np
 import pytest
 
 from sim.render import CardPlacement, SceneSpec, render_scene
+from table.units import MS
 from vision.gate import REFRESH, SETTLE, FrameGate
 from vision.identify import identify
 from vision.tracker import CardTracker
-
-MS = 1_000_000
 
 
 def _noisy(image: np.ndarray, seed: int, sigma: float = 3.0) -> np.ndarray:

@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from table.gestures import MS, Gesture, GestureReader, GestureTiming
-
-US = 1_000
+from table.units import US
 
 
 def run(reader: GestureReader, edges: list[tuple[int, bool, int]], until: int) -> list[Gesture]:

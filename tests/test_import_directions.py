@@ -23,7 +23,6 @@ SHIPPED = ("table", "vision", "firmware_bridge")
 CORE = {
     "table",
     "table.cards",
-    "table.clock",
     "table.commands",
     "table.decisions",
     "table.errors",
@@ -35,6 +34,7 @@ CORE = {
     "table.sequencer",
     "table.snapshots",
     "table.typed",
+    "table.units",
 }  # and every module of ``table.games``
 SEAT_HARDWARE = {"table.buttons", "table.lights", "table.gestures"}
 OUTPUTS = {

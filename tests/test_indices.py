@@ -46,6 +46,8 @@ from vision.indices import (
 from vision.outline_reader import LINE_TILE, Edges
 from vision.reader import UNSURE, corner_box
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("line, cut", [((200, 90, 40), True), ((40, 40, 200), False), ((25, 25, 25), False)])
 def test_a_rank_touching_a_tinted_line_is_cut_from_it_given_the_colours(line: tuple, cut: bool) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from sim.mock_gpio import press, release, timed_mock_factory
@@ -20,6 +21,8 @@ from table import signals as sg
 from table.config import load_config
 from table.live import LiveTable
 from tests.live_tables import MOCK_PINS, ROOT, journal_lines, rendered_table, wait_until
+
+pytestmark = pytest.mark.slow
 
 
 def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path) -> None:

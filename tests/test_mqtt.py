@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,15 +22,10 @@ from table.mqtt import MqttError, MqttSettings, TablePublisher, parse_url
 from table.scoreboard import seat_scores
 from tests.mqtt_broker import Broker, Subscriber, connected_client
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Ann", "Bob", "Cyd"]
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    running = Broker(tmp_path).start()
-    yield running
-    running.stop()
 
 
 def test_a_broker_address_is_read_and_a_bad_one_named() -> None:
@@ -244,9 +238,9 @@ def test_the_live_table_publishes_its_decisions_and_pause(broker: Broker, tmp_pa
     from table.config import load_config
     from table.control import SOCKET_NAME, send_command
     from table.live import LiveTable
-    from tests.test_live import _table, _wait
+    from tests.live_tables import rendered_table, wait_until
 
-    path = _table(tmp_path, frames=100, card_from=999)
+    path = rendered_table(tmp_path, frames=100, card_from=999)
     config = load_config(path, {"mqtt": {"url": broker.url, "table_id": "live"}})
     watching = Subscriber(broker, "cardtable/live/#")
     factory = timed_mock_factory()
@@ -259,9 +253,9 @@ def test_the_live_table_publishes_its_decisions_and_pause(broker: Broker, tmp_pa
         now = time.monotonic()
         press(factory, 22, now)  # seat 2 slaps an empty pile
         release(factory, 22, now + 0.08)
-        _wait(lambda: any('"kind":"bad-slap"' in p for _, p, _ in watching.messages))
+        wait_until(lambda: any('"kind":"bad-slap"' in p for _, p, _ in watching.messages))
         assert send_command(tmp_path / "journal" / SOCKET_NAME, {"command": "pause"})[0]
-        _wait(lambda: json.loads(watching.latest["cardtable/live/state"])["paused"] != [])
+        wait_until(lambda: json.loads(watching.latest["cardtable/live/state"])["paused"] != [])
         assert json.loads(watching.latest["cardtable/live/state"])["paused"] == [
             "players: paused from the command line"
         ]
@@ -274,9 +268,9 @@ def test_the_live_table_publishes_its_decisions_and_pause(broker: Broker, tmp_pa
 
 def test_the_configurations_mqtt_keys_are_checked(tmp_path: Path) -> None:
     from table.config import ConfigError, load_config
-    from tests.test_live import _table
+    from tests.live_tables import rendered_table
 
-    path = _table(tmp_path, frames=1)
+    path = rendered_table(tmp_path, frames=1)
     for mqtt, says in (
         ({"url": "mqtt//pi"}, "[mqtt] mqtt: 'mqtt//pi' is no broker address"),
         ({"url": "mqtt://pi", "table_id": "a b"}, "table id 'a b' must be"),
@@ -326,9 +320,9 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
     from sim.mock_gpio import timed_mock_factory
     from table.config import load_config
     from table.live import LiveTable
-    from tests.test_live import _table, _wait
+    from tests.live_tables import rendered_table, wait_until
 
-    path = _table(tmp_path, frames=100, card_from=999)
+    path = rendered_table(tmp_path, frames=100, card_from=999)
     table = LiveTable(
         load_config(path, {"mqtt": {"url": broker.url, "table_id": "cmd"}}), pin_factory=timed_mock_factory()
     )
@@ -340,7 +334,7 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
     def sent(kind: str, payload: str = "") -> dict:
         before = sum(1 for t, _, _ in watching.messages if t == "cardtable/cmd/reply")
         admin.publish(f"cardtable/cmd/cmd/{kind}", payload, qos=1).wait_for_publish(5)
-        _wait(lambda: sum(1 for t, _, _ in watching.messages if t == "cardtable/cmd/reply") > before)
+        wait_until(lambda: sum(1 for t, _, _ in watching.messages if t == "cardtable/cmd/reply") > before)
         return json.loads(watching.latest["cardtable/cmd/reply"])
 
     try:
@@ -350,7 +344,7 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
             "ok": True,
             "message": "paused: every light blinks amber until resume",
         }
-        _wait(lambda: table.games[0].faults == {"players": "paused from MQTT"})
+        wait_until(lambda: table.games[0].faults == {"players": "paused from MQTT"})
         refused = sent("set", '{"rules": "nope"}')
         assert not refused["ok"] and "unknown ers preset 'nope'" in refused["message"]
         assert sent("set", "[1]")["message"].startswith("the payload must be a JSON object")

@@ -18,6 +18,8 @@ from table.commands import CommandRequest
 from table.mqtt import TablePublisher, parse_url
 from tests.mqtt_broker import Broker, Subscriber, connected_client
 
+pytestmark = pytest.mark.system
+
 SHIPPED = Path(__file__).resolve().parents[1] / "systemd" / "mosquitto"
 USERS = {"cardtable": "table-pw", "dashboard": "dash-pw", "homeassistant": "ha-pw", "admin": "admin-pw"}
 

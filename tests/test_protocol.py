@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from firmware_bridge import protocol as p
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 MICROPYTHON = ROOT / ".cache" / "micropython"
 

@@ -30,6 +30,8 @@ from sim.render import (
 )
 from sim.render_cards import index_region, parse_code
 
+pytestmark = pytest.mark.slow
+
 CODES = (*ALL_CODES, "back")
 FACES = tuple(c for c in ALL_CODES if c not in ("RJ", "BJ"))
 QUIET = {"light": 0.0, "glare": 0.0, "blur": 0.0, "noise": 0.0}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
@@ -22,6 +23,8 @@ from table.games.cuckoo import decisions as cd
 from table.games.oh_hell import decisions as od
 from table.replay import Replay
 from table.rules import shipped_presets
+
+pytestmark = pytest.mark.slow
 
 cheap = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(0, 2**31)

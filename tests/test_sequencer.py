@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from table.events import ButtonPressed
 from table.sequencer import Sequencer
-
-MS = 1_000_000
+from table.units import MS
 
 
 def test_holds_events_until_the_lateness_has_passed() -> None:

@@ -15,6 +15,8 @@ import pytest
 from table.notify import Notifier
 from tests.live_tables import ROOT, rendered_table
 
+pytestmark = pytest.mark.system
+
 UNIT = ROOT / "systemd" / "cardtable.service"
 
 

@@ -25,8 +25,7 @@ from table.games.cuckoo.decisions import LifeLost, TradeBlocked
 from table.games.oh_hell.decisions import BidMade
 from table.lights import OFF, count_back
 from table.referee import Expectation
-
-MS = 1_000_000
+from table.units import MS
 
 
 def _referee(game: str = "ers", seat: int | None = 1, action: str = "play") -> SimpleNamespace:

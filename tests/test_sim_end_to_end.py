@@ -21,6 +21,8 @@ from table.games import setup_game
 from table.journal import JournalWriter, read_journal
 from table.replay import Replay
 
+pytestmark = pytest.mark.slow
+
 
 def _play(tmp_path: Path, game: str, players: int, seed: int, rules: dict | None = None):
     setup = setup_game(game, None, rules or {}, players, 0, seed)

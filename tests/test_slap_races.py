@@ -28,6 +28,8 @@ from sim.races import (
 )
 from table.decisions import BadSlap, InputTooLate, SlapLead
 
+pytestmark = pytest.mark.slow
+
 
 def _gpio_races(count: int, camera, timing: RaceTiming | None = None) -> list:
     timing = timing or RaceTiming()

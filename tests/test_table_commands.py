@@ -21,6 +21,8 @@ from table.live import CHANGES_FILE, KEPT_GAMES, LiveTable
 from table.preset_menu import CYAN
 from tests.live_tables import ROOT, journal_lines, rendered_table, wait_until
 
+pytestmark = pytest.mark.slow
+
 BUTTONS = (17, 27, 22, 23)  # the example configuration's pins, seat 0 to 3
 
 

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 
 from table.cards import parse_card
 from table.events import CardGone, CardSeen
+from table.units import MS
 from vision.calibration import calibrate_from_points
 from vision.identify import SeenCard
 from vision.tracker import CardTracker, StillLies, TrackerConfig, table_zones
 from vision.zones import default_zones
 
-MS = 1_000_000
 PILE = np.array([[100, 100], [150, 100], [150, 170], [100, 170]], np.float32)
 SEAT = PILE + 300
 

@@ -17,6 +17,8 @@ from table import frame_reports
 from table.events import CardSeen
 from vision.covered import card_look, looks_the_same, outline_shows
 
+pytestmark = pytest.mark.slow
+
 PILE = ("pile", None)
 FRAME_NS = 66_666_667
 SEEDS = 16

@@ -31,7 +31,7 @@ from vision.quads import CardQuad
 from vision.reader import Warped, corner_box
 
 DATA = photos_folder()
-pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(missing() is not None, reason=str(missing()))]
 
 
 def _benchmark_enrolment(folder: Path):

@@ -26,6 +26,8 @@ from vision.outline_reader import warp_corners
 from vision.profile import EnrolError, enrol, load_deck
 from vision.reader import Warped, corner_image, read_card, read_cards
 
+pytestmark = pytest.mark.slow
+
 CODES = ["AS", "7H", "10D", "QC", "KS", "2H", "9C", "JD", "RJ", "BJ"]
 
 

@@ -12,6 +12,8 @@ from vision.frames import FrameSource
 from vision.identify import identify
 from vision.tracker import CardTracker
 
+pytestmark = pytest.mark.slow
+
 
 def test_rendered_frames_of_two_cards_played_become_two_events_dated_by_their_first_frames() -> None:
     """An empty table, a queen of hearts landing (her first frame blurred, read unsure), then a

@@ -26,6 +26,7 @@ from table.games.eights.decisions import (
 )
 from table.games.eights.rules import EightsRules
 from table.games.stateful import StatefulReferee
+from table.units import MS
 
 PILE, SEAT_ZONE = "pile", "seat"
 TURN_UP, DEALER_OPTION, DEALER_DISCARD, PLAY, CHOOSE, OVER = (
@@ -37,7 +38,6 @@ TURN_UP, DEALER_OPTION, DEALER_DISCARD, PLAY, CHOOSE, OVER = (
     "over",
 )
 NOBODY = -1  # who played the turned card
-MS = 1_000_000
 # A safe card traded away (a switch) leaves its place and another is laid there face down: the
 # place emptying within this long after the trade is that exchange, not the safe card taken up.
 SAFE_REFILL_NS = 15_000 * MS
