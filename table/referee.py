@@ -78,6 +78,16 @@ class Referee(ABC):
     def expects(self) -> Expectation:
         """Whose turn it is and which input would move the game on."""
 
+    def legal_actions(self) -> dict[int, frozenset[str]]:
+        """What each seat may do now, by seat (as python-chess's ``legal_moves``): the inputs the
+        referee would take from it rather than refuse. Seats that may do nothing are left out.
+        By default the one action ``expects`` names, of the seat it names; a game where several
+        seats may act at once (slaps, cards turned up together) says so itself."""
+        expected = self.expects()
+        if expected.seat is None or expected.action in ("none", ""):
+            return {}
+        return {expected.seat: frozenset({expected.action})}
+
     @abstractmethod
     def view(self) -> GameView:
         """The game as an onlooker is shown it (scores, the middle, the round and phase)."""

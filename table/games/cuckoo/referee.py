@@ -143,6 +143,18 @@ class CuckooReferee(StatefulReferee):
         waiting = [s for s in st.cutters if str(s) not in st.cuts]
         return Expectation("cut", None, "cuts to read at seats " + ", ".join(map(str, waiting)))
 
+    def legal_actions(self) -> dict[int, frozenset[str]]:
+        """In turn, keep, or trade where no king stops it (the dealer with the stock); then every
+        seat whose card is still to be read turns it up, and every seat still to cut cuts, at once."""
+        st = self.state
+        if st.phase == REVEAL:
+            return {s: frozenset({"reveal"}) for s in st.seats if st.revealed[s] is None}
+        if st.phase == CUTTING:
+            return {s: frozenset({"cut"}) for s in st.cutters if str(s) not in st.cuts}
+        if st.phase == TRADING:
+            return {st.turn: frozenset({"keep"} if self.blocked_reason(st.turn) else {"keep", "trade"})}
+        return super().legal_actions()
+
     def blocked_reason(self, seat: int) -> str | None:
         """Why ``seat`` may not trade now (kings face up), or None."""
         st = self.state

@@ -158,6 +158,14 @@ class ErsReferee(Referee):
     def cards_held(self, seat: int) -> int | None:
         return len(self.hands[seat])
 
+    def legal_actions(self) -> dict[int, frozenset[str]]:
+        """The seat whose turn it is plays; every seat that may slap (``_why_not``) slaps."""
+        if self.winner is not None:
+            return {}
+        out = {seat: {"slap"} for seat in range(self.players) if self._why_not(seat) is None}
+        out.setdefault(self.turn, set()).add("play")
+        return {seat: frozenset(actions) for seat, actions in out.items()}
+
     def view(self) -> GameView:
         held = tuple(len(h) for h in self.hands)
         over = self.winner is not None

@@ -1,0 +1,55 @@
+"""``legal_actions``: what each seat may do now. Through whole games of every registered game, the
+seat the referee waits on may do what it waits for, and a seat action outside the legal ones is
+refused, one inside them is taken."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sim.games import SIMULATIONS
+from sim.options import SimOptions
+from table.decisions import Decision, Rejected
+from table.events import SeatAction
+from table.games import GAMES, setup_game
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_seat_waited_on_may_do_what_it_waits_for(name: str) -> None:
+    checked = 0
+
+    def check(d: Decision, referee: Any) -> None:
+        nonlocal checked
+        expected, legal = referee.expects(), referee.legal_actions()
+        if referee.finished:
+            assert legal == {}
+        elif expected.seat is not None and expected.action not in ("none", ""):
+            wanted = {expected.action, *expected.action.split("-or-")}  # "keep-or-trade": keep, or trade
+            assert wanted & legal[expected.seat], (expected, legal)
+            checked += 1
+
+    setup = setup_game(name, players=4, seed=3)
+    SIMULATIONS[name](setup, SimOptions(camera="reports", seats="actions", max_cards=3000), on_decision=check).run()
+    assert checked > 20
+
+
+def test_egyptian_rat_screw_lets_every_seat_slap_and_the_seat_in_turn_play() -> None:
+    referee = setup_game("ers", players=3).referee()
+    referee.start(0)
+    assert referee.legal_actions() == {0: {"slap"}, 1: {"slap", "play"}, 2: {"slap"}}
+    beggar = setup_game("ers", "beggar-my-neighbour", players=3).referee()
+    beggar.start(0)
+    assert beggar.legal_actions() == {1: {"play"}}  # no slaps in Beggar-my-neighbour
+
+
+def test_in_the_trading_game_a_seat_beside_a_shown_king_may_only_keep() -> None:
+    referee = setup_game("cuckoo", players=4).referee()
+    referee.start(0)
+    seat = referee.expects().seat
+    assert referee.legal_actions() == {seat: {"keep", "trade"}}
+    referee.state.face_up[referee.left_of(seat)] = True  # the neighbour shows a king
+    assert referee.legal_actions() == {seat: {"keep"}}
+    refused = referee.handle(SeatAction(1, "actions", seat, "trade"))
+    assert any(isinstance(d, Rejected) for d in refused)
+    assert not any(isinstance(d, Rejected) for d in referee.handle(SeatAction(2, "actions", seat, "keep")))
