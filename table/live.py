@@ -29,19 +29,18 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from table.buttons import CLOSE_CALL_NS, ButtonLevel, EdgesVouched, GpioButtons, RawEdge, drain
+from table.camera_reader import CameraReader
 from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
 from table.controller import CAMERA, COMMAND, FrameReport, Outputs, TableCore
 from table.decisions import Decision
 from table.events import OUT_OF_CARDS, SeatAction
+from table.faults import Fault
 from table.games import GAMES
 from table.journal import JournalError, JournalWriter, read_journal
 from table.lights import OFF, Pattern
@@ -50,130 +49,19 @@ from table.notify import Notifier
 from table.preset_menu import PresetMenu
 from table.referee import Referee
 from table.rules import shipped_presets
+from table.seat_parts import SEAT_BOARD, open_seat_parts
 from table.units import MS, SECOND
 
 if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
-    from firmware_bridge.host import Bridge
-    from table.frame_reports import FrameReader
+    pass
 
 log = logging.getLogger("cardtable")
 
 NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
-CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
-SEAT_BOARD = "seat board"  # the bridge's part name in faults
 CARRIED = (CAMERA, SEAT_BOARD, PAUSED_PART)  # faults that outlive a game (a button's is the game's own)
 CHANGES_FILE = "changes.json"  # in the journal folder: what commands and the seats changed
 KEPT_GAMES = 3  # the cores of the latest games kept (the current one last)
 KEPT_TIMES = 100_000  # the latest loop timings kept for the summary
-
-
-@dataclass(frozen=True)
-class Fault:
-    """A part failed (``problem`` says how) or recovered (None)."""
-
-    part: str
-    problem: str | None
-
-
-class CameraReader(threading.Thread):
-    """Reads frames, finds and reads their cards, tracks them into events, and puts one
-    ``FrameReport`` a frame in the inbox. A recording (a folder or a video) plays at its own pace."""
-
-    def __init__(self, config: TableConfig, inbox: queue.SimpleQueue[Any], stop: threading.Event) -> None:
-        super().__init__(name="camera", daemon=True)
-        self.config, self.inbox, self.stop_event = config, inbox, stop
-        self.frames = 0
-        self.read_frames = 0  # of them, those read (the others were like the last one read: ``vision.gate``)
-        self.failed_frames = 0
-        self.skipped_frames = 0  # frames that could show no card (black, white, without colour): not read
-        self.cpu_ns = 0  # the reader's own CPU time (identify and track), for the loop's CPU share
-
-    def run(self) -> None:
-        try:
-            self._run()
-        except Exception as exc:  # the reader itself failed: the game pauses, and says why
-            log.exception("the camera reader stopped")
-            self.inbox.put(Fault(CAMERA, f"the camera reader stopped: {exc}"))
-
-    def _run(self) -> None:
-        from vision.cores import use_one_core
-        from vision.frames import FrameSourceError, open_source
-
-        use_one_core()
-        reader = self._reader()
-        camera = self.config.camera
-        reader.read(np.full((camera.height, camera.width, 3), 128, np.uint8))  # the networks load now, not on frame 1
-        while not self.stop_event.is_set():
-            try:
-                source = open_source(
-                    camera.source,
-                    width=camera.width,
-                    height=camera.height,
-                    fps=camera.fps,
-                    lost_after_s=camera.lost_after_s,
-                )
-            except FrameSourceError as exc:
-                self.inbox.put(Fault(CAMERA, str(exc)))
-                self.stop_event.wait(CAMERA_RETRY_S)
-                continue
-            self.inbox.put(Fault(CAMERA, None))  # opened: whatever kept it from opening is over
-            with source:
-                self._frames(source, reader)
-            if source.ended:
-                self.inbox.put(Fault(CAMERA, f"the recording {camera.source} has ended"))
-                return
-
-    def _reader(self) -> FrameReader:
-        from table.frame_reports import frame_reader
-        from vision.calibration import Calibration
-        from vision.profile import load_deck
-
-        camera = self.config.camera
-        deck = load_deck(self.config.resolve(camera.deck)) if camera.deck else None
-        calibration = Calibration.load(self.config.resolve(camera.calibration))
-        return frame_reader(
-            calibration, self.config.zones, deck, camera.threshold, camera.confirm_frames, camera.lateness_ms * MS
-        )
-
-    def _frames(self, source: Any, reader: FrameReader) -> None:
-        from vision.frame_check import ProblemWatch
-
-        lost = False
-        watch = ProblemWatch(round(self.config.camera.lost_after_s * 1e9))
-        while not self.stop_event.is_set():
-            frame = source.read()
-            if frame is None:
-                if source.ended:
-                    return
-                if source.lost and not lost:
-                    lost = True
-                    quiet = self.config.camera.lost_after_s
-                    self.inbox.put(Fault(CAMERA, f"no frame from {source.name} for {quiet:g} s"))
-                continue
-            if lost:
-                lost = False
-                watch = ProblemWatch(watch.after_ns)  # the fault is taken back: a lasting problem is said again
-                self.inbox.put(Fault(CAMERA, None))
-            changed, problem = watch.see(frame.image, frame.t_ns)
-            if changed:
-                self.inbox.put(Fault(CAMERA, None if problem is None else f"{source.name} shows {problem}"))
-            if problem is not None or watch.since is not None:
-                self.skipped_frames += 1
-                continue  # a frame that can show no card says nothing of the table: a covered lens takes no pile away
-            wait = frame.t_ns - time.monotonic_ns()
-            if wait > 0:  # a recording: its frames at their recorded pace
-                self.stop_event.wait(wait / 1e9)
-            started = time.thread_time_ns()
-            try:
-                report = reader.report(frame.image, frame.t_ns)
-            except Exception:  # one bad frame must not stop the table: logged, left out
-                self.failed_frames += 1
-                log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
-                continue
-            self.cpu_ns += time.thread_time_ns() - started
-            self.frames += 1
-            self.read_frames = reader.read_frames
-            self.inbox.put(dataclasses.replace(report, reported_ns=time.monotonic_ns()))
 
 
 class LiveTable:
@@ -210,54 +98,19 @@ class LiveTable:
         self.journals: deque[Path] = deque(maxlen=KEPT_GAMES)  # their journal files
         seats = config.seats
         self._wired = seats.wired()  # the seats with a button; the players sit at the first of them
-        self._show: Callable[[int, Pattern], None] = lambda seat, pattern: None
         self._next_pin_check = 0  # when the pins' levels are next held against their edges
         self._dealt_by: set[int] = set()  # the seats whose hold dealt the next game from the preset menu
         self.held_at_start = 0  # buttons found down as a game started
         self._pin_mismatch: set[int] = set()  # seats whose pin differed from its edges at the last check
-        self._parts: list[Any] = []
         self._folder = config.resolve(config.journal.folder)
         claim(self._folder / SOCKET_NAME)  # another table on this journal folder: refused before any part opens
-        if seats.backend == "gpio":
-            from table.lights import GpioLights
-
-            game = config.game.name
-            buttons = GpioButtons(
-                dict(enumerate(seats.buttons)),
-                pin_factory,
-                seats.pull_up,
-                require_exact=GAMES[game].timed_races,
-                edges=self.inbox,
-            )
-            self._parts.append(buttons)
-            self._buttons: GpioButtons | Bridge = buttons
-            self._button_names = tuple(buttons.where(seat) for seat in range(len(seats.buttons)))
-            self._exact_edges = buttons.ticks.exact
-            self._link_ns = 0
-            if seats.lights:
-                lights = GpioLights(
-                    dict(enumerate(seats.lights)), pin_factory, common_anode=dict(enumerate(seats.anodes()))
-                )
-                self._parts.append(lights)
-                self._show = lights.show
-        else:
-            from firmware_bridge.host import Bridge
-
-            buttons = dict((b, s) for s, b in enumerate(seats.board_buttons)) or None
-            bridge = Bridge(seats.port, seats.baud, buttons, serial_factory=serial_factory, edges=self.inbox)
-            bridge.on_vouch = lambda t_ns: self.inbox.put(EdgesVouched(t_ns))
-            bridge.on_status = lambda status, problem: self.inbox.put(
-                Fault(SEAT_BOARD, None if status == "connected" else f"{status}: {problem}")
-            )
-            self._parts.append(bridge.start())
-            self._buttons = bridge
-            self._button_names = tuple(
-                f"board button {seats.board_buttons[seat] if seats.board_buttons else seat}"
-                for seat in range(len(seats.names))
-            )
-            self._show = bridge.show
-            self._exact_edges = True  # the board stamps each edge
-            self._link_ns = bridge.timing.link_ns
+        self.seats = open_seat_parts(config, self.inbox, pin_factory, serial_factory)
+        self._parts = list(self.seats.opened)
+        self._buttons = self.seats.buttons
+        self._button_names = self.seats.button_names
+        self._show = self.seats.show
+        self._exact_edges = self.seats.exact_edges
+        self._link_ns = self.seats.link_ns
         self.camera = CameraReader(config, self.inbox, self.stop_event)
         settings = config.mqtt_settings()
         self.publisher: TablePublisher | None = None if settings is None else TablePublisher(settings)

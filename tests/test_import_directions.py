@@ -49,14 +49,17 @@ OUTPUTS = {
 }
 WIRING = {
     "table.arguments",
+    "table.camera_reader",
     "table.cli",
     "table.config",
     "table.control",
     "table.controller",
+    "table.faults",
     "table.frame_reports",
     "table.hardware_check",
     "table.live",
     "table.preset_menu",
+    "table.seat_parts",
 }
 # The one way into the simulator from what ships: ``cardtable sim`` hands its arguments to it.
 SIM_DOOR = ("table.cli", "sim.cli")

@@ -1,0 +1,127 @@
+"""The camera's side of the live table: a thread that reads frames, finds and reads their cards,
+tracks them into events, and queues one report a frame for the loop; a camera that will not open
+or stops delivering is a fault, and the thread keeps trying."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from table.config import TableConfig
+from table.controller import CAMERA
+from table.faults import Fault
+from table.units import MS
+
+if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
+    from table.frame_reports import FrameReader
+
+log = logging.getLogger("cardtable")
+
+CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
+
+
+class CameraReader(threading.Thread):
+    """Reads frames, finds and reads their cards, tracks them into events, and puts one
+    ``FrameReport`` a frame in the inbox. A recording (a folder or a video) plays at its own pace."""
+
+    def __init__(self, config: TableConfig, inbox: queue.SimpleQueue[Any], stop: threading.Event) -> None:
+        super().__init__(name="camera", daemon=True)
+        self.config, self.inbox, self.stop_event = config, inbox, stop
+        self.frames = 0
+        self.read_frames = 0  # of them, those read (the others were like the last one read: ``vision.gate``)
+        self.failed_frames = 0
+        self.skipped_frames = 0  # frames that could show no card (black, white, without colour): not read
+        self.cpu_ns = 0  # the reader's own CPU time (identify and track), for the loop's CPU share
+
+    def run(self) -> None:
+        try:
+            self._run()
+        except Exception as exc:  # the reader itself failed: the game pauses, and says why
+            log.exception("the camera reader stopped")
+            self.inbox.put(Fault(CAMERA, f"the camera reader stopped: {exc}"))
+
+    def _run(self) -> None:
+        from vision.cores import use_one_core
+        from vision.frames import FrameSourceError, open_source
+
+        use_one_core()
+        reader = self._reader()
+        camera = self.config.camera
+        reader.read(np.full((camera.height, camera.width, 3), 128, np.uint8))  # the networks load now, not on frame 1
+        while not self.stop_event.is_set():
+            try:
+                source = open_source(
+                    camera.source,
+                    width=camera.width,
+                    height=camera.height,
+                    fps=camera.fps,
+                    lost_after_s=camera.lost_after_s,
+                )
+            except FrameSourceError as exc:
+                self.inbox.put(Fault(CAMERA, str(exc)))
+                self.stop_event.wait(CAMERA_RETRY_S)
+                continue
+            self.inbox.put(Fault(CAMERA, None))  # opened: whatever kept it from opening is over
+            with source:
+                self._frames(source, reader)
+            if source.ended:
+                self.inbox.put(Fault(CAMERA, f"the recording {camera.source} has ended"))
+                return
+
+    def _reader(self) -> FrameReader:
+        from table.frame_reports import frame_reader
+        from vision.calibration import Calibration
+        from vision.profile import load_deck
+
+        camera = self.config.camera
+        deck = load_deck(self.config.resolve(camera.deck)) if camera.deck else None
+        calibration = Calibration.load(self.config.resolve(camera.calibration))
+        return frame_reader(
+            calibration, self.config.zones, deck, camera.threshold, camera.confirm_frames, camera.lateness_ms * MS
+        )
+
+    def _frames(self, source: Any, reader: FrameReader) -> None:
+        from vision.frame_check import ProblemWatch
+
+        lost = False
+        watch = ProblemWatch(round(self.config.camera.lost_after_s * 1e9))
+        while not self.stop_event.is_set():
+            frame = source.read()
+            if frame is None:
+                if source.ended:
+                    return
+                if source.lost and not lost:
+                    lost = True
+                    quiet = self.config.camera.lost_after_s
+                    self.inbox.put(Fault(CAMERA, f"no frame from {source.name} for {quiet:g} s"))
+                continue
+            if lost:
+                lost = False
+                watch = ProblemWatch(watch.after_ns)  # the fault is taken back: a lasting problem is said again
+                self.inbox.put(Fault(CAMERA, None))
+            changed, problem = watch.see(frame.image, frame.t_ns)
+            if changed:
+                self.inbox.put(Fault(CAMERA, None if problem is None else f"{source.name} shows {problem}"))
+            if problem is not None or watch.since is not None:
+                self.skipped_frames += 1
+                continue  # a frame that can show no card says nothing of the table: a covered lens takes no pile away
+            wait = frame.t_ns - time.monotonic_ns()
+            if wait > 0:  # a recording: its frames at their recorded pace
+                self.stop_event.wait(wait / 1e9)
+            started = time.thread_time_ns()
+            try:
+                report = reader.report(frame.image, frame.t_ns)
+            except Exception:  # one bad frame must not stop the table: logged, left out
+                self.failed_frames += 1
+                log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
+                continue
+            self.cpu_ns += time.thread_time_ns() - started
+            self.frames += 1
+            self.read_frames = reader.read_frames
+            self.inbox.put(dataclasses.replace(report, reported_ns=time.monotonic_ns()))
