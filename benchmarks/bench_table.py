@@ -1,4 +1,4 @@
-"""The live table's loop: its CPU share and latency on this machine (the slap races: ``bench_races``).
+"""The live table's loop: its CPU share and latency on the machine it runs on (the slap races: ``bench_races``).
 
 Targets: the controller's whole loop fits in one core with room to spare at 15 frames a second
 of 1280x720; from the last input a decision needs to the light command, under 50 ms at the 99th

@@ -102,7 +102,7 @@ NO_GPIO_HELP = (
 
 
 def default_pin_factory() -> object:
-    """gpiozero's pin factory for this machine, chosen as gpiozero chooses it; on a machine with
+    """gpiozero's pin factory for the machine it runs on, chosen as gpiozero chooses it; on a machine with
     no GPIO it can drive, a ``ButtonError`` naming what it tried, in one line (gpiozero would warn
     once a factory and raise)."""
     import warnings

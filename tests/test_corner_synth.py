@@ -10,7 +10,7 @@ from vision.corner_net import CORNER_PX, INPUT_H, INPUT_W, RANK_CLASSES, SUIT_CL
 from vision.train import synth
 
 FONTS = synth.font_files()
-pytestmark = pytest.mark.skipif(not FONTS, reason="no TrueType fonts installed on this machine")
+pytestmark = pytest.mark.skipif(not FONTS, reason="no TrueType fonts installed")
 
 
 def test_samples_are_the_same_for_a_seed_and_shaped_like_a_corner() -> None:

@@ -46,7 +46,7 @@ class Sample:
 
 
 def font_files(folders: tuple[str, ...] = FONT_DIRS) -> list[str]:
-    """Upright Latin text faces found on this machine that have every index character."""
+    """Upright Latin text faces installed that have every index character."""
     found = []
     for folder in folders:
         for path in sorted(glob.glob(f"{folder}/**/*.[ot]tf", recursive=True)):
