@@ -15,6 +15,7 @@ layer's input and are ignored here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from table.cards import Card, Rank
 from table.decisions import (
@@ -28,7 +29,7 @@ from table.decisions import (
     TurnChanged,
     TurnSkipped,
 )
-from table.events import CardSeen, Event, SeatAction
+from table.events import CardSeen, Event, SeatAction, ZoneKind
 from table.games.cuckoo.decisions import (
     AllOutTie,
     CardRevealed,
@@ -47,8 +48,20 @@ from table.games.cuckoo.rules import CuckooRules
 from table.games.stateful import StatefulReferee
 from table.referee import Expectation, GameView
 
-SEAT, STOCK, CUT = "seat", "stock", "cut"
-TRADING, DEALER_DRAW, REVEAL, CUTTING, OVER = "trading", "dealer-draw", "reveal", "cut", "over"
+SEAT, STOCK, CUT = ZoneKind.SEAT, ZoneKind.STOCK, ZoneKind.CUT
+
+
+class Phase(StrEnum):
+    """Where a round of the trading game stands."""
+
+    TRADING = "trading"
+    DEALER_DRAW = "dealer-draw"
+    REVEAL = "reveal"
+    CUTTING = "cut"  # a tie cut for, where the rules say so
+    OVER = "over"
+
+
+TRADING, DEALER_DRAW, REVEAL, CUTTING, OVER = Phase
 
 
 @dataclass

@@ -11,10 +11,12 @@ hands + safe cards + stock + pile = every card.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from table.cards import Card
 from table.decisions import Decision
+from table.events import ZoneKind
 from table.games.eights.decisions import (
     CardsDrawn,
     HandMiscounted,
@@ -28,15 +30,21 @@ from table.games.eights.rules import EightsRules
 from table.games.stateful import StatefulReferee
 from table.units import MS
 
-PILE, SEAT_ZONE = "pile", "seat"
-TURN_UP, DEALER_OPTION, DEALER_DISCARD, PLAY, CHOOSE, OVER = (
-    "turn-up",
-    "dealer-option",
-    "dealer-discard",
-    "play",
-    "choose",
-    "over",
-)
+PILE, SEAT_ZONE = ZoneKind.PILE, ZoneKind.SEAT
+
+
+class Phase(StrEnum):
+    """Where a round of the shedding game stands."""
+
+    TURN_UP = "turn-up"  # the stock's top card to be turned up
+    DEALER_OPTION = "dealer-option"  # the dealer may take the turned card
+    DEALER_DISCARD = "dealer-discard"
+    PLAY = "play"
+    CHOOSE = "choose"  # a seat chooses (a suit, whose hand, an option)
+    OVER = "over"
+
+
+TURN_UP, DEALER_OPTION, DEALER_DISCARD, PLAY, CHOOSE, OVER = Phase
 NOBODY = -1  # who played the turned card
 # A safe card traded away (a switch) leaves its place and another is laid there face down: the
 # place emptying within this long after the trade is that exchange, not the safe card taken up.

@@ -46,13 +46,13 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import OUT_OF_CARDS, ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
+from table.events import OUT_OF_CARDS, ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction, ZoneKind
 from table.games.ers.rules import ErsRules
 from table.games.ers.slaps import FACE_CHANCES, slap_condition
 from table.referee import Expectation, GameSetupError, GameView, Referee
 from table.rules import build_rules, rules_to_dict
 
-PILE = "pile"
+PILE = ZoneKind.PILE
 RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card still ran the race
 
 

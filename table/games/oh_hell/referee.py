@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from table.cards import Card, Rank
 from table.decisions import (
@@ -23,7 +24,7 @@ from table.decisions import (
     RoundStarted,
     TurnChanged,
 )
-from table.events import CardSeen, Event, SeatAction
+from table.events import CardSeen, Event, SeatAction, ZoneKind
 from table.games.oh_hell.decisions import (
     BidMade,
     HandScored,
@@ -37,8 +38,19 @@ from table.games.stateful import StatefulReferee
 from table.referee import Expectation, GameSetupError, GameView
 from table.rules import RulesError
 
-TRUMP_ZONE, PILE = "trump", "pile"
-TRUMP, BIDDING, PLAYING, OVER = "trump", "bidding", "playing", "over"
+TRUMP_ZONE, PILE = ZoneKind.TRUMP, ZoneKind.PILE
+
+
+class Phase(StrEnum):
+    """Where a hand of the bidding game stands."""
+
+    TRUMP = "trump"  # the trump card to be turned up
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+TRUMP, BIDDING, PLAYING, OVER = Phase
 HONOURS = {Rank.ACE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING}
 
 
