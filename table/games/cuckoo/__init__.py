@@ -1,7 +1,7 @@
 """The trading game: Cuckoo (Chase the Ace, Screw Your Neighbor)."""
 
 from table.games.cuckoo import lights, lines
-from table.games.cuckoo.referee import CuckooReferee
+from table.games.cuckoo.referee import Action, CuckooReferee
 from table.games.cuckoo.rules import CuckooRules
 from table.games.game import Game
 
@@ -11,7 +11,7 @@ GAME = Game(
     rules=CuckooRules,
     referee=CuckooReferee,
     preset="cuckoo",
-    gestures={"tap": "keep", "long-press": "trade"},
+    gestures={"tap": Action.KEEP, "long-press": Action.TRADE},
     lines=lines.describe,
     news=lights.news,
     puts_out=lights.puts_out,

@@ -64,6 +64,13 @@ class Phase(StrEnum):
 TRADING, DEALER_DRAW, REVEAL, CUTTING, OVER = Phase
 
 
+class Action(StrEnum):
+    """A seat's action in the trading game (a button gesture's meaning)."""
+
+    KEEP = "keep"
+    TRADE = "trade"  # with the left neighbour; the dealer with the stock
+
+
 @dataclass
 class CuckooState:
     lives: list[int]
@@ -165,7 +172,7 @@ class CuckooReferee(StatefulReferee):
         if st.phase == CUTTING:
             return {s: frozenset({"cut"}) for s in st.cutters if str(s) not in st.cuts}
         if st.phase == TRADING:
-            return {st.turn: frozenset({"keep"} if self.blocked_reason(st.turn) else {"keep", "trade"})}
+            return {st.turn: frozenset({Action.KEEP} if self.blocked_reason(st.turn) else set(Action))}
         return super().legal_actions()
 
     def blocked_reason(self, seat: int) -> str | None:
@@ -246,7 +253,7 @@ class CuckooReferee(StatefulReferee):
     def _action(self, t: int, event: SeatAction) -> list[Decision]:
         st = self.state
         seat = event.seat
-        if event.action not in ("keep", "trade"):
+        if event.action not in set(Action):
             return [Rejected(t, f"the trading game takes keep or trade, not {event.action!r}", event.TYPE, seat)]
         if seat not in st.seats:
             return [Rejected(t, f"seat {seat} is not dealt in this round", event.TYPE, seat)]
@@ -256,12 +263,12 @@ class CuckooReferee(StatefulReferee):
             blocked = self.blocked_reason(seat) if self.rules.kings == "locked" else None
             why = f"{blocked}, so that turn was skipped" if blocked else "not your turn"
             return [Rejected(t, f"{why}: it is seat {st.turn}'s turn", event.TYPE, seat)]
-        reason = self.blocked_reason(seat) if event.action == "trade" else None
+        reason = self.blocked_reason(seat) if event.action == Action.TRADE else None
         if reason is not None:
             return [Rejected(t, f"{reason}: keep your card", event.TYPE, seat)]
         st.pending_trade = None  # the next action ends the window for showing a king
         st.trading_started = True
-        if event.action == "keep":
+        if event.action == Action.KEEP:
             return [Kept(t, seat), *self._next_turn(t)]
         if seat == st.dealer:
             st.phase = DEALER_DRAW

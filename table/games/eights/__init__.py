@@ -1,7 +1,7 @@
 """The shedding game: a Crazy Eights variant with two decks, matches, a safe card and specials."""
 
 from table.games.eights import lights, lines
-from table.games.eights.referee import EightsReferee
+from table.games.eights.referee import Action, EightsReferee
 from table.games.eights.rules import EightsRules
 from table.games.game import Game
 
@@ -11,7 +11,7 @@ GAME = Game(
     rules=EightsRules,
     referee=EightsReferee,
     preset="screw-your-neighbour",
-    gestures={"count": "taps", "long-press": "hold"},  # read in context by the referee
+    gestures={"count": Action.TAPS, "long-press": Action.HOLD},  # read in context by the referee
     lines=lines.describe,
     news=lights.news,
 )

@@ -16,6 +16,8 @@ hands + safe cards + stock + pile = every card.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from table.cards import SUIT_NAMES
 from table.decisions import CountCorrected, Decision, GameStarted, Rejected, TurnSkipped
 from table.events import OUT_OF_CARDS, ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction
@@ -38,7 +40,25 @@ from table.referee import Expectation, GameView
 
 __all__ = ["CHOOSE", "OVER", "PLAY", "EightsReferee", "EightsState"]
 
-GOING_ON = frozenset({"hold", "draw", "pass", "accept"})  # a player's actions that end its play
+
+class Action(StrEnum):
+    """A seat's action in the shedding game. Its buttons give ``taps`` (a count) and ``hold``,
+    which mean the others where the game stands (``_meaning``)."""
+
+    TAPS = "taps"
+    HOLD = "hold"
+    CHOOSE = "choose"  # an option of a choice offered, by its number (0: the default)
+    LAST_CARD = "last-card"
+    CHALLENGE = "challenge"  # a seat caught holding one card unannounced
+    RED_ACES = "red-aces"
+    LEAVE = "leave"  # the dealer leaves the turned card
+    DRAW = "draw"
+    PASS = "pass"
+    ACCEPT = "accept"  # the cards or turns owed
+    PLAY_HOLD = "play-hold"  # a hold in turn: draw, pass or accept, whichever applies
+
+
+GOING_ON = frozenset({Action.HOLD, Action.DRAW, Action.PASS, Action.ACCEPT})  # a player's actions that end its play
 
 
 class EightsReferee(EightsPlays):
@@ -78,7 +98,7 @@ class EightsReferee(EightsPlays):
         if st.phase == CHOOSE:
             c = st.choices[0]
             taps = ", ".join(f"{i} {o}" for i, o in enumerate(c["options"], 1))
-            return Expectation("choose", c["seat"], f"{c['kind']}: taps {taps}; hold: {c['default']}")
+            return Expectation(Action.CHOOSE, c["seat"], f"{c['kind']}: taps {taps}; hold: {c['default']}")
         if st.owed:
             return Expectation("draw-or-stack", st.turn, f"draw {st.owed}, stack or shield")
         if st.skips:
@@ -139,29 +159,29 @@ class EightsReferee(EightsPlays):
 
     def _action(self, t: int, seat: int, action: str, value: int | None) -> list[Decision]:
         st = self.state
-        if action == "taps" and not value:
+        if action == Action.TAPS and not value:
             return [Rejected(t, "no taps counted: tap 1 to 4 times, or hold", "action", seat)]
-        if action in ("taps", "hold"):
+        if action in (Action.TAPS, Action.HOLD):
             action, value = self._meaning(seat, action, value or 0)
         if action == OUT_OF_CARDS:
             return self._out_of_cards(t, seat)
-        if action == "choose":
+        if action == Action.CHOOSE:
             if not st.choices or st.choices[0]["seat"] != seat:
                 return [Rejected(t, "nothing to choose now", "action", seat)]
             return self._choose(t, seat, value or 0)
-        if action == "last-card":
+        if action == Action.LAST_CARD:
             return self._call(t, seat)
-        if action == "challenge":
+        if action == Action.CHALLENGE:
             return self._challenge(t, seat)
-        if action == "red-aces":
+        if action == Action.RED_ACES:
             return self._red_aces(t, seat)
-        if action == "leave":
+        if action == Action.LEAVE:
             if st.phase != DEALER_OPTION or seat != st.dealer:
                 return [Rejected(t, "only the dealer leaves the turned card, before play starts", "action", seat)]
             if st.must_take:
                 return [Rejected(t, "a turned joker goes to the dealer: take it and discard", "action", seat)]
             return self._start_play(t)
-        if action in ("draw", "pass", "accept", "play-hold"):
+        if action in (Action.DRAW, Action.PASS, Action.ACCEPT, Action.PLAY_HOLD):
             out: list[Decision] = []
             chooser = st.choices[0]["seat"] if st.phase == CHOOSE else None
             if chooser is not None and seat == self.step(chooser):  # the next player goes on
@@ -173,14 +193,14 @@ class EightsReferee(EightsPlays):
         """What a seat's taps or hold mean where the game stands (docs/games/eights.md)."""
         st = self.state
         if st.choices and st.choices[0]["seat"] == seat:
-            return "choose", 0 if gesture == "hold" else taps
+            return Action.CHOOSE, 0 if gesture == Action.HOLD else taps
         if st.phase in (TURN_UP, DEALER_OPTION, DEALER_DISCARD) and seat == st.dealer:
-            return ("leave", None) if gesture == "hold" else ("red-aces", None)
-        if gesture == "hold":
-            return "play-hold", None
+            return (Action.LEAVE, None) if gesture == Action.HOLD else (Action.RED_ACES, None)
+        if gesture == Action.HOLD:
+            return Action.PLAY_HOLD, None
         if 0 < self.held(seat) <= 2 and not st.called[seat]:
-            return "last-card", None
-        return "challenge", None
+            return Action.LAST_CARD, None
+        return Action.CHALLENGE, None
 
     def _turn_action(self, t: int, seat: int, action: str) -> list[Decision]:
         st = self.state
@@ -189,13 +209,13 @@ class EightsReferee(EightsPlays):
             if seat != expected.seat:
                 return [Rejected(t, f"not your turn: seat {expected.seat}: {expected.detail}", "action", seat)]
             return [Rejected(t, f"not now: {expected.detail}", "action", seat)]
-        if action == "play-hold":
-            action = "accept" if st.owed or st.skips else "pass" if st.drawn else "draw"
-        if action == "accept":
+        if action == Action.PLAY_HOLD:
+            action = Action.ACCEPT if st.owed or st.skips else Action.PASS if st.drawn else Action.DRAW
+        if action == Action.ACCEPT:
             return self._accept(t, seat)
         if st.owed or st.skips:
             return [Rejected(t, f"first {self.expects().detail}", "action", seat)]
-        if action == "draw":
+        if action == Action.DRAW:
             if st.drawn:
                 return [Rejected(t, "one card a turn: play a card or pass", "action", seat)]
             st.drawn = True

@@ -2,7 +2,7 @@
 
 from table.games.game import Game
 from table.games.oh_hell import lights, lines
-from table.games.oh_hell.referee import OhHellReferee
+from table.games.oh_hell.referee import Action, OhHellReferee
 from table.games.oh_hell.rules import OhHellRules
 
 GAME = Game(
@@ -11,7 +11,7 @@ GAME = Game(
     rules=OhHellRules,
     referee=OhHellReferee,
     preset="classic",
-    gestures={"count": "bid"},
+    gestures={"count": Action.BID},
     played_to="trick",
     lines=lines.describe,
     news=lights.news,

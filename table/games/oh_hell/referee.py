@@ -51,6 +51,14 @@ class Phase(StrEnum):
 
 
 TRUMP, BIDDING, PLAYING, OVER = Phase
+
+
+class Action(StrEnum):
+    """A seat's action in the bidding game."""
+
+    BID = "bid"  # its bid: the value the taps counted
+
+
 HONOURS = {Rank.ACE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING}
 
 
@@ -183,7 +191,7 @@ class OhHellReferee(StatefulReferee):
         if st.phase == BIDDING:
             banned = self.forbidden_bid()
             detail = f"0 to {self.size}" + ("" if banned is None else f", not {banned}")
-            return Expectation("bid", st.turn, detail)
+            return Expectation(Action.BID, st.turn, detail)
         return Expectation("play", st.turn, f"trick {st.trick_no} of {self.size}")
 
     # ----------------------------------------------------------------- hands
@@ -245,7 +253,7 @@ class OhHellReferee(StatefulReferee):
 
     def _bid(self, t: int, event: SeatAction) -> list[Decision]:
         st, seat = self.state, event.seat
-        if event.action != "bid":
+        if event.action != Action.BID:
             return [Rejected(t, f"the bidding game takes bids, not {event.action!r}", event.TYPE, seat)]
         if st.phase != BIDDING:
             return [Rejected(t, f"no bids now: waiting for {self.expects().action}", event.TYPE, seat)]
