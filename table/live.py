@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from table.buttons import CLOSE_CALL_NS, ButtonLevel, EdgesVouched, GpioButtons, RawEdge, drain
 from table.camera_reader import CameraReader
 from table.commands import PAUSED_PART, CommandRequest
-from table.config import ConfigError, TableConfig, game_overrides, merged_overrides
+from table.config import ConfigError, TableConfig, game_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
 from table.controller import CAMERA, COMMAND, FrameReport, Outputs, TableCore
 from table.decisions import Decision
@@ -43,6 +43,7 @@ from table.events import OUT_OF_CARDS, SeatAction
 from table.faults import Fault
 from table.games import GAMES
 from table.journal import JournalError, JournalWriter, read_journal
+from table.kept_changes import KeptChanges
 from table.lights import OFF, Pattern
 from table.mqtt import TablePublisher
 from table.notify import Notifier
@@ -59,7 +60,6 @@ log = logging.getLogger("cardtable")
 
 NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
 CARRIED = (CAMERA, SEAT_BOARD, PAUSED_PART)  # faults that outlive a game (a button's is the game's own)
-CHANGES_FILE = "changes.json"  # in the journal folder: what commands and the seats changed
 KEPT_GAMES = 3  # the cores of the latest games kept (the current one last)
 KEPT_TIMES = 100_000  # the latest loop timings kept for the summary
 
@@ -80,7 +80,6 @@ class LiveTable:
         self.config = config
         self.on_config: Callable[[TableConfig], None] | None = None  # the game, preset or names changed
         self.menu: PresetMenu | None = None  # open between games, after every button was held
-        self._changes: dict[str, dict[str, Any]] = {}
         self._deal_now = False
         self._offered: int | None = None
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -117,7 +116,10 @@ class LiveTable:
         if self.publisher is not None:
             self.publisher.on_command = self.inbox.put  # commands from the broker, taken like any input
         self.notifier = Notifier()
-        self._keep_changes(overrides or {})
+        self._kept = KeptChanges(self._folder, self._wired, self._exact_edges)
+        self.config = self._kept.kept(config, overrides or {})
+        if self.config is not config:
+            log.warning("%s: the changes made on the running table apply: %s", self._kept.path, self._describe())
 
     @property
     def _seat_source(self) -> str:
@@ -341,48 +343,9 @@ class LiveTable:
 
     def _change(self, overrides: dict[str, dict[str, Any]]) -> None:
         """Change the games to come (checked: a ``ConfigError`` names what cannot be), and keep it."""
-        names = overrides.get("seats", {}).get("names")
-        if names is not None and len(names) > self._wired:
-            raise ConfigError(f"names: {len(names)} given, but the table has {self._wired} seats wired")
-        config = self.config.changed(overrides)
-        if GAMES[config.game.name].timed_races and not self._exact_edges:
-            raise ConfigError(f"{config.game.name} needs each button edge's own time, and these pins do not give it")
-        self.config = config
-        self._changes = merged_overrides(self._changes, overrides)
-        path = self._folder / CHANGES_FILE
-        try:
-            self._folder.mkdir(parents=True, exist_ok=True)
-            path.with_suffix(".tmp").write_text(json.dumps(self._changes, indent=1), encoding="utf-8")
-            os.replace(path.with_suffix(".tmp"), path)
-        except OSError as exc:
-            log.error("cannot keep the change in %s (%s): a restart forgets it", path, exc)
+        self.config = self._kept.change(self.config, overrides)
         if self.on_config is not None:
-            self.on_config(config)
-
-    def _keep_changes(self, overrides: dict[str, dict[str, Any]]) -> None:
-        """At start: the changes kept from an earlier run apply, under the command line's."""
-        path = self._folder / CHANGES_FILE
-        try:
-            kept = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError) as exc:
-            log.error("%s cannot be read (%s): the configuration is played as it is", path, exc)
-            return
-        try:
-            if not isinstance(kept, dict) or not all(isinstance(v, dict) for v in kept.values()):
-                raise ConfigError(f"not the changes it should hold: {kept!r}")
-            try:
-                self.config = self.config.changed(merged_overrides(kept, overrides))
-            except ConfigError as exc:  # the command line's game, say, with a kept preset of another
-                kept = {section: values for section, values in kept.items() if section not in overrides}
-                self.config = self.config.changed(merged_overrides(kept, overrides))
-                log.warning("%s: %s; kept only the changes the command line does not touch", path, exc)
-        except (ConfigError, TypeError, ValueError, AttributeError) as exc:
-            log.error("%s: %s; the configuration is played as it is", path, exc)
-            return
-        self._changes = kept
-        log.warning("%s: the changes made on the running table apply: %s", path, self._describe())
+            self.on_config(self.config)
 
     def close_call_ns(self) -> int:
         """A slap won by less than this is a close call: the bridge's clock bound now, or a

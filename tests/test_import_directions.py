@@ -57,6 +57,7 @@ WIRING = {
     "table.faults",
     "table.frame_reports",
     "table.hardware_check",
+    "table.kept_changes",
     "table.live",
     "table.preset_menu",
     "table.seat_parts",

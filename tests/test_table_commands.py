@@ -17,7 +17,8 @@ from sim.mock_gpio import press, release, timed_mock_factory
 from table import signals as sg
 from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
-from table.live import CHANGES_FILE, KEPT_GAMES, LiveTable
+from table.kept_changes import CHANGES_FILE
+from table.live import KEPT_GAMES, LiveTable
 from table.preset_menu import CYAN
 from tests.live_tables import ROOT, journal_lines, rendered_table, wait_until
 
