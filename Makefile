@@ -17,7 +17,7 @@ EXTRAS := dev
 endif
 
 # MicroPython compiled to WebAssembly, under Node: the firmware's tests run the board's own code
-# in it (tests/test_protocol.py). Fetched here, so that the tests themselves need no network.
+# in it (tests/firmware_bridge/test_protocol.py). Fetched here, so that the tests themselves need no network.
 MICROPYTHON := .cache/micropython
 MICROPYTHON_PACKAGE := @micropython/micropython-webassembly-pyscript@1.27.0
 

@@ -12,7 +12,7 @@ five groups). From then on constants and rules are tuned on the tuning part only
 figures quoted are the validation part's. The reader's rules were written against all of the
 photographs before the split, and some name validation photographs still (``named_then`` in the
 file): until those rules are taken out or re-derived on the tuning part, the validation figure
-is an upper bound. ``tests/test_photos.py`` refuses any validation photograph named anew.
+is an upper bound. ``tests/benchmarks/test_photos.py`` refuses any validation photograph named anew.
 """
 
 from __future__ import annotations

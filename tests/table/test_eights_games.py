@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
 
 from sim.eights_players import EightsCards
 from sim.eights_sim import EightsSimulation
@@ -31,10 +30,11 @@ from table.games import setup_game
 from table.games.eights.decisions import Misplay, SafeCardTraded
 from table.replay import Replay
 from table.rules import shipped_presets
+from tests.journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = [
     {},
     {"spade_combo": True},

@@ -20,7 +20,7 @@ from tests.mqtt_broker import Broker, Subscriber, connected_client
 
 pytestmark = pytest.mark.system
 
-SHIPPED = Path(__file__).resolve().parents[1] / "systemd" / "mosquitto"
+SHIPPED = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto"
 USERS = {"cardtable": "table-pw", "dashboard": "dash-pw", "homeassistant": "ha-pw", "admin": "admin-pw"}
 
 

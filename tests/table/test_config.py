@@ -9,7 +9,7 @@ import pytest
 from table.config import ConfigError, load_config
 from vision.calibration import calibrate_from_points
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "table.example.toml").read_text(encoding="utf-8")
 
 

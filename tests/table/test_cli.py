@@ -51,7 +51,7 @@ def test_user_errors_are_one_line(argv: list[str], message: str, capsys: pytest.
     assert err.count("\n") == 1
 
 
-# The simulator's camera reports and finished gestures: whole games in a second (tests/test_sim_end_to_end.py
+# The simulator's camera reports and finished gestures: whole games in a second (tests/sim/test_sim_end_to_end.py
 # plays them on rendered frames and mock pins).
 QUICK = ["--camera", "reports", "--seats", "actions"]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from decision_helpers import NOW, of, one, untimed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +43,7 @@ from table.games.eights.decisions import (
 from table.games.eights.referee import CHOOSE, OVER, PLAY, EightsReferee
 from table.referee import GameSetupError
 from table.rules import RulesError
+from tests.decision_helpers import NOW, of, one, untimed
 
 S = 1_000_000_000
 ALL = 108

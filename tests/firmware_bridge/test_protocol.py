@@ -20,7 +20,7 @@ from firmware_bridge import protocol as p
 
 pytestmark = pytest.mark.system
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".cache" / "micropython"
 
 MESSAGES = [

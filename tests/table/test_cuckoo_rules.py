@@ -17,7 +17,6 @@ import json
 from typing import Any
 
 import pytest
-from decision_helpers import NOW, of, one, untimed
 
 from table.cards import parse_card
 from table.decisions import (
@@ -50,6 +49,7 @@ from table.games.cuckoo.decisions import (
 from table.games.cuckoo.referee import CuckooReferee
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, load_preset, shipped_presets
+from tests.decision_helpers import NOW, of, one, untimed
 
 # ====================================================================== helpers
 

@@ -12,7 +12,7 @@ import pytest
 
 from sim.render import CardPlacement, SceneSpec, render_scene
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # A child process reads the frame from a file, as a camera's process gets it (no renderer's heap
 # behind it), reads it a few times to warm up, then counts the page faults of five more reads.

@@ -11,7 +11,7 @@ import cv2
 
 from sim.render import random_scene, render_scene
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # A child process, as the table's is: it holds its pools at one thread, reads the frame a few
 # times to warm up, then prints the CPU time and the wall time of ten more reads, and the

@@ -16,7 +16,7 @@ from vision.identify import SeenCard
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _seen(code: str | None, covered: bool = False) -> SeenCard:

@@ -24,7 +24,7 @@ from tests.mqtt_broker import Broker, Subscriber, connected_client
 
 pytestmark = pytest.mark.system
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cyd"]
 
 

@@ -16,7 +16,6 @@ import json
 from typing import Any
 
 import pytest
-from decision_helpers import NOW, of, one, untimed
 
 from table.cards import parse_card, parse_cards
 from table.decisions import (
@@ -42,6 +41,7 @@ from table.games.oh_hell.referee import OhHellReferee, OhHellState, trick_winner
 from table.games.oh_hell.rules import OhHellRules
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, build_rules, load_preset, shipped_presets
+from tests.decision_helpers import NOW, of, one, untimed
 
 # ====================================================================== helpers
 

@@ -13,7 +13,6 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
 
 from sim.cuckoo_sim import CuckooSimulation
 from sim.ohhell_sim import OhHellSimulation
@@ -23,6 +22,7 @@ from table.games.cuckoo import decisions as cd
 from table.games.oh_hell import decisions as od
 from table.replay import Replay
 from table.rules import shipped_presets
+from tests.journal_helpers import assert_restored_halfway_carries_on, journal_and_replay
 
 pytestmark = pytest.mark.slow
 

@@ -19,7 +19,7 @@ from tests.mqtt_broker import Broker, free_port
 
 pytestmark = pytest.mark.system
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 SCORES = "[...document.querySelectorAll('.score')].map(e => e.textContent).join(',')"
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from random_games import deck_counter, play_random_game
 
 from table.cards import Card
 from table.decisions import InputTooLate
 from table.games.ers.referee import ErsReferee
 from table.journal import JournalWriter, read_journal
 from table.replay import Replay
+from tests.random_games import deck_counter, play_random_game
 
 PRESETS = st.sampled_from(["standard", "screw", "wikipedia", "beggar-my-neighbour"])
 games = given(seed=st.integers(0, 2**31), players=st.integers(2, 6), preset=PRESETS)

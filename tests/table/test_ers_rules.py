@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from decision_helpers import NOW, of, one, untimed
 
 from table.cards import Card, deal_round_robin, make_deck, parse_card, parse_cards, shuffled_deck
 from table.decisions import (
@@ -46,6 +45,7 @@ from table.games.ers.referee import ErsReferee
 from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, build_rules, load_preset, shipped_presets
+from tests.decision_helpers import NOW, of, one, untimed
 
 # ====================================================================== helpers
 

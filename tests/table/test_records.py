@@ -8,7 +8,7 @@ from pathlib import Path
 
 from table.cli import main
 
-RECORDS = Path(__file__).parent.parent / "docs" / "records"
+RECORDS = Path(__file__).parents[2] / "docs" / "records"
 
 
 def replayed(name: str, capsys) -> list[dict]:
