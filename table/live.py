@@ -42,13 +42,14 @@ from table.decisions import Decision
 from table.events import OUT_OF_CARDS, SeatAction
 from table.faults import Fault
 from table.games import GAMES
-from table.journal import JournalError, JournalWriter, read_journal
+from table.journal import JournalError, JournalWriter
 from table.kept_changes import KeptChanges
 from table.lights import OFF, Pattern
 from table.mqtt import TablePublisher
 from table.notify import Notifier
 from table.preset_menu import PresetMenu
 from table.referee import Referee
+from table.resume import newest_journal
 from table.rules import shipped_presets
 from table.seat_parts import SEAT_BOARD, open_seat_parts
 from table.units import MS, SECOND
@@ -466,25 +467,11 @@ class LiveTable:
     def _resumed(self, now: int) -> TableCore | None:
         """The game the newest journal holds, if it was not over and is this table's game: the
         table was killed, or lost power, in the middle of it."""
-        journals = sorted(self.config.resolve(self.config.journal.folder).glob("*.jsonl"))
-        if not journals:
+        found = newest_journal(self._folder, len(self.config.seats.names), now)
+        if found is None:
             return None
-        path = journals[-1]
-        try:
-            journal = read_journal(path)
-        except JournalError as exc:
-            log.warning("%s; a new game is dealt", exc)
-            return None
-        for warning in journal.warnings:
-            log.warning("%s", warning)
-        setup = journal.setup
-        if setup.players != len(self.config.seats.names):  # its game may differ: a change waits for the next
-            log.info("%s is a game for %d seats: a new game is dealt", path, setup.players)
-            return None
-        last = max((e.event.t_ns for e in journal.entries), default=0)
-        if last >= now:  # the host restarted since (a power cut): its monotonic clock began again
-            self.offset_ns = last + SECOND - now
-            log.warning("%s: the host restarted since its last input; the table's clock goes on from it", path)
+        path, journal = found.path, found.journal
+        self.offset_ns = found.offset_ns or self.offset_ns
         core = TableCore.resumed(
             journal,
             None,

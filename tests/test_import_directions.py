@@ -60,6 +60,7 @@ WIRING = {
     "table.kept_changes",
     "table.live",
     "table.preset_menu",
+    "table.resume",
     "table.seat_parts",
 }
 # The one way into the simulator from what ships: ``cardtable sim`` hands its arguments to it.
