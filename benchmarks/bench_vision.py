@@ -90,7 +90,7 @@ def _box_verdict(
     held: list[tuple[float, SeenCard]] = []  # covered cards holding the box, and how much of it
     area = (box[2] - box[0]) * (box[3] - box[1])
     for card in found:
-        x0, y0, x1, y1 = _shown_box(card, [c for c in found if lies_over(c, card)], image_size)
+        x0, y0, x1, y1 = shown_box(card, [c for c in found if lies_over(c, card)], image_size)
         iw = max(0.0, min(box[2], x1) - max(box[0], x0))
         ih = max(0.0, min(box[3], y1) - max(box[1], y0))
         union = area + (x1 - x0) * (y1 - y0) - iw * ih
@@ -108,7 +108,7 @@ def _box_verdict(
     return "right" if got == want and (suit is None or best.code[-1] == suit) else "wrong"
 
 
-def _shown_box(card: SeenCard, on_top: list[SeenCard], size: tuple[int, int]) -> tuple[float, ...]:
+def shown_box(card: SeenCard, on_top: list[SeenCard], size: tuple[int, int]) -> tuple[float, ...]:
     """The box of the part of a card's outline that shows: all of it, unless the card is covered,
     less what the cards over it cover (``seen.lies_over``; and the slivers their outlines
     leave along its sides)."""
@@ -129,14 +129,14 @@ VERDICTS = ("right", "wrong", "unsure", "not found")
 NOT_THERE = "not there"  # a tally's count of cards read that are no card of the scene (phantoms)
 
 
-def _report(title: str, tally: Counter[str], times: list[float]) -> None:
+def report_tally(title: str, tally: Counter[str], times: list[float]) -> None:
     count = sum(tally[k] for k in VERDICTS)
     parts = "  ".join(f"{k} {tally[k] / max(1, count):6.1%}" for k in VERDICTS)
     extra = f"   read but not there: {tally[NOT_THERE]}" if NOT_THERE in tally else ""
     print(f"  {title}: {count} cards   {parts}   median {statistics.median(times) * 1e3:5.1f} ms a frame{extra}")
 
 
-def _not_there(found: list[SeenCard], truth: list) -> int:
+def not_there(found: list[SeenCard], truth: list) -> int:
     """Cards read (top or covered) whose code is no card of the scene: a phantom, or a card read
     as another one no verdict saw (its outline holds no labelled card's centre)."""
     codes = {card.code for card in truth}
@@ -207,7 +207,7 @@ def bench_confidence() -> None:
         tally = tallies["all"]
         read = tally["right"] + tally["wrong"]
         odds = f"1 wrong in {read / tally['wrong']:.0f}" if tally["wrong"] else f"under 1 wrong in {read / 3:.0f} (95%)"
-        _report(f"at {threshold:.2f}: {odds:26}", tally, times)
+        report_tally(f"at {threshold:.2f}: {odds:26}", tally, times)
 
 
 # One photograph a card of the photographs' deck (nine to ace), each showing that card alone: the
@@ -286,7 +286,7 @@ def _report_photos(read: tuple[dict[str, Counter[str]], list[float]], reader: st
     tallies, times = read
     for kind in ("validation part", "tuning part", "all", "clear", "partly covered", "cut by the frame"):
         title = f"{reader + ', ' if reader else ''}rank, {kind:16}"
-        _report(title, tallies.get(kind, Counter()), times)
+        report_tally(title, tallies.get(kind, Counter()), times)
     off = tallies.get(OFF_LABELS, Counter())
     who = f"{reader}, " if reader else ""
     print(f"  {who}outlines {OFF_LABELS}: {off['unsure']} unsure, {off['back']} backs, {off['read']} read")
@@ -319,7 +319,7 @@ def _score_scenes(scenes: list, deck: Deck) -> tuple[Counter[str], list[float]]:
         start = time.perf_counter()
         found = identify(image, deck)
         times.append(time.perf_counter() - start)
-        tally[NOT_THERE] += _not_there(found, truth)
+        tally[NOT_THERE] += not_there(found, truth)
         for card in truth:
             if card.visible < 0.95:
                 continue  # covered cards are the tracker's business, not the reader's
@@ -355,7 +355,7 @@ def _pile_tops(style: str, offset: int, count: int) -> tuple[Counter[str], list[
     for found, truth, elapsed in _read_together(style, zlib.crc32(style.encode()) + offset, count, 5, pile=True):
         times.append(elapsed)
         tally[_top_verdict(found, truth)] += 1
-        tally[NOT_THERE] += _not_there(found, truth)
+        tally[NOT_THERE] += not_there(found, truth)
     return tally, times
 
 
@@ -366,17 +366,17 @@ def bench_rendered() -> None:
     for style in DECK_STYLES:
         scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()), cards=3)
         tally, times = _score_scenes(scenes, builtin_deck())
-        _report(f"{style:8} built-in", tally, times)
+        report_tally(f"{style:8} built-in", tally, times)
         with tempfile.TemporaryDirectory() as tmp:
             deck = _enrolled(style, Path(tmp))
         tally, times = _score_scenes(scenes, deck)
-        _report(f"{style:8} enrolled", tally, times)
+        report_tally(f"{style:8} enrolled", tally, times)
     print("Rendered piles (2-5 cards stacked with offsets, like a played pile): the top card only:")
     for style in DECK_STYLES:
-        _report(f"{style:8} built-in", *_pile_tops(style, 2, PILES))
+        report_tally(f"{style:8} built-in", *_pile_tops(style, 2, PILES))
     print(f"The same, on the piles the pile rules are tuned on (seeds +{TUNING_PILES}, {2 * PILES} a design):")
     for style in DECK_STYLES:
-        _report(f"{style:8} built-in", *_pile_tops(style, TUNING_PILES, 2 * PILES))
+        report_tally(f"{style:8} built-in", *_pile_tops(style, TUNING_PILES, 2 * PILES))
     table_piles.main()
     bench_fans()
     tables = (
@@ -390,7 +390,7 @@ def bench_rendered() -> None:
         for style in DECK_STYLES:
             scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + offset, cards=3, **scene)
             tally, times = _score_scenes(scenes, builtin_deck())
-            _report(f"{style:8} built-in", tally, times)
+            report_tally(f"{style:8} built-in", tally, times)
     bench_cameras()
     bench_empty_tables()
     bench_jokers()
@@ -424,7 +424,7 @@ def bench_cameras(count: int = 20) -> None:
                 times[reader] += ts
         aim = " (no target)" if look in UNDER_LIMIT else ""
         for reader in tallies:
-            _report(f"{look:42} {reader}{aim}", tallies[reader], times[reader])
+            report_tally(f"{look:42} {reader}{aim}", tallies[reader], times[reader])
 
 
 def bench_empty_tables() -> None:
@@ -499,11 +499,11 @@ def bench_fans() -> None:
         for found, truth, elapsed in _read_together(style, zlib.crc32(style.encode()) + 4, FANS, 4, fan=True):
             times.append(elapsed)
             tops[_top_verdict(found, truth)] += 1
-            tops[NOT_THERE] += _not_there(found, truth)
+            tops[NOT_THERE] += not_there(found, truth)
             shown = [card for card in truth[:-1] if max(card.index_visible) >= 0.9]
-            under.update(_covered_verdicts(found, [(card.corners, card.code) for card in shown]))
-        _report(f"{style:8} top card ", tops, times)
-        _report(f"{style:8} under it ", under, times)
+            under.update(covered_verdicts(found, [(card.corners, card.code) for card in shown]))
+        report_tally(f"{style:8} top card ", tops, times)
+        report_tally(f"{style:8} under it ", under, times)
 
 
 def _read_together(style: str, seed: int, count: int, most: int, **layout: bool) -> Iterator[tuple]:
@@ -525,7 +525,7 @@ def _top_verdict(found: list[SeenCard], truth: list) -> str:
     return _verdict(found, (float(c[0]), float(c[1])), truth[-1].code, rank_only=False)
 
 
-def _covered_verdicts(found: list[SeenCard], cards: list[tuple[np.ndarray, str]]) -> list[str]:
+def covered_verdicts(found: list[SeenCard], cards: list[tuple[np.ndarray, str]]) -> list[str]:
     """Cards lying under others (each its corners and code) against the covered cards found,
     each of which answers for one card at most, laid within a fifth of its height of its centre.
     One reading a card's own code answers for it first; the cards left take the nearest one

@@ -187,7 +187,7 @@ def split_pile(
     crosses their faces); with no picture to ask, the largest. With ``inner_edges``, straight
     edges inside the region are tried as sides too: in a tight pile the lower cards stick out all
     round, and the top card's sides are none of the outline's. ``edge_maps``: the region's
-    ``_edge_lines``, when the caller has drawn them already.
+    ``edge_lines``, when the caller has drawn them already.
     """
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
@@ -203,14 +203,14 @@ def split_pile(
     if gray is None:
         lines, thick = None, None
     else:
-        lines, thick = edge_maps or _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
+        lines, thick = edge_maps or edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
     corners = np.zeros((0, 4, 2), np.float32)
     if inner_edges and lines is not None:
         short = min(cv2.minAreaRect(contour)[1])
-        sides += [(a, b, True) for a, b in _straight_edges(lines, region, (x0 - 1, y0 - 1), 0.35 * short)]
+        sides += [(a, b, True) for a, b in straight_edges(lines, region, (x0 - 1, y0 - 1), 0.35 * short)]
         # The top card's corners: where two straight edges meet at a right angle, on the outline
         # or inside (its sides, short or faint, make no side of the region's own).
-        every = _straight_edges(lines, region, (x0 - 1, y0 - 1), 0.25 * short, outline=True)
+        every = straight_edges(lines, region, (x0 - 1, y0 - 1), 0.25 * short, outline=True)
         segments = np.array([[a, b] for a, b, _ in sides] + [[a, b] for a, b in every], np.float32)
         corners = corner_rectangles(segments, CORNER_GAP * short)
     tried: list[tuple[float, np.ndarray]] = []
@@ -261,7 +261,7 @@ def _largest_inside(
     return sorted(inside, key=lambda c: c[0], reverse=True)[:most]
 
 
-def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Canny's edges of a region's box (placed at ``origin``, ``shape`` rows and columns, clipped
     to the frame, with a few pixels round it), in a map the size of ``gray``; and the same map
     with every line a pixel thicker (a side's points may fall beside the line they run along)."""
@@ -278,11 +278,11 @@ def _edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int
     return lines, thick
 
 
-def _straight_edges(
+def straight_edges(
     lines: np.ndarray, region: np.ndarray, origin: tuple[int, int], shortest: float, outline: bool = False
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Long straight edges inside a region (its mask, placed at ``origin`` in ``lines``, the
-    frame's map of edges: ``_edge_lines``), as pairs of end points in the frame's pixels; with
+    frame's map of edges: ``edge_lines``), as pairs of end points in the frame's pixels; with
     ``outline``, on the region's outline too, and fainter ones (more of them, shorter)."""
     x0, y0 = origin
     h, w = region.shape
@@ -606,7 +606,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     # Rivals are rarely needed, so they are not refitted to the edges (it costs a millisecond each).
     refined = refine_quads(gray, [ordered[i] for i in kept], reach)
     cards = [[quad] + [ordered[j] for j in rivals.get(i, ())] for i, quad in zip(kept, refined, strict=True)]
-    _refit_loose(gray, cards)
+    refit_loose(gray, cards)
     every = [quad for outlines in cards for quad in outlines]
     edges = iter(edge_supports(gray, np.stack([q.corners for q in every])) if every else ())
     scaled = [[CardQuad(q.corners / scale, q.fill, float(next(edges))) for q in outlines] for outlines in cards]
@@ -614,7 +614,7 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     return found + _covered(merged + loose, [ordered[i] for i in kept], [f.quad for f in found], face, scale)
 
 
-def _refit_loose(gray: np.ndarray, cards: list[list[CardQuad]]) -> None:
+def refit_loose(gray: np.ndarray, cards: list[list[CardQuad]]) -> None:
     """Outlines that lie off the picture's edges (a card on paper as pale as it, merged with it
     into one region, or a segmenter blob round it) are searched for a card lying inside them:
     its corners and straight sides, as in a pile (``split_pile``). One found whose outline is an
@@ -630,7 +630,7 @@ def _refit_loose(gray: np.ndarray, cards: list[list[CardQuad]]) -> None:
         centre = quad.corners.mean(axis=0)
         grown = np.round(centre + (quad.corners - centre) * REFIT_GROW).astype(np.int32).reshape(-1, 1, 2)
         x0, y0, w, h = cv2.boundingRect(grown)
-        maps = _edge_lines(gray, (x0 - 1, y0 - 1), (h + 2, w + 2))  # the ones split_pile draws for this box
+        maps = edge_lines(gray, (x0 - 1, y0 - 1), (h + 2, w + 2))  # the ones split_pile draws for this box
         thick = maps[1]
         for inner in split_pile(grown, gray, inner_edges=True, edge_maps=maps):
             plain = edge_supports(gray, inner.corners[None])[0]

@@ -3,7 +3,7 @@
 A warped card (``detect.warp_card``) has its index in the top-left corner and, turned round, in
 the bottom-right one. The corner network (``vision.corner_net``) reads each corner on its own:
 a rank (or a joker, or "no index here") and a suit, each with a probability. The corners are
-then weighed together (``_weigh``), so a thumb or an overlapping card on one corner does not
+then weighed together (``weigh_witnesses``), so a thumb or an overlapping card on one corner does not
 blind the reader, with the middle of the card as a font-free witness (``vision.middle``): the
 number of pips and the big pips' suit, or a picture. Below the threshold the answer is ``None``:
 the referee asks for the card again rather than hear a guess.
@@ -79,7 +79,7 @@ def corner_image(card: np.ndarray, which: int) -> np.ndarray:
     return corner if which == 0 else cv2.flip(corner, -1)
 
 
-def _corner_planes(card: Planes, which: int) -> Planes:
+def corner_planes(card: Planes, which: int) -> Planes:
     """``corner_image``'s region of a card's planes."""
     corner = card.cut(*corner_box(*card.shape, which))
     return corner if which == 0 else corner.turned()
@@ -160,7 +160,7 @@ class Warped:
     def index_planes(self) -> list[Planes]:
         """The face's planes of its two index corners (``corner_image``'s regions, upright): what
         the indices' ink is asked of."""
-        return [_corner_planes(self._planes, which) for which in (0, 1)]
+        return [corner_planes(self._planes, which) for which in (0, 1)]
 
     @cached_property
     def court_ends(self) -> tuple[str | None, str | None]:
@@ -219,7 +219,7 @@ def read_cards(
     """Read warped cards (``Warped``, or full-size pictures) from both index corners (one
     network pass for all) and their middle; below ``threshold``
     a card's code is None. ``whole`` says of each card whether its outline is a card lying whole
-    (see ``_weigh``); unknown, none is. ``covered`` cards lie partly under others, painted out
+    (see ``weigh_witnesses``); unknown, none is. ``covered`` cards lie partly under others, painted out
     (``vision.covered``): their middle is not asked, and the one corner that shows is read.
     ``looks``: for each card, more pictures of its two corners (``corner_image``'s, in pairs),
     through outlines a little off its own; each corner's probabilities are the average.
@@ -270,12 +270,12 @@ def _read_cards(
         shows = [i for i in (0, 1) if found[i] is not None]
         vouched = "covered" if covered else "whole" if whole and whole[n] else None
         ink = None if deck.inks is None else deck.inks.colour(_red_share([index[i] for i in shows]))
-        code, confidence = _weigh(ranks[shows], suits[shows], middle, suit, red, vouched, ink)
+        code, confidence = weigh_witnesses(ranks[shows], suits[shows], middle, suit, red, vouched, ink)
         if middle == "court" and (confidence < threshold or len(corners_reading(code, found)) < 2):
             # A picture's big pips, asked where its two indices alone do not settle the card.
             ends = card.court_ends
             if ends[0] is not None and ends[0] == ends[1]:  # both agree: one alone may be another card's
-                code, confidence = _weigh(ranks[shows], suits[shows], middle, ends[0], red, vouched, ink)
+                code, confidence = weigh_witnesses(ranks[shows], suits[shows], middle, ends[0], red, vouched, ink)
             if _pip_beside_says_otherwise(code, found, ends):
                 confidence = min(confidence, DISAGREE)
         if (
@@ -403,7 +403,7 @@ COURT_CLASSES = [RANK_CLASSES.index(r) for r in COURT_RANKS]  # the ranks a pict
 COUNTED_RANKS = frozenset(str(n) for n in range(2, 11))
 
 
-def _weigh(
+def weigh_witnesses(
     rank_p: np.ndarray,
     suit_p: np.ndarray,
     middle: str | None,
@@ -446,7 +446,7 @@ def _weigh(
         return ("RJ" if red else "BJ"), rank_sure
     vouch_suit = whole or covered or middle == RANK_CLASSES[rank]
     suit_vouched = range(len(SUIT_CLASSES)) if vouch_suit else ()
-    suit, suit_sure = _witnesses(suit_p, _suit_likelihood(middle_suit, ink), suit_vouched)
+    suit, suit_sure = _witnesses(suit_p, suit_likelihood(middle_suit, ink), suit_vouched)
     overruled = middle == "court" and all(int(np.argmax(row[:-1])) in PIP_CLASSES for row in rank_p)
     if overruled and suit_sure < OVERRULED_SUIT:
         suit_sure = min(suit_sure, DISAGREE)  # an index read so poorly tells its suit clearly, or not at all
@@ -477,7 +477,7 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     return like
 
 
-def _suit_likelihood(middle_suit: str | None, ink: bool | None = None) -> np.ndarray:
+def suit_likelihood(middle_suit: str | None, ink: bool | None = None) -> np.ndarray:
     """How likely the big pips, and the index's ink (red True, black False), look as they do for
     each suit class ("no suit" is left alone: neither says whether an index shows its suit)."""
     like = np.ones(len(SUIT_CLASSES))

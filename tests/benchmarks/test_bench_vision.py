@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from benchmarks.bench_vision import NOT_THERE, _covered_verdicts, _not_there, _report, _shown_box
+from benchmarks.bench_vision import NOT_THERE, covered_verdicts, not_there, report_tally, shown_box
 from vision.identify import SeenCard
 
 pytestmark = pytest.mark.slow
@@ -26,11 +26,11 @@ def _seen(code: str | None, covered: bool = False) -> SeenCard:
 def test_cards_read_that_are_not_in_the_scene_are_counted_whether_on_top_or_covered() -> None:
     truth = [SimpleNamespace(code="QS"), SimpleNamespace(code="7H")]
     found = [_seen("QS"), _seen(None), _seen("back"), _seen("BJ"), _seen("KS", covered=True), _seen("7H")]
-    assert _not_there(found, truth) == 2
+    assert not_there(found, truth) == 2
 
 
 def test_the_report_counts_verdicts_and_names_the_phantoms_apart(capsys) -> None:
-    _report("scenes", Counter({"right": 3, "unsure": 1, NOT_THERE: 2}), [0.01])
+    report_tally("scenes", Counter({"right": 3, "unsure": 1, NOT_THERE: 2}), [0.01])
     line = capsys.readouterr().out
     assert "4 cards" in line and "right  75.0%" in line and "read but not there: 2" in line
 
@@ -65,7 +65,7 @@ def test_a_fan_s_lower_card_is_judged_on_the_part_the_cards_over_it_leave_showin
     # the queen is judged on her whole outline.
     plain = _card("10D", 30)
     over = [c for c in (queen, plain) if lies_over(c, queen)]
-    assert not over and _shown_box(queen, over, (100, 100)) == (10, 10, 60, 80)
+    assert not over and shown_box(queen, over, (100, 100)) == (10, 10, 60, 80)
     # A card on top lies over every covered one, and over no other card on top.
     top = _card("AH", 30, covered=False)
     assert lies_over(top, queen) and not lies_over(queen, top) and not lies_over(top, _card("KS", 0, covered=False))
@@ -92,12 +92,12 @@ def test_a_covered_card_read_right_answers_for_its_own_card_not_for_the_nearest(
     jack's own reading does. Each found card answers for one card, its own code first."""
     jack, eight = _card("JS", 0).corners, _card("8D", 16).corners
     found = [_card("8D", 8), _card("JS", 10), _card("AH", 30, covered=False)]
-    assert _covered_verdicts(found, [(jack, "JS"), (eight, "8D")]) == ["right", "right"]
+    assert covered_verdicts(found, [(jack, "JS"), (eight, "8D")]) == ["right", "right"]
     # Read as another card: wrong; unsure; nothing left within reach: not found.
-    assert _covered_verdicts([_card("3S", 5)], [(jack, "JS")]) == ["wrong"]
-    assert _covered_verdicts([_card(None, 5)], [(jack, "JS")]) == ["unsure"]
-    assert _covered_verdicts([_card("JS", 5)], [(jack, "JS"), (_card("QS", 8).corners, "QS")]) == ["right", "not found"]
-    assert _covered_verdicts([_card("JS", 5, covered=False)], [(jack, "JS")]) == ["not found"]
+    assert covered_verdicts([_card("3S", 5)], [(jack, "JS")]) == ["wrong"]
+    assert covered_verdicts([_card(None, 5)], [(jack, "JS")]) == ["unsure"]
+    assert covered_verdicts([_card("JS", 5)], [(jack, "JS"), (_card("QS", 8).corners, "QS")]) == ["right", "not found"]
+    assert covered_verdicts([_card("JS", 5, covered=False)], [(jack, "JS")]) == ["not found"]
 
 
 def test_outlines_on_no_labelled_card_are_counted_by_what_they_read() -> None:

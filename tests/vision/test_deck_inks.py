@@ -14,7 +14,7 @@ from vision.deck import Prototypes, builtin_deck
 from vision.detect import CardQuad, warp_card
 from vision.ink import IndexInks, mark_red_share
 from vision.profile import EnrolError, enrol, load_deck, save_profile
-from vision.reader import SUIT_CLASSES, Warped, _suit_likelihood
+from vision.reader import SUIT_CLASSES, Warped, suit_likelihood
 
 WEBCAM = "cheap webcam"
 
@@ -56,12 +56,12 @@ def test_a_webcam_s_dull_red_index_is_far_from_the_built_in_red_but_apart_from_i
 
 
 def test_the_ink_rules_out_the_other_colour_s_suits_as_the_big_pips_do() -> None:
-    red, black, neither = _suit_likelihood(None, True), _suit_likelihood(None, False), _suit_likelihood(None, None)
+    red, black, neither = suit_likelihood(None, True), suit_likelihood(None, False), suit_likelihood(None, None)
     index = {s: SUIT_CLASSES.index(s) for s in "CDHS"}
     assert red[index["D"]] == red[index["H"]] == 1.0 > red[index["C"]] == red[index["S"]]
     assert black[index["C"]] == black[index["S"]] == 1.0 > black[index["D"]] == black[index["H"]]
     assert np.all(neither == 1.0)
-    both = _suit_likelihood("D", True)
+    both = suit_likelihood("D", True)
     assert both.argmax() == index["D"] and both[index["C"]] < both[index["H"]] < 1.0
 
 

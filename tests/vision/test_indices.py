@@ -966,7 +966,7 @@ def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_i
     it holds both and he lies over the ten: the part of the ten that shows is the part labelled.
     Drawn from one index alone, the jack's outline misses his other index, neither card lies
     over the other, and what shows of the ten is its whole outline, half of it under the jack."""
-    from benchmarks.bench_vision import _shown_box
+    from benchmarks.bench_vision import shown_box
     from vision.identify import lies_over
     from vision.quads import iou
 
@@ -976,7 +976,7 @@ def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_i
     def shown() -> float:
         found = identify(image)
         (ten,) = [c for c in found if c.code == "10S"]
-        box = _shown_box(ten, [c for c in found if lies_over(c, ten)], image.shape[1::-1])
+        box = shown_box(ten, [c for c in found if lies_over(c, ten)], image.shape[1::-1])
         return float(iou(np.float32(box), labelled[None])[0])
 
     assert shown() > 0.7

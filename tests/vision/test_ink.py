@@ -13,7 +13,7 @@ from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
 from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks, labelled, median_redness
 from vision.middle import centre_count, centre_witnesses
-from vision.reader import Warped, _corner_planes, corner_image
+from vision.reader import Warped, corner_image, corner_planes
 
 
 def _card(code: str, style: str = "classic") -> np.ndarray:
@@ -107,7 +107,7 @@ def test_an_index_s_ink_is_red_or_not_on_the_half_size_face(style: str) -> None:
         card = _card(code, style)
         face = Warped.of(card).face_planes()
         for which in (0, 1):
-            half = ink_redness(_corner_planes(face, which))
+            half = ink_redness(corner_planes(face, which))
             assert (half > RED_INK) == (ink_redness(corner_image(card, which)) > RED_INK) == (code[-1] in "HD"), code
 
 

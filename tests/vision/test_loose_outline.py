@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import MAX_RIVALS, _refit_loose
+from vision.detect import MAX_RIVALS, refit_loose
 from vision.quads import CardQuad, edge_supports, portrait_corners
 
 CARD = (100, 140)  # short and long side, working pixels
@@ -38,7 +38,7 @@ def test_a_card_inside_a_loose_outline_takes_its_place_and_the_loose_one_becomes
     rival = CardQuad(_box((200, 200), (150, 210), 0), 0.8)
     assert edge_supports(gray, loose.corners[None])[0] < 0.2
     cards = [[loose, rival]]
-    _refit_loose(gray, cards)
+    refit_loose(gray, cards)
     assert _distance(cards[0][0].corners, card) < 3
     assert cards[0][1] is loose and cards[0][2] is rival
     assert len(cards[0]) <= MAX_RIVALS + 1
@@ -47,7 +47,7 @@ def test_a_card_inside_a_loose_outline_takes_its_place_and_the_loose_one_becomes
 def test_an_outline_on_the_card_s_edges_is_kept() -> None:
     gray, card = _card_on_pale_paper()
     cards = [[CardQuad(card, 1.0)]]
-    _refit_loose(gray, cards)
+    refit_loose(gray, cards)
     assert len(cards[0]) == 1 and _distance(cards[0][0].corners, card) < 0.5
 
 
@@ -56,5 +56,5 @@ def test_a_loose_outline_with_no_card_inside_is_kept() -> None:
     gray, _ = _card_on_pale_paper()
     paper = CardQuad(_box((100, 290), (80, 112), 0), 0.8)  # a patch of the paper beside the card
     cards = [[paper]]
-    _refit_loose(gray, cards)
+    refit_loose(gray, cards)
     assert cards == [[paper]]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import vision.detect
-from vision.detect import _edge_lines, _straight_edges, split_pile
+from vision.detect import edge_lines, split_pile, straight_edges
 from vision.quads import CardQuad, boxes, corner_rectangles, edge_support, edge_supports, iou
 
 CARD = (100, 140)  # short and long side, working pixels
@@ -45,8 +45,8 @@ def test_the_top_card_s_four_sides_are_found_as_straight_edges_inside_a_tight_pi
     x0, y0, w, h = cv2.boundingRect(outline)
     region = np.zeros((h + 2, w + 2), np.uint8)
     cv2.drawContours(region, [outline - [x0 - 1, y0 - 1]], -1, 1, thickness=cv2.FILLED)
-    lines, _ = _edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
-    found = _straight_edges(lines, region, (x0 - 1, y0 - 1), 35)
+    lines, _ = edge_lines(gray, (x0 - 1, y0 - 1), region.shape)
+    found = straight_edges(lines, region, (x0 - 1, y0 - 1), 35)
     for i in range(4):
         a, b = top[i], top[(i + 1) % 4]
         # Some edge runs along this side (within 4 pixels) over at least 80% of its length.

@@ -8,7 +8,7 @@ import pytest
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES
 from vision.middle import BLOCKED
-from vision.reader import UNSURE, _weigh
+from vision.reader import UNSURE, weigh_witnesses
 
 
 def ranks(**p: float) -> np.ndarray:
@@ -39,7 +39,7 @@ def weigh(
 ):
     rank_p, suit_p = np.stack([r for r, _ in corners]), np.stack([s for _, s in corners])
     outline = "covered" if covered else "whole" if whole else None
-    return _weigh(rank_p, suit_p, middle, middle_suit, False, outline)
+    return weigh_witnesses(rank_p, suit_p, middle, middle_suit, False, outline)
 
 
 SPADE = suits(S=0.97)

@@ -326,7 +326,7 @@ def test_in_a_fan_of_cards_known_by_their_indices_the_one_whose_index_shows_on_a
     what shows of her is the strip the labels box (as the benchmark takes the part showing: the
     ten's top edge lies a little under hers, and the sliver of her that leaves along the ten's
     top is no part a label boxes)."""
-    from benchmarks.bench_vision import _shown_box
+    from benchmarks.bench_vision import shown_box
     from vision.identify import lies_over
 
     image = cv2.imread(str(DATA / "IMG_2601.JPG"))
@@ -335,7 +335,7 @@ def test_in_a_fan_of_cards_known_by_their_indices_the_one_whose_index_shows_on_a
     assert queen.covered and not ten.covered  # the ten's index's outline, fitted to the edges, reads it whole
     assert lies_over(ten, queen) and not lies_over(queen, ten)
     ((_, strip),) = [(r, b) for r, b in labelled("IMG_2601.JPG") if r == "Q"]
-    x0, y0, x1, y1 = _shown_box(queen, [ten], image.shape[1::-1])
+    x0, y0, x1, y1 = shown_box(queen, [ten], image.shape[1::-1])
     assert label_overlap(np.float32([[x0, y0], [x1, y1]]), strip) > 0.7
 
 
