@@ -355,7 +355,7 @@ class Bridge:
 
     @staticmethod
     def _light_fields(light: int, pat: Pattern) -> tuple[int, ...]:
-        return (light, WIRE_KINDS[LightKind(pat.kind)], *pat.colour, pat.count, pat.period_ms)
+        return (light, WIRE_KINDS[pat.kind], *pat.colour, pat.count, pat.period_ms)
 
     def _light_frame(self, pending: _Pending) -> bytes:
         return p.encode(p.LIGHT, pending.seq, self._light_fields(pending.light, pending.pattern))

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from table.buttons import ButtonError, GpioButtons
 from table.config import TableConfig
-from table.games import GAMES
-from table.lights import GpioLights, LightError
+from table.lights import LightError
+from table.seat_parts import gpio_buttons, gpio_lights
 
 FIRST_FRAME_S = 5.0  # a camera gives its first frame within this, or is reported as giving none
 BOARD_ANSWER_S = 3.0  # the bridge's board answers its hello within this, or is reported as silent
@@ -75,9 +75,7 @@ def _camera(config: TableConfig) -> Found:
 def _gpio(config: TableConfig, factory: object | None) -> list[Found]:
     seats = config.seats
     try:
-        buttons = GpioButtons(
-            dict(enumerate(seats.buttons)), factory, seats.pull_up, GAMES[config.game.name].timed_races
-        )
+        buttons = gpio_buttons(config, factory)
     except ButtonError as exc:
         return [Found("buttons", False, str(exc))]
     try:
@@ -86,9 +84,7 @@ def _gpio(config: TableConfig, factory: object | None) -> list[Found]:
         if not seats.lights:
             return [*said, Found("lights", True, "none wired")]
         try:
-            lights = GpioLights(
-                dict(enumerate(seats.lights)), buttons.factory, common_anode=dict(enumerate(seats.anodes()))
-            )
+            lights = gpio_lights(config, buttons.factory)
         except LightError as exc:
             return [*said, Found("lights", False, str(exc))]
         lights.close()

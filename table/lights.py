@@ -47,9 +47,10 @@ class Pattern:
     period_ms: int = 500  # one on-off cycle (blink, flash) or one breath (pulse)
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise LightError(f"light pattern {self.kind!r} is not one of {', '.join(KINDS)}")
-        object.__setattr__(self, "kind", LightKind(self.kind))
+        try:
+            object.__setattr__(self, "kind", LightKind(self.kind))
+        except ValueError:
+            raise LightError(f"light pattern {self.kind!r} is not one of {', '.join(KINDS)}") from None
         if len(self.colour) != 3 or not all(type(c) is int and 0 <= c <= 255 for c in self.colour):
             raise LightError(f"colour {self.colour!r} must be three whole numbers 0-255")
         no_flash = self.kind == LightKind.FLASH and self.count == 0

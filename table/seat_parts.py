@@ -12,7 +12,7 @@ from table.buttons import EdgesVouched, GpioButtons
 from table.config import TableConfig
 from table.faults import Fault
 from table.games import GAMES
-from table.lights import Pattern
+from table.lights import GpioLights, Pattern
 
 if TYPE_CHECKING:
     from firmware_bridge.host import Bridge
@@ -36,6 +36,21 @@ class SeatParts:
     opened: list[Any] = field(default_factory=list)  # what to close, in order
 
 
+def gpio_buttons(
+    config: TableConfig, pin_factory: object | None = None, edges: queue.SimpleQueue[Any] | None = None
+) -> GpioButtons:
+    """The configured seats' buttons on the Pi's pins (a slap game refuses pins without edge times)."""
+    seats = config.seats
+    timed = GAMES[config.game.name].timed_races
+    return GpioButtons(dict(enumerate(seats.buttons)), pin_factory, seats.pull_up, timed, edges=edges)
+
+
+def gpio_lights(config: TableConfig, pin_factory: object | None = None) -> GpioLights:
+    """The configured seats' lights on the Pi's pins."""
+    seats = config.seats
+    return GpioLights(dict(enumerate(seats.lights)), pin_factory, common_anode=dict(enumerate(seats.anodes())))
+
+
 def open_seat_parts(
     config: TableConfig,
     inbox: queue.SimpleQueue[Any],
@@ -47,10 +62,7 @@ def open_seat_parts(
     pseudo-terminal)."""
     seats = config.seats
     if seats.backend == "gpio":
-        from table.lights import GpioLights
-
-        timed = GAMES[config.game.name].timed_races
-        buttons = GpioButtons(dict(enumerate(seats.buttons)), pin_factory, seats.pull_up, timed, edges=inbox)
+        buttons = gpio_buttons(config, pin_factory, inbox)
         parts = SeatParts(
             buttons,
             tuple(buttons.where(seat) for seat in range(len(seats.buttons))),
@@ -59,9 +71,7 @@ def open_seat_parts(
         )
         if seats.lights:
             try:
-                lights = GpioLights(
-                    dict(enumerate(seats.lights)), pin_factory, common_anode=dict(enumerate(seats.anodes()))
-                )
+                lights = gpio_lights(config, pin_factory)
             except Exception:
                 buttons.close()
                 raise
