@@ -60,8 +60,8 @@ def bench_live(seconds: float = 8.0, fps: int = 15) -> None:
         "a second (the recording's PNG decoding apart, as a camera's frames come decoded)"
     )
     for title, values in (
-        ("a frame's report handed over to the lights told", table.frame_latencies_ns),
-        ("the loop woken to the lights told", table.latencies_ns),
+        ("a frame's report handed over to the lights told", table.stats.frame_latencies_ns),
+        ("the loop woken to the lights told", table.stats.latencies_ns),
     ):
         ms = np.array(values) / MS
         print(f"  {title}: median {np.median(ms):.2f} ms, 99th percentile {np.percentile(ms, 99):.2f} ms")

@@ -24,45 +24,42 @@ import json
 import logging
 import os
 import queue
-import statistics
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from table.buttons import CLOSE_CALL_NS, ButtonLevel, EdgesVouched, GpioButtons, RawEdge, drain
+from table import command_answers
+from table.buttons import CLOSE_CALL_NS, ButtonLevel, EdgesVouched, RawEdge, drain
 from table.camera_reader import CameraReader
 from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
-from table.controller import CAMERA, COMMAND, FrameReport, Outputs, TableCore
+from table.controller import CAMERA, FrameReport, Outputs, TableCore
 from table.decisions import Decision
-from table.events import OUT_OF_CARDS, SeatAction
 from table.faults import Fault
+from table.game_series import GameSeries
 from table.games import GAMES
 from table.journal import JournalError, JournalWriter
 from table.kept_changes import KeptChanges
 from table.lights import OFF, Pattern
+from table.loop_stats import LoopStats, troubles
 from table.mqtt import TablePublisher
 from table.notify import Notifier
+from table.pin_watch import PinWatch
 from table.preset_menu import PresetMenu
 from table.referee import Referee
 from table.resume import newest_journal
 from table.rules import shipped_presets
 from table.seat_parts import SEAT_BOARD, open_seat_parts
-from table.units import MS, SECOND
-
-if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the table starts
-    pass
+from table.units import MS
 
 log = logging.getLogger("cardtable")
 
 NEXT_GAME_S = 10.0  # from one game's end to the next game's deal
 CARRIED = (CAMERA, SEAT_BOARD, PAUSED_PART)  # faults that outlive a game (a button's is the game's own)
-KEPT_GAMES = 3  # the cores of the latest games kept (the current one last)
-KEPT_TIMES = 100_000  # the latest loop timings kept for the summary
 
 
 class LiveTable:
@@ -86,22 +83,10 @@ class LiveTable:
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.stop_event = threading.Event()
         self.on_decision = on_decision
-        # A table runs for days: what it keeps of past games and timings is bounded.
-        self.latencies_ns: deque[int] = deque(maxlen=KEPT_TIMES)  # the loop woken to the lights told, when it decided
-        self.frame_latencies_ns: deque[int] = deque(maxlen=KEPT_TIMES)  # a frame's report to the lights told, likewise
-        self.games: deque[TableCore] = deque(maxlen=KEPT_GAMES)  # the latest games' cores, the one played last
-        self.games_dealt = 0
-        self.turns = 0  # times the loop has gone round (it sleeps until an input or a deadline)
-        self.decisions_before = 0  # decisions of the games no longer kept
-        self.errors = 0  # inputs the loop failed on (logged): a bug, but never the table's end
+        self.stats = LoopStats()
+        self.series = GameSeries()
         self.offset_ns = 0  # the table's clock less the host's: 0 but after a restart of the host (``_now``)
-        self.journals: deque[Path] = deque(maxlen=KEPT_GAMES)  # their journal files
-        seats = config.seats
-        self._wired = seats.wired()  # the seats with a button; the players sit at the first of them
-        self._next_pin_check = 0  # when the pins' levels are next held against their edges
-        self._dealt_by: set[int] = set()  # the seats whose hold dealt the next game from the preset menu
-        self.held_at_start = 0  # buttons found down as a game started
-        self._pin_mismatch: set[int] = set()  # seats whose pin differed from its edges at the last check
+        self._wired = config.seats.wired()  # the seats with a button; the players sit at the first of them
         self._folder = config.resolve(config.journal.folder)
         claim(self._folder / SOCKET_NAME)  # another table on this journal folder: refused before any part opens
         self.seats = open_seat_parts(config, self.inbox, pin_factory, serial_factory)
@@ -111,6 +96,7 @@ class LiveTable:
         self._show = self.seats.show
         self._exact_edges = self.seats.exact_edges
         self._link_ns = self.seats.link_ns
+        self.pins = PinWatch(self._buttons, self._button_names)
         self.camera = CameraReader(config, self.inbox, self.stop_event)
         settings = config.mqtt_settings()
         self.publisher: TablePublisher | None = None if settings is None else TablePublisher(settings)
@@ -147,7 +133,7 @@ class LiveTable:
             self.notifier.ready(f"playing {core.setup.game} ({core.setup.preset}), journal {self.journals[-1].name}")
             while not self.stop_event.is_set():
                 now = self._now()
-                self.turns += 1
+                self.stats.turns += 1
                 self.notifier.ping(time.monotonic_ns())  # the loop goes round: it is healthy
                 ping = self.notifier.next_ping()
                 # While the menu is open the abandoned game is not ticked: its deadlines are not waited for.
@@ -170,16 +156,12 @@ class LiveTable:
                         try:
                             self._handle(core, item, woke)
                         except Exception:  # a fault of the table's own code: logged, and the table goes on
-                            self.errors += 1
+                            self.stats.errors += 1
                             log.exception("the table could not take %r; it goes on without it", item)
                 if len(core.decisions) > decided:
-                    told = time.monotonic_ns()
-                    self.latencies_ns.append(told - woke_host)
-                    for item in items:
-                        if isinstance(item, FrameReport) and item.reported_ns is not None:
-                            self.frame_latencies_ns.append(told - item.reported_ns)
+                    self.stats.told(woke_host, time.monotonic_ns(), items)
                 if self.menu is None:
-                    self._check_pins(core, woke)
+                    self.pins.check(core, woke)
                 playing = core
                 core, next_game = self._flow(core, woke, next_game)
                 if core is not playing:
@@ -194,7 +176,7 @@ class LiveTable:
         (asked for, or ``NEXT_GAME_S`` after the last ended); the game played and the next deal's time."""
         if core.new_game_asked and self.menu is None:
             core.new_game_asked, next_game = False, None
-            self._abandon(core)
+            self.series.abandon(core)
             self.menu = self._preset_menu(now)
         if self.menu is not None:
             self.menu.tick(now)
@@ -251,27 +233,13 @@ class LiveTable:
 
     def _deal_from(self, menu: PresetMenu) -> None:
         self.menu = None
-        self._dealt_by = menu.down()
+        self.pins.dealt_by = menu.down()
         if menu.offered:
             try:
                 self._change(game_overrides(preset=menu.preset))
             except ConfigError as exc:  # the configuration's files changed meanwhile
                 log.error("preset %s cannot be played (%s); the game is dealt as it was", menu.preset, exc)
         self._deal_now = True
-
-    def _abandon(self, core: TableCore) -> None:
-        """The game is given up (every button held, or a command): its lights are the table's
-        again, and a journal not finished is renamed so that a restart does not resume it."""
-        core.outputs = dataclasses.replace(core.outputs, lights=lambda seat, pattern: None)
-        if core.referee.finished or core.journal is None:
-            return
-        self._close_journal(core)
-        core.journal = None
-        path = self.journals[-1]
-        with contextlib.suppress(OSError):
-            path.rename(path.with_name(path.name + ".abandoned"))
-            self.journals[-1] = path.with_name(path.name + ".abandoned")
-        log.warning("game %d abandoned; its journal is kept as %s", self.games_dealt, self.journals[-1].name)
 
     # ------------------------------------------------------------------------------ commands
 
@@ -289,19 +257,13 @@ class LiveTable:
         command = request.command
         log.warning("%s from %s", json.dumps(command.to_json()), command.source)
         if command.kind == "pause":
-            if PAUSED_PART in core.faults:
-                return request.reply(False, "the game is paused already")
-            core.fault(PAUSED_PART, f"paused from {command.source}", now)
-            return request.reply(True, "paused: every light blinks amber until resume")
+            return request.reply(*command_answers.pause(core, command.source, now))
         if command.kind == "resume":
-            if PAUSED_PART not in core.faults:
-                waits = f" (it waits on: {'; '.join(core.faults)})" if core.faults else ""
-                return request.reply(False, f"the game is not paused by a command{waits}")
-            core.fault(PAUSED_PART, None, now)
-            still = f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
-            return request.reply(True, f"resumed{still}")
+            return request.reply(*command_answers.resume(core, now))
         if command.kind == "out-of-cards":
-            return self._out_of_cards(core, request, now)
+            assert command.seat is not None
+            playing = None if self.menu is not None else core
+            return request.reply(*command_answers.out_of_cards(playing, command.seat, self.config.seats.names, now))
         if command.changes:
             try:
                 self._change(game_overrides(command.game, command.rules, command.names, command.seed))
@@ -309,34 +271,12 @@ class LiveTable:
                 return request.reply(False, str(exc))
         if command.kind == "new-game":
             if self.menu is None:
-                self._abandon(core)
+                self.series.abandon(core)
             self.menu, self._deal_now = None, True
             return request.reply(True, f"dealing a new game: {self._describe()}")
         if self.menu is not None:  # the menu offers the presets of the game now set
             self.menu = self._preset_menu(now)
         return request.reply(True, f"from the next game: {self._describe()}")
-
-    def _out_of_cards(self, core: TableCore, request: CommandRequest, now: int) -> None:
-        """A seat holds no card where the referee counts some: the referee is told, in turn."""
-        seat, names = request.command.seat, self.config.seats.names
-        assert seat is not None
-        counts = self.menu is None and not core.referee.finished and core.referee.cards_held(0) is not None
-        if not counts:
-            return request.reply(
-                False, "only a game of Egyptian Rat Screw or the shedding game under way counts the cards in hand"
-            )
-        if core.paused:
-            why = "; ".join(core.faults)
-            return request.reply(False, f"the game is paused ({why}): say it again when it goes on")
-        if seat >= len(names):
-            return request.reply(False, f"seat {seat}: the seats are 0 to {len(names) - 1}")
-        counted = core.referee.cards_held(seat)
-        if not counted:
-            return request.reply(False, f"{names[seat]} holds no card by the referee's count already")
-        core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_CARDS), now)
-        return request.reply(
-            True, f"the referee is told {names[seat]} holds no card; the {counted} counted go under the pile"
-        )
 
     def _describe(self) -> str:
         game, names = self.config.game, self.config.seats.names
@@ -355,25 +295,18 @@ class LiveTable:
         return max(CLOSE_CALL_NS, bound or 0)
 
     def metrics(self) -> dict[str, int]:
-        """What the table has counted of its parts' troubles: inputs too late, set aside while
-        paused, edges older than their seat had decided, the bridge's checks and link."""
-        games = list(self.games)
-        out = {
-            "inputs too late": sum(sum(1 for _, late in g.inputs if late is not None) for g in games),
-            "inputs set aside while paused": sum(g.set_aside for g in games),
-            "edges after their seat had decided": sum(g.gestures.late_edges for g in games),
-            "edges found lost by a button's level": sum(g.lost_edges for g in games),
-            "buttons down as a game started": self.held_at_start,
-            "glitches shorter than the bounce window": sum(g.gestures.glitches for g in games),
-            "loop errors": self.errors,
-        }
-        counts = getattr(self._buttons, "counts", None)
-        if counts is not None:
-            out.update({f"bridge: {k}": v for k, v in sorted(counts().items()) if v})
-            bound = self._buttons.sync_bound_ns  # type: ignore[union-attr]
-            if bound is not None:
-                out["bridge: clock bound (µs)"] = bound // 1000
-        return out
+        """What the table has counted of its parts' troubles (``loop_stats.troubles``)."""
+        return troubles(list(self.games), self._buttons, self.pins.held_at_start, self.stats.errors)
+
+    @property
+    def games(self) -> deque[TableCore]:
+        """The latest games' cores, the one played last."""
+        return self.series.games
+
+    @property
+    def journals(self) -> deque[Path]:
+        """The latest games' journal files."""
+        return self.series.journals
 
     def lights_now(self) -> list[Pattern]:
         """What each seat's light shows now (the terminal view's dots)."""
@@ -401,7 +334,7 @@ class LiveTable:
         elif isinstance(item, EdgesVouched):
             core.vouch(item.t_ns + shift, now)
         elif isinstance(item, ButtonLevel):
-            self._level(core, item, now)
+            self.pins.level(core, item, now)
         elif isinstance(item, FrameReport):
             if shift:
                 events = tuple(dataclasses.replace(e, t_ns=e.t_ns + shift) for e in item.events)
@@ -417,49 +350,6 @@ class LiveTable:
         link); the core adds the time a gesture takes to be decided (``seat_events_bound``)."""
         edges = self.config.seats.lateness_ms * MS + self._link_ns
         return {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: edges}
-
-    def _level(self, core: TableCore, item: ButtonLevel, now: int) -> None:
-        """A button at a level its edges do not account for: down, a fault until let go; up, let go."""
-        if item.seat >= core.setup.players:
-            return
-        state = "down where no press was seen" if item.down else "up where no release was seen"
-        log.warning("seat %d's button (%s) is %s (%s)", item.seat, item.where, state, item.why)
-        if item.down:
-            core.held_at_start(item.seat, now, f"down where no press was seen ({item.why})")
-        else:
-            core.let_go(item.seat, now)
-
-    def _check_pins(self, core: TableCore, now: int) -> None:
-        """The pins' levels against the edges (once a second): a level that differs twice running
-        tells of an edge the pin's callback never had."""
-        if not isinstance(self._buttons, GpioButtons) or now < self._next_pin_check:
-            return
-        self._next_pin_check = now + SECOND
-        held = set(self._buttons.held())
-        for seat, reader in enumerate(core.gestures.seats):
-            differs = (seat in held) != reader.raw and not reader.chattering
-            if differs and seat in self._pin_mismatch:
-                self._pin_mismatch.discard(seat)
-                item = ButtonLevel(seat, seat in held, self._button_names[seat], "an edge lost")
-                self._level(core, item, now)
-            elif differs:
-                self._pin_mismatch.add(seat)
-            else:
-                self._pin_mismatch.discard(seat)
-
-    def _held_buttons(self, core: TableCore, now: int) -> None:
-        """Buttons down as a game starts: each a fault, naming its seat and pin, until let go;
-        but the hold that dealt it from the preset menu, which the menu saw pressed."""
-        dealt_by, self._dealt_by = self._dealt_by, set()
-        for seat in self._buttons.held():
-            if seat >= core.setup.players:
-                continue
-            if seat in dealt_by:
-                core.pressed_before(seat, now)
-                continue
-            log.warning("seat %d's button (%s) is down as the game starts", seat, self._button_names[seat])
-            self.held_at_start += 1
-            core.held_at_start(seat, now)
 
     def _outputs(self) -> Outputs:
         return Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])
@@ -484,10 +374,10 @@ class LiveTable:
         if core.referee.finished:
             return None  # its journal is left as it is
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
-        self._keep(core, path)
+        self.series.keep(core, path)
         log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
         self._dark_seats(core)
-        self._held_buttons(core, self._now())
+        self.pins.game_started(core, self._now())
         return core
 
     def _new_game(self, dealer: int, now: int) -> TableCore:
@@ -495,7 +385,7 @@ class LiveTable:
         setup = dataclasses.replace(self.config.setup(seed), dealer=dealer)
         folder = self.config.resolve(self.config.journal.folder)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{setup.game}-{self.games_dealt + 1}.jsonl"
+        path = self.series.journal_path(folder, setup.game, self.series.dealt + 1)
         journal = JournalWriter(path, setup, fsync=self.config.journal.fsync)
         core = TableCore(
             setup,
@@ -510,13 +400,14 @@ class LiveTable:
             for part in CARRIED:
                 if part in previous.faults:
                     core.fault(part, previous.faults[part], now)
-            self._close_journal(previous)
-        self._keep(core, path)
-        log.info("game %d: %s (%s), seed %d, journal %s", self.games_dealt, setup.game, setup.preset, seed, path)
-        self.notifier.status(f"game {self.games_dealt}: {setup.game} ({setup.preset}), journal {path.name}")
+            self.series.close_journal(previous)
+        self.series.keep(core, path)
+        dealt = self.series.dealt
+        log.info("game %d: %s (%s), seed %d, journal %s", dealt, setup.game, setup.preset, seed, path)
+        self.notifier.status(f"game {dealt}: {setup.game} ({setup.preset}), journal {path.name}")
         core.start(now)
         self._dark_seats(core)
-        self._held_buttons(core, now)
+        self.pins.game_started(core, now)
         return core
 
     def _dark_seats(self, core: TableCore) -> None:
@@ -525,23 +416,11 @@ class LiveTable:
         for seat in range(core.setup.players, self._wired):
             self._show(seat, OFF)
 
-    def _keep(self, core: TableCore, journal: Path) -> None:
-        if len(self.games) == self.games.maxlen:
-            self.decisions_before += len(self.games[0].decisions)
-        self.games.append(core)
-        self.journals.append(journal)
-        self.games_dealt += 1
-
-    @staticmethod
-    def _close_journal(core: TableCore) -> None:
-        if core.journal is not None:
-            core.journal.close()
-
     def _close(self, core: TableCore | None) -> None:
         self.stop_event.set()
         self.notifier.stopping()
         if core is not None:
-            self._close_journal(core)
+            self.series.close_journal(core)
         for seat in range(self._wired):
             with contextlib.suppress(Exception):
                 self._show(seat, OFF)
@@ -553,14 +432,10 @@ class LiveTable:
 
     def summary(self) -> str:
         """How the loop did: frames read, decisions, and the loop's time from waking to the lights."""
-        lat = sorted(self.latencies_ns)
-        p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] / MS if lat else 0.0
-        median = statistics.median(lat) / MS if lat else 0.0
+        camera = self.camera
         return (
-            f"{self.camera.frames} frames ({self.camera.read_frames} read, {self.camera.failed_frames} failed, "
-            f"{self.camera.skipped_frames} showing no scene), "
-            f"{self.decisions_before + sum(len(g.decisions) for g in self.games)} decisions in "
-            f"{self.games_dealt} game(s); "
-            f"woken to lights told: median {median:.2f} ms, 99th percentile {p99:.2f} ms"
+            f"{camera.frames} frames ({camera.read_frames} read, {camera.failed_frames} failed, "
+            f"{camera.skipped_frames} showing no scene), "
+            f"{self.series.decisions()} decisions in {self.series.dealt} game(s); {self.stats.timings()}"
             + "".join(f"; {name}: {count}" for name, count in self.metrics().items() if count)
         )

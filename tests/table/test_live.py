@@ -80,7 +80,7 @@ def test_a_slap_on_the_mock_pins_is_journaled_and_the_lights_follow(tmp_path: Pa
         runner.join(timeout=10)
     assert not runner.is_alive()
     presses = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "press"]
-    assert [(e["seat"], e["source"]) for e in presses] == [(2, "gpio")] and table.errors == 0
+    assert [(e["seat"], e["source"]) for e in presses] == [(2, "gpio")] and table.stats.errors == 0
 
 
 def test_a_table_killed_mid_game_resumes_from_its_journal_with_nothing_lost_or_played_twice(tmp_path: Path) -> None:
@@ -142,7 +142,7 @@ def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_
         runner.join(timeout=10)
         board.stop()
     presses = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "press"]
-    assert [(e["seat"], e["source"]) for e in presses] == [(2, "bridge")] and table.errors == 0
+    assert [(e["seat"], e["source"]) for e in presses] == [(2, "bridge")] and table.stats.errors == 0
 
 
 def test_the_command_line_changes_the_game_the_preset_and_the_names(tmp_path: Path) -> None:
@@ -185,7 +185,7 @@ def test_a_camera_that_opens_only_later_pauses_the_game_until_it_does(tmp_path: 
     finally:
         table.stop()
         runner.join(timeout=10)
-    assert table.errors == 0
+    assert table.stats.errors == 0
 
 
 def test_a_covered_lens_pauses_the_game_saying_so_and_takes_no_card_away(tmp_path: Path) -> None:
@@ -210,7 +210,7 @@ def test_a_covered_lens_pauses_the_game_saying_so_and_takes_no_card_away(tmp_pat
     finally:
         table.stop()
         runner.join(timeout=10)
-    assert table.errors == 0 and table.camera.skipped_frames == 15
+    assert table.stats.errors == 0 and table.camera.skipped_frames == 15
     seen = [e["type"] for e in journal_lines(tmp_path)[1:]]
     assert seen == ["card-seen"]  # the queen, once: nothing taken away while the lens was covered
 
@@ -233,7 +233,7 @@ def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_p
     finally:
         table.stop()
         runner.join(timeout=10)
-    assert table.errors == 0 and table.metrics()["buttons down as a game started"] == 1
+    assert table.stats.errors == 0 and table.metrics()["buttons down as a game started"] == 1
 
 
 def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path, caplog) -> None:
@@ -247,7 +247,7 @@ def test_a_press_whose_edge_never_came_is_found_by_the_pins_level(tmp_path: Path
         assert "is down where no press was seen (an edge lost)" in caplog.text
         release(factory, 22, time.monotonic())
         wait_until(lambda: "seat 2's button (pin 22)" not in table.games[0].faults)
-    assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0
+    assert table.metrics()["edges found lost by a button's level"] == 1 and table.stats.errors == 0
 
 
 @contextlib.contextmanager
@@ -273,4 +273,4 @@ def test_a_release_whose_edge_never_came_lets_the_button_go_with_nothing_decided
         wait_until(lambda: not table.games[0].gestures.seats[2].state)
         time.sleep(0.5)
         assert not table.games[0].paused  # no fault: the button is up, as it should be
-    assert table.metrics()["edges found lost by a button's level"] == 1 and table.errors == 0
+    assert table.metrics()["edges found lost by a button's level"] == 1 and table.stats.errors == 0

@@ -263,7 +263,7 @@ def test_the_live_table_publishes_its_decisions_and_pause(broker: Broker, tmp_pa
         table.stop()
         runner.join(timeout=10)
         watching.close()
-    assert table.errors == 0
+    assert table.stats.errors == 0
 
 
 def test_the_configurations_mqtt_keys_are_checked(tmp_path: Path) -> None:
@@ -365,7 +365,7 @@ def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: 
         table.stop()
         runner.join(timeout=10)
         watching.close()
-    assert table.errors == 0
+    assert table.stats.errors == 0
 
 
 def test_tables_side_by_side_on_one_broker_keep_apart_and_the_league_shows_them_all(broker: Broker) -> None:

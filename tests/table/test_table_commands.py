@@ -17,8 +17,9 @@ from sim.mock_gpio import press, release, timed_mock_factory
 from table import signals as sg
 from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
+from table.game_series import KEPT_GAMES
 from table.kept_changes import CHANGES_FILE
-from table.live import KEPT_GAMES, LiveTable
+from table.live import LiveTable
 from table.preset_menu import CYAN
 from tests.live_tables import ROOT, journal_lines, rendered_table, wait_until
 
@@ -44,7 +45,7 @@ class Running:
     def __exit__(self, *exc: object) -> None:
         self.table.stop()
         self.runner.join(timeout=10)
-        assert not self.runner.is_alive() and self.table.errors == 0
+        assert not self.runner.is_alive() and self.table.stats.errors == 0
 
     def send(self, **command: object) -> tuple[bool, str]:
         return send_command(self.socket, command)
@@ -167,7 +168,7 @@ def test_a_table_running_for_days_keeps_only_the_latest_games(tmp_path: Path) ->
     with Running(tmp_path) as running:
         for dealt in range(2, 6):
             assert running.send(command="new-game")[0]
-            wait_until(lambda dealt=dealt: running.table.games_dealt == dealt)
+            wait_until(lambda dealt=dealt: running.table.series.dealt == dealt)
         table = running.table
         assert len(table.games) == len(table.journals) == KEPT_GAMES and table.journals[-1].name.endswith("-5.jsonl")
         assert [g.setup.dealer for g in table.games] == [2, 3, 0]  # the deal passing on: the last three of five
@@ -196,9 +197,9 @@ def test_every_button_held_opens_the_preset_menu_taps_choose_and_a_hold_deals(tm
         for pin in BUTTONS:  # held together for longer than the three seconds (their edges dated so)
             press(factory, pin, now - 3.5)
         wait_until(lambda: table.menu is not None)
-        turns = table.turns
+        turns = table.stats.turns
         time.sleep(1.0)
-        assert table.turns - turns < 100  # the menu waits for its deadlines, not the abandoned game's (review)
+        assert table.stats.turns - turns < 100  # the menu waits for its deadlines, not the abandoned game's (review)
         for pin in BUTTONS:
             release(factory, pin, time.monotonic())
         menu = table.menu

@@ -1,0 +1,52 @@
+"""What the commands that act on the game under way do to it, and the answer each gets.
+
+``pause`` and ``resume`` hold the game as a fault of its own (``PAUSED_PART``), so that it waits
+as it waits for a camera or a button; ``out-of-cards`` tells the referee a seat holds no card
+where it counts some. Each returns whether it was done and a sentence saying what happened or
+why not. The commands that change the games to come (the game, preset, names, a new deal) belong
+to the live table, which holds the configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from table.commands import PAUSED_PART
+from table.controller import COMMAND, TableCore
+from table.events import OUT_OF_CARDS, SeatAction
+
+Answer = tuple[bool, str]
+
+
+def pause(core: TableCore, source: str, now: int) -> Answer:
+    """Pause the game until ``resume``: every light blinks amber meanwhile."""
+    if PAUSED_PART in core.faults:
+        return False, "the game is paused already"
+    core.fault(PAUSED_PART, f"paused from {source}", now)
+    return True, "paused: every light blinks amber until resume"
+
+
+def resume(core: TableCore, now: int) -> Answer:
+    """Lift a pause; what else the game waits on is named."""
+    if PAUSED_PART not in core.faults:
+        waits = f" (it waits on: {'; '.join(core.faults)})" if core.faults else ""
+        return False, f"the game is not paused by a command{waits}"
+    core.fault(PAUSED_PART, None, now)
+    still = f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
+    return True, f"resumed{still}"
+
+
+def out_of_cards(core: TableCore | None, seat: int, names: Sequence[str], now: int) -> Answer:
+    """A seat holds no card where the referee counts some: the referee is told, in turn.
+    ``core`` is None between games."""
+    if core is None or core.referee.finished or core.referee.cards_held(0) is None:
+        return False, "only a game of Egyptian Rat Screw or the shedding game under way counts the cards in hand"
+    if core.paused:
+        return False, f"the game is paused ({'; '.join(core.faults)}): say it again when it goes on"
+    if seat >= len(names):
+        return False, f"seat {seat}: the seats are 0 to {len(names) - 1}"
+    counted = core.referee.cards_held(seat)
+    if not counted:
+        return False, f"{names[seat]} holds no card by the referee's count already"
+    core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_CARDS), now)
+    return True, f"the referee is told {names[seat]} holds no card; the {counted} counted go under the pile"
