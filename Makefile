@@ -55,13 +55,13 @@ $(MICROPYTHON)/.installed: | system
 
 test: setup system $(MICROPYTHON)/.installed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # The fast part of the tests, while working: no whole games, rendered tables or photographs
 # (slow), and no outside programs (system). make test runs everything.
 check: setup
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -m "not slow and not system"
+	$(BIN)/python -m pytest -q -n auto -m "not slow and not system"
 
 bench: setup
 	$(BIN)/python -m benchmarks

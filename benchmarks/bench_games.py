@@ -44,11 +44,11 @@ def play(game: str, players: int, seed: int) -> tuple[str, int, int, bool, str, 
         *([f"{truth.corrected} hand count(s) put right"] if truth.corrected else []),
         *([f"stopped: {result.stuck}"] if result.stuck else []),
     ]
-    said = f"{result.cards_played} cards" + (f"; first: {min(wrong, key=_when)}" if wrong else "")
+    said = f"{result.cards_played} cards" + (f"; first: {min(wrong, key=error_time)}" if wrong else "")
     return game, players, seed, not wrong, said, took
 
 
-def _when(error: str) -> float:
+def error_time(error: str) -> float:
     """When an error said happened (its first ``at`` time), for the first one; one with no time last."""
     found = AT.search(error)
     return int(found.group(1)) if found else math.inf

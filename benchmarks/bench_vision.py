@@ -79,7 +79,7 @@ def _verdict(found: list[SeenCard], center: tuple[float, float], want: str, rank
 HOLDS_BOX, SHOWS_OF_CARD = 0.9, 0.25
 
 
-def _box_verdict(
+def box_verdict(
     found: list[SeenCard], box: list[int], want: str, image_size: tuple[int, int], suit: str | None = None
 ) -> str:
     """A labelled box (of the part of a card that shows) against the outline that overlaps it
@@ -247,10 +247,10 @@ def _read_photos(
             for obj in root.findall("object")
         ]
         labelled = [(box, RELABELLED.get((photo, box[0], box[1]), label)) for box, label in labelled]
-        tallies.setdefault(OFF_LABELS, Counter()).update(_off_labels(found, [box for box, _ in labelled]))
+        tallies.setdefault(OFF_LABELS, Counter()).update(off_labels(found, [box for box, _ in labelled]))
         for i, (box, label) in enumerate(labelled):
             suit = SUITS.get((photo, box[0], box[1]))
-            verdict = _box_verdict(found, box, RANKS[label], (image.shape[1], image.shape[0]), suit)
+            verdict = box_verdict(found, box, RANKS[label], (image.shape[1], image.shape[0]), suit)
             others = [b for j, (b, _) in enumerate(labelled) if j != i]
             tallies["all"][verdict] += 1
             tallies.setdefault(parts.get(photo, "no part"), Counter())[verdict] += 1
@@ -262,7 +262,7 @@ OFF_LABELS = "on no labelled card"
 LABEL_SHARE = 0.3  # an outline covering less of every labelled card's box than this lies on none
 
 
-def _off_labels(found: list[SeenCard], labelled: list[list[int]]) -> Counter[str]:
+def off_labels(found: list[SeenCard], labelled: list[list[int]]) -> Counter[str]:
     """The outlines found that lie on no labelled card (``LABEL_SHARE``), by what they read:
     unsure (a patch of table the tracker holds as something there), a back (a card face down
     the tracker would place) or a code. The labels hold every face-up card, and no backs."""
@@ -292,7 +292,7 @@ def _report_photos(read: tuple[dict[str, Counter[str]], list[float]], reader: st
     print(f"  {who}outlines {OFF_LABELS}: {off['unsure']} unsure, {off['back']} backs, {off['read']} read")
 
 
-def _scenes(
+def rendered_scenes(
     style: str,
     count: int,
     seed: int,
@@ -328,7 +328,7 @@ def _score_scenes(scenes: list, deck: Deck) -> tuple[Counter[str], list[float]]:
     return tally, times
 
 
-def _enrolled(style: str, folder: Path, camera: str | None = None) -> Deck:
+def enrolled_deck(style: str, folder: Path, camera: str | None = None) -> Deck:
     """A deck profile learnt from one rendered photo of each card of ``style``, taken with
     ``camera`` (``sim.camera_looks``) if given."""
     from sim.render import CardPlacement, SceneSpec, render_scene
@@ -364,11 +364,11 @@ def bench_rendered() -> None:
 
     print("Rendered scenes (tables, light, glare, blur, noise, perspective vary), 800x600, 1-4 cards:")
     for style in DECK_STYLES:
-        scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()), cards=3)
+        scenes = rendered_scenes(style, 30, seed=zlib.crc32(style.encode()), cards=3)
         tally, times = _score_scenes(scenes, builtin_deck())
         report_tally(f"{style:8} built-in", tally, times)
         with tempfile.TemporaryDirectory() as tmp:
-            deck = _enrolled(style, Path(tmp))
+            deck = enrolled_deck(style, Path(tmp))
         tally, times = _score_scenes(scenes, deck)
         report_tally(f"{style:8} enrolled", tally, times)
     print("Rendered piles (2-5 cards stacked with offsets, like a played pile): the top card only:")
@@ -388,7 +388,7 @@ def bench_rendered() -> None:
     for title, offset, scene in tables:
         print(f"Rendered scenes {title}:")
         for style in DECK_STYLES:
-            scenes = _scenes(style, 30, seed=zlib.crc32(style.encode()) + offset, cards=3, **scene)
+            scenes = rendered_scenes(style, 30, seed=zlib.crc32(style.encode()) + offset, cards=3, **scene)
             tally, times = _score_scenes(scenes, builtin_deck())
             report_tally(f"{style:8} built-in", tally, times)
     bench_cameras()
@@ -408,15 +408,15 @@ def bench_cameras(count: int = 20) -> None:
     sharp = {}
     for style in DECK_STYLES:
         with tempfile.TemporaryDirectory() as tmp:
-            sharp[style] = _enrolled(style, Path(tmp))
+            sharp[style] = enrolled_deck(style, Path(tmp))
     for offset, look in enumerate(LOOKS, start=10):
         readers = ("built-in", "enrolled", "enrolled sharp")
         tallies: dict[str, Counter[str]] = {reader: Counter() for reader in readers}
         times: dict[str, list[float]] = {reader: [] for reader in readers}
         for style in DECK_STYLES:
-            scenes = _scenes(style, count, seed=zlib.crc32(style.encode()) + offset, cards=3, camera=look)
+            scenes = rendered_scenes(style, count, seed=zlib.crc32(style.encode()) + offset, cards=3, camera=look)
             with tempfile.TemporaryDirectory() as tmp:
-                enrolled = _enrolled(style, Path(tmp), camera=look)
+                enrolled = enrolled_deck(style, Path(tmp), camera=look)
             decks = (builtin_deck(), enrolled, sharp[style])
             for reader, deck in zip(readers, decks, strict=True):
                 t, ts = _score_scenes(scenes, deck)

@@ -40,7 +40,7 @@ RELAYED_FACE = 0.5
 CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
 TOP_CORNER = 0.8  # ... sought there (``top_by_corner``) where read this surely: the card found must read alike
 FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
-# ... and within 10 degrees, a card known by both its indices spans them (``_spanned``): one
+# ... and within 10 degrees, a card known by both its indices spans them (``spanned``): one
 # index's direction a few degrees off (6 degrees, a jack's), the outline drawn from it alone
 # misses the other index, and the card under him is not known to lie under him. The card's size
 # is taken from the pair only within FACING_ALIGNED: at 7 degrees a fan's card came out a tenth
@@ -71,7 +71,7 @@ def sure_corners(reading: Reading, least: float = CORNER_SURE) -> list[tuple[int
 def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found: list[Candidate]) -> list[Candidate]:
     """The cards ``found`` so far with the cards no outline read, found by an index read for sure
     (``vision.indices``) outside the cards read already, their outlines sized like the frame's
-    cards (``_sized``).
+    cards (``sized_alike``).
 
     A card showing both its indices is one card (its two sightings' outlines overlap): if they
     read differently, neither is taken, unless one reading is confirmed by another index reading
@@ -89,7 +89,7 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     no page's marks do that (the segmenter misses some court cards' faces on a pale table).
     So is one whose outline reads unsure though both its indices read alike. But a card about
     to be taken so whose outline, scaled to the picture's edges, is an edge all round and reads
-    alike lies whole, on top (``_whole_tops``): a pile's top card, the finder's outline drawn
+    alike lies whole, on top (``whole_tops``): a pile's top card, the finder's outline drawn
     round the whole pile.
 
     An unsure outline where a card is so taken was that card, drawn wrong (half of it and the
@@ -100,7 +100,7 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     way only to a card known surely, by both its indices read alike or through an outline of its
     own: the outline held was that card's, lying under something (a queen under a binder). The
     ``loose`` cards (read on one corner) are searched too, and doubted where an index on them
-    reads otherwise, unless found again from that corner (``_contradicted``)."""
+    reads otherwise, unless found again from that corner (``contradicted``)."""
     skip = np.zeros(image.shape[:2], np.uint8)
     for c in found:
         if c.card.code is not None and not c.loose and not c.card.covered:
@@ -109,13 +109,13 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     under = [c.card for c in found if c.card.covered and c.card.code is not None]
     sightings = [s for s in sightings if not _own_index(s, under)]
     if any(c.loose for c in found):
-        found, sightings = _contradicted(found, sightings, lambda c: _refitted(image, edges, reader, c))
+        found, sightings = contradicted(found, sightings, lambda c: refitted_card(image, edges, reader, c))
     if not sightings:
         return found
     # Which sightings are one card, and which lie near others, is judged on the outlines their
     # indices imply; the cards taken are given the outlines sized like the frame's cards.
-    sized = _sized(sightings, answers(found))
-    found, named = _named_by_index(found, sightings, sized)
+    sized = sized_alike(sightings, answers(found))
+    found, named = named_by_index(found, sightings, sized)
     if named:
         keep = [n for n in range(len(sightings)) if n not in named]
         if not keep:
@@ -123,7 +123,7 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
         sightings, sized = [sightings[n] for n in keep], [sized[n] for n in keep]
     spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
     others = card_spans([c.card for c in found if c.card.code is not None] + [c.card for c in found if c.held])
-    agreed, clear_at, lone_at, confirmed, relayed = _sort_sightings(sized, spans, others, image.shape)
+    agreed, clear_at, lone_at, confirmed, relayed = sort_sightings(sized, spans, others, image.shape)
     taken: list[tuple[SeenCard, float, int]] = []  # each card, the area of the outline its index implied, the sighting
     read: set[int] = set()  # the sightings so taken, read through their outlines
     if clear_at:
@@ -143,13 +143,13 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     # Any other card seen by an index (about to be taken as lying under others, or left out:
     # read less than surely, or read otherwise by the card's other index) may lie whole, on top
     # of others: a pile's top card, the finder's outline drawn round the whole pile.
-    tops, explained = _whole_tops(edges, reader, sightings, [n for n in range(len(sightings)) if n not in read])
+    tops, explained = whole_tops(edges, reader, sightings, [n for n in range(len(sightings)) if n not in read])
     taken += [(card, _area(spans[n]), n) for n, card in tops]
     # Both indices show and agree: the card is known, though another lies across it; where
     # they face each other, its outline spans them.
     for n in (n for n, twins in agreed if not explained.issuperset(twins)):
         facing = [m for m in range(len(sized)) if m != n and _facing(sized[n], sized[m], SPAN_ALIGNED) is not None]
-        corners = _spanned(sized[n], sized[facing[0]]) if facing else sized[n].corners
+        corners = spanned(sized[n], sized[facing[0]]) if facing else sized[n].corners
         taken.append((SeenCard(sightings[n].code, sightings[n].confidence, corners, covered=True), _area(spans[n]), n))
     lone = [n for n in lone_at if n not in explained]  # by one index
     if lone:
@@ -158,11 +158,11 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
             if belief >= (RELAYED_FACE if n in relayed else FACE_SUPPORT) or sized[n].facing:
                 card = SeenCard(sized[n].code, sized[n].confidence, sized[n].corners, covered=True)
                 taken.append((card, _area(spans[n]), n))
-    out = [_shows_at(card, sightings) if card.covered else card for card in _one_each(taken, sightings)]
+    out = [_shows_at(card, sightings) if card.covered else card for card in one_each(taken, sightings)]
     if out:
         # Their parts in the frame: a card cut by the frame's edge is found by its outline as the
         # part showing, and by its index as the whole card, reaching out of the picture.
-        places = _in_frame(card_spans(out), image.shape)
+        places = in_frame(card_spans(out), image.shape)
         # Known surely: by both indices alike, or read through an outline of its own (fitted to the edges)
         sure = card_spans([c for c in out if not c.covered or len(c.indices) >= 2])
 
@@ -170,7 +170,7 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
             if c.held:  # only to a card known surely
                 return bool(np.any(iou(card_spans([c.card])[0], sure) >= SAME_CARD))
             return bool(
-                np.any(iou(_in_frame(card_spans([c.card]), image.shape)[0], places) >= SAME_CARD) or _part_shown(c, out)
+                np.any(iou(in_frame(card_spans([c.card]), image.shape)[0], places) >= SAME_CARD) or _part_shown(c, out)
             )
 
         found = [c for c in found if c.card.code is not None or not gives_way(c)]
@@ -189,7 +189,7 @@ def _own_index(sighting: Sighting, covered: list[SeenCard]) -> bool:
     return False
 
 
-def _contradicted(
+def contradicted(
     found: list[Candidate], sightings: list[Sighting], refit: Callable[[Candidate], SeenCard | None]
 ) -> tuple[list[Candidate], list[Sighting]]:
     """The cards ``found`` with their ``loose`` ones (read for sure on one corner) that an index
@@ -215,7 +215,7 @@ def _contradicted(
     return out, kept
 
 
-def _refitted(image: np.ndarray, edges: Edges, reader: OutlineReader, candidate: Candidate) -> SeenCard | None:
+def refitted_card(image: np.ndarray, edges: Edges, reader: OutlineReader, candidate: Candidate) -> SeenCard | None:
     """A card read through an outline, found again from the corner that read it
     (``top_by_corner``): lying whole, on top, and reading alike; else None."""
     if candidate.outline is None or candidate.reading is None:
@@ -250,7 +250,7 @@ def _shows_at(card: SeenCard, sightings: list[Sighting]) -> SeenCard:
     return replace(card, indices=at)
 
 
-def _named_by_index(
+def named_by_index(
     found: list[Candidate], sightings: list[Sighting], sized: list[Sighting]
 ) -> tuple[list[Candidate], set[int]]:
     """The cards ``found`` with the unsure outlines lying whole that the index sightings name,
@@ -300,17 +300,17 @@ def _part_shown(candidate: Candidate, taken: list[SeenCard]) -> bool:
     )
 
 
-def _whole_tops(
+def whole_tops(
     edges: Edges, reader: OutlineReader, sightings: list[Sighting], candidates: list[int]
 ) -> tuple[list[tuple[int, SeenCard]], set[int]]:
     """Of the ``candidates`` (sightings), those whose outline, scaled about the index to the
-    picture's edges, is an edge all round and reads as the index does (``_fitted_cards``): they
+    picture's edges, is an edge all round and reads as the index does (``fitted_cards``): they
     lie whole, on top. Returns them (by sighting) and every sighting they explain: those whose
     index lies on such a card (its other index, one read twice, or print of its own read as
     another index: a vintage jack's small index inside his picture's frame read as 3H, which,
     as a lower card, lay wholly under him)."""
     chosen = [sightings[n] for n in candidates]
-    cards = _fitted_cards(edges, reader, [s.corners for s in chosen], [s.code for s in chosen])
+    cards = fitted_cards(edges, reader, [s.corners for s in chosen], [s.code for s in chosen])
     tops = [(n, card) for n, card in zip(candidates, cards, strict=True) if card is not None]
     explained = {m for _, card in tops for m, s in enumerate(sightings) if holds(card, s.rank_at)}
     return tops, explained
@@ -322,7 +322,7 @@ def top_by_corner(
     """The card on top of an unsure outline (drawn round a pile, or across its top card) one of
     whose corners reads an index at ``TOP_CORNER`` or more: found by that index in that corner
     (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
-    show) and taken where its outline, fitted to the edges, reads the same (``_fitted_cards``);
+    show) and taken where its outline, fitted to the edges, reads the same (``fitted_cards``);
     else where it reads another card surely: the outline was a lower card's, and the index in
     its corner the top card's, lying over it."""
     sure = sure_corners(reading, TOP_CORNER)
@@ -334,28 +334,28 @@ def top_by_corner(
         region = cv2.perspectiveTransform(box[None], to_frame)[0]
         down = c[3] - c[0] if which == 0 else c[1] - c[2]  # the card's down at that corner, upright
         outlines = outlines_in(image, region, down / max(float(np.linalg.norm(down)), 1e-6))
-        alike, other = _fitted_reads(edges, reader, outlines, [code] * len(outlines))
+        alike, other = fitted_reads(edges, reader, outlines, [code] * len(outlines))
         found = [card for card in alike if card is not None] or [card for card in other if card is not None]
         if found:
             return found[0]
     return None
 
 
-def _fitted_cards(
+def fitted_cards(
     edges: Edges, reader: OutlineReader, outlines: list[np.ndarray], codes: list[str | None]
 ) -> list[SeenCard | None]:
     """For each outline implied by an index (image pixels, the index corner first), the card
     lying whole there: the outline scaled (and turned a little) to the picture's edges
-    (``indices.fitted``, a few tries), moved onto them (``_snapped``) and read like any card
+    (``indices.fitted``, a few tries), moved onto them (``snapped``) and read like any card
     (both corners and the middle), the first try that is an edge all round and reads as the
     index did (its code); else None."""
-    return _fitted_reads(edges, reader, outlines, codes)[0]
+    return fitted_reads(edges, reader, outlines, codes)[0]
 
 
-def _fitted_reads(
+def fitted_reads(
     edges: Edges, reader: OutlineReader, outlines: list[np.ndarray], codes: list[str | None]
 ) -> tuple[list[SeenCard | None], list[SeenCard | None]]:
-    """``_fitted_cards``, and for each outline the first try read surely as any card's face
+    """``fitted_cards``, and for each outline the first try read surely as any card's face
     (one whose corner showed another card's index may lie under it). The tries are read in
     rounds, the first of every outline in one network pass, then the next of those not yet
     found: moving and reading a try costs as much as reading a card, and most cards are found
@@ -368,7 +368,7 @@ def _fitted_reads(
         tried = [(n, tries[round_]) for n, tries in enumerate(fits) if out[n] is None and round_ < len(tries)]
         if not tried:
             break
-        quads = [_snapped(edges.gray, lines, CardQuad(fit, 1.0)) for _, fit in tried]
+        quads = [snapped(edges.gray, lines, CardQuad(fit, 1.0)) for _, fit in tried]
         _, readings = reader.read(quads, vouch=False)
         for (n, _), quad, r in zip(tried, quads, readings, strict=True):
             if r.code in (None, BACK):
@@ -382,12 +382,12 @@ def _fitted_reads(
 
 def _fit_region(corners: np.ndarray) -> np.ndarray:
     """The box (x0, y0, x1, y1) where the tries fitted to an index's outline (``fitted``) can lie,
-    moved onto the edges (``_snapped``: twice its reach at most, of the biggest try's side)."""
+    moved onto the edges (``snapped``: twice its reach at most, of the biggest try's side)."""
     reach = 2 * REFINE_REACH * float(FIT_SCALES[-1]) * CardQuad(corners, 1.0).short_side + 2
     return fit_box(corners) + np.array([-reach, -reach, reach, reach])
 
 
-def _snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
+def snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
     """An outline moved onto the picture's edges nearby (``detect.refine_quads``), unless that
     makes it less an edge all round (the line map, ``lines``, counted): an outline found on the
     edges already can be pulled onto a court card's frame or the card beneath."""
@@ -397,7 +397,7 @@ def _snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
     return moved if after >= before else quad
 
 
-def _sort_sightings(
+def sort_sightings(
     sightings: list[Sighting], spans: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]
 ) -> tuple[list[tuple[int, list[int]]], list[int], list[int], np.ndarray, set[int]]:
     """Which sightings (by their outlines' boxes ``spans``; ``cards``: the boxes of the cards read
@@ -410,7 +410,7 @@ def _sort_sightings(
     one card that disagree are left out (``find_by_index`` says when one of them wins). Last, which
     sightings are confirmed by another reading alike (the card's other index), and which lone
     ones are relayed."""
-    same = (iou(spans, spans) >= SAME_CARD) & _on_each_other(sightings)
+    same = (iou(spans, spans) >= SAME_CARD) & on_each_other(sightings)
     np.fill_diagonal(same, False)
     codes = np.array([s.code for s in sightings])
     alike = same & (codes[:, None] == codes[None, :])
@@ -451,7 +451,7 @@ def _lone_least(span: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]) -> 
     return LONE_BESIDE if under or out else LONE_SURE
 
 
-def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
+def on_each_other(sightings: list[Sighting]) -> np.ndarray:
     """Which pairs of sightings could be one card: each one's index on the other's outline
     (grown by ``ON_CARD``), as a card's two indices are, or the two indices one (one index paired
     with two marks: they share its rank or its pip, ``SHARED_MARK``). A card half under another
@@ -469,13 +469,13 @@ def _on_each_other(sightings: list[Sighting]) -> np.ndarray:
     return (holds & holds.T) | shared
 
 
-def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
+def sized_alike(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
     """The sightings' outlines made the size of the cards read on the frame, and of the cards
-    known by both their indices (``_facing_sides``), kept at the index corner: one deck's cards
+    known by both their indices (``facing_sides``), kept at the index corner: one deck's cards
     are one size, and an index's height gives a card's only roughly (decks print indices of many
     sizes; measured on rendered fans, 0.66 to 1.28 of the card)."""
     sides = [CardQuad(c.corners, 1.0).short_side for c in seen if c.code not in (None, BACK) and not c.covered]
-    sides += _facing_sides(sightings)
+    sides += facing_sides(sightings)
     if not sides:
         return sightings
     side = float(np.median(sides))
@@ -486,7 +486,7 @@ def _sized(sightings: list[Sighting], seen: list[SeenCard]) -> list[Sighting]:
     return out
 
 
-def _facing_sides(sightings: list[Sighting]) -> list[float]:
+def facing_sides(sightings: list[Sighting]) -> list[float]:
     """The short sides of the cards known by both their indices, read alike (``Sighting.facing``):
     the two index corners are the card's opposite corners, so its diagonal is measured, and
     with it the card's size (the index's height gives it only roughly). Only where the line
@@ -514,7 +514,7 @@ def _facing(a: Sighting, b: Sighting, aligned: float = FACING_ALIGNED) -> float 
     return ratio if along and FACING_SIZES[0] <= ratio <= FACING_SIZES[1] else None
 
 
-def _spanned(a: Sighting, b: Sighting) -> np.ndarray:
+def spanned(a: Sighting, b: Sighting) -> np.ndarray:
     """The outline of a card known by its two indices (``_facing``), spanning their corners:
     the card's opposite corners. Its proportions are ``a``'s outline's, and of the two such
     outlines through both corners, the one whose sides run nearer ``a``'s. An index's direction
@@ -532,7 +532,7 @@ def _spanned(a: Sighting, b: Sighting) -> np.ndarray:
     return np.float32([start, start + width * right, b.corners[0], start + tall * width * along])
 
 
-def _one_each(taken: list[tuple[SeenCard, float, int]], sightings: list[Sighting]) -> list[SeenCard]:
+def one_each(taken: list[tuple[SeenCard, float, int]], sightings: list[Sighting]) -> list[SeenCard]:
     """Cards found by their indices, one of each code where outlines of one code overlap: they
     are one card seen twice, by its two indices, or by an index and the small one some court
     cards print beside their picture. The card whose index implied the biggest outline (the
@@ -573,7 +573,7 @@ def card_spans(cards: list[SeenCard]) -> np.ndarray:
     return boxes([CardQuad(c.corners, 1.0) for c in cards])
 
 
-def _in_frame(spans: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+def in_frame(spans: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """Boxes (N x 4: x0, y0, x1, y1) cut to a frame of ``shape``."""
     h, w = shape[:2]
     return np.clip(spans, 0, [w, h, w, h]).astype(spans.dtype)

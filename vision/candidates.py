@@ -26,7 +26,7 @@ class Candidate:
     held: bool = False  # read for sure, then doubted as a lower card of a pile: stays unsure
     loose: bool = False  # read for sure on one corner only, lying against others or not whole: checked by index
     # named through outlines the finder did not draw round it: a row's split (``vision.fans``), or
-    # its own nudged (``identify._nudged_looks``), whose corners may hold a lower card's index
+    # its own nudged (``identify.nudged_looks``), whose corners may hold a lower card's index
     guessed: bool = False
 
     @property

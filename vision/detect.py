@@ -58,7 +58,7 @@ CORNER_TRIES = 48  # the largest rectangles drawn on corners that are asked abou
 CORNER_EDGES = 0.5  # ... and how much of its outline one must show as edges to be a pile's top card
 
 
-def _paper_masks(small: np.ndarray) -> list[np.ndarray]:
+def paper_masks(small: np.ndarray) -> list[np.ndarray]:
     """Masks of "white enough" pixels at several levels: card faces stand out at one of them.
 
     Whiteness is the smallest of the three channels: high only where every channel is high, so
@@ -106,7 +106,7 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad
     return out, merged, loose
 
 
-def _distinct(contours: list[np.ndarray]) -> list[np.ndarray]:
+def distinct_outlines(contours: list[np.ndarray]) -> list[np.ndarray]:
     """Each region once: one found at several whiteness levels, point for point the same, would be
     searched for cards again to the same outlines (a pile search costs milliseconds)."""
     out: list[np.ndarray] = []
@@ -127,7 +127,7 @@ def _card_sized(quad: CardQuad, area: float, aspect: float) -> bool:
     return area > 0 and abs(quad.area / area - 1) <= SAME_SIZE and abs(_aspect(quad) / aspect - 1) <= SAME_SIZE
 
 
-def _explained(contour: np.ndarray, quads: list[CardQuad], card: float = 0.0) -> bool:
+def explained(contour: np.ndarray, quads: list[CardQuad], card: float = 0.0) -> bool:
     """Whether card outlines found already account for a region (found at another level): one
     of them covers most of its box, or those of a whole card's size at least (``SEVERAL`` of
     ``card``, the median card's area; 0: none counted so) together cover ``COVERED`` of it: a
@@ -327,7 +327,7 @@ def _face_quads(face: np.ndarray, frame_area: float) -> tuple[list[CardQuad], li
     return out, rough
 
 
-def _face_map(segmenter: CardSegmenter, small: np.ndarray) -> np.ndarray:
+def face_belief_map(segmenter: CardSegmenter, small: np.ndarray) -> np.ndarray:
     """The segmenter's map of the working image, stretched over it (the network is trained on
     frames rendered at about the working size and shrunk the same way)."""
     face, cell = segmenter.face_map(small)
@@ -382,7 +382,7 @@ def face_beliefs(image: np.ndarray, quads: list[CardQuad]) -> list[float]:
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     small, scale = working_image(image)
-    face = _face_map(builtin_segmenter(), small)
+    face = face_belief_map(builtin_segmenter(), small)
     return face_supports(face, [CardQuad(q.corners * scale, q.fill) for q in quads])
 
 
@@ -532,11 +532,11 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     small, scale = working_image(image)
     frame_area = float(small.shape[0] * small.shape[1])
-    face = _face_map(segmenter or builtin_segmenter(), small)
+    face = face_belief_map(segmenter or builtin_segmenter(), small)
     candidates: list[CardQuad] = []
     merged: list[np.ndarray] = []
     loose: list[np.ndarray] = []
-    for mask in _paper_masks(small):
+    for mask in paper_masks(small):
         clean, several, tight_piles = _quads_from_mask(mask, frame_area)
         candidates += clean
         merged += several
@@ -552,16 +552,16 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     # ... and a region smaller than a card is a card cut by light or shadow, not several.
     card = float(median(q.area for q in believed)) if believed else 0.0
     shape = float(median(_aspect(q) for q in believed)) if believed else 0.0
-    for contour in _distinct(merged):
+    for contour in distinct_outlines(merged):
         if (
             card * SEVERAL <= cv2.contourArea(contour) < 4 * largest
-            and not _explained(contour, candidates, card)
+            and not explained(contour, candidates, card)
             and _mean_inside(face, contour) >= FACE_SUPPORT
         ):
             candidates += _split_region(contour, gray)
     clean = [q for q in candidates if q.fill > LOOSE]
-    for contour in _distinct(loose):
-        if not _explained(contour, clean, card) and _mean_inside(face, contour) >= FACE_SUPPORT:
+    for contour in distinct_outlines(loose):
+        if not explained(contour, clean, card) and _mean_inside(face, contour) >= FACE_SUPPORT:
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
     # A region filling its rectangle as a lone card's does is paper of a card's shape and size:

@@ -53,7 +53,7 @@ SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over
 # An unsure outline with lines across its middle needs a corner read this surely (``_grain``):
 # patches of carpet, wood grain or a page found as card-shaped outlines read no index surely.
 GRAIN_CORNER = 0.5
-CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``_crossed``), and its gaps
+CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``crossed``), and its gaps
 LOWER_SIZE = 0.8  # a lower card's outline is at least this share of the card over it, and at most its inverse
 NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
 SIZED = 0.04  # an outline with sides this share off the deck's card size is read again set to it...
@@ -95,7 +95,7 @@ def identify(
     is read 0.9 surely (its pattern is a yes or a no): under a threshold above that, it is unsure.
     ``card_size``: the deck's cards' short and long sides in this camera's pixels, where known
     from the frames before (``vision.card_size.CardSizes``): outlines drawn off it are read again
-    set to it (``_sized_looks``)."""
+    set to it (``sized_looks``)."""
     if not isinstance(image, np.ndarray):
         raise ValueError(f"identify: a frame is a numpy image, not {type(image).__name__}")
     if image.ndim in (2, 3) and min(image.shape[:2]) < MIN_FRAME:
@@ -126,7 +126,7 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
     with stage("second looks"):
         _second_looks(reader, found, quads, cards, readings)
     for n, (quad, card, reading) in enumerate(zip(quads, cards, readings, strict=True)):
-        if reading.code not in (None, BACK) and not whole(quad) and _crossed(card):
+        if reading.code not in (None, BACK) and not whole(quad) and crossed(card):
             readings[n] = _doubted(reading)
     # A card read for sure and then doubted (it may be a lower card of a pile, read through an
     # outline reaching under the top one) stays unsure: nothing reads it again.
@@ -136,10 +136,10 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
         if code not in (None, BACK) and r.code is None
     }
     with stage("second looks"):
-        guessed = _nudged_looks(reader, quads, cards, readings, doubted)
-        guessed |= _sized_looks(reader, quads, cards, readings, doubted, card_size)
+        guessed = nudged_looks(reader, quads, cards, readings, doubted)
+        guessed |= sized_looks(reader, quads, cards, readings, doubted, card_size)
     with stage("rows and fans"):
-        guessed |= _rows(image, reader, quads, cards, readings)
+        guessed |= card_rows(image, reader, quads, cards, readings)
     # One deck's cards are one size (an overhead camera changes that little): an outline far
     # smaller than a card read for sure is a pip, a box or a scrap of paper, whatever it reads as.
     sure = [q for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
@@ -182,10 +182,10 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
     with stage("cards by their index"):
         found_so_far = find_by_index(image, edges, reader, found_so_far)
     with stage("cards under others"):
-        return one_on_top(edges.gray, edges.lines_over, _lower_cards(reader, found_so_far))
+        return one_on_top(edges.gray, edges.lines_over, lower_cards(reader, found_so_far))
 
 
-def _lower_cards(reader: OutlineReader, found: list[Candidate]) -> list[SeenCard]:
+def lower_cards(reader: OutlineReader, found: list[Candidate]) -> list[SeenCard]:
     """The cards found, with the unsure outlines that are a lower card's read again as lying
     partly under others: one corner reads an index where no card read lies, and the other,
     reading none, lies under a card read, of much its size (``LOWER_SIZE``: one deck's cards are
@@ -228,7 +228,7 @@ def _grain(card: Warped, reading: Reading) -> bool:
     return weak and card.middle[0] == BLOCKED
 
 
-def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
+def small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
     """The frame in grey at the finder's working size (``detect.working_image``), and its scale."""
     small, scale = working_image(image)
     if small.ndim == 3:
@@ -236,7 +236,7 @@ def _small_gray(image: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.GaussianBlur(small, (3, 3), 0), scale
 
 
-def _rows(
+def card_rows(
     image: np.ndarray, reader: OutlineReader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading]
 ) -> set[int]:
     """Outlines read as no card that are rows of cards side by side (``vision.fans``): each takes
@@ -253,14 +253,14 @@ def _rows(
     One deck's cards are one size: where cards of the frame were read for sure, an outline not
     clearly bigger than they are (``ROW_LEAST``) is one card, read unsure, and is not searched
     (on rendered tables of eight cards, most of the search's cost). Unsure outlines are looked
-    at through nudged outlines first (``_nudged_looks``): one read so is one card, not a row (a
+    at through nudged outlines first (``nudged_looks``): one read so is one card, not a row (a
     lone card on a frame with none read for sure would be searched, at many times a card's cost)."""
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
     least = ROW_LEAST * float(np.median(sure)) if sure else 0.0
     unsure = [n for n, r in enumerate(readings) if r.code is None and quads[n].area >= least]
     if not unsure:
         return set()
-    gray, scale = _small_gray(image)
+    gray, scale = small_gray(image)
     lines = line_map(gray)
     reach = map_cell(gray.shape) / 2  # half the finder's: a card laid on edges found
     tries = []
@@ -271,7 +271,7 @@ def _rows(
     if not tries:
         return set()
     warps, second = reader.read([top for _, top in tries], vouch=False)
-    _counted_tops_nudged(reader, [top for _, top in tries], warps, second)
+    counted_tops_nudged(reader, [top for _, top in tries], warps, second)
     replaced: set[int] = set()
     for (n, top), warp, reading in zip(tries, warps, second, strict=True):
         if reading.code not in (None, BACK) and n not in replaced:
@@ -280,7 +280,7 @@ def _rows(
     return replaced
 
 
-def _nudged_looks(
+def nudged_looks(
     reader: OutlineReader, quads: list[CardQuad], cards: list[Warped], readings: list[Reading], doubted: set[int]
 ) -> set[int]:
     """An unsure card whose corners show an index is read again, its corners' probabilities
@@ -306,7 +306,7 @@ def _nudged_looks(
     return named
 
 
-def _sized_looks(
+def sized_looks(
     reader: OutlineReader,
     quads: list[CardQuad],
     cards: list[Warped],
@@ -317,7 +317,7 @@ def _sized_looks(
     """A card whose outline's sides are off the deck's card size was drawn off its card along a
     weak edge (its white paper on the white card under it): it is read again through its outline
     set to that size, each way the sides may lie (``_grown``), and through those nudged
-    (``_nudged_looks``: a side so moved lies a few pixels off). The size is ``card_size`` where
+    (``nudged_looks``: a side so moved lies a few pixels off). The size is ``card_size`` where
     the frames before tell it, else that of the frame's cards read surely (backs too: one deck's
     cards are one size).
 
@@ -352,7 +352,7 @@ def _sized_looks(
     if not tries:
         return set()
     warps, second = reader.read([grown for _, grown in tries], vouch=False)
-    _nudged_looks(reader, [grown for _, grown in tries], warps, second, set())
+    nudged_looks(reader, [grown for _, grown in tries], warps, second, set())
     named_by: dict[int, list[tuple[Reading, CardQuad, Warped]]] = {}
     for (n, grown), warp, reading in zip(tries, warps, second, strict=True):
         if reading.code not in (None, BACK):
@@ -404,18 +404,18 @@ def _grown(quad: CardQuad, size: np.ndarray) -> list[CardQuad]:
     return grown
 
 
-def _counted_tops_nudged(
+def counted_tops_nudged(
     reader: OutlineReader, tops: list[CardQuad], warps: list[Warped], readings: list[Reading]
 ) -> None:
     """A row's top card read unsure whose middle counts pips (2 to 10) is looked at through
-    nudged outlines (``_nudged_looks``), and taken so when it then reads as the rank counted: a
+    nudged outlines (``nudged_looks``), and taken so when it then reads as the rank counted: a
     ten lying whole at the end of a fan of courts, its corners read as a queen and a nine through
     the outline the fan gave it. Only counted tops: every unsure top nudged read parts of court
     cards for sure (half a jack, over the whole one found by his index) and cards of fans that
     were not there. ``readings`` are updated in place."""
     looked = list(readings)
     uncounted = {n for n, warp in enumerate(warps) if warp.middle[0] not in COUNTED_RANKS}
-    _nudged_looks(reader, tops, warps, looked, uncounted)
+    nudged_looks(reader, tops, warps, looked, uncounted)
     for n, reading in enumerate(looked):
         if reading.code not in (None, BACK) and reading.code[:-1] == warps[n].middle[0]:
             readings[n] = reading
@@ -432,7 +432,7 @@ def nudged(quad: CardQuad, step: float = NUDGE) -> list[CardQuad]:
     return [CardQuad(m.astype(np.float32), quad.fill, quad.edges) for m in moved]
 
 
-def _crossed(card: Warped) -> bool:
+def crossed(card: Warped) -> bool:
     """Whether long straight edges cross a warped card's face aslant: another card lying on it
     (a card's own print runs along its sides)."""
     edges = cv2.Canny(cv2.cvtColor(card.face, cv2.COLOR_BGR2GRAY), 60, 150)
@@ -456,7 +456,7 @@ def _second_looks(
     the outline showed no index at all: it was not of a card.) But a card lying whole whose two
     corners read one rank saw its indices clearly; what is left in doubt is the small pip under
     it (a blurred club or spade). A rival changing only that suit is one more look at them, and
-    settles it only at ``CORNER_SURE`` (``_suit_only``): a rival a few pixels off reads a
+    settles it only at ``CORNER_SURE`` (``suit_only``): a rival a few pixels off reads a
     shaded club as a spade about as surely as the card's own outline reads it a club. A rival
     reading another rank (a jack's indices read as 3s through his own outline) or what both
     corners read is taken as any rival is.
@@ -497,7 +497,7 @@ def _second_looks(
         blind = first.corners == (None, None)
         close = [other for other in others if blind or box_overlap(quads[n], other[0]) >= SAME_PLACE]
         if whole(quads[n]):
-            close = [other for other in close if not _suit_only(first, other[2])]
+            close = [other for other in close if not suit_only(first, other[2])]
         if not close:
             # An outline drawn round several cards lying together (a fan) is unsure, and the top
             # card's own outline lies inside it: taken when every such outline reads the same.
@@ -508,7 +508,7 @@ def _second_looks(
             quads[n], cards[n], readings[n] = close[0]
 
 
-def _suit_only(first: Reading, rival: Reading) -> bool:
+def suit_only(first: Reading, rival: Reading) -> bool:
     """Whether a rival's reading, under ``CORNER_SURE``, changes only the suit of what a card's
     two corners read (one rank, in one suit or two)."""
     a, b = first.corners

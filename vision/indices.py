@@ -55,7 +55,7 @@ PAPER_SHARE = 0.45  # ... and this much of the index's column paper
 # crowd the column (a king in a book's shadow: 0.33). Any index at 0.3, sides or not, takes wood
 # grain beside a card, 0.42 of it paper and its sides faint, for an index.
 SHADED_SHARE = 0.3
-# A ten's digits, two marks side by side (``_side_by_side``): their heights within this factor,
+# A ten's digits, two marks side by side (``side_by_side``): their heights within this factor,
 # their long axes within 25 degrees of each other, the line joining them within 30 degrees of
 # square to each (a cosine), their centres at most this share of the taller apart.
 DIGITS_ALIKE = 1.35
@@ -168,18 +168,18 @@ def ink_marks(
     """The frame's marks of ink (connected dark or coloured pixels) of an index's size: their
     centres (M x 2) and second moments (M x 3: xx, xy, yy); those whose centre ``skip`` (a mask
     of the frame) marks are left out. Two marks side by side as a ten's digits are one more mark
-    too (``_side_by_side``); the third array holds, for each mark, the unit vector from one of
+    too (``side_by_side``); the third array holds, for each mark, the unit vector from one of
     its digits to the other (zero for a mark of one piece). Given the frame in ``colour`` (BGR),
     marks too big for an index are cut again without their tinted pixels (``_untinted_marks``).
     A rank broken in two by the threshold is one more mark, whole (``broken_ranks``)."""
     low = darkest(image)
     window = max(15, round(max(image.shape[:2]) / INK_WINDOW) | 1)
-    ink = _ink(low, window)
-    labels, stats, centroids, origin = _labelled(ink)
+    ink = index_ink(low, window)
+    labels, stats, centroids, origin = labelled_marks(ink)
     keep = _marks(stats, centroids, skip)
     centres, areas = centroids[keep], stats[keep, 4].astype(np.float64)
-    moments = _moments(labels, stats, keep, origin)
-    tens, ten_moments, joins = _side_by_side(centres, moments, areas)
+    moments = ink_moments(labels, stats, keep, origin)
+    tens, ten_moments, joins = side_by_side(centres, moments, areas)
     broken, broken_moments = broken_ranks(low, centres, moments, areas, skip, round(window * BROKEN_WINDOW) | 1)
     if colour is not None:
         longest, shortest = np.maximum(stats[:, 2], stats[:, 3]), np.minimum(stats[:, 2], stats[:, 3])
@@ -193,7 +193,7 @@ def ink_marks(
     return np.concatenate([centres, tens, broken]), np.concatenate([moments, ten_moments, broken_moments]), joins
 
 
-def _side_by_side(
+def side_by_side(
     centres: np.ndarray, moments: np.ndarray, areas: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Two marks standing side by side as a ten's "1" and "0" do, as one more mark (centres and
@@ -269,7 +269,7 @@ def broken_ranks(
     ranks = _paired_on_paper(low, centres, moments, whole, whole_moments)
     found: list[tuple[np.ndarray, np.ndarray]] = []
     for n in ranks:
-        for centre, mark in _wider_marks(low, skip, window, centres, (a[n], b[n]), longest):
+        for centre, mark in wider_marks(low, skip, window, centres, (a[n], b[n]), longest):
             if all(np.hypot(*(centre - c)) > 1.0 for c, _ in found):  # two pairs of one rank's pieces
                 found.append((centre, mark))
     if not found:
@@ -284,11 +284,11 @@ def thresholded_region(low: np.ndarray, window: int, box: tuple[int, int, int, i
     x0, y0, x1, y1 = box
     m = window // 2
     px0, py0, px1, py1 = max(x0 - m, 0), max(y0 - m, 0), min(x1 + m, w), min(y1 + m, h)
-    ink = _ink(low[py0:py1, px0:px1], window)
+    ink = index_ink(low[py0:py1, px0:px1], window)
     return np.ascontiguousarray(ink[y0 - py0 : y1 - py0, x0 - px0 : x1 - px0])
 
 
-def _ink(low: np.ndarray, window: int) -> np.ndarray:
+def index_ink(low: np.ndarray, window: int) -> np.ndarray:
     """The ink of a darkest channel: ``INK_CONTRAST`` darker than the mean of the square
     ``window`` round each pixel (a 0/255 mask). The bytes of ``cv2.adaptiveThreshold`` (mean,
     inverted), whose last step looks each pixel up one at a time: the mean's excess over the
@@ -315,11 +315,11 @@ def _paired_on_paper(
         return np.zeros(0, int)
     pa, pb, down, height = pa[ok], pb[ok], down[ok], height[ok]
     pairs = zip(whole[pa - k], centres[near[pb]], down, height, strict=True)
-    frames = np.array([_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
+    frames = np.array([index_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
     return np.unique(pa[paper_shares(low, frames) >= SHADED_SHARE] - k)
 
 
-def _wider_marks(
+def wider_marks(
     low: np.ndarray,
     skip: np.ndarray | None,
     window: int,
@@ -343,7 +343,7 @@ def _wider_marks(
         sx, sy, sw, sh = stats[i, :4]
         if (sx == 0 < x0) or (sy == 0 < y0) or (sx + sw == x1 - x0 < w - x0) or (sy + sh == y1 - y0 < h - y0):
             continue  # cut by the region's edge, not the frame's: not all of it is seen
-        mark = _moments(labels, stats, np.array([i]))
+        mark = ink_moments(labels, stats, np.array([i]))
         half = np.sqrt(3 * max(float(_largest_variance(mark)[0]), 0.0))  # half its extent
         on_one = np.hypot(*(centres - at[i]).T).min() <= 1.0
         if not on_one and np.hypot(*(one - at[i])) < half and np.hypot(*(other - at[i])) < half:
@@ -369,7 +369,7 @@ def _unskipped(centres: np.ndarray, skip: np.ndarray | None) -> np.ndarray:
     return skip[cy, cx] == 0
 
 
-def _labelled(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+def labelled_marks(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
     """A mask's components (labels, stats and centres, as ``connectedComponentsWithStats``;
     stats and centres in the mask's pixels), labelled only over the box round its ink, and the
     box's corner: where the labels' first pixel lies. That corner on the 2 x 2 blocks of Grana's
@@ -383,7 +383,9 @@ def _labelled(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tupl
     return labels, stats, centres + np.array([x0, y0]), (x0, y0)
 
 
-def _moments(labels: np.ndarray, stats: np.ndarray, which: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+def ink_moments(
+    labels: np.ndarray, stats: np.ndarray, which: np.ndarray, origin: tuple[int, int] = (0, 0)
+) -> np.ndarray:
     """The second moments (xx, xy, yy) of the components ``which`` of ``labels`` (whose first
     pixel lies at ``origin`` in the stats' pixels), each from its own box only: len(which) x 3.
     Every box's pixels are gathered together and summed by component: a carpet's 578 marks in
@@ -418,7 +420,7 @@ def _untinted_marks(
     its tinted pixels are left out: neither grey nor red, where an index's ink is black or red.
     A court card's index may touch the line round its picture (a king whose rank joins the blue
     frame line), and the two make one mark no index is. ``labels``' first
-    pixel lies at ``origin`` in the frame (``_labelled``)."""
+    pixel lies at ``origin`` in the frame (``labelled_marks``)."""
     x, y, w, h = stat[:4]
     lx, ly = x - origin[0], y - origin[1]
     ours = cv2.compare(labels[ly : ly + h, lx : lx + w], float(label), cv2.CMP_EQ)
@@ -426,10 +428,10 @@ def _untinted_marks(
     _, sub, stats, centroids = labelled(inked)
     centroids = centroids + np.array([x, y])
     keep = _marks(stats, centroids, skip)
-    return centroids[keep], _moments(sub, stats, keep)
+    return centroids[keep], ink_moments(sub, stats, keep)
 
 
-def _extent(moments: np.ndarray, u: np.ndarray) -> np.ndarray:
+def index_extent(moments: np.ndarray, u: np.ndarray) -> np.ndarray:
     """A mark's full extent along unit vectors ``u`` (a uniform mark spans sqrt(12) deviations)."""
     var = (
         moments[..., 0] * u[..., 0] ** 2
@@ -465,8 +467,8 @@ def index_pairs(
         u = np.where(joined[a][:, None], square, u)
     across = np.stack([u[:, 1], -u[:, 0]], axis=-1)
     rank_m, pip_m = moments[a], moments[b]
-    rank_h, pip_h = _extent(rank_m, u), _extent(pip_m, u)
-    rank_w, pip_w = _extent(rank_m, across), _extent(pip_m, across)
+    rank_h, pip_h = index_extent(rank_m, u), index_extent(pip_m, u)
+    rank_w, pip_w = index_extent(rank_m, across), index_extent(pip_m, across)
     half = (rank_h + pip_h) / 2
     ok &= (gap > 0.9 * half) & (gap < PIP_GAP_MOST * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
     ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= MARK_PX[0])
@@ -511,7 +513,7 @@ def _largest_variance(moments: np.ndarray) -> np.ndarray:
     return (xx + yy) / 2 + np.sqrt(((xx - yy) / 2) ** 2 + xy**2)
 
 
-def _frame(rank: np.ndarray, pip: np.ndarray, down: np.ndarray, height: float, scale: float = 1.0) -> np.ndarray:
+def index_frame(rank: np.ndarray, pip: np.ndarray, down: np.ndarray, height: float, scale: float = 1.0) -> np.ndarray:
     """The 2 x 3 affine map from a warped card's pixels to the frame's, for an index whose rank
     (``height`` tall, read as ``scale`` of ``RANK_H``) and pip have those centres."""
     right = np.array([down[1], -down[0]])
@@ -523,7 +525,7 @@ def _frame(rank: np.ndarray, pip: np.ndarray, down: np.ndarray, height: float, s
     return np.array([[k * right[0], k * down[0], origin[0]], [k * right[1], k * down[1], origin[1]]], np.float32)
 
 
-def _patch(image: np.ndarray, frame: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
+def index_patch(image: np.ndarray, frame: np.ndarray, x0: int, y0: int, w: int, h: int) -> np.ndarray:
     """The frame's pixels at warped-card pixels [x0, x0 + w) x [y0, y0 + h)."""
     m = frame.copy()
     m[:, 2] += m[:, 0] * x0 + m[:, 1] * y0
@@ -531,7 +533,7 @@ def _patch(image: np.ndarray, frame: np.ndarray, x0: int, y0: int, w: int, h: in
     return cv2.warpAffine(image, m, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _sample(grey: np.ndarray, frames: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+def index_sample(grey: np.ndarray, frames: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """``grey`` at warped-card points (``xs``, ``ys``: broadcastable grids) through each of the
     frames (F x 2 x 3): F x grid, bilinear, one remap for all."""
     xs, ys = np.broadcast_arrays(np.asarray(xs, np.float32), np.asarray(ys, np.float32))
@@ -597,7 +599,7 @@ def _read_deepened(
     rank_p, suit_p = (
         p.reshape(len(frames), len(SCALES), -1).mean(axis=1) for p in deck.posteriors(deck.net.read(deepened))
     )
-    rank_p = _beside_pictures(image, frames, rank_p)
+    rank_p = beside_pictures(image, frames, rank_p)
     out = []
     for rank_row, suit_row in zip(rank_p, suit_p, strict=True):
         rank, suit = int(rank_row.argmax()), int(suit_row[:-1].argmax())
@@ -630,7 +632,7 @@ def paper_shares(low: np.ndarray, frames: np.ndarray) -> np.ndarray:
     a court card's big pip and picture frame reach into that (in the darkest channel a red pip
     is as dark as ink): a jack under a CD case fails so."""
     _, ch, _, _ = corner_box(CARD_H, CARD_W, 0)
-    corner = _sample(low, frames, np.arange(2.0, PAPER_WIDTH, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
+    corner = index_sample(low, frames, np.arange(2.0, PAPER_WIDTH, 5.0)[None, :], np.arange(2.0, ch, 5.0)[:, None])
     corner = corner.reshape(len(frames), -1)
     paper = np.percentile(corner, 75, axis=1)
     return np.where(paper >= PAPER, (corner > paper[:, None] - 25).mean(axis=1), 0.0)
@@ -643,11 +645,11 @@ def sides_strength(grey: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np
     pixel = 1.0 / np.linalg.norm(frames[:, :, 0], axis=1)[:, None, None]  # warped pixels a frame pixel
     rows = np.arange(RANK_TOP, RANK_TOP + 1.9 * RANK_H, 3.0)[:, None]
     at = np.arange(LEFT_SIDE[0], LEFT_SIDE[1] + 1, dtype=np.float32)[None, :]
-    step = [_sample(grey, frames, at + sign * pixel, rows) for sign in (1, -1)]
+    step = [index_sample(grey, frames, at + sign * pixel, rows) for sign in (1, -1)]
     left = np.abs((step[0] - step[1]).mean(axis=1)).max(axis=1)
     cols = np.arange(0.0, 40.0, 3.0)[None, :]
     at = np.arange(TOP_SIDE[0], TOP_SIDE[1] + 1, dtype=np.float32)[:, None]
-    step = [_sample(grey, frames, cols, at + sign * pixel) for sign in (1, -1)]
+    step = [index_sample(grey, frames, cols, at + sign * pixel) for sign in (1, -1)]
     top = np.abs((step[0] - step[1]).mean(axis=2)).max(axis=1)
     return left, top
 
@@ -701,16 +703,16 @@ def fitted(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.
     card's frame can be such an outline too, or one reaching over the cards under it, so the
     caller reads each and takes the first that reads as the index does. A card found so lies
     whole: on top. Where no size fits even with the corner moved, the best tries are moved onto
-    the edges nearby (``_refined``)."""
+    the edges nearby (``refined_fits``)."""
     tries = _fits(gray, corners, lines)
     if tries:
         return tries
     moved = _corner_on_edges(gray, corners, lines)
     tries = _fits(gray, moved, lines) if moved is not None else []
-    return tries or _refined(gray, corners, lines)
+    return tries or refined_fits(gray, corners, lines)
 
 
-def _refined(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
+def refined_fits(gray: np.ndarray, corners: np.ndarray, lines: np.ndarray) -> list[np.ndarray]:
     """``fitted``'s last resort: its best tries (``FIT_REFINED``) each moved onto the edges
     nearby (``detect.refine_quads``), those then every side ``FIT_REFINED_WHOLE`` an edge, the
     most first."""
@@ -815,7 +817,7 @@ def outlines_in(image: np.ndarray, region: np.ndarray, down: np.ndarray, most: i
     out = []
     for i in np.argsort(-heights, kind="stable"):
         if float(np.dot(downs[i], down)) >= DOWN_AGREES and len(out) < most:
-            out.append(card_outline(_frame(centres[a[i]], centres[b[i]], downs[i], float(heights[i]))))
+            out.append(card_outline(index_frame(centres[a[i]], centres[b[i]], downs[i], float(heights[i]))))
     return out
 
 
@@ -838,7 +840,7 @@ def _glimpsed(at: list[int], rank_p: np.ndarray, suit_p: np.ndarray) -> dict[int
     return {i: RANK_CLASSES[_RANKS[r]] + SUIT_CLASSES[s] for i, r, s, ok in codes if ok}
 
 
-def _beside_pictures(image: np.ndarray, frames: list[np.ndarray], rank_p: np.ndarray) -> np.ndarray:
+def beside_pictures(image: np.ndarray, frames: list[np.ndarray], rank_p: np.ndarray) -> np.ndarray:
     """The indices' rank posteriors (rows; through their ``frames``), the pip ranks ruled out of
     each read as a court rank with a picture beside it (``PICTURE_STRIP``)."""
     out = rank_p.copy()
@@ -846,7 +848,7 @@ def _beside_pictures(image: np.ndarray, frames: list[np.ndarray], rank_p: np.nda
     for row, frame in zip(out, frames, strict=True):
         if int(np.argmax(row)) not in COURT_CLASSES:
             continue
-        if inks(_patch(image, frame, cw, 10, PICTURE_STRIP, CARD_H // 2 - 10)) >= PICTURE_INKS:
+        if inks(index_patch(image, frame, cw, 10, PICTURE_STRIP, CARD_H // 2 - 10)) >= PICTURE_INKS:
             row[PIP_CLASSES] = 0.0
             row /= row.sum()
     return out
@@ -869,7 +871,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         return []
     a, b, down, height = index_pairs(centres, moments, joins)
     pairs = zip(centres[a], centres[b], down, height, strict=True)
-    frames = np.array([_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
+    frames = np.array([index_frame(rank, pip, d, float(h)) for rank, pip, d, h in pairs])
     if not len(frames):
         return []
     shares = paper_shares(low, frames)
@@ -893,7 +895,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     def looks(at: list[tuple[int, np.ndarray]], scales: tuple[float, ...]) -> list[np.ndarray]:
         """The candidates' looks, one a candidate and scale, scales inner."""
         return [
-            _patch(image, _frame(centres[a[i]], centres[b[i]], down[i], float(height[i]), s), 0, 0, cw, ch)
+            index_patch(image, index_frame(centres[a[i]], centres[b[i]], down[i], float(height[i]), s), 0, 0, cw, ch)
             for i, _ in at
             for s in scales
         ]
@@ -905,7 +907,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
     # Each candidate's middle look is read first: on a busy desk most of a page's print reads
     # no rank there that could be sure, and its other looks are left unread.
     middle = SCALES.index(1.0)
-    firsts = {i: _patch(image, frame, 0, 0, cw, ch) for i, frame in candidates}  # each frame is its 1.0 look's
+    firsts = {i: index_patch(image, frame, 0, 0, cw, ch) for i, frame in candidates}  # each frame is its 1.0 look's
     rank_1, suit_1 = deck.posteriors(deck.net.read(list(firsts.values())))
     glimpsed = _glimpsed([i for i, _ in candidates], rank_1, suit_1)
     promising = may_be_sure(rank_1, suit_1, threshold)
@@ -922,7 +924,7 @@ def find_indices(image: np.ndarray, deck: Deck, threshold: float, skip: np.ndarr
         np.insert(others.reshape(len(candidates), len(rest), -1), middle, first[promising], axis=1).mean(axis=1)
         for others, first in ((rank_r, rank_1), (suit_r, suit_1))
     )
-    rank_p = _beside_pictures(image, [frame for _, frame in candidates], rank_p)
+    rank_p = beside_pictures(image, [frame for _, frame in candidates], rank_p)
     every = np.arange(len(candidates))
     ranks, suits = rank_p.argmax(axis=1), suit_p[:, :-1].argmax(axis=1)  # an index always has a suit
     confidences = np.minimum(rank_p[every, ranks], suit_p[every, suits]).astype(np.float64) ** 2  # one witness

@@ -52,7 +52,7 @@ CLUB_NOTCH = 0.04
 # Upright black pips a quarter of the way down are this much wider than a tenth (of their
 # widest), as a pips' median: a spade's point widens steadily, a club's round leaf hardly. A
 # camera's blur widens a spade's point a tenth of the way down to a club's leaf (the one measure
-# ``_pip_suit`` takes); it widens both heights alike. Measured on the black pip cards of 600
+# ``pip_suit`` takes); it widens both heights alike. Measured on the black pip cards of 600
 # random rendered scenes in hard light (blur 0.7-2 pixels): a club 0.04-0.29 (median 0.13), a
 # spade 0.13-0.38 (median 0.27); on the photographs a club 0.02-0.07, a spade 0.26-0.33. The
 # notches and the point a tenth of the way down settle the pips these widenings leave between.
@@ -235,12 +235,12 @@ def centre_suit(card: np.ndarray | Planes, paired: bool = False) -> str | None:
         # either. Asked from both ends: a heart's lobes read as a heart, its point as a
         # diamond's, and a diamond is pointed at both; a black pip's foot reads as a spade's
         # point (or, wide, as a club's leaf): only both ends agreeing tell spade from club.
-        ends = {_pip_suit(mask, red), _pip_suit(mask[::-1], red)}
+        ends = {pip_suit(mask, red), pip_suit(mask[::-1], red)}
         if red:
             return "H" if "H" in ends else "D" if ends == {"D"} else None
         said = ends.pop() if len(ends) == 1 else None
     elif red:
-        return _pip_suit(mask, red)
+        return pip_suit(mask, red)
     else:
         said = _upright_black_suit(masks)
     return _notches_agree(masks, said)
@@ -250,7 +250,7 @@ def _upright_black_suit(masks: list[np.ndarray]) -> str | None:
     """The suit upright black pips (their masks, the top one first) show by their tops: a camera's
     blur widens a spade's point a tenth of the way down to a club's leaf, so a point there is a
     spade's, a leaf there tells nothing, the widening below it does (``_widening_says``)."""
-    return "S" if _pip_suit(masks[0], False) == "S" else _widening_says(masks)
+    return "S" if pip_suit(masks[0], False) == "S" else _widening_says(masks)
 
 
 def _notches_agree(masks: list[np.ndarray], said: str | None) -> str | None:
@@ -353,7 +353,7 @@ def _court_pip(card: Planes, end: int) -> str | None:
     finer = _finer(part.low, stats[i], level)  # at any size: a court pip is small on a half-size face
     # A black pip told as the middle's are (its point, its widening, its notches), which holds
     # when the face is blurred too.
-    return _pip_suit(finer, red) if red else _notches_agree([finer], _upright_black_suit([finer]))
+    return pip_suit(finer, red) if red else _notches_agree([finer], _upright_black_suit([finer]))
 
 
 # A big pip is red above this share of red (``ink.red_share``). Measured on the balanced faces
@@ -371,7 +371,7 @@ def pip_is_red(part: Planes, box: tuple[slice, slice], own: np.ndarray) -> bool:
 def _finer(low: np.ndarray, blob: np.ndarray, level: float) -> np.ndarray:
     """A small pip's mask drawn at twice the size from its grey levels (the darkest channel,
     ``level``: ``ink_mask``'s threshold), its biggest blob: a half-size face's pips are too few
-    pixels for their shape a tenth of the way down (``_pip_suit``) to tell a spade from a club."""
+    pixels for their shape a tenth of the way down (``pip_suit``) to tell a spade from a club."""
     x, y, w, h = blob[:4]
     y0, x0 = max(0, y - 1), max(0, x - 1)
     patch = 255 - low[y0 : y + h + 1, x0 : x + w + 1]
@@ -390,7 +390,7 @@ def _clear_of_edges(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return (x0 > 0) & (y0 > 0) & (x1 < shape[1]) & (y1 < shape[0])
 
 
-def _pip_suit(mask: np.ndarray, red: bool) -> str | None:
+def pip_suit(mask: np.ndarray, red: bool) -> str | None:
     """The suit of an upright pip (its mask) from its width a tenth of the way down: measured
     on pips of several designs, spade 0.2, club 0.38-0.44, diamond 0.15-0.25, heart 0.9 of the
     pip's width. In between there is no verdict: a spade blurred by the camera widens at its

@@ -170,14 +170,14 @@ class Warped:
     @cached_property
     def middle(self) -> tuple[str | None, str | None]:
         """``centre_witnesses`` of the face, asked once a card: an unsure card is read again
-        through outlines a little off its own (``identify._nudged_looks``), its face the same."""
+        through outlines a little off its own (``identify.nudged_looks``), its face the same."""
         return centre_witnesses(self._planes)
 
 
 def _networks_read(deck: Deck, cards: list[Warped], more: list[np.ndarray]) -> CornerOutput:
     """The networks' answers for the cards' corners (two a card, in order), then for ``more``
     corners: one pass for those not read by this deck's networks before. A card read again
-    (``identify._nudged_looks``: its corners' answers averaged with nudged outlines') is not
+    (``identify.nudged_looks``: its corners' answers averaged with nudged outlines') is not
     passed through them twice (0.4 ms a card)."""
     net = deck.net
     fresh = [card for card in cards if net not in card.read_by]
@@ -276,7 +276,7 @@ def _read_cards(
             ends = card.court_ends
             if ends[0] is not None and ends[0] == ends[1]:  # both agree: one alone may be another card's
                 code, confidence = weigh_witnesses(ranks[shows], suits[shows], middle, ends[0], red, vouched, ink)
-            if _pip_beside_says_otherwise(code, found, ends):
+            if pip_beside_says_otherwise(code, found, ends):
                 confidence = min(confidence, DISAGREE)
         if (
             confidence < threshold
@@ -284,7 +284,7 @@ def _read_cards(
             and deck.pictures is not None
             and middle in (None, "court", BLOCKED)
         ):
-            code, confidence = _pictured(deck.pictures, card.face, found, middle, code, confidence)
+            code, confidence = pictured_reading(deck.pictures, card.face, found, middle, code, confidence)
         if code == "BJ" and colour is None:  # read as a joker: its colour, if no joker's corner told it
             colour = _joker_colour(ranks, index, deck.inks, joker_read=True)
             code = "RJ" if colour else code
@@ -305,7 +305,7 @@ PICTURED = 0.8  # how sure a court is read from its picture alone (``vision.pict
 SUIT_SAYS = 0.5  # a corner's suit read this surely leaves the picture to tell only which of its courts
 
 
-def _pictured(
+def pictured_reading(
     pictures: Pictures,
     face: np.ndarray,
     found: tuple[CornerReading | None, CornerReading | None],
@@ -331,7 +331,7 @@ def _pictured(
     return (court, PICTURED) if backed else (code, p)
 
 
-def _pip_beside_says_otherwise(
+def pip_beside_says_otherwise(
     code: str, found: tuple[CornerReading | None, CornerReading | None], ends: tuple[str | None, str | None]
 ) -> bool:
     """Whether a court card read from one corner alone has the big pip beside that index

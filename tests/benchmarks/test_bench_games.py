@@ -30,7 +30,7 @@ def test_a_game_the_camera_misread_a_card_of_has_lost_count_and_says_which(monke
 
 
 def test_the_first_error_said_is_the_earliest() -> None:
-    from benchmarks.bench_games import _when
+    from benchmarks.bench_games import error_time
 
     errors = ["1 hand count(s) put right", "seat 2 won a slap at 900, but the first slap was (800, 3)", "5D at 700 put"]
-    assert min(errors, key=_when) == "5D at 700 put"
+    assert min(errors, key=error_time) == "5D at 700 put"

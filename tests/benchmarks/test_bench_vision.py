@@ -36,13 +36,13 @@ def test_the_report_counts_verdicts_and_names_the_phantoms_apart(capsys) -> None
 
 
 def test_a_photo_card_whose_suit_was_checked_by_eye_is_wrong_with_another_suit() -> None:
-    from benchmarks.bench_vision import _box_verdict
+    from benchmarks.bench_vision import box_verdict
 
     king = SeenCard("KS", 0.81, np.float32([[10, 10], [60, 10], [60, 80], [10, 80]]))
     box = [10, 10, 60, 80]
-    assert _box_verdict([king], box, "K", (100, 100)) == "right"  # the labels give ranks only
-    assert _box_verdict([king], box, "K", (100, 100), suit="C") == "wrong"
-    assert _box_verdict([king], box, "K", (100, 100), suit="S") == "right"
+    assert box_verdict([king], box, "K", (100, 100)) == "right"  # the labels give ranks only
+    assert box_verdict([king], box, "K", (100, 100), suit="C") == "wrong"
+    assert box_verdict([king], box, "K", (100, 100), suit="S") == "right"
 
 
 def _card(code: str | None, x0: int, covered: bool = True, indices: tuple = ()) -> SeenCard:
@@ -53,14 +53,14 @@ def _card(code: str | None, x0: int, covered: bool = True, indices: tuple = ()) 
 def test_a_fan_s_lower_card_is_judged_on_the_part_the_cards_over_it_leave_showing() -> None:
     """Two covered cards of a fan, each known by an index: the ten's index lies on the queen's
     outline, so the ten lies over her and her labelled strip is what it leaves showing."""
-    from benchmarks.bench_vision import _box_verdict
+    from benchmarks.bench_vision import box_verdict
     from vision.identify import lies_over
 
     queen = _card("QC", 10, indices=((15.0, 15.0),))
     ten = _card("10D", 30, indices=((35.0, 15.0), (75.0, 75.0)))
     assert lies_over(ten, queen) and not lies_over(queen, ten)
-    assert _box_verdict([queen, ten], [10, 10, 30, 80], "Q", (100, 100)) == "right"
-    assert _box_verdict([queen, ten], [30, 10, 80, 80], "10", (100, 100)) == "right"
+    assert box_verdict([queen, ten], [10, 10, 30, 80], "Q", (100, 100)) == "right"
+    assert box_verdict([queen, ten], [30, 10, 80, 80], "10", (100, 100)) == "right"
     # Known by no index (read through the part showing), a covered card lies over no other:
     # the queen is judged on her whole outline.
     plain = _card("10D", 30)
@@ -74,17 +74,17 @@ def test_a_fan_s_lower_card_is_judged_on_the_part_the_cards_over_it_leave_showin
 def test_an_outline_holding_a_covered_card_s_showing_index_hides_none_of_that_card() -> None:
     """An unsure outline drawn round a whole pile holds the index a covered card was known by:
     that index shows, so the outline lies over none of it and the card is judged on its outline."""
-    from benchmarks.bench_vision import _box_verdict
+    from benchmarks.bench_vision import box_verdict
     from vision.identify import lies_over
 
     queen = _card("QC", 10, indices=((15.0, 15.0),))
     pile = SeenCard(None, 0.2, np.float32([[5, 5], [95, 5], [95, 85], [5, 85]]))
     assert not lies_over(pile, queen)
-    assert _box_verdict([pile, queen], [10, 10, 60, 80], "Q", (100, 100)) == "right"
+    assert box_verdict([pile, queen], [10, 10, 60, 80], "Q", (100, 100)) == "right"
     # An outline that does not hold it still covers it.
     beside = SeenCard(None, 0.2, np.float32([[20, 5], [95, 5], [95, 85], [20, 85]]))
     assert lies_over(beside, queen)
-    assert _box_verdict([beside, queen], [10, 10, 60, 80], "Q", (100, 100)) == "not found"
+    assert box_verdict([beside, queen], [10, 10, 60, 80], "Q", (100, 100)) == "not found"
 
 
 def test_a_covered_card_read_right_answers_for_its_own_card_not_for_the_nearest() -> None:
@@ -104,27 +104,27 @@ def test_outlines_on_no_labelled_card_are_counted_by_what_they_read() -> None:
     """A photograph's outlines lying on no labelled card: a patch of table read unsure, one taken
     for a back, one read as a card. An outline round a labelled card, or round a pile of them,
     lies on one."""
-    from benchmarks.bench_vision import _off_labels
+    from benchmarks.bench_vision import off_labels
 
     labelled = [[10, 10, 40, 50]]
     pile = SeenCard(None, 0.2, np.float32([[0, 0], [90, 0], [90, 90], [0, 90]]))
     found = [_card("QS", 10), _card(None, 60), _card("back", 60), _card("7H", 60), pile]
-    assert _off_labels(found, labelled) == Counter({"unsure": 1, "back": 1, "read": 1})
-    assert _off_labels([], labelled) == Counter()
+    assert off_labels(found, labelled) == Counter({"unsure": 1, "back": 1, "read": 1})
+    assert off_labels([], labelled) == Counter()
 
 
 def test_a_card_under_a_book_matches_the_label_of_the_part_showing() -> None:
     """A card found by its index under a book has its whole outline inferred; its label boxes
     only the strip showing (IoU under 0.5). Covered, holding the box, it matches; a card read
     whole does not, and neither does an outline far bigger than the box (another card's)."""
-    from benchmarks.bench_vision import _box_verdict
+    from benchmarks.bench_vision import box_verdict
 
     strip = [10, 10, 30, 80]  # a fifth of a 50 x 70 card
     under_book = _card("9C", 10)
-    assert _box_verdict([under_book], strip, "9", (100, 100)) == "right"
-    assert _box_verdict([under_book], strip, "K", (100, 100)) == "wrong"
-    assert _box_verdict([_card("9C", 10, covered=False)], strip, "9", (100, 100)) == "not found"
-    assert _box_verdict([under_book], [10, 10, 20, 40], "9", (100, 100)) == "not found"
+    assert box_verdict([under_book], strip, "9", (100, 100)) == "right"
+    assert box_verdict([under_book], strip, "K", (100, 100)) == "wrong"
+    assert box_verdict([_card("9C", 10, covered=False)], strip, "9", (100, 100)) == "not found"
+    assert box_verdict([under_book], [10, 10, 20, 40], "9", (100, 100)) == "not found"
 
 
 def test_the_benchmarks_command_names_a_benchmark_it_does_not_have() -> None:
@@ -150,13 +150,13 @@ def test_each_camera_row_is_read_by_the_built_in_reader_and_by_a_deck_enrolled_u
     monkeypatch.setattr(looks_module, "LOOKS", {webcam.name: webcam})
     monkeypatch.setattr(render_module, "DECK_STYLES", {"classic": render_module.DECK_STYLES["classic"]})
     enrolled_under = []
-    enrolled = bench_module._enrolled
+    enrolled = bench_module.enrolled_deck
 
     def spy(style, folder, camera=None):
         enrolled_under.append(camera)
         return enrolled(style, folder, camera)
 
-    monkeypatch.setattr(bench_module, "_enrolled", spy)
+    monkeypatch.setattr(bench_module, "enrolled_deck", spy)
     bench_module.bench_cameras(count=1)
     rows = [line for line in capsys.readouterr().out.splitlines() if "cheap webcam" in line]
     assert enrolled_under == [None, "cheap webcam"]  # from sharp photos, then under the camera

@@ -39,12 +39,12 @@ def test_a_cover_over_the_pip_alone_takes_the_suit_and_leaves_the_rank() -> None
     canvas = np.full((120, 60, 3), 240.0, np.float32)
     rng = np.random.default_rng(0)
     for _ in range(50):
-        shares = synth._thumb(rng, canvas.copy(), [(10, 2, 30, 12), (10, 100, 30, 118)])
+        shares = synth.thumb_mark(rng, canvas.copy(), [(10, 2, 30, 12), (10, 100, 30, 118)])
         if shares[1] > 0.5 and shares[0] < 0.2:
             break
     else:
         pytest.fail("no cover hid the pip and left the rank")
-    assert synth._thumb(np.random.default_rng(1), canvas.copy(), []) == []
+    assert synth.thumb_mark(np.random.default_rng(1), canvas.copy(), []) == []
 
 
 def test_a_court_picture_lies_beside_the_index_and_never_over_it() -> None:
@@ -55,7 +55,7 @@ def test_a_court_picture_lies_beside_the_index_and_never_over_it() -> None:
     ink = np.array([20.0, 20, 180])
     for seed in range(20):
         canvas = np.full((h, w, 3), 240.0, np.float32)
-        synth._court_picture(np.random.default_rng(seed), canvas, ink, "H", (right, top), (), False)
+        synth.court_picture(np.random.default_rng(seed), canvas, ink, "H", (right, top), (), False)
         changed = np.abs(canvas - 240.0).max(axis=2) > 1
         assert not changed[:, : round(right)].any()  # nothing left of the index's right side
         columns = np.nonzero(changed.any(axis=0))[0]
@@ -63,14 +63,14 @@ def test_a_court_picture_lies_beside_the_index_and_never_over_it() -> None:
 
 
 def test_fonts_without_the_index_characters_are_left_out() -> None:
-    assert all(synth._has(path, "A234567890JQK") for path in FONTS[:5])
+    assert all(synth.has_ink(path, "A234567890JQK") for path in FONTS[:5])
 
 
 @pytest.mark.parametrize("suit", ["S", "C", "H", "D"])
 def test_random_pips_vary_and_are_shaped_as_their_suit(suit: str) -> None:
     """The drawn pips differ from one another, and each reads as its own suit to the middle's
     pip reader (which was measured on printed designs): a spade pointed, a club's leaf round."""
-    from vision.middle import _pip_suit
+    from vision.middle import pip_suit
 
     rng = np.random.default_rng(0)
     masks = [synth.random_pip(rng, suit, 64) > 127 for _ in range(60)]
@@ -78,7 +78,7 @@ def test_random_pips_vary_and_are_shaped_as_their_suit(suit: str) -> None:
     read = []
     for m in masks:
         ys, xs = np.nonzero(m)
-        read.append(_pip_suit(m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], suit in "HD"))
+        read.append(pip_suit(m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], suit in "HD"))
     assert read.count(suit) >= 0.95 * len(read) and set(read) <= {suit, None}
 
 
@@ -87,7 +87,7 @@ def test_print_is_rows_of_dark_marks_across_the_corner() -> None:
     rng = np.random.default_rng(3)
     for _ in range(5):
         canvas = np.full((240, 120, 3), 235.0, np.float32)
-        synth._print(rng, canvas, 240)
+        synth.print_mark(rng, canvas, 240)
         ink = canvas.min(axis=2) < 150
         rows = ink.any(axis=1)
         assert 0.01 < ink.mean() < 0.5
@@ -102,7 +102,7 @@ def test_out_of_focus_keeps_the_corner_and_sometimes_blurs_it_far() -> None:
     rng = np.random.default_rng(8)
     widths = []
     for _ in range(200):
-        out = synth._out_of_focus(rng, step.copy())
+        out = synth.out_of_focus(rng, step.copy())
         assert out.shape == step.shape and out.dtype == np.float32
         row = out[32]
         widths.append(int(((row > 25) & (row < 230)).sum()))  # pixels in the edge's ramp

@@ -94,7 +94,7 @@ def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read(monkey
     outline must pass, and is not read (limed wood beside a hand gave a "top card" 29 pixels
     wide whose grain read as a black joker at 0.75); one as wide as a card is."""
     image, _ = render_scene(SceneSpec(table="limed", seed=8, light=0.5))
-    _, scale = identify_module._small_gray(image)
+    _, scale = identify_module.small_gray(image)
     row = CardQuad(np.float32([[300, 200], [420, 200], [420, 270], [300, 270]]), 0.7)
 
     def tops(gray, row_small, reach, lines):  # a narrow card and a wide one at the row's end, in the small picture
@@ -111,5 +111,5 @@ def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read(monkey
     reader = OutlineReader(warp_source(image), None, UNSURE)
     monkeypatch.setattr(identify_module, "fan_tops", tops)
     monkeypatch.setattr(OutlineReader, "read", read)
-    identify_module._rows(image, reader, [row], [None], [Reading(None, 0.3, (None, None))])
+    identify_module.card_rows(image, reader, [row], [None], [Reading(None, 0.3, (None, None))])
     assert len(asked) == 1 and asked[0] >= identify_module.MIN_SHORT_SIDE

@@ -30,14 +30,14 @@ from vision.identify import SeenCard, identify
 from vision.indices import (
     PIP_GAP_MOST,
     Sighting,
-    _extent,
-    _frame,
-    _patch,
-    _sample,
     card_outline,
     find_indices,
     fitted,
+    index_extent,
+    index_frame,
     index_pairs,
+    index_patch,
+    index_sample,
     ink_marks,
     levelled,
     may_be_sure,
@@ -110,7 +110,7 @@ def test_a_tens_two_digits_side_by_side_are_one_rank_paired_with_the_pip_under_t
 @pytest.mark.parametrize("style", ["classic", "modern"])
 def test_a_ten_is_found_by_its_index_at_any_angle(monkeypatch, style: str) -> None:
     """Rendered tens turned every way: both indices found and read. Without the digits joined
-    (``_side_by_side``) the designs whose "10" is two marks had their tens found by neither index."""
+    (``side_by_side``) the designs whose "10" is two marks had their tens found by neither index."""
     images = {(code, angle): on_table(code, style, angle=angle) for code in ("10D", "10S") for angle in (0, 33, 125)}
 
     def found() -> int:
@@ -121,17 +121,17 @@ def test_a_ten_is_found_by_its_index_at_any_angle(monkeypatch, style: str) -> No
 
     assert found() == 2 * len(images)
     none = (np.zeros((0, 2)), np.zeros((0, 3)), np.zeros((0, 2)))
-    monkeypatch.setattr(indices_module, "_side_by_side", lambda *_: none)
+    monkeypatch.setattr(indices_module, "side_by_side", lambda *_: none)
     assert found() <= len(images) // 2
 
 
 def test_points_sampled_through_a_frame_are_the_frames_own_warp() -> None:
     rng = np.random.default_rng(3)
     image = cv2.GaussianBlur(rng.integers(0, 255, (300, 300), dtype=np.uint8), (0, 0), 3)
-    frame = _frame(np.array([120.0, 90.0]), np.array([125.0, 120.0]), np.array([0.164, 0.986]), 24.0)
-    patch = _patch(image, frame, 0, 0, 62, 126).astype(np.float32)
+    frame = index_frame(np.array([120.0, 90.0]), np.array([125.0, 120.0]), np.array([0.164, 0.986]), 24.0)
+    patch = index_patch(image, frame, 0, 0, 62, 126).astype(np.float32)
     xs, ys = np.arange(0.0, 62.0)[None, :], np.arange(0.0, 126.0)[:, None]
-    sampled = _sample(image, frame[None], xs, ys)[0]
+    sampled = index_sample(image, frame[None], xs, ys)[0]
     assert np.abs(sampled - patch)[2:-2, 2:-2].max() <= 1.0
 
 
@@ -172,7 +172,7 @@ def test_a_card_as_pale_as_the_table_is_found_by_its_two_indices_facing_each_oth
 def test_two_indices_are_one_cards_only_facing_each_other_from_its_opposite_corners() -> None:
     """A card's second index is its first turned half round about the card's middle; a printed
     page's marks, the same pair moved along a line of print, all face one way."""
-    first = _frame(np.array([120.0, 90.0]), np.array([121.0, 114.0]), np.array([0.04, 0.999]), 24.0)
+    first = index_frame(np.array([120.0, 90.0]), np.array([121.0, 114.0]), np.array([0.04, 0.999]), 24.0)
     middle = card_outline(first).mean(axis=0)
     turned = first.copy()
     turned[:, :2] = -first[:, :2]
@@ -294,10 +294,10 @@ def test_an_index_read_as_a_court_rank_beside_a_picture_is_no_pip_rank(name: str
     centres, moments, joins = ink_marks(indices_module.darkest(image), colour=image)
     a, b, down, height = index_pairs(centres, moments, joins)
     (n,) = [n for n in range(len(a)) if np.hypot(*(centres[a[n]] - at)) < 3]
-    frame = indices_module._frame(centres[a[n]], centres[b[n]], down[n], float(height[n]))
+    frame = indices_module.index_frame(centres[a[n]], centres[b[n]], down[n], float(height[n]))
     torn = np.zeros(len(RANK_CLASSES), np.float32)
     torn[[RANK_CLASSES.index("K"), RANK_CLASSES.index("A"), RANK_CLASSES.index("8")]] = (0.6, 0.3, 0.1)
-    (row,) = indices_module._beside_pictures(image, [frame], torn[None])
+    (row,) = indices_module.beside_pictures(image, [frame], torn[None])
     assert row[RANK_CLASSES.index("K")] == pytest.approx(1.0 if ruled else 0.6)
     assert (row[RANK_CLASSES.index("A")] == 0) == ruled
 
@@ -309,7 +309,7 @@ def test_a_rendered_court_card_s_picture_shows_beside_its_index_and_a_number_car
     torn[[RANK_CLASSES.index("Q"), RANK_CLASSES.index("9")]] = (0.7, 0.3)
     for code, ruled in (("KD", True), ("QS", True), ("JH", True), ("10H", False), ("8C", False), ("AS", False)):
         face = np.ascontiguousarray(render_card(code, DECK_STYLES[style])[:, :, :3])
-        (row,) = indices_module._beside_pictures(face, [frame], torn[None])
+        (row,) = indices_module.beside_pictures(face, [frame], torn[None])
         assert (row[RANK_CLASSES.index("9")] == 0) == ruled, code
 
 
@@ -387,7 +387,7 @@ def test_a_card_seen_by_two_of_its_indices_is_one_card(monkeypatch) -> None:
 
     (king,) = kings()
     assert king.covered and label_overlap(king.corners, (*lower.corners.min(axis=0), *lower.corners.max(axis=0))) > 0.6
-    monkeypatch.setattr(by_index_module, "_one_each", lambda taken, sightings: [card for card, _, _ in taken])
+    monkeypatch.setattr(by_index_module, "one_each", lambda taken, sightings: [card for card, _, _ in taken])
     assert len(kings()) == 2
 
 
@@ -407,13 +407,13 @@ def test_a_card_of_one_code_seen_by_an_index_off_the_card_kept_is_its_twin() -> 
         (SeenCard("9C", 0.95, top + 2), 13000.0, 1),  # the top card's other index
         (SeenCard("9C", 0.9, lower, covered=True), 12000.0, 2),
     ]
-    kept = by_index_module._one_each(taken, sightings)
+    kept = by_index_module.one_each(taken, sightings)
     assert [(c.code, c.covered) for c in kept] == [("9C", False), ("9C", True)]
     on_top = [sighting(top, (110, 112)), sighting(top[[2, 3, 0, 1]], (190, 228)), sighting(lower, (190, 200))]
-    assert len(by_index_module._one_each(taken, on_top)) == 1  # its index on the top card: the top card's
+    assert len(by_index_module.one_each(taken, on_top)) == 1  # its index on the top card: the top card's
     # Two covered ones stay one, wherever the index: an outline inferred from one index is loose.
     covered = [(SeenCard("9C", 0.9, top, covered=True), 14000.0, 0), taken[2]]
-    assert len(by_index_module._one_each(covered, sightings)) == 1
+    assert len(by_index_module.one_each(covered, sightings)) == 1
 
 
 def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(monkeypatch) -> None:
@@ -431,7 +431,7 @@ def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(mon
         )
 
     assert size() == pytest.approx(1.0, abs=0.05)
-    monkeypatch.setattr(by_index_module, "_sized", lambda sightings, seen: sightings)
+    monkeypatch.setattr(by_index_module, "sized_alike", lambda sightings, seen: sightings)
     assert size() < 0.8
 
 
@@ -642,7 +642,7 @@ def test_a_pile_s_top_card_known_by_its_index_is_on_top(monkeypatch, style: str,
     assert None not in [c.code for c in found]
     assert {c.code for c in found} <= {t.code for t in truth}  # the lower cards read by their indices are the pile's
     assert min(np.abs(np.roll(card.corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
-    monkeypatch.setattr(by_index_module, "_whole_tops", lambda *args: ([], set()))
+    monkeypatch.setattr(by_index_module, "whole_tops", lambda *args: ([], set()))
     monkeypatch.setattr(identify_module, "top_by_corner", lambda *args: None)  # nor sought from the pile's corner
     before = identify(image)
     assert not any(c.code == top.code and not c.covered for c in before)
@@ -685,7 +685,7 @@ def test_a_pile_s_top_card_read_through_an_outline_drawn_off_it_is_found_again_f
         return [c.code for c in identify(image) if not c.covered]
 
     assert tops() == ["AC"]
-    monkeypatch.setattr(by_index_module, "_refitted", lambda image, edges, reader, candidate: None)
+    monkeypatch.setattr(by_index_module, "refitted_card", lambda image, edges, reader, candidate: None)
     assert tops() == [None]
 
 
@@ -701,10 +701,10 @@ def test_a_lower_card_s_outline_whose_corner_shows_the_top_card_s_index_finds_th
         return [c.code for c in identify(image) if not c.covered and c.code is not None]
 
     assert tops() == ["3D"]
-    fitted_reads = by_index_module._fitted_reads  # a fitted outline read as another card than its corner: not taken
+    fitted_reads = by_index_module.fitted_reads  # a fitted outline read as another card than its corner: not taken
     monkeypatch.setattr(
         by_index_module,
-        "_fitted_reads",
+        "fitted_reads",
         lambda edges, reader, outlines, codes: (
             fitted_reads(edges, reader, outlines, codes)[0],
             [None] * len(outlines),
@@ -726,10 +726,10 @@ def test_a_pile_s_outline_read_on_one_corner_yields_to_an_index_on_it_read_other
     (card,) = [c for c in found if not c.covered]
     assert card.code == "5C"
     assert np.linalg.norm(card.corners.mean(axis=0) - top.corners.mean(axis=0)) < 10
-    contradicted = by_index_module._contradicted  # with no loose card: none doubted
+    contradicted = by_index_module.contradicted  # with no loose card: none doubted
     monkeypatch.setattr(
         by_index_module,
-        "_contradicted",
+        "contradicted",
         lambda found, sightings, refit: contradicted([replace(c, loose=False) for c in found], sightings, refit),
     )
     assert [c.code for c in identify(image) if not c.covered] == ["6C"]
@@ -775,8 +775,8 @@ def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
     dist = np.linalg.norm(d, axis=2) + 1e-9
     u = d / dist[..., None]
     across = np.stack([u[..., 1], -u[..., 0]], axis=-1)
-    rank_h, pip_h = _extent(moments[:, None, :], u), _extent(moments[None, :, :], u)
-    rank_w, pip_w = _extent(moments[:, None, :], across), _extent(moments[None, :, :], across)
+    rank_h, pip_h = index_extent(moments[:, None, :], u), index_extent(moments[None, :, :], u)
+    rank_w, pip_w = index_extent(moments[:, None, :], across), index_extent(moments[None, :, :], across)
     half = (rank_h + pip_h) / 2
     ok = (dist > 0.9 * half) & (dist < PIP_GAP_MOST * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
     ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= 6)
@@ -809,7 +809,7 @@ def test_sightings_are_one_card_when_each_index_lies_on_the_other_s_outline_or_t
     # Fanned tight over the first: its rank a quarter of a card's width from the first's, but
     # its own two marks, and the first's index off its outline.
     fanned = Sighting(card + np.float32([20, 14]), "AC", 0.9, (130.0, 129.0), (130.0, 144.0))
-    together = by_index_module._on_each_other([first, second, twice, under, fanned])
+    together = by_index_module.on_each_other([first, second, twice, under, fanned])
     assert together[0, 1] and together[1, 0] and together[0, 2]
     assert not together[0, 3] and not together[3, 0] and not together[1, 3]
     assert not together[0, 4] and not together[4, 0]
@@ -872,7 +872,7 @@ def test_an_index_s_fitted_tries_are_read_in_rounds_until_one_reads_as_the_index
     tries = {n: [np.full((4, 2), k, np.float32) for k in ks] for n, ks in ((0, (1, 2, 3)), (1, (4, 5)))}
     reads = {1: "7H", 2: "7H", 3: None, 4: None, 5: "QS"}  # what each try reads, by its corners' value
     monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: tries[int(corners[0, 0])])
-    monkeypatch.setattr(by_index_module, "_snapped", lambda gray, lines, quad: quad)
+    monkeypatch.setattr(by_index_module, "snapped", lambda gray, lines, quad: quad)
     rounds = []
 
     class Reader:
@@ -887,7 +887,7 @@ def test_an_index_s_fitted_tries_are_read_in_rounds_until_one_reads_as_the_index
             return None
 
     outlines = [np.zeros((4, 2), np.float32), np.ones((4, 2), np.float32)]
-    cards = by_index_module._fitted_cards(Edges(), Reader(), outlines, ["7H", "QS"])
+    cards = by_index_module.fitted_cards(Edges(), Reader(), outlines, ["7H", "QS"])
     assert [c.code for c in cards] == ["7H", "QS"] and [int(c.corners[0, 0]) for c in cards] == [1, 5]
     assert rounds == [[1, 4], [5]]  # outline 0 found at its first try: its others are not read
 
@@ -936,12 +936,12 @@ def test_a_card_known_by_both_its_indices_gives_the_frame_s_card_size() -> None:
     first = Sighting(implied, "7H", 0.9, (110.0, 115.0), (110.0, 130.0), facing=True)
     turned = np.float32([[200, 240], [120, 240], [120, 128], [200, 128]])
     other = Sighting(turned, "7H", 0.9, (190.0, 225.0), (190.0, 210.0), True)
-    (side,) = by_index_module._facing_sides([first, other])
+    (side,) = by_index_module.facing_sides([first, other])
     assert side == pytest.approx(100.0, rel=1e-3)
-    assert by_index_module._facing_sides([first, replace(other, code="7D")]) == []
-    assert by_index_module._facing_sides([first, replace(other, facing=False)]) == []
+    assert by_index_module.facing_sides([first, replace(other, code="7D")]) == []
+    assert by_index_module.facing_sides([first, replace(other, facing=False)]) == []
     aside = replace(other, corners=other.corners + np.float32([150, 0]))  # a 7H of a second deck
-    assert by_index_module._facing_sides([first, aside]) == []
+    assert by_index_module.facing_sides([first, aside]) == []
 
 
 def test_a_card_known_by_both_its_indices_spans_them() -> None:
@@ -955,7 +955,7 @@ def test_a_card_known_by_both_its_indices_spans_them() -> None:
     first = Sighting(off, "JH", 1.0, (110.0, 115.0), (110.0, 130.0), facing=True)
     other = Sighting(card[[2, 3, 0, 1]], "JH", 0.97, (190.0, 225.0), (190.0, 210.0), True)
     assert not np.allclose(first.corners[2], card[2], atol=5)
-    spanned = by_index_module._spanned(first, other)
+    spanned = by_index_module.spanned(first, other)
     assert spanned == pytest.approx(card, abs=0.5)
 
 
@@ -999,7 +999,7 @@ def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(mo
         return ten / ace
 
     assert ratio() == pytest.approx(1.0, abs=0.03)
-    monkeypatch.setattr(by_index_module, "_facing_sides", lambda sightings: [])
+    monkeypatch.setattr(by_index_module, "facing_sides", lambda sightings: [])
     assert ratio() > 1.03
 
 
@@ -1017,7 +1017,7 @@ def test_a_lone_index_beside_a_card_known_by_both_its_indices_needs_what_one_bes
 
     def lone(sightings: list[Sighting]) -> list[int]:
         spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
-        return by_index_module._sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)[2]
+        return by_index_module.sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)[2]
 
     assert lone([top, bottom, ten]) == [2]
     assert lone([replace(top, confidence=0.8), ten]) == []  # the jack by one index, unsure: LONE_SURE for both
@@ -1037,7 +1037,7 @@ def test_a_fan_s_lower_card_known_by_one_index_is_relayed_by_a_card_taken_by_one
 
     def sorted_out(sightings: list[Sighting]) -> tuple[list[int], set[int]]:
         spans = boxes([CardQuad(s.corners, 1.0) for s in sightings])
-        out = by_index_module._sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)
+        out = by_index_module.sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)
         return out[2], out[4]
 
     assert sorted_out([top, ten, apart]) == ([0, 1], {1})  # the four lies clear of both: read as any card
@@ -1163,15 +1163,15 @@ def test_ink_is_opencv_s_adaptive_threshold_bit_for_bit(h: int, w: int, half: in
     want = cv2.adaptiveThreshold(
         low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, indices_module.INK_CONTRAST
     )
-    assert np.array_equal(indices_module._ink(low, window), want)
+    assert np.array_equal(indices_module.index_ink(low, window), want)
 
 
 def test_marks_only_round_and_touching_on_paper_are_thresholded_again(monkeypatch) -> None:
     """Wood grain's streaks are long, not round (``BROKEN_ROUND``), and a frame of it asks for
     no second threshold; the broken A does, once."""
     asked = []
-    wider = indices_module._wider_marks
-    monkeypatch.setattr(indices_module, "_wider_marks", lambda *args: asked.append(args[4]) or wider(*args))
+    wider = indices_module.wider_marks
+    monkeypatch.setattr(indices_module, "wider_marks", lambda *args: asked.append(args[4]) or wider(*args))
     rng = np.random.default_rng(7)
     grain = np.sin(np.linspace(0, 60, 640))[None, :] * 40 + rng.normal(0, 12, (480, 640))
     wood = np.clip(np.stack([90 + grain, 120 + grain, 170 + grain], axis=-1), 0, 255).astype(np.uint8)
@@ -1189,10 +1189,10 @@ def test_marks_moments_are_each_component_s_own_from_its_box() -> None:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(blobs, 8, cv2.CV_32S)
     which = np.arange(1, count)
     assert len(which) > 20
-    for row, i in zip(indices_module._moments(labels, stats, which), which, strict=True):
+    for row, i in zip(indices_module.ink_moments(labels, stats, which), which, strict=True):
         m = cv2.moments((labels == i).astype(np.uint8), binaryImage=True)
         assert np.allclose(row, (m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12))
-    assert indices_module._moments(labels, stats, which[:0]).shape == (0, 3)
+    assert indices_module.ink_moments(labels, stats, which[:0]).shape == (0, 3)
 
 
 @settings(max_examples=80, deadline=None)
@@ -1206,7 +1206,7 @@ def test_ink_labelled_over_the_box_round_it_is_labelled_as_over_the_whole_mask(h
     y1, x1 = rng.integers(y0 + 1, h + 1), rng.integers(x0 + 1, w + 1)
     mask[y0:y1, x0:x1] = (rng.random((y1 - y0, x1 - x0)) < rng.uniform(0.05, 0.7)) * 255
     _, whole, whole_stats, whole_centres = cv2.connectedComponentsWithStats(mask, 8, cv2.CV_32S)
-    labels, stats, centres, (ox, oy) = indices_module._labelled(mask)
+    labels, stats, centres, (ox, oy) = indices_module.labelled_marks(mask)
     assert len(stats) == len(whole_stats)
     assert np.array_equal(labels, whole[oy : oy + labels.shape[0], ox : ox + labels.shape[1]])
     assert not whole[:oy].any() and not whole[:, :ox].any()  # no ink outside the box
@@ -1224,5 +1224,5 @@ def test_a_thrown_card_whose_index_fits_no_size_is_found_with_the_best_tries_mov
     from benchmarks.table_piles import TUNING, pile_verdicts
 
     assert pile_verdicts("casino", TUNING + 14, 1) == Counter(right=5)
-    monkeypatch.setattr(indices_module, "_refined", lambda gray, corners, lines: [])
+    monkeypatch.setattr(indices_module, "refined_fits", lambda gray, corners, lines: [])
     assert pile_verdicts("casino", TUNING + 14, 1) == Counter(right=4, missed=1)

@@ -155,7 +155,7 @@ def test_a_region_found_at_several_whiteness_levels_is_searched_once(monkeypatch
         CardPlacement(code, 400 + 40 * n, 300 + 30 * n, 4 * n, 230) for n, code in enumerate(("7C", "9H", "KD"))
     )
     image, _truth = render_scene(SceneSpec(cards=pile, seed=3, table="felt"))
-    masks = vision.detect._paper_masks
+    masks = vision.detect.paper_masks
     calls: list[int] = []
     search = vision.detect.split_pile
     monkeypatch.setattr(vision.detect, "split_pile", lambda *a, **k: calls.append(1) or search(*a, **k))
@@ -165,12 +165,12 @@ def test_a_region_found_at_several_whiteness_levels_is_searched_once(monkeypatch
 
     once = outlines()
     searched = len(calls)
-    monkeypatch.setattr(vision.detect, "_paper_masks", lambda small: masks(small) * 2)  # every region twice
+    monkeypatch.setattr(vision.detect, "paper_masks", lambda small: masks(small) * 2)  # every region twice
     twice = outlines()
     assert searched > 0 and len(calls) == 2 * searched
     assert len(once) == len(twice) and all(np.array_equal(a, b) for a, b in zip(once, twice, strict=True))
     contour = np.array([[[0, 0]], [[5, 0]], [[5, 5]]], np.int32)
-    assert len(vision.detect._distinct([contour, contour.copy(), contour + 1])) == 2
+    assert len(vision.detect.distinct_outlines([contour, contour.copy(), contour + 1])) == 2
 
 
 def test_a_region_the_outlines_found_cover_together_is_not_split_again() -> None:
@@ -185,10 +185,10 @@ def test_a_region_the_outlines_found_cover_together_is_not_split_again() -> None
         cv2.fillPoly(region, [quad.corners.astype(np.int32)], 255)
     (contour,) = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     card = left.area
-    assert vision.detect._explained(contour, [left, right], card)
-    assert not vision.detect._explained(contour, [left], card)  # no one outline covers most of its box
-    assert not vision.detect._explained(contour, [], card)
-    assert not vision.detect._explained(contour, [left, right], 2 * card)  # pieces of bigger cards
+    assert vision.detect.explained(contour, [left, right], card)
+    assert not vision.detect.explained(contour, [left], card)  # no one outline covers most of its box
+    assert not vision.detect.explained(contour, [], card)
+    assert not vision.detect.explained(contour, [left, right], 2 * card)  # pieces of bigger cards
 
 
 def test_a_tight_pile_whose_top_card_shows_clean_is_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from vision.corner_net import WEIGHTS as CORNER_WEIGHTS
 from vision.detect import (
     CardQuad,
-    _face_map,
+    face_belief_map,
     face_support,
     find_cards,
     portrait_corners,
@@ -267,6 +267,6 @@ def test_face_map_puts_each_cell_centre_where_the_warp_does(cell: float) -> None
     face, _ = _CellOf(cell).face_map(small)
     m = np.float32([[cell, 0, (cell - 1) / 2], [0, cell, (cell - 1) / 2]])
     warped = cv2.warpAffine(face, m, (480, 270), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    stretched = _face_map(_CellOf(cell), small)
+    stretched = face_belief_map(_CellOf(cell), small)
     assert stretched.shape == (270, 480)
     np.testing.assert_allclose(stretched, warped, atol=1e-5)

@@ -153,7 +153,7 @@ def test_a_blurred_nine_s_pips_are_counted_on_the_half_size_face(monkeypatch) ->
 
 def test_blurred_queens_are_read() -> None:
     """IMG_2614's two queens are out of focus: their indices' strokes run together (the Q's tail
-    lost). The corner networks learnt such a camera's defocus (``synth._out_of_focus``); before
+    lost). The corner networks learnt such a camera's defocus (``synth.out_of_focus``); before
     that they read both unsure (0.16 and 0.21)."""
     image = cv2.imread(str(DATA / "IMG_2614.JPG"))
     queens = [box for rank, box in labelled("IMG_2614.JPG") if rank == "Q"]
@@ -252,7 +252,7 @@ def test_the_part_of_a_ten_showing_past_a_cover_is_no_second_card(monkeypatch, n
 def test_an_ace_half_under_a_ten_is_no_second_reading_of_the_ten(monkeypatch) -> None:
     """IMG_2660's ace of diamonds lies half under a ten of clubs, her index showing beside it:
     the outlines the two indices imply overlap as much as one card's two indices' do, but the
-    ace's index lies off the ten's outline (``by_index._on_each_other``), so she is a card of her
+    ace's index lies off the ten's outline (``by_index.on_each_other``), so she is a card of her
     own, not a reading of the ten that disagrees, and she is read. Her showing part's unsure
     outline then gives way to her."""
     image = cv2.imread(str(DATA / "IMG_2660.JPG"))
@@ -261,9 +261,9 @@ def test_an_ace_half_under_a_ten_is_no_second_reading_of_the_ten(monkeypatch) ->
         return sorted((str(c.code), c.covered) for c in identify(image))
 
     assert ("AD", True) in cards()
-    monkeypatch.setattr(by_index_module, "_on_each_other", lambda s: np.ones((len(s), len(s)), bool))
+    monkeypatch.setattr(by_index_module, "on_each_other", lambda s: np.ones((len(s), len(s)), bool))
     # Her showing part's outline, read again with the ten painted out, would find her too.
-    monkeypatch.setattr(identify_module, "_lower_cards", lambda reader, found: [c.card for c in found])
+    monkeypatch.setattr(identify_module, "lower_cards", lambda reader, found: [c.card for c in found])
     assert "AD" not in [code for code, _ in cards()]
 
 
@@ -287,7 +287,7 @@ def test_a_card_cut_by_the_frame_is_known_by_its_index_not_left_unsure(
 
     assert at_box() == [(code, True)]
     if name == "IMG_2642.JPG":
-        monkeypatch.setattr(by_index_module, "_in_frame", lambda spans, shape: spans)
+        monkeypatch.setattr(by_index_module, "in_frame", lambda spans, shape: spans)
         assert ("None", False) in at_box()
 
 
@@ -593,7 +593,7 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
     """With the benchmark's enrolled deck, an outline of cam_image41's blurred king of clubs,
     its top index read as an ace (which his picture rules out), reads KS on his bottom index
     alone, at 0.81. The big pip beside that index is a club: he is left to the outline that
-    reads him KC (``reader._pip_beside_says_otherwise``); and since the big pips are told by
+    reads him KC (``reader.pip_beside_says_otherwise``); and since the big pips are told by
     their shapes, blurred as they are, both tell a club, which outweighs that lone corner
     itself. Without them he is unsure, never KS."""
     deck = benchmark_deck
@@ -604,7 +604,7 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
         return [c.code for c in identify(image, deck) if label_overlap(c.corners, box) > 0.6]
 
     assert king() == ["KC"]
-    monkeypatch.setattr(reader_module, "_pip_beside_says_otherwise", lambda code, found, ends: False)
+    monkeypatch.setattr(reader_module, "pip_beside_says_otherwise", lambda code, found, ends: False)
     assert king() == ["KC"]
     monkeypatch.setattr(reader_module, "court_ends", lambda card: (None, None))
     assert king() == [None]
@@ -631,7 +631,7 @@ def test_an_enrolled_deck_s_jack_read_in_two_suits_takes_a_rival_read_beyond_the
 def test_a_big_pip_doubts_only_the_one_index_it_lies_beside(corners: tuple, ends: tuple, doubted: bool) -> None:
     found = tuple(None if c is None else reader_module.CornerReading(c[0], c[1], 0.9, 0.9) for c in corners)
     code = next(c.rank + c.suit for c in found if c is not None)
-    assert reader_module._pip_beside_says_otherwise(code, found, ends) == doubted
+    assert reader_module.pip_beside_says_otherwise(code, found, ends) == doubted
 
 
 def test_a_queen_held_unsure_gives_way_to_her_two_indices_read_alike(monkeypatch) -> None:
@@ -701,14 +701,14 @@ def test_a_lower_card_showing_one_index_is_read_with_the_card_over_it_painted_ou
     each one's outline holds one index, read, and the other corner lies under the card read on
     top, whose picture fills its middle. Read so it was left unsure (a picture rules an ace out;
     one index alone is not enough); read again with the card on top painted out, its one index
-    is read alone (``identify._lower_cards``)."""
+    is read alone (``identify.lower_cards``)."""
     image = cv2.imread(str(DATA / name))
     cards = {c.code: c for c in identify(image, benchmark_deck)}
     assert top in cards and code in cards and cards[code].covered
     shows = next(box for rank, box in labelled(name) if rank == code[:-1])  # the part of it showing
     middle = ((shows[0] + shows[2]) / 2, (shows[1] + shows[3]) / 2)
     assert cv2.pointPolygonTest(cards[code].corners.astype(np.float32), middle, False) > 0
-    monkeypatch.setattr(identify_module, "_lower_cards", lambda reader, found: [c.card for c in found])
+    monkeypatch.setattr(identify_module, "lower_cards", lambda reader, found: [c.card for c in found])
     assert code not in {c.code for c in identify(image, benchmark_deck)}
 
 
@@ -737,7 +737,7 @@ def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_ou
 ) -> None:
     """IMG_2657's ten of spades lies whole at the end of a fan of courts. The outline the fan
     gives it reads its corners as a queen and a nine, unsure, though its middle counts ten
-    spades; read through nudged outlines it is 10S (``identify._counted_tops_nudged``). Not
+    spades; read through nudged outlines it is 10S (``identify.counted_tops_nudged``). Not
     without that look. IMG_2668's jack, half of whom a row's top outline holds, stays the whole
     jack his index finds: a picture counts no pips."""
     image = cv2.imread(str(DATA / "IMG_2657.JPG"))
@@ -747,7 +747,7 @@ def test_a_row_s_top_card_whose_middle_counts_its_rank_is_read_through_nudged_ou
         return [c.code for c in identify(image, benchmark_deck) if label_overlap(c.corners, box) > 0.6]
 
     assert tens() == ["10S"]
-    monkeypatch.setattr(identify_module, "_counted_tops_nudged", lambda reader, tops, warps, readings: None)
+    monkeypatch.setattr(identify_module, "counted_tops_nudged", lambda reader, tops, warps, readings: None)
     assert tens() == []
     monkeypatch.undo()
     jack = next(b for r, b in labelled("IMG_2668.JPG") if r == "J")
@@ -819,7 +819,7 @@ def test_a_picture_names_a_court_only_when_something_else_backs_it(corners: tupl
         patch.setattr(
             pictures_module.Pictures, "court_of", lambda self, face, suit=None: "KH" if suit in (None, "H") else None
         )
-        code, p = reader_module._pictured(pictures, np.zeros((8, 8, 3), np.uint8), found, middle, "7H", 0.4)
+        code, p = reader_module.pictured_reading(pictures, np.zeros((8, 8, 3), np.uint8), found, middle, "7H", 0.4)
     assert (code, p) == (("KH", reader_module.PICTURED) if taken else ("7H", 0.4))
 
 

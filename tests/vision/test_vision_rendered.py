@@ -348,7 +348,7 @@ def test_a_whole_card_read_in_two_suits_takes_a_rival_only_read_beyond_the_thres
         return [c.code for c in identify(image) if _near(c, king)]
 
     assert there() == [None]
-    monkeypatch.setattr(identify_module, "_suit_only", lambda first, rival: False)
+    monkeypatch.setattr(identify_module, "suit_only", lambda first, rival: False)
     assert there() == ["KS"]
 
 
@@ -375,7 +375,7 @@ def test_a_rival_changing_only_a_whole_card_s_suit_needs_corner_sure(
         return [c.code for c in identify(image) if _near(c, card)]
 
     assert there() == [code]
-    monkeypatch.setattr(identify_module, "_suit_only", lambda first, rival: False)
+    monkeypatch.setattr(identify_module, "suit_only", lambda first, rival: False)
     assert there() == [before]
 
 
@@ -483,11 +483,11 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     union = around(lower, top)
     # Round both cards, the corners disagree: the row's own top card is sought (``vision.fans``).
     assert codes(image, FoundCard(union)) == ["QS"]
-    # Without that search, its index finds it on top (``by_index._whole_tops``); without both,
+    # Without that search, its index finds it on top (``by_index.whole_tops``); without both,
     # the outline round the two reads unsure by itself, and never as the lower card.
-    monkeypatch.setattr(identify_module, "_rows", lambda *args: set())
+    monkeypatch.setattr(identify_module, "card_rows", lambda *args: set())
     assert codes(image, FoundCard(union)) == ["QS"]
-    monkeypatch.setattr(by_index_module, "_whole_tops", lambda *args: ([], set()))
+    monkeypatch.setattr(by_index_module, "whole_tops", lambda *args: ([], set()))
     assert codes(image, FoundCard(union)) in ([None], ["QS"])
     assert codes(image, FoundCard(union, (top,))) == ["QS"]
     assert codes(image, FoundCard(union, (top, lower))) == ["QS"]
@@ -513,7 +513,7 @@ def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(monke
     assert top() == [truth[-1].code]
     monkeypatch.setattr(detect_module, "ONE_OF_SEVERAL", 1.01)  # such outlines thrown away as pips
     assert top() == [truth[-1].code]  # ... the top card is found at the row's end (``vision.fans``)
-    monkeypatch.setattr(identify_module, "_rows", lambda *args: set())
+    monkeypatch.setattr(identify_module, "card_rows", lambda *args: set())
     assert top() != [truth[-1].code]
 
 
@@ -525,10 +525,10 @@ def _holds(card, point: np.ndarray) -> bool:
 def test_no_clean_face_of_any_design_counts_as_crossed(style: str) -> None:
     """Court frames, borders and big pips run along a card's sides: none is taken for another
     card's edge lying across it."""
-    from vision.identify import _crossed
+    from vision.identify import crossed
 
     faces = {code: Warped.of(render_card(code, DECK_STYLES[style])[:, :, :3]) for code in ALL_CODES}
-    assert not [code for code, face in faces.items() if _crossed(face)]
+    assert not [code for code, face in faces.items() if crossed(face)]
 
 
 def test_a_small_spade_on_the_half_size_face_is_no_club(monkeypatch) -> None:
@@ -539,9 +539,9 @@ def test_a_small_spade_on_the_half_size_face_is_no_club(monkeypatch) -> None:
     import zlib
 
     import vision.middle as middle_module
-    from benchmarks.bench_vision import _scenes
+    from benchmarks.bench_vision import rendered_scenes
 
-    image, truth = _scenes("casino", 14, seed=zlib.crc32(b"casino"), cards=3)[13]
+    image, truth = rendered_scenes("casino", 14, seed=zlib.crc32(b"casino"), cards=3)[13]
     (seven,) = [t for t in truth if t.code == "7S"]
 
     def there() -> list[str | None]:
@@ -651,7 +651,7 @@ def test_a_card_s_corners_looked_at_again_alike_read_the_same() -> None:
 
 
 def test_a_card_read_again_is_not_passed_through_the_networks_twice(monkeypatch) -> None:
-    """A card read unsure is read again with nudged looks at its corners (``_nudged_looks``): its
+    """A card read unsure is read again with nudged looks at its corners (``nudged_looks``): its
     own corners' answers are kept from the first reading, and only the looks are asked, reading
     as they would in one pass with them."""
     from vision.corner_net import CornerNet
@@ -679,12 +679,12 @@ def test_looks_that_do_not_match_the_cards_are_refused_by_name(looks: list) -> N
 
 
 def _bench_scene(style: str, offset: int, number: int, **kw) -> tuple[np.ndarray, list]:
-    """The benchmark's rendered table ``number`` of a design (``bench_vision._scenes``)."""
+    """The benchmark's rendered table ``number`` of a design (``bench_vision.rendered_scenes``)."""
     import zlib
 
-    from benchmarks.bench_vision import _scenes
+    from benchmarks.bench_vision import rendered_scenes
 
-    scenes = _scenes(style, number + 1, seed=zlib.crc32(style.encode()) + offset, cards=3, **kw)
+    scenes = rendered_scenes(style, number + 1, seed=zlib.crc32(style.encode()) + offset, cards=3, **kw)
     for n, scene in enumerate(scenes):
         if n == number:
             return scene
@@ -694,7 +694,7 @@ def _bench_scene(style: str, offset: int, number: int, **kw) -> tuple[np.ndarray
 def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch) -> None:
     """The king of spades of a rendered casino table (the benchmark's plain tables on the seeds
     it does not use, +100: table 3) reads unsure through his own outline, and right with his
-    corners also seen through outlines nudged a few pixels off it (``identify._nudged_looks``)."""
+    corners also seen through outlines nudged a few pixels off it (``identify.nudged_looks``)."""
     import vision.by_index as by_index_module
     import vision.identify as identify_module
 
@@ -705,10 +705,10 @@ def test_an_unsure_card_is_read_again_through_outlines_a_little_off(monkeypatch)
         return [c.code for c in identify(image) if _near(c, king)]
 
     assert there() == ["KS"]
-    # His index, read where it lies at several scales, names his outline too (``_named_by_index``).
-    monkeypatch.setattr(by_index_module, "_named_by_index", lambda seen, *args: (seen, set()))
+    # His index, read where it lies at several scales, names his outline too (``named_by_index``).
+    monkeypatch.setattr(by_index_module, "named_by_index", lambda seen, *args: (seen, set()))
     assert there() == ["KS"]
-    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: set())
+    monkeypatch.setattr(identify_module, "nudged_looks", lambda *args: set())
     assert there() == [None]
 
 
@@ -721,15 +721,15 @@ def test_an_unsure_card_lying_whole_is_named_by_its_index_where_the_middle_agree
 
     image, truth = _bench_scene("casino", 100, 3)
     (king,) = [t for t in truth if t.code == "KS"]
-    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: set())
+    monkeypatch.setattr(identify_module, "nudged_looks", lambda *args: set())
     assert [c.code for c in identify(image) if _near(c, king)] == ["KS"]
-    named = by_index_module._named_by_index
+    named = by_index_module.named_by_index
 
     def counted_five(found, sightings, sized):  # every outline's middle counting five pips
         five = SimpleNamespace(middle=("5", None))
         return named([replace(c, face=five) if c.face is not None else c for c in found], sightings, sized)
 
-    monkeypatch.setattr(by_index_module, "_named_by_index", counted_five)
+    monkeypatch.setattr(by_index_module, "named_by_index", counted_five)
     assert [c.code for c in identify(image) if _near(c, king)] == [None]
 
 
@@ -940,8 +940,8 @@ def test_a_card_named_through_nudged_outlines_is_checked_by_the_indices_on_it(mo
 
     image = _thrown(("5C", 660.9, 344.5, 8.5), ("10H", 654.1, 341.1, 228.5), ("QD", 646.8, 369.4, 2.0))
     assert [c.code for c in identify(image) if not c.covered] == ["QD"]
-    nudged_looks = identify_module._nudged_looks
-    monkeypatch.setattr(identify_module, "_nudged_looks", lambda *args: (nudged_looks(*args), set())[1])
+    nudged_looks = identify_module.nudged_looks
+    monkeypatch.setattr(identify_module, "nudged_looks", lambda *args: (nudged_looks(*args), set())[1])
     assert [c.code for c in identify(image) if not c.covered] == ["QH"]
 
 
@@ -961,8 +961,8 @@ def test_a_row_s_top_card_named_on_one_corner_is_checked_by_the_indices_on_it(mo
         ("4H", 638.7480841752592, 359.5167993264392, 111.5853365397031),
     )
     assert [c.code for c in identify(image) if not c.covered] == ["4H"]
-    rows = identify_module._rows
-    monkeypatch.setattr(identify_module, "_rows", lambda *args: (rows(*args), set())[1])
+    rows = identify_module.card_rows
+    monkeypatch.setattr(identify_module, "card_rows", lambda *args: (rows(*args), set())[1])
     assert [c.code for c in identify(image) if not c.covered] == ["2H"]
 
 
@@ -973,7 +973,7 @@ def test_an_unsure_outline_drawn_short_of_its_card_is_read_again_at_the_frames_c
     confirms no lone corner (most cards are read from one corner their middle confirms). With
     no card read surely in the frame, there is no size to grow to, and nothing is named."""
     code = "RJ"
-    from vision.identify import UNSURE, _sized_looks
+    from vision.identify import UNSURE, sized_looks
     from vision.outline_reader import OutlineReader
 
     cards = (CardPlacement("KH", 250, 300, 10, 180), CardPlacement(code, 530, 300, -20, 180))
@@ -986,7 +986,7 @@ def test_an_unsure_outline_drawn_short_of_its_card_is_read_again_at_the_frames_c
     for quads, named in (([sure, short], {1}), ([short], set())):
         warps, readings = reader.read(list(quads))
         assert readings[-1].code is None  # an index cut off
-        assert _sized_looks(reader, quads, warps, readings, set()) == named
+        assert sized_looks(reader, quads, warps, readings, set()) == named
         if named:
             assert readings[1].code == code
             assert quads[1].short_side == pytest.approx(sure.short_side, rel=0.02)

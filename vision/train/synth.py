@@ -50,12 +50,12 @@ def font_files(folders: tuple[str, ...] = FONT_DIRS) -> list[str]:
     found = []
     for folder in folders:
         for path in sorted(glob.glob(f"{folder}/**/*.[ot]tf", recursive=True)):
-            if not SKIP_FONT.search(path.rsplit("/", 1)[1]) and _has(path, "A234567890JQKOER"):
+            if not SKIP_FONT.search(path.rsplit("/", 1)[1]) and has_ink(path, "A234567890JQKOER"):
                 found.append(path)
     return found
 
 
-def _has(path: str, chars: str) -> bool:
+def has_ink(path: str, chars: str) -> bool:
     """Whether the face draws each character itself rather than its missing-glyph box."""
     font = _font(path)
     missing = _ink(font, "\ue000").tobytes()
@@ -89,7 +89,7 @@ def suit_fonts(paths: tuple[str, ...]) -> tuple[str, ...]:
     """The faces that really have the four suit symbols (not the missing-glyph box)."""
     keep = []
     for path in paths:
-        if _has(path, "".join(SUIT_CHARS.values())):
+        if has_ink(path, "".join(SUIT_CHARS.values())):
             keep.append(path)
     return tuple(keep)
 
@@ -257,7 +257,7 @@ COURT_COLOURS = np.array([[40, 190, 235], [40, 40, 190], [150, 80, 30], [25, 25,
 COURT_FRAMED = 0.5  # the share of J, Q and K corners drawn with their frame close beside the index
 
 
-def _court_picture(
+def court_picture(
     rng: np.random.Generator,
     canvas: np.ndarray,
     ink: np.ndarray,
@@ -416,7 +416,7 @@ def _camera(rng: np.random.Generator, big: np.ndarray, margin: int, varied: bool
     if low < 0.95:
         small = cv2.resize(img, (max(8, round(out_w * low)), max(16, round(out_h * low))), interpolation=cv2.INTER_AREA)
         img = cv2.resize(small, (out_w, out_h), interpolation=cv2.INTER_LINEAR)
-    img = _out_of_focus(rng, img)
+    img = out_of_focus(rng, img)
     if rng.random() < 0.15:  # a webcam's overexposure: ink washed towards the paper
         img = 255 - (255 - img) * rng.uniform(0.35, 0.75)
     img = img + rng.normal(0, rng.uniform(0, 8), img.shape)
@@ -427,7 +427,7 @@ def _camera(rng: np.random.Generator, big: np.ndarray, margin: int, varied: bool
     return img
 
 
-def _print(rng: np.random.Generator, canvas: np.ndarray, h: int) -> None:
+def print_mark(rng: np.random.Generator, canvas: np.ndarray, h: int) -> None:
     """Lines of print across the canvas (a page, a book, a box lying on the table): letters and
     dashes in rows, whose marks pair up as a rank over a pip would."""
     size = h * rng.uniform(0.04, 0.14)
@@ -445,7 +445,7 @@ def _print(rng: np.random.Generator, canvas: np.ndarray, h: int) -> None:
     _paste(canvas, mask, 0, 0, ink)
 
 
-def _out_of_focus(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def out_of_focus(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """A camera's blur: mostly slight, one corner in five defocused further (a phone's or a
     webcam's depth of field: a queen's tail is lost), one in eight shaken along a line."""
     sigma = rng.uniform(0, 1.6) if rng.random() < 0.8 else rng.uniform(1.6, 2.8)
@@ -461,7 +461,7 @@ def _out_of_focus(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return img
 
 
-def _thumb(rng: np.random.Generator, canvas: np.ndarray, boxes: list[tuple]) -> list[float]:
+def thumb_mark(rng: np.random.Generator, canvas: np.ndarray, boxes: list[tuple]) -> list[float]:
     """A thumb or another card over part of the corner; returns the share of each box covered."""
     h, w = canvas.shape[:2]
     cover = np.zeros((h, w), np.uint8)
@@ -513,7 +513,7 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
                     pip = _scaled(_pip(rng, suit, suit_fonts(tuple(fonts)), varied), h * rng.uniform(0.15, 0.45), 1.0)
                     _paste(canvas, pip, rng.uniform(-0.3, 0.9) * w, rng.uniform(-0.2, 0.9) * h, ink)
             if choice == 5:
-                _print(rng, canvas, h)
+                print_mark(rng, canvas, h)
         return Sample(_camera(rng, canvas, margin, varied), NONE_RANK, NONE_SUIT)
     pip_fonts = suit_fonts(tuple(fonts))
     if kind < 0.16:
@@ -539,14 +539,14 @@ def sample(rng: np.random.Generator, fonts: list[str], varied: bool = False) -> 
     box, pip_box = _index(rng, card, rank, suit, ink, fonts, pip_fonts, varied)
     if rank in ("J", "Q", "K") and rng.random() < COURT_FRAMED:
         right = box[2] if pip_box is None else max(box[2], pip_box[2])
-        _court_picture(rng, card, ink, suit, (right, box[1]), pip_fonts, varied)
+        court_picture(rng, card, ink, suit, (right, box[1]), pip_fonts, varied)
     _distractors(rng, card, ink, suit if suit in SUIT_CHARS else "S", pip_fonts, varied)
     inner = canvas[margin : margin + h, margin : margin + w]
     alpha = (shape.astype(np.float32) / 255)[..., None]
     inner[:] = inner * (1 - alpha) + card * alpha
     if rng.random() < COVERED:
         shown = canvas[margin : margin + h, margin : margin + w]
-        hidden = _thumb(rng, shown, [box] if pip_box is None else [box, pip_box])
+        hidden = thumb_mark(rng, shown, [box] if pip_box is None else [box, pip_box])
         if hidden[0] > 0.2:
             rank, suit = "none", "none"  # a rank mostly hidden is no reading (a little hidden still is)
         elif len(hidden) > 1 and hidden[1] > 0.5:
