@@ -25,7 +25,7 @@ import time
 import xml.etree.ElementTree as ET
 import zlib
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -396,24 +396,27 @@ def bench_rendered() -> None:
     bench_jokers()
 
 
-def bench_cameras(count: int = 20) -> None:
+def bench_cameras(count: int = 20, looks: Sequence[str] | None = None, styles: Sequence[str] | None = None) -> None:
     """The rendered decks (none of them the networks' training designs) under what cheap cameras
     and rooms do to a picture (``sim.camera_looks``): a row a camera, the decks together; read
     by the built-in reader, by each deck enrolled from photos taken with that camera, and by each
-    enrolled from sharp photos (a phone's, say: the table's camera is worse)."""
+    enrolled from sharp photos (a phone's, say: the table's camera is worse). ``looks`` and
+    ``styles``: some of the cameras and deck designs only (a look's scenes are the same either way)."""
     from sim.camera_looks import LOOKS, UNDER_LIMIT
     from sim.render import DECK_STYLES
 
+    styles = list(DECK_STYLES) if styles is None else list(styles)
     print(f"Rendered scenes under cheap cameras and room lights ({count} scenes of 3 cards a deck design):")
     sharp = {}
-    for style in DECK_STYLES:
+    for style in styles:
         with tempfile.TemporaryDirectory() as tmp:
             sharp[style] = enrolled_deck(style, Path(tmp))
-    for offset, look in enumerate(LOOKS, start=10):
+    for look in list(LOOKS) if looks is None else looks:
+        offset = 10 + list(LOOKS).index(look)
         readers = ("built-in", "enrolled", "enrolled sharp")
         tallies: dict[str, Counter[str]] = {reader: Counter() for reader in readers}
         times: dict[str, list[float]] = {reader: [] for reader in readers}
-        for style in DECK_STYLES:
+        for style in styles:
             scenes = rendered_scenes(style, count, seed=zlib.crc32(style.encode()) + offset, cards=3, camera=look)
             with tempfile.TemporaryDirectory() as tmp:
                 enrolled = enrolled_deck(style, Path(tmp), camera=look)

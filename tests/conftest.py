@@ -1,8 +1,10 @@
-"""What many test modules share: gpiozero's mock pins, and a real Mosquitto on a loopback port."""
+"""What many test modules share: gpiozero's mock pins, a real Mosquitto on a loopback port, and
+the vision stages' tuned numbers changed for one test."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from gpiozero.pins.mock import MockFactory
 
 from sim.mock_gpio import timed_mock_factory
 from tests.mqtt_broker import Broker
+from vision.tuning import changed
 
 
 @pytest.fixture
@@ -26,3 +29,11 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
     running = Broker(tmp_path).start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def retune() -> Iterator[Callable[..., object]]:
+    """Change a vision stage's tuned numbers for the rest of the test (``vision.tuning.changed``):
+    ``retune(indices.TUNING, mirror_reach=0.0)`` reads without the mirrored indices' rule."""
+    with ExitStack() as stack:
+        yield lambda values, **fields: stack.enter_context(changed(values, **fields))

@@ -1,66 +1,90 @@
 """Cards found by their index (``vision.indices``), where no outline read them: a card lying
 under others, a card whose outline was drawn wrong, a pile's top card inside an outline drawn
 round the pile. ``find_by_index`` is the last step of ``identify``, and its docstring says what
-decides; each rule is a constant here, with what it was measured to do."""
+decides; each rule's number is a field of ``ByIndexTuning``, with what it was measured to do."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.candidates import Candidate, answers
 from vision.deck import builtin_deck
-from vision.detect import CARD_H, CARD_W, FACE_SUPPORT, CardQuad, face_beliefs, refine_quads
-from vision.indices import FIT_SCALES, Sighting, find_indices, fit_box, fitted, outlines_in
+from vision.detect import CARD_H, CARD_W, CardQuad, face_beliefs, refine_quads
+from vision.detect import TUNING as DETECT_TUNING
+from vision.indices import TUNING as INDICES_TUNING
+from vision.indices import Sighting, find_indices, fit_box, fitted, outlines_in
 from vision.outline_reader import Edges, OutlineReader
 from vision.quads import boxes, edge_supports, iou
-from vision.reader import BACK, DISAGREE, Reading, corner_box
+from vision.reader import BACK, Reading, corner_box
+from vision.reader import TUNING as READER_TUNING
 from vision.seen import SeenCard, holds
+from vision.tuning import tuned
 
-REFINE_REACH = 0.12  # of its short side: an outline inferred from an index is moved this far at most to the edges
-SAME_CARD = 0.5  # two index sightings whose outlines' boxes overlap this much (over their union) are one card
-NAMED_OVERLAP = 0.8  # an index whose implied outline's box overlaps an unsure outline's this much may name it
-# A card known by one index alone is taken (covered) when that index reads this surely: a lower
-# card of a pile or a fan shows one index, and at 0.8 a patch of print beside a card reads as
-# one now and then.
-LONE_SURE = 0.85
-# ... or this surely, where its outline reaches under a card read already (a fan's lower card,
-# whose middle the card over it hides). A jack's J read as a 3 from both corners at 0.73-0.79 is
-# the commonest misreading of a card lying clear of the others; beside a card read it is rare.
-# So is a card whose outline reaches out of the frame.
-LONE_BESIDE = 0.7
-# A fan's lower card known by one index lies beside others known so: beside one taken (read at
-# LONE_SURE, or LONE_BESIDE beside a card read), LONE_BESIDE is its too, where the segmenter
-# believes its face more likely than not (no card read vouches for the place). Lower, a card's
-# print beside a card lying on it (a certificate's red letters) reads as a five of hearts.
-RELAYED_FACE = 0.5
-CORNER_SURE = 0.9  # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
-TOP_CORNER = 0.8  # ... sought there (``top_by_corner``) where read this surely: the card found must read alike
-FACING_ALIGNED = 0.996  # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
-# ... and within 10 degrees, a card known by both its indices spans them (``spanned``): one
-# index's direction a few degrees off (6 degrees, a jack's), the outline drawn from it alone
-# misses the other index, and the card under him is not known to lie under him. The card's size
-# is taken from the pair only within FACING_ALIGNED: at 7 degrees a fan's card came out a tenth
-# too big.
-SPAN_ALIGNED = 0.985
-FACING_SIZES = (0.6, 1.6)  # ... as far apart as this share of it (an index's height implies a card 0.66-1.28 its size)
-ON_CARD = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
-SHARED_MARK = 0.3  # of an index's rank-to-pip spacing: two sightings with marks this close share one
-PART_SHOWN = 0.9  # an unsure outline smaller than this share of a card known by its index may be its part showing
-MOSTLY_OFF = 0.5  # of an index's implied outline: at most this much on a whole card, it is another card's
-OWN_CORNER = 0.25  # of a covered card's short side: a sighting's corner this near its index corner is its own
-TWIN_OFF = 0.1  # of a card's short side: a same-code card's index this far off it is its twin's (two decks)
-AGAINST = 0.01  # of a whole card's outline: another outline overlapping this much may be a card over it
+
+@dataclass(frozen=True)
+class ByIndexTuning:
+    """The tuned numbers of finding cards by their index, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    # of its short side: an outline inferred from an index is moved this far at most to the edges
+    refine_reach: float = 0.12
+    # two index sightings whose outlines' boxes overlap this much (over their union) are one card
+    same_card: float = 0.5
+    # an index whose implied outline's box overlaps an unsure outline's this much may name it
+    named_overlap: float = 0.8
+    # A card known by one index alone is taken (covered) when that index reads this surely: a lower
+    # card of a pile or a fan shows one index, and at 0.8 a patch of print beside a card reads as
+    # one now and then.
+    lone_sure: float = 0.85
+    # ... or this surely, where its outline reaches under a card read already (a fan's lower card,
+    # whose middle the card over it hides). A jack's J read as a 3 from both corners at 0.73-0.79 is
+    # the commonest misreading of a card lying clear of the others; beside a card read it is rare.
+    # So is a card whose outline reaches out of the frame.
+    lone_beside: float = 0.7
+    # A fan's lower card known by one index lies beside others known so: beside one taken (read at
+    # lone_sure, or lone_beside beside a card read), lone_beside is its too, where the segmenter
+    # believes its face more likely than not (no card read vouches for the place). Lower, a card's
+    # print beside a card lying on it (a certificate's red letters) reads as a five of hearts.
+    relayed_face: float = 0.5
+    # an unsure outline's corner read this surely (rank and suit) shows the index of a card on top
+    corner_sure: float = 0.9
+    # ... sought there (``top_by_corner``) where read this surely: the card found must read alike
+    top_corner: float = 0.8
+    # cosine: a facing pair's index corners lie along the diagonal each implies (5 degrees),
+    facing_aligned: float = 0.996
+    # ... and within 10 degrees, a card known by both its indices spans them (``spanned``): one
+    # index's direction a few degrees off (6 degrees, a jack's), the outline drawn from it alone
+    # misses the other index, and the card under him is not known to lie under him. The card's size
+    # is taken from the pair only within facing_aligned: at 7 degrees a fan's card came out a tenth
+    # too big.
+    span_aligned: float = 0.985
+    # ... as far apart as this share of it (an index's height implies a card 0.66-1.28 its size)
+    facing_sizes: tuple[float, float] = (0.6, 1.6)
+    on_card: float = 1.1  # a sighting's outline grown this much about its middle holds the card's other index
+    shared_mark: float = 0.3  # of an index's rank-to-pip spacing: two sightings with marks this close share one
+    # an unsure outline smaller than this share of a card known by its index may be its part showing
+    part_shown: float = 0.9
+    mostly_off: float = 0.5  # of an index's implied outline: at most this much on a whole card, it is another card's
+    # of a covered card's short side: a sighting's corner this near its index corner is its own
+    own_corner: float = 0.25
+    twin_off: float = 0.1  # of a card's short side: a same-code card's index this far off it is its twin's (two decks)
+    against: float = 0.01  # of a whole card's outline: another outline overlapping this much may be a card over it
+
+
+TUNING = ByIndexTuning()
+
 
 WARPED = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])  # ``warp_card``'s corners
 
 
-def sure_corners(reading: Reading, least: float = CORNER_SURE) -> list[tuple[int, str]]:
+def sure_corners(reading: Reading, least: float | None = None) -> list[tuple[int, str]]:
     """The corners (0 top-left, 1 bottom-right) of an outline that read an index at ``least``
-    or more (rank and suit), with the code each reads."""
+    or more (rank and suit; by default ``corner_sure``), with the code each reads."""
+    least = tuned(TUNING).corner_sure if least is None else least
     return [
         (which, c.rank + c.suit)
         for which, c in enumerate(reading.corners)
@@ -80,9 +104,9 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     card (both corners and the middle) on the outline it implies, moved to the edges nearby, and
     taken when that reading agrees. One with another card across it has no middle to read: it is
     taken (``covered``) when both its indices show and agree. A card known by one index alone,
-    read at ``LONE_SURE`` or more (``LONE_BESIDE`` reaching under a card read; another card lies
+    read at ``lone_sure`` or more (``lone_beside`` reaching under a card read; another card lies
     across it, or its own outline reads unsure: it reaches under something), is taken, covered,
-    where the card segmenter sees a card's face (at even odds, ``RELAYED_FACE``, where the card
+    where the card segmenter sees a card's face (at even odds, ``relayed_face``, where the card
     it reaches under was itself taken by one index)
     (``detect.face_beliefs``): a printed page can show marks like an index, beside a paper edge;
     or where its other index faces it from the opposite corner, read alike (``Sighting.facing``):
@@ -101,6 +125,7 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     own: the outline held was that card's, lying under something (a queen under a binder). The
     ``loose`` cards (read on one corner) are searched too, and doubted where an index on them
     reads otherwise, unless found again from that corner (``contradicted``)."""
+    tune = tuned(TUNING)
     skip = np.zeros(image.shape[:2], np.uint8)
     for c in found:
         if c.card.code is not None and not c.loose and not c.card.covered:
@@ -128,7 +153,7 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     read: set[int] = set()  # the sightings so taken, read through their outlines
     if clear_at:
         quads = [CardQuad(sized[n].corners, 1.0) for n in clear_at]
-        quads = [refine_quads(edges.gray, [q], REFINE_REACH * q.short_side)[0] for q in quads]
+        quads = [refine_quads(edges.gray, [q], tune.refine_reach * q.short_side)[0] for q in quads]
         _, readings = reader.read(quads, vouch=False)  # one network pass for them all
         for n, quad, reading in zip(clear_at, quads, readings, strict=True):
             if reading.code == sightings[n].code:
@@ -148,14 +173,14 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
     # Both indices show and agree: the card is known, though another lies across it; where
     # they face each other, its outline spans them.
     for n in (n for n, twins in agreed if not explained.issuperset(twins)):
-        facing = [m for m in range(len(sized)) if m != n and _facing(sized[n], sized[m], SPAN_ALIGNED) is not None]
+        facing = [m for m in range(len(sized)) if m != n and _facing(sized[n], sized[m], tune.span_aligned) is not None]
         corners = spanned(sized[n], sized[facing[0]]) if facing else sized[n].corners
         taken.append((SeenCard(sightings[n].code, sightings[n].confidence, corners, covered=True), _area(spans[n]), n))
     lone = [n for n in lone_at if n not in explained]  # by one index
     if lone:
         beliefs = face_beliefs(image, [CardQuad(sized[n].corners, 1.0) for n in lone])
         for n, belief in zip(lone, beliefs, strict=True):
-            if belief >= (RELAYED_FACE if n in relayed else FACE_SUPPORT) or sized[n].facing:
+            if belief >= (tune.relayed_face if n in relayed else tuned(DETECT_TUNING).face_support) or sized[n].facing:
                 card = SeenCard(sized[n].code, sized[n].confidence, sized[n].corners, covered=True)
                 taken.append((card, _area(spans[n]), n))
     out = [_shows_at(card, sightings) if card.covered else card for card in one_each(taken, sightings)]
@@ -167,10 +192,12 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
         sure = card_spans([c for c in out if not c.covered or len(c.indices) >= 2])
 
         def gives_way(c: Candidate) -> bool:
+            tune = tuned(TUNING)
             if c.held:  # only to a card known surely
-                return bool(np.any(iou(card_spans([c.card])[0], sure) >= SAME_CARD))
+                return bool(np.any(iou(card_spans([c.card])[0], sure) >= tune.same_card))
             return bool(
-                np.any(iou(in_frame(card_spans([c.card]), image.shape)[0], places) >= SAME_CARD) or _part_shown(c, out)
+                np.any(iou(in_frame(card_spans([c.card]), image.shape)[0], places) >= tune.same_card)
+                or _part_shown(c, out)
             )
 
         found = [c for c in found if c.card.code is not None or not gives_way(c)]
@@ -179,11 +206,12 @@ def find_by_index(image: np.ndarray, edges: Edges, reader: OutlineReader, found:
 
 def _own_index(sighting: Sighting, covered: list[SeenCard]) -> bool:
     """Whether a sighting is the index of a card found lying under others (``covered``): its
-    index corner at one of that card's index corners (``OWN_CORNER``). Such a card's outline may
+    index corner at one of that card's index corners (``own_corner``). Such a card's outline may
     be drawn round the cards over it too (a fan's lower cards found as one): an index elsewhere
     on it is sought, as a card lying over it."""
+    tune = tuned(TUNING)
     for card in covered:
-        reach = OWN_CORNER * CardQuad(card.corners, 1.0).short_side
+        reach = tune.own_corner * CardQuad(card.corners, 1.0).short_side
         if min(float(np.linalg.norm(sighting.corners[0] - card.corners[k])) for k in (0, 2)) <= reach:
             return True
     return False
@@ -209,7 +237,9 @@ def contradicted(
     for k, c in enumerate(found):
         if c.loose and any(_contradicts(s, c.card, c.lies_whole) for s in sightings):
             top = refit(c)
-            out[k] = Candidate(top or SeenCard(None, min(c.card.confidence, DISAGREE), c.card.corners))
+            out[k] = Candidate(
+                top or SeenCard(None, min(c.card.confidence, tuned(READER_TUNING).disagree), c.card.corners)
+            )
     read = [c.card for c in out if c.card.code is not None]
     kept = [s for s in sightings if not any(holds(c, s.rank_at) or holds(c, s.pip_at) for c in read)]
     return out, kept
@@ -226,21 +256,23 @@ def refitted_card(image: np.ndarray, edges: Edges, reader: OutlineReader, candid
 
 def _contradicts(sighting: Sighting, card: SeenCard, lies_whole: bool) -> bool:
     """Whether an index read for sure on a card read on one corner names another card: one whose
-    outline, if the card's lies whole, lies mostly off it (``MOSTLY_OFF``: a card over it, not
+    outline, if the card's lies whole, lies mostly off it (``mostly_off``: a card over it, not
     its own print read as another index, which implies a card lying on it)."""
+    tune = tuned(TUNING)
     if sighting.code == card.code or not holds(card, sighting.rank_at):
         return False
     if not lies_whole:
         return True
     implied = sighting.corners.astype(np.float32)
     shared, _ = cv2.intersectConvexConvex(implied, card.corners.astype(np.float32))
-    return shared < MOSTLY_OFF * cv2.contourArea(implied)
+    return shared < tune.mostly_off * cv2.contourArea(implied)
 
 
 def lies_against(quad: CardQuad, others: list[CardQuad]) -> bool:
-    """Whether another outline overlaps this one (``AGAINST`` of its area or more): a card lying
+    """Whether another outline overlaps this one (``against`` of its area or more): a card lying
     apart has none, and the index search need not look inside it."""
-    return any(cv2.intersectConvexConvex(quad.corners, o.corners)[0] >= AGAINST * quad.area for o in others)
+    tune = tuned(TUNING)
+    return any(cv2.intersectConvexConvex(quad.corners, o.corners)[0] >= tune.against * quad.area for o in others)
 
 
 def _shows_at(card: SeenCard, sightings: list[Sighting]) -> SeenCard:
@@ -256,12 +288,13 @@ def named_by_index(
     """The cards ``found`` with the unsure outlines lying whole that the index sightings name,
     and the sightings they explain (of that code, on it). An outline is named when every
     sighting whose index lies on it, its implied outline (``sized``) the outline's own
-    (``NAMED_OVERLAP``), reads one code, and the middle confirms the rank: a picture for a court
+    (``named_overlap``), reads one code, and the middle confirms the rank: a picture for a court
     card, the pip count for a number. The corner networks, asked through the outline's fixed
     corners, can be torn where a court card prints its frame or a second index close beside the
     first (a jack read as a 3); the index search looks at the index itself, at several scales,
     and reads it (on the benchmark's eight-card frames, the jacks and kings so torn were left
     unsure or taken as lying under others, after 6 to 9 more reads)."""
+    tune = tuned(TUNING)
     spans = boxes([CardQuad(s.corners, 1.0) for s in sized])
     out, named = list(found), set()
     for k, c in enumerate(found):
@@ -270,7 +303,7 @@ def named_by_index(
         card = c.card
         on = [
             n
-            for n in np.nonzero(iou(card_spans([card])[0], spans) >= NAMED_OVERLAP)[0]
+            for n in np.nonzero(iou(card_spans([card])[0], spans) >= tune.named_overlap)[0]
             if holds(card, sightings[n].rank_at)
         ]
         codes = {sightings[n].code for n in on}
@@ -287,16 +320,18 @@ def named_by_index(
 
 def _part_shown(candidate: Candidate, taken: list[SeenCard]) -> bool:
     """Whether an unsure outline is the part showing of a card taken by its index: smaller than
-    that card (``PART_SHOWN``), its middle on it, and one of its corners reads that card's code
+    that card (``part_shown``), its middle on it, and one of its corners reads that card's code
     surely (``sure_corners``). An outline drawn round a pile is bigger than any of its cards, and
     reads a lower card's index in a corner: it stays, unsure (its top card is shown again)."""
+    tune = tuned(TUNING)
     if candidate.reading is None:
         return False
     reads = {code for _, code in sure_corners(candidate.reading)}
     card = candidate.card
     area = CardQuad(card.corners, 1.0).area
     return bool(reads) and any(
-        t.code in reads and area < PART_SHOWN * CardQuad(t.corners, 1.0).area and holds(t, card.center) for t in taken
+        t.code in reads and area < tune.part_shown * CardQuad(t.corners, 1.0).area and holds(t, card.center)
+        for t in taken
     )
 
 
@@ -320,12 +355,13 @@ def top_by_corner(
     image: np.ndarray, edges: Edges, reader: OutlineReader, quad: CardQuad, reading: Reading
 ) -> SeenCard | None:
     """The card on top of an unsure outline (drawn round a pile, or across its top card) one of
-    whose corners reads an index at ``TOP_CORNER`` or more: found by that index in that corner
+    whose corners reads an index at ``top_corner`` or more: found by that index in that corner
     (``indices.outlines_in``, which seeks no sides: on a table as pale as the cards they barely
     show) and taken where its outline, fitted to the edges, reads the same (``fitted_cards``);
     else where it reads another card surely: the outline was a lower card's, and the index in
     its corner the top card's, lying over it."""
-    sure = sure_corners(reading, TOP_CORNER)
+    tune = tuned(TUNING)
+    sure = sure_corners(reading, tune.top_corner)
     to_frame = cv2.getPerspectiveTransform(WARPED, quad.corners.astype(np.float32))
     c = quad.corners
     for which, code in sure:
@@ -383,7 +419,8 @@ def fitted_reads(
 def _fit_region(corners: np.ndarray) -> np.ndarray:
     """The box (x0, y0, x1, y1) where the tries fitted to an index's outline (``fitted``) can lie,
     moved onto the edges (``snapped``: twice its reach at most, of the biggest try's side)."""
-    reach = 2 * REFINE_REACH * float(FIT_SCALES[-1]) * CardQuad(corners, 1.0).short_side + 2
+    tune = tuned(TUNING)
+    reach = 2 * tune.refine_reach * float(tuned(INDICES_TUNING).fit_scales[-1]) * CardQuad(corners, 1.0).short_side + 2
     return fit_box(corners) + np.array([-reach, -reach, reach, reach])
 
 
@@ -391,7 +428,8 @@ def snapped(gray: np.ndarray, lines: np.ndarray, quad: CardQuad) -> CardQuad:
     """An outline moved onto the picture's edges nearby (``detect.refine_quads``), unless that
     makes it less an edge all round (the line map, ``lines``, counted): an outline found on the
     edges already can be pulled onto a court card's frame or the card beneath."""
-    moved = refine_quads(gray, [quad], REFINE_REACH * quad.short_side)[0]
+    tune = tuned(TUNING)
+    moved = refine_quads(gray, [quad], tune.refine_reach * quad.short_side)[0]
     pair = np.stack([quad.corners, moved.corners]).astype(np.float32)
     before, after = edge_supports(gray, pair, lines)
     return moved if after >= before else quad
@@ -410,7 +448,8 @@ def sort_sightings(
     one card that disagree are left out (``find_by_index`` says when one of them wins). Last, which
     sightings are confirmed by another reading alike (the card's other index), and which lone
     ones are relayed."""
-    same = (iou(spans, spans) >= SAME_CARD) & on_each_other(sightings)
+    tune = tuned(TUNING)
+    same = (iou(spans, spans) >= tune.same_card) & on_each_other(sightings)
     np.fill_diagonal(same, False)
     codes = np.array([s.code for s in sightings])
     alike = same & (codes[:, None] == codes[None, :])
@@ -444,28 +483,30 @@ def sort_sightings(
 
 def _lone_least(span: np.ndarray, cards: np.ndarray, shape: tuple[int, ...]) -> float:
     """How surely a card known by one index alone must read, its outline's box ``span``:
-    ``LONE_BESIDE`` where its middle is hidden (the outline reaches under one of the ``cards``
-    read, boxes, or out of a frame of ``shape``), else ``LONE_SURE``."""
+    ``lone_beside`` where its middle is hidden (the outline reaches under one of the ``cards``
+    read, boxes, or out of a frame of ``shape``), else ``lone_sure``."""
+    tune = tuned(TUNING)
     under = len(cards) > 0 and bool(np.any(iou(span, cards) > 0))
     out = bool(span[0] < 0 or span[1] < 0 or span[2] > shape[1] or span[3] > shape[0])
-    return LONE_BESIDE if under or out else LONE_SURE
+    return tune.lone_beside if under or out else tune.lone_sure
 
 
 def on_each_other(sightings: list[Sighting]) -> np.ndarray:
     """Which pairs of sightings could be one card: each one's index on the other's outline
-    (grown by ``ON_CARD``), as a card's two indices are, or the two indices one (one index paired
-    with two marks: they share its rank or its pip, ``SHARED_MARK``). A card half under another
+    (grown by ``on_card``), as a card's two indices are, or the two indices one (one index paired
+    with two marks: they share its rank or its pip, ``shared_mark``). A card half under another
     whose index shows beside it lies under much of that card's outline, but its index lies off
     it (else it would be hidden). Two cards fanned tight show their indices close together, each
     its own two marks (ranks a quarter of a card's width apart): sharing no mark, they are two
     cards, not one index read two ways."""
+    tune = tuned(TUNING)
     middles = [s.corners.mean(axis=0) for s in sightings]
-    grown = [(m + (s.corners - m) * ON_CARD).astype(np.float32) for s, m in zip(sightings, middles, strict=True)]
+    grown = [(m + (s.corners - m) * tune.on_card).astype(np.float32) for s, m in zip(sightings, middles, strict=True)]
     holds = np.array([[cv2.pointPolygonTest(g, o.rank_at, False) >= 0 for o in sightings] for g in grown])
     marks = np.array([[s.rank_at, s.pip_at] for s in sightings])  # N x 2 marks x (x, y)
     spacing = np.linalg.norm(marks[:, 0] - marks[:, 1], axis=1)
     apart = np.linalg.norm(marks[:, None, :, None] - marks[None, :, None, :], axis=-1).min(axis=(2, 3))
-    shared = apart <= SHARED_MARK * np.minimum(spacing[:, None], spacing[None, :])
+    shared = apart <= tune.shared_mark * np.minimum(spacing[:, None], spacing[None, :])
     return (holds & holds.T) | shared
 
 
@@ -490,7 +531,7 @@ def facing_sides(sightings: list[Sighting]) -> list[float]:
     """The short sides of the cards known by both their indices, read alike (``Sighting.facing``):
     the two index corners are the card's opposite corners, so its diagonal is measured, and
     with it the card's size (the index's height gives it only roughly). Only where the line
-    between them runs along the diagonal each index implies (``FACING_ALIGNED``): an index
+    between them runs along the diagonal each index implies (``facing_aligned``): an index
     whose direction is a few degrees off places its corner off too."""
     sides = []
     for n, a in enumerate(sightings):
@@ -501,9 +542,12 @@ def facing_sides(sightings: list[Sighting]) -> list[float]:
     return sides
 
 
-def _facing(a: Sighting, b: Sighting, aligned: float = FACING_ALIGNED) -> float | None:
+def _facing(a: Sighting, b: Sighting, aligned: float | None = None) -> float | None:
     """How far apart two sightings of one card's two indices are, over the diagonal ``a``
-    implies, where they face each other along it (``aligned``: a cosine); else None."""
+    implies, where they face each other along it (``aligned``: a cosine, by default
+    ``facing_aligned``); else None."""
+    tune = tuned(TUNING)
+    aligned = tune.facing_aligned if aligned is None else aligned
     if not (a.facing and b.facing and a.code == b.code):
         return None
     between = b.corners[0] - a.corners[0]
@@ -511,7 +555,7 @@ def _facing(a: Sighting, b: Sighting, aligned: float = FACING_ALIGNED) -> float 
     implied = [a.corners[2] - a.corners[0], b.corners[0] - b.corners[2]]
     ratio = length / max(float(np.linalg.norm(implied[0])), 1.0)
     along = all(float(np.dot(d, between)) >= aligned * length * float(np.linalg.norm(d)) for d in implied)
-    return ratio if along and FACING_SIZES[0] <= ratio <= FACING_SIZES[1] else None
+    return ratio if along and tune.facing_sizes[0] <= ratio <= tune.facing_sizes[1] else None
 
 
 def spanned(a: Sighting, b: Sighting) -> np.ndarray:
@@ -539,7 +583,7 @@ def one_each(taken: list[tuple[SeenCard, float, int]], sightings: list[Sighting]
     true corner's: the small index implies a card inside the true one) is kept. ``taken``: each
     card with the area of the outline its index implied, and its sighting.
 
-    But a card whose index lies off a card kept lying whole on top (``TWIN_OFF`` past its
+    But a card whose index lies off a card kept lying whole on top (``twin_off`` past its
     outline) is another card: the identical card of a second deck, lying under its twin with its
     index showing (a game of two decks, where a card is laid on its twin). Two covered ones stay
     one: an outline inferred from one index is drawn too loosely to tell (one-deck piles and fans
@@ -558,9 +602,10 @@ def one_each(taken: list[tuple[SeenCard, float, int]], sightings: list[Sighting]
 
 
 def _off(point: tuple[float, float], card: SeenCard) -> bool:
-    """Whether a point lies off a card, further than ``TWIN_OFF`` of its short side past its outline."""
+    """Whether a point lies off a card, further than ``twin_off`` of its short side past its outline."""
+    tune = tuned(TUNING)
     outside = -cv2.pointPolygonTest(card.corners.astype(np.float32), point, True)
-    return outside > TWIN_OFF * CardQuad(card.corners, 1.0).short_side
+    return outside > tune.twin_off * CardQuad(card.corners, 1.0).short_side
 
 
 def _area(box: np.ndarray) -> float:

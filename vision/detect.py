@@ -34,28 +34,53 @@ from vision.quads import (
     side_vectors,
 )
 from vision.segment import INPUT_LONG, MARGIN, STRIDE, CardSegmenter, builtin_segmenter, shrink
+from vision.tuning import tuned
 
 CARD_W, CARD_H = 250, 350  # canonical portrait size of a warped card (poker ratio 63 x 88)
-WORK_WIDTH = 480  # frames are searched at this width at most; corners are scaled back
-ASPECT = (1.15, 1.85)  # long side over short side: poker 1.40, bridge 1.56, with slack for perspective
-MIN_AREA = 0.002  # a card covers at least this fraction of the frame
-MAX_AREA = 0.6
-INFERRED_FILL = 0.85  # the fill given to an outline inferred inside a pile (clean outlines above 0.9 win)
-LOOSE = 0.9  # a card-shaped region filling less of its rectangle may be a tight pile: its top card is sought too
-FILL_SPLIT = 0.55  # regions filling this much of their rectangle may be several cards: split them
-FACE_LEVELS = (0.5, 0.75, 0.9)
-RAGGED_FILL = 0.6  # a segmenter blob filling this much of its rectangle may be a card, if nothing else is there
-RAGGED = 0.8  # ... but up to this much it is ragged (every other outline fills more)
-ALONE = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
-FACE_SUPPORT = 0.3  # an outline whose middle the segmenter believes less than this is not a card
-CLEAN_SUPPORT = 0.2  # ... unless its region fills it as a lone card's does (``CardQuad.fill`` over ``LOOSE``)
-SAME_SIZE = 0.1  # ... or has, filling it so, the area and proportions of the cards believed, within this
-COVERED = 0.9  # a region this much inside the outlines found already is not split again
-SEVERAL = 0.9  # a region of several cards is at least this much of a card found (the median)
-EDGE_MARGIN = 4  # pixels round a region where its pile's sides are looked for as edges
-CORNER_GAP = 0.15  # a corner's two edges end this near it at most (of the region's short side): corners are round
-CORNER_TRIES = 48  # the largest rectangles drawn on corners that are asked about the picture
-CORNER_EDGES = 0.5  # ... and how much of its outline one must show as edges to be a pile's top card
+
+
+@dataclass(frozen=True)
+class DetectTuning:
+    """The tuned numbers of finding cards' outlines, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    work_width: int = 480  # frames are searched at this width at most; corners are scaled back
+    # long side over short side: poker 1.40, bridge 1.56, with slack for perspective
+    aspect: tuple[float, float] = (1.15, 1.85)
+    min_area: float = 0.002  # a card covers at least this fraction of the frame
+    max_area: float = 0.6
+    inferred_fill: float = 0.85  # the fill given to an outline inferred inside a pile (clean outlines above 0.9 win)
+    # a card-shaped region filling less of its rectangle may be a tight pile: its top card is sought too
+    loose: float = 0.9
+    fill_split: float = 0.55  # regions filling this much of their rectangle may be several cards: split them
+    face_levels: tuple[float, float, float] = (0.5, 0.75, 0.9)
+    # a segmenter blob filling this much of its rectangle may be a card, if nothing else is there
+    ragged_fill: float = 0.6
+    ragged: float = 0.8  # ... but up to this much it is ragged (every other outline fills more)
+    alone: float = 0.1  # a ragged blob's box may overlap a kept outline's this much (over their union) at most
+    face_support: float = 0.3  # an outline whose middle the segmenter believes less than this is not a card
+    # ... unless its region fills it as a lone card's does (``CardQuad.fill`` over ``loose``)
+    clean_support: float = 0.2
+    same_size: float = 0.1  # ... or has, filling it so, the area and proportions of the cards believed, within this
+    covered: float = 0.9  # a region this much inside the outlines found already is not split again
+    several: float = 0.9  # a region of several cards is at least this much of a card found (the median)
+    edge_margin: int = 4  # pixels round a region where its pile's sides are looked for as edges
+    # a corner's two edges end this near it at most (of the region's short side): corners are round
+    corner_gap: float = 0.15
+    corner_tries: int = 48  # the largest rectangles drawn on corners that are asked about the picture
+    corner_edges: float = 0.5  # ... and how much of its outline one must show as edges to be a pile's top card
+    max_rivals: int = 3
+    same_card: float = 0.4  # outlines whose boxes overlap this much (over their union) are of one card
+    same_outline: float = 0.85  # a rival overlapping the winner this much is the same outline again
+    one_of_several: float = 0.3  # an outline inside another, under half its size but this big, may be one card of a fan
+    loose_edges: float = 0.5  # an outline less an edge than this may lie loose round a card: one is sought inside it
+    refit_grow: float = 1.04  # ... within the loose outline grown this much (its sides may cut the card's corners)
+    refit_edges: float = 0.6  # ... and taken when this much of its outline is an edge in the picture,
+    refit_gain: float = 0.2  # ... this much more than the loose outline's (thin lines counted: a pile's top card),
+    refit_smallest: float = 0.2  # ... and it is at least this much of the loose outline's area
+
+
+TUNING = DetectTuning()
 
 
 def paper_masks(small: np.ndarray) -> list[np.ndarray]:
@@ -85,11 +110,12 @@ def paper_masks(small: np.ndarray) -> list[np.ndarray]:
 def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad], list[np.ndarray], list[np.ndarray]]:
     """Card-shaped regions of a mask as outlines, the regions that may be several cards, and
     the card-shaped regions that fill their rectangle loosely (a tight pile looks like that)."""
+    tune = tuned(TUNING)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out, merged, loose = [], [], []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if not MIN_AREA * frame_area <= area <= MAX_AREA * frame_area:
+        if not tune.min_area * frame_area <= area <= tune.max_area * frame_area:
             continue
         rect = cv2.minAreaRect(contour)
         (w, h) = rect[1]
@@ -97,11 +123,11 @@ def _quads_from_mask(mask: np.ndarray, frame_area: float) -> tuple[list[CardQuad
             continue
         aspect = max(w, h) / min(w, h)
         fill = area / (w * h)
-        if ASPECT[0] <= aspect <= ASPECT[1] and fill > 0.82:
+        if tune.aspect[0] <= aspect <= tune.aspect[1] and fill > 0.82:
             out.append(CardQuad(portrait_corners(cv2.boxPoints(rect)), float(fill)))
-            if fill < LOOSE:
+            if fill < tune.loose:
                 loose.append(contour)
-        elif fill > FILL_SPLIT and aspect <= 3.5:
+        elif fill > tune.fill_split and aspect <= 3.5:
             merged.append(contour)
     return out, merged, loose
 
@@ -123,29 +149,33 @@ def _aspect(quad: CardQuad) -> float:
 
 def _card_sized(quad: CardQuad, area: float, aspect: float) -> bool:
     """Whether an outline has a card's ``area`` and proportions (``_aspect``), each within
-    ``SAME_SIZE``; no card's size known (an area of 0), none has."""
-    return area > 0 and abs(quad.area / area - 1) <= SAME_SIZE and abs(_aspect(quad) / aspect - 1) <= SAME_SIZE
+    ``same_size``; no card's size known (an area of 0), none has."""
+    tune = tuned(TUNING)
+    return (
+        area > 0 and abs(quad.area / area - 1) <= tune.same_size and abs(_aspect(quad) / aspect - 1) <= tune.same_size
+    )
 
 
 def explained(contour: np.ndarray, quads: list[CardQuad], card: float = 0.0) -> bool:
     """Whether card outlines found already account for a region (found at another level): one
-    of them covers most of its box, or those of a whole card's size at least (``SEVERAL`` of
-    ``card``, the median card's area; 0: none counted so) together cover ``COVERED`` of it: a
+    of them covers most of its box, or those of a whole card's size at least (``several`` of
+    ``card``, the median card's area; 0: none counted so) together cover ``covered`` of it: a
     pile split already, seen again at another whiteness level (a split costs 2-3 ms and finds
     those cards). Pieces of a card do not: the region may show the card they are parts of."""
+    tune = tuned(TUNING)
     if not quads:
         return False
     x, y, w, h = cv2.boundingRect(contour)
     if (iou(np.array([x, y, x + w, y + h], np.float32), boxes(quads)) > 0.6).any():
         return True
-    whole_cards = [q for q in quads if card > 0 and q.area >= SEVERAL * card]
+    whole_cards = [q for q in quads if card > 0 and q.area >= tune.several * card]
     if not whole_cards:
         return False
     region, found = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
     cv2.drawContours(region, [contour - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
     for quad in whole_cards:  # one at a time: given several, fillPoly leaves their overlaps empty
         cv2.fillPoly(found, [np.round(quad.corners - (x, y)).astype(np.int32)], 1)
-    return cv2.countNonZero(cv2.bitwise_and(region, found)) >= COVERED * cv2.countNonZero(region)
+    return cv2.countNonZero(cv2.bitwise_and(region, found)) >= tune.covered * cv2.countNonZero(region)
 
 
 def _split_region(contour: np.ndarray, gray: np.ndarray) -> list[CardQuad]:
@@ -189,6 +219,7 @@ def split_pile(
     round, and the top card's sides are none of the outline's. ``edge_maps``: the region's
     ``edge_lines``, when the caller has drawn them already.
     """
+    tune = tuned(TUNING)
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, 0.015 * peri, True).reshape(-1, 2).astype(np.float32)
     if not 4 <= len(poly) <= 12:
@@ -212,7 +243,7 @@ def split_pile(
         # or inside (its sides, short or faint, make no side of the region's own).
         every = straight_edges(lines, region, (x0 - 1, y0 - 1), 0.25 * short, outline=True)
         segments = np.array([[a, b] for a, b, _ in sides] + [[a, b] for a, b in every], np.float32)
-        corners = corner_rectangles(segments, CORNER_GAP * short)
+        corners = corner_rectangles(segments, tune.corner_gap * short)
     tried: list[tuple[float, np.ndarray]] = []
     for a, b, both_ways in sides:
         side = b - a
@@ -230,7 +261,7 @@ def split_pile(
     # The picture is asked about the largest few only: a top card is never much smaller than them.
     largest = _largest_inside(region, (x0 - 1, y0 - 1), tried, 12 if inner_edges else 4)
     on_sides = len(largest)
-    largest += _largest_inside(region, (x0 - 1, y0 - 1), [(cv2.contourArea(q), q) for q in corners], CORNER_TRIES)
+    largest += _largest_inside(region, (x0 - 1, y0 - 1), [(cv2.contourArea(q), q) for q in corners], tune.corner_tries)
     if not largest:
         return []
     if gray is None or thick is None:
@@ -243,9 +274,9 @@ def split_pile(
         score = area * edge**2
         # A rectangle on a corner may be a lower card's, its hidden side crossing the top card's
         # pips: the top card's own shows most of its outline.
-        if score > best_score and (n < on_sides or edge >= CORNER_EDGES):
+        if score > best_score and (n < on_sides or edge >= tune.corner_edges):
             # Inferred from a pile, not drawn by the region itself: ranks below any clean outline.
-            best, best_score = CardQuad(portrait_corners(quad), min(covered, INFERRED_FILL)), score
+            best, best_score = CardQuad(portrait_corners(quad), min(covered, tune.inferred_fill)), score
     return [best] if best is not None else []
 
 
@@ -265,10 +296,11 @@ def edge_lines(gray: np.ndarray, origin: tuple[int, int], shape: tuple[int, int]
     """Canny's edges of a region's box (placed at ``origin``, ``shape`` rows and columns, clipped
     to the frame, with a few pixels round it), in a map the size of ``gray``; and the same map
     with every line a pixel thicker (a side's points may fall beside the line they run along)."""
+    tune = tuned(TUNING)
     x0, y0 = origin
     h, w = shape
-    gx, gy = max(0, x0 - EDGE_MARGIN), max(0, y0 - EDGE_MARGIN)
-    gx1, gy1 = min(gray.shape[1], x0 + w + EDGE_MARGIN), min(gray.shape[0], y0 + h + EDGE_MARGIN)
+    gx, gy = max(0, x0 - tune.edge_margin), max(0, y0 - tune.edge_margin)
+    gx1, gy1 = min(gray.shape[1], x0 + w + tune.edge_margin), min(gray.shape[0], y0 + h + tune.edge_margin)
     lines = np.zeros_like(gray)
     lines[gy:gy1, gx:gx1] = cv2.Canny(gray[gy:gy1, gx:gx1], 30, 90)
     # Thickened over the box and the one-pixel ring round it, where the lines can reach.
@@ -305,15 +337,16 @@ def _face_quads(face: np.ndarray, frame_area: float) -> tuple[list[CardQuad], li
     """Cards from the segmenter's map (already at the working size): each blob is a card's face
     shrunk by the segmenter's margin, so its rectangle is grown back by that much. Blobs that
     fill their rectangle less (ragged: a pale, busy table bleeds into the map) come second."""
+    tune = tuned(TUNING)
     contours = []
-    for level in FACE_LEVELS:
+    for level in tune.face_levels:
         found, _ = cv2.findContours((face > level).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours += found
     out: list[CardQuad] = []
     rough: list[CardQuad] = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < 0.5 * MIN_AREA * frame_area:
+        if area < 0.5 * tune.min_area * frame_area:
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
         if min(w, h) < 6:
@@ -321,9 +354,11 @@ def _face_quads(face: np.ndarray, frame_area: float) -> tuple[list[CardQuad], li
         grow = 2 * MARGIN * min(w, h) / (1 - 2 * MARGIN)
         fill = area / (w * h)
         w, h = w + grow, h + grow
-        if ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1] and fill > RAGGED_FILL:
+        if tune.aspect[0] <= max(w, h) / min(w, h) <= tune.aspect[1] and fill > tune.ragged_fill:
             box = cv2.boxPoints(((cx, cy), (w, h), angle))
-            (out if fill > RAGGED else rough).append(CardQuad(portrait_corners(box), min(float(fill), INFERRED_FILL)))
+            (out if fill > tune.ragged else rough).append(
+                CardQuad(portrait_corners(box), min(float(fill), tune.inferred_fill))
+            )
     return out, rough
 
 
@@ -499,21 +534,11 @@ class FoundCard:
     over: tuple[CardQuad, ...] = ()  # outlines lying over this card: it shows only beside them (``vision.covered``)
 
 
-MAX_RIVALS = 3
-SAME_CARD = 0.4  # outlines whose boxes overlap this much (over their union) are of one card
-SAME_OUTLINE = 0.85  # a rival overlapping the winner this much is the same outline again
-ONE_OF_SEVERAL = 0.3  # an outline inside another, under half its size but this big, may be one card of a fan
-LOOSE_EDGES = 0.5  # an outline less an edge than this may lie loose round a card: one is sought inside it
-REFIT_GROW = 1.04  # ... within the loose outline grown this much (its sides may cut the card's corners)
-REFIT_EDGES = 0.6  # ... and taken when this much of its outline is an edge in the picture,
-REFIT_GAIN = 0.2  # ... this much more than the loose outline's (thin lines counted: a pile's top card),
-REFIT_SMALLEST = 0.2  # ... and it is at least this much of the loose outline's area
-
-
 def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """A frame at the size cards are searched at (``WORK_WIDTH`` wide at most), and its scale."""
+    """A frame at the size cards are searched at (``work_width`` wide at most), and its scale."""
+    tune = tuned(TUNING)
     h, w = image.shape[:2]
-    scale = min(1.0, WORK_WIDTH / w)
+    scale = min(1.0, tune.work_width / w)
     return shrink(image, round(w * scale), round(h * scale)), scale
 
 
@@ -526,6 +551,7 @@ def map_cell(shape: tuple[int, ...]) -> float:
 def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None) -> list[FoundCard]:
     """``find_cards``, with each card's rival outlines (see ``FoundCard``), and then the cards
     showing beside others that lie over them (``FoundCard.over``)."""
+    tune = tuned(TUNING)
     if image.size == 0:
         return []
     if image.ndim == 2:
@@ -546,22 +572,22 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     blobs, rough = _face_quads(face, frame_area)
     candidates += blobs
     # A region much bigger than every card already found is table showing through, not a pile.
-    largest = max((q.area for q in candidates), default=MAX_AREA * frame_area)
+    largest = max((q.area for q in candidates), default=tune.max_area * frame_area)
     supports = face_supports(face, candidates)
-    believed = [q for q, f in zip(candidates, supports, strict=True) if f >= FACE_SUPPORT]
+    believed = [q for q, f in zip(candidates, supports, strict=True) if f >= tune.face_support]
     # ... and a region smaller than a card is a card cut by light or shadow, not several.
     card = float(median(q.area for q in believed)) if believed else 0.0
     shape = float(median(_aspect(q) for q in believed)) if believed else 0.0
     for contour in distinct_outlines(merged):
         if (
-            card * SEVERAL <= cv2.contourArea(contour) < 4 * largest
+            card * tune.several <= cv2.contourArea(contour) < 4 * largest
             and not explained(contour, candidates, card)
-            and _mean_inside(face, contour) >= FACE_SUPPORT
+            and _mean_inside(face, contour) >= tune.face_support
         ):
             candidates += _split_region(contour, gray)
-    clean = [q for q in candidates if q.fill > LOOSE]
+    clean = [q for q in candidates if q.fill > tune.loose]
     for contour in distinct_outlines(loose):
-        if not explained(contour, clean, card) and _mean_inside(face, contour) >= FACE_SUPPORT:
+        if not explained(contour, clean, card) and _mean_inside(face, contour) >= tune.face_support:
             candidates += split_pile(contour, gray, inner_edges=True)
     supports += face_supports(face, candidates[len(supports) :])  # the outlines the splits added
     # A region filling its rectangle as a lone card's does is paper of a card's shape and size:
@@ -570,7 +596,8 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     candidates = [
         q
         for q, f in zip(candidates, supports, strict=True)
-        if f >= (CLEAN_SUPPORT if q.fill > LOOSE else FACE_SUPPORT) or (q.fill > LOOSE and _card_sized(q, card, shape))
+        if f >= (tune.clean_support if q.fill > tune.loose else tune.face_support)
+        or (q.fill > tune.loose and _card_sized(q, card, shape))
     ]
     # The same card shows at several levels: keep its largest clean outline. Cards of one deck
     # are all one size, so a much smaller outline lying inside a card is a pip or a picture on it,
@@ -583,9 +610,9 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
     for i, quad in enumerate(ordered):
         if kept:
             overlap = overlaps[i, kept]
-            if (overlap >= SAME_CARD).any():
+            if (overlap >= tune.same_card).any():
                 k = int(np.argmax(overlap))
-                if overlap[k] < SAME_OUTLINE and len(rivals.setdefault(kept[k], [])) < MAX_RIVALS:
+                if overlap[k] < tune.same_outline and len(rivals.setdefault(kept[k], [])) < tune.max_rivals:
                     rivals[kept[k]].append(i)
                 continue
         inside = [k for k in kept if _part_of(quad, ordered[k])]
@@ -593,12 +620,12 @@ def find_card_outlines(image: np.ndarray, segmenter: CardSegmenter | None = None
             kept.append(i)
             continue
         k = inside[0]
-        if quad.area >= ONE_OF_SEVERAL * ordered[k].area and len(rivals.setdefault(k, [])) < MAX_RIVALS:
+        if quad.area >= tune.one_of_several * ordered[k].area and len(rivals.setdefault(k, [])) < tune.max_rivals:
             rivals[k].append(i)
     # A ragged blob is a card only where nothing else was found: elsewhere a tighter outline wins.
-    rough = [q for q, f in zip(rough, face_supports(face, rough), strict=True) if f >= FACE_SUPPORT]
+    rough = [q for q, f in zip(rough, face_supports(face, rough), strict=True) if f >= tune.face_support]
     for quad in sorted(rough, key=lambda q: q.area, reverse=True):
-        if not kept or not (iou(boxes([quad])[0], kept_boxes[kept]) > ALONE).any():
+        if not kept or not (iou(boxes([quad])[0], kept_boxes[kept]) > tune.alone).any():
             kept_boxes = np.vstack([kept_boxes, boxes([quad])])
             ordered.append(quad)
             kept.append(len(ordered) - 1)
@@ -620,24 +647,29 @@ def refit_loose(gray: np.ndarray, cards: list[list[CardQuad]]) -> None:
     its corners and straight sides, as in a pile (``split_pile``). One found whose outline is an
     edge in the picture, clearly more than the loose outline's, takes its place; the loose one
     becomes its first rival. ``cards`` (each card's outline, then its rivals) is updated in place."""
+    tune = tuned(TUNING)
     if not cards:
         return
     loose = edge_supports(gray, np.stack([outlines[0].corners for outlines in cards]))
     for outlines, support in zip(cards, loose, strict=True):
-        if support >= LOOSE_EDGES:
+        if support >= tune.loose_edges:
             continue
         quad = outlines[0]
         centre = quad.corners.mean(axis=0)
-        grown = np.round(centre + (quad.corners - centre) * REFIT_GROW).astype(np.int32).reshape(-1, 1, 2)
+        grown = np.round(centre + (quad.corners - centre) * tune.refit_grow).astype(np.int32).reshape(-1, 1, 2)
         x0, y0, w, h = cv2.boundingRect(grown)
         maps = edge_lines(gray, (x0 - 1, y0 - 1), (h + 2, w + 2))  # the ones split_pile draws for this box
         thick = maps[1]
         for inner in split_pile(grown, gray, inner_edges=True, edge_maps=maps):
             plain = edge_supports(gray, inner.corners[None])[0]
             old, new = edge_supports(gray, np.stack([quad.corners, inner.corners]), thick)
-            if plain >= REFIT_EDGES and new >= old + REFIT_GAIN and inner.area >= REFIT_SMALLEST * quad.area:
+            if (
+                plain >= tune.refit_edges
+                and new >= old + tune.refit_gain
+                and inner.area >= tune.refit_smallest * quad.area
+            ):
                 outlines.insert(0, CardQuad(inner.corners, quad.fill))
-                del outlines[MAX_RIVALS + 1 :]
+                del outlines[tune.max_rivals + 1 :]
 
 
 def _covered(
@@ -646,12 +678,13 @@ def _covered(
     """The cards showing beside the cards on top in regions of several cards (``vision.covered``),
     in the frame's pixels: those the segmenter believes in, and not already found themselves.
     ``tops`` are the outlines found, as first found; ``found`` the same refitted to the edges."""
+    tune = tuned(TUNING)
     out = []
     for card in covered_cards(regions, tops):
         over = tuple(found[i] for i in card.over)
         m = cv2.moments(card.strip)
         centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
-        if _mean_inside(face, card.strip) < FACE_SUPPORT or any(
+        if _mean_inside(face, card.strip) < tune.face_support or any(
             cv2.pointPolygonTest(t.corners.astype(np.float32), centre, False) >= 0 for t in tops
         ):
             continue
@@ -667,12 +700,14 @@ def box_overlap(a: CardQuad, b: CardQuad) -> float:
 def ragged(quad: CardQuad) -> bool:
     """Whether an outline came from a ragged blob of the segmenter's (a rough outline: what it
     shows without an index is no evidence of a card's back)."""
-    return quad.fill <= RAGGED
+    tune = tuned(TUNING)
+    return quad.fill <= tune.ragged
 
 
 def overlaps(quad: CardQuad, others: list[CardQuad]) -> bool:
     """Whether an outline's box overlaps any of the others' as much as two outlines of one card do."""
-    return bool(others) and bool((iou(boxes([quad])[0], boxes(others)) >= SAME_CARD).any())
+    tune = tuned(TUNING)
+    return bool(others) and bool((iou(boxes([quad])[0], boxes(others)) >= tune.same_card).any())
 
 
 def _part_of(small: CardQuad, big: CardQuad) -> bool:

@@ -15,27 +15,41 @@ court frame, and a card laid on those reads as another (a ten cut to its upper h
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 from vision.detect import refine_quads
 from vision.quads import RATIOS, CardQuad, edge_supports, side_vectors
+from vision.tuning import tuned
 
-FAN_MOST = 0.9  # a top card reaches this far along its row at most (the rest: the cards under it)
-FAN_LEAST = 0.3  # ... and at least this far (a row of more cards is rarely laid down)
-ACROSS_MOST = 6  # the strongest few lines across the row from each end are tried (each a few pixels apart)
-ACROSS = 0.5  # a line across a row this much on the picture's lines may be a card's side
-TILT = 4  # degrees: a top card lies this much askew of its row's end at most
-PARALLEL = 0.985  # a line given to ``end_cards`` runs this near parallel to the end (cosine: 10 degrees)
-FAN_TRIES = 6  # the best few cards at a row's ends are read, no more (each costs a warp and a read)
-FAN_EDGES = 0.6  # how much of a top card's outline must be an edge in the picture
-ROW_PAST = 0.22  # a row reaches past its top card this much (of the card across) at least (0.12 let in loose outlines)
-RIDGE = 12  # grey levels: a line this much darker than the paper either side of it is a card's shadowed side
+
+@dataclass(frozen=True)
+class FanTuning:
+    """The tuned numbers of finding rows and fans of cards, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    fan_most: float = 0.9  # a top card reaches this far along its row at most (the rest: the cards under it)
+    fan_least: float = 0.3  # ... and at least this far (a row of more cards is rarely laid down)
+    across_most: int = 6  # the strongest few lines across the row from each end are tried (each a few pixels apart)
+    across: float = 0.5  # a line across a row this much on the picture's lines may be a card's side
+    tilt: int = 4  # degrees: a top card lies this much askew of its row's end at most
+    parallel: float = 0.985  # a line given to ``end_cards`` runs this near parallel to the end (cosine: 10 degrees)
+    fan_tries: int = 6  # the best few cards at a row's ends are read, no more (each costs a warp and a read)
+    fan_edges: float = 0.6  # how much of a top card's outline must be an edge in the picture
+    # a row reaches past its top card this much (of the card across) at least (0.12 let in loose outlines)
+    row_past: float = 0.22
+    ridge: int = 12  # grey levels: a line this much darker than the paper either side of it is a card's shadowed side
+
+
+TUNING = FanTuning()
 
 
 def end_cards(row: CardQuad, segments: np.ndarray) -> np.ndarray:
     """The cards (K x 4 x 2 corners, portrait) that could lie on top at either end of a row of
     cards whose outline is ``row``, given the straight edges inside it (S x 2 x 2 end points)."""
+    tune = tuned(TUNING)
     c = row.corners.astype(np.float32)
     out = []
     seg = np.asarray(segments, np.float32).reshape(-1, 2, 2)
@@ -56,12 +70,16 @@ def end_cards(row: CardQuad, segments: np.ndarray) -> np.ndarray:
         mid = (a + b) / 2
         normal = np.stack([-ways[:, 1], ways[:, 0]], axis=1)
         depth = ((mid - seg[:, 0]) * normal).sum(axis=1)
-        across = (np.abs(cos) >= PARALLEL) & (np.abs(depth) >= FAN_LEAST * reach) & (np.abs(depth) <= FAN_MOST * reach)
+        across = (
+            (np.abs(cos) >= tune.parallel)
+            & (np.abs(depth) >= tune.fan_least * reach)
+            & (np.abs(depth) <= tune.fan_most * reach)
+        )
         across &= lengths >= 0.4 * span
         tried: list[float] = []
         for i in np.flatnonzero(across)[np.argsort(-lengths[across], kind="stable")]:
             # An edge is found as several segments side by side: each line once.
-            if len(tried) == ACROSS_MOST or any(abs(abs(depth[i]) - t) < 3 for t in tried):
+            if len(tried) == tune.across_most or any(abs(abs(depth[i]) - t) < 3 for t in tried):
                 continue
             tried.append(abs(float(depth[i])))
             # The card's inner side along the edge, or through its middle parallel to the end
@@ -107,9 +125,10 @@ def _laid(
 
 def _across(row: CardQuad, lines: np.ndarray) -> np.ndarray:
     """Straight lines across a row (S x 2 x 2 end points): from each end, the lines within
-    ``TILT`` degrees of parallel to it, 30-90% of the way along, that lie on ``lines`` for at
-    least ``ACROSS`` of their middle 80%, the strongest few (a few pixels apart). Scanned, not
+    ``tilt`` degrees of parallel to it, 30-90% of the way along, that lie on ``lines`` for at
+    least ``across`` of their middle 80%, the strongest few (a few pixels apart). Scanned, not
     found by a probabilistic Hough transform: its random sampling lost a faint side now and then."""
+    tune = tuned(TUNING)
     c = row.corners.astype(np.float32)
     h, w = lines.shape
     out = []
@@ -121,8 +140,8 @@ def _across(row: CardQuad, lines: np.ndarray) -> np.ndarray:
             continue
         into = (far - start) / reach
         u = (b - a) / span
-        offsets = np.arange(FAN_LEAST * reach, FAN_MOST * reach, 1.0, dtype=np.float32)
-        tilts = np.radians(np.arange(-TILT, TILT + 1, 1.0, dtype=np.float32))
+        offsets = np.arange(tune.fan_least * reach, tune.fan_most * reach, 1.0, dtype=np.float32)
+        tilts = np.radians(np.arange(-tune.tilt, tune.tilt + 1, 1.0, dtype=np.float32))
         ways = np.stack([u[0] * np.cos(tilts) - u[1] * np.sin(tilts), u[0] * np.sin(tilts) + u[1] * np.cos(tilts)], 1)
         along = np.linspace(-0.4, 0.4, 24, dtype=np.float32) * span
         centres = start + offsets[:, None] * into  # offsets x 2
@@ -134,7 +153,7 @@ def _across(row: CardQuad, lines: np.ndarray) -> np.ndarray:
         best = score.max(axis=0)
         kept: list[int] = []
         for i in np.argsort(-best, kind="stable"):
-            if best[i] < ACROSS or len(kept) == ACROSS_MOST:
+            if best[i] < tune.across or len(kept) == tune.across_most:
                 break
             if all(abs(i - j) > 3 for j in kept):
                 kept.append(int(i))
@@ -146,7 +165,8 @@ def _across(row: CardQuad, lines: np.ndarray) -> np.ndarray:
 def line_map(gray: np.ndarray) -> np.ndarray:
     """Where the picture shows a line: Canny's edges, thickened a pixel, and thin dark lines (a
     card's side over the card under it is often only its shadow, a ridge Canny's steps miss)."""
-    ridges = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8)) > RIDGE
+    tune = tuned(TUNING)
+    ridges = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8)) > tune.ridge
     return cv2.dilate(cv2.Canny(gray, 30, 90) | (ridges.astype(np.uint8) * 255), np.ones((3, 3), np.uint8))
 
 
@@ -154,6 +174,7 @@ def fan_tops(gray: np.ndarray, row: CardQuad, reach: float, lines: np.ndarray) -
     """The cards at a row's ends (``end_cards``, from the straight ones of ``lines``, the
     picture's ``line_map``), moved onto the picture's edges within ``reach`` pixels, whose
     outline is an edge in the picture (``gray``, a point on a line counted too), best first."""
+    tune = tuned(TUNING)
     found = _across(row, lines)
     ends = end_cards(row, found)
     if not len(ends):
@@ -165,9 +186,9 @@ def fan_tops(gray: np.ndarray, row: CardQuad, reach: float, lines: np.ndarray) -
     support = np.maximum(first, second)
     out: list[CardQuad] = []
     for i in np.argsort(-support, kind="stable"):
-        if support[i] < FAN_EDGES or len(out) == FAN_TRIES:
+        if support[i] < tune.fan_edges or len(out) == tune.fan_tries:
             break
-        if beyond(row, cards[i]) >= ROW_PAST:
+        if beyond(row, cards[i]) >= tune.row_past:
             out.append(CardQuad(cards[i], row.fill, float(support[i])))
     return out
 

@@ -10,32 +10,46 @@ a 1280 x 720 frame, so the live table asks it of every frame.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-MIN_FRAME = 8  # pixels a side a frame needs to show a card at all
-BLACK = 24  # grey levels: a frame whose brightest part (its 99th percentile) is this dark shows nothing
-WHITE = 232  # ... whose darkest part (its 1st percentile) is this bright is washed out
-FLAT = 2.0  # grey levels: a frame varying less than this (its standard deviation) is one flat colour
-STEP = 8  # every eighth pixel each way is looked at
+from vision.tuning import tuned
+
+
+@dataclass(frozen=True)
+class FrameCheckTuning:
+    """The tuned numbers of telling frames that show nothing, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    min_frame: int = 8  # pixels a side a frame needs to show a card at all
+    black: int = 24  # grey levels: a frame whose brightest part (its 99th percentile) is this dark shows nothing
+    white: int = 232  # ... whose darkest part (its 1st percentile) is this bright is washed out
+    flat: float = 2.0  # grey levels: a frame varying less than this (its standard deviation) is one flat colour
+    step: int = 8  # every eighth pixel each way is looked at
+
+
+TUNING = FrameCheckTuning()
 
 
 def frame_problem(image: object) -> str | None:
     """What keeps a frame from showing cards, in a few words, or None when it may show them."""
+    tune = tuned(TUNING)
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         return f"not a picture ({_kind(image)})"
     h, w = image.shape[:2]
-    if min(h, w) < MIN_FRAME:
+    if min(h, w) < tune.min_frame:
         return f"only {w} x {h} pixels: too small to show a card"
-    sample = image[::STEP, ::STEP]
+    sample = image[:: tune.step, :: tune.step]
     if sample.dtype == np.uint16:
         sample = (sample >> 8).astype(np.uint8)
     grey = sample if sample.ndim == 2 else sample[..., :3].max(axis=2)
     darkest, brightest = np.percentile(grey, (1, 99))
-    if brightest <= BLACK:
+    if brightest <= tune.black:
         return "black: the lens is covered or the room is dark"
-    if darkest >= WHITE:
+    if darkest >= tune.white:
         return "white all over: the camera faces a light or its exposure is far too high"
-    if float(grey.std()) < FLAT:
+    if float(grey.std()) < tune.flat:
         return "one flat colour: the camera shows no scene (its driver, or a cap on the lens)"
     if sample.ndim == 2 or sample.shape[2] == 1 or _same_channels(sample):
         return "no colour: red suits cannot be told from black (a monochrome or infrared camera mode)"
@@ -56,9 +70,10 @@ def colourless(image: np.ndarray) -> bool:
     """Whether a frame has no colour: grey, or its three channels equal (a monochrome or infrared
     camera, a picture saved grey), judged on every eighth pixel each way. The corner networks
     tell red suits from black by colour first: in grey they read hearts as clubs, surely."""
+    tune = tuned(TUNING)
     if image.ndim == 2 or image.shape[2] == 1:
         return True
-    return _same_channels(image[::STEP, ::STEP])
+    return _same_channels(image[:: tune.step, :: tune.step])
 
 
 class ProblemWatch:

@@ -3,14 +3,13 @@ prints and what the tracker consumes."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
+from vision.by_index import TUNING as BY_INDEX_TUNING
 from vision.by_index import (
-    CORNER_SURE,
-    SAME_CARD,
     card_spans,
     find_by_index,
     lies_against,
@@ -30,7 +29,8 @@ from vision.detect import (
     working_image,
 )
 from vision.fans import fan_tops, line_map
-from vision.frame_check import MIN_FRAME, colourless
+from vision.frame_check import TUNING as FRAME_CHECK_TUNING
+from vision.frame_check import colourless
 from vision.frames import as_bgr
 from vision.middle import BLOCKED
 from vision.on_top import index_points, one_on_top
@@ -46,18 +46,33 @@ from vision.reader import (
 )
 from vision.seen import SeenCard, holds, lies_over
 from vision.stage_times import stage
+from vision.tuning import tuned
 
-MIN_SHORT_SIDE = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
-ROW_LEAST = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
-SAME_PLACE = 0.65  # a rival overlapping an outline this much (their boxes, over the union) is of the same card
-# An unsure outline with lines across its middle needs a corner read this surely (``_grain``):
-# patches of carpet, wood grain or a page found as card-shaped outlines read no index surely.
-GRAIN_CORNER = 0.5
-CROSSING_VOTES, CROSSING_GAP = 0.24, 0.02  # of a face's width: a line across it (``crossed``), and its gaps
-LOWER_SIZE = 0.8  # a lower card's outline is at least this share of the card over it, and at most its inverse
-NUDGE = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
-SIZED = 0.04  # an outline with sides this share off the deck's card size is read again set to it...
-SIZE_REACH = 0.2  # ... unless a side is off by more than this: no one card's outline
+
+@dataclass(frozen=True)
+class IdentifyTuning:
+    """The tuned numbers of reading a frame's cards, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    min_short_side: int = 40  # pixels: a card narrower than this has an index too small to read (and is rarely a card)
+    row_least: float = 1.3  # a row of cards is this much bigger than the frame's cards read for sure, at least
+    # a rival overlapping an outline this much (their boxes, over the union) is of the same card
+    same_place: float = 0.65
+    # An unsure outline with lines across its middle needs a corner read this surely (``_grain``):
+    # patches of carpet, wood grain or a page found as card-shaped outlines read no index surely.
+    grain_corner: float = 0.5
+    crossing_votes: float = 0.24
+    crossing_gap: float = 0.02  # of a face's width: a line across it (``crossed``), and its gaps
+    # a lower card's outline is at least this share of the card over it, and at most its inverse
+    lower_size: float = 0.8
+    nudge: float = 0.04  # an unsure card is read again through outlines grown, shrunk or moved this much of its sides
+    sized: float = 0.04  # an outline with sides this share off the deck's card size is read again set to it...
+    size_reach: float = 0.2  # ... unless a side is off by more than this: no one card's outline
+    within_size: float = 0.85  # an outline this much smaller than another, or less, is not of the same card(s)
+
+
+TUNING = IdentifyTuning()
+
 
 __all__ = ["Deck", "SeenCard", "builtin_deck", "colourless", "draw", "identify", "lies_over"]
 
@@ -98,7 +113,7 @@ def identify(
     set to it (``sized_looks``)."""
     if not isinstance(image, np.ndarray):
         raise ValueError(f"identify: a frame is a numpy image, not {type(image).__name__}")
-    if image.ndim in (2, 3) and min(image.shape[:2]) < MIN_FRAME:
+    if image.ndim in (2, 3) and min(image.shape[:2]) < tuned(FRAME_CHECK_TUNING).min_frame:
         return []
     try:
         image = as_bgr(image)
@@ -115,8 +130,9 @@ def identify(
 
 def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size: np.ndarray | None) -> list[SeenCard]:
     """``identify``, suits read from colour as the frame shows it."""
+    tune = tuned(TUNING)
     with stage("find outlines"):
-        outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= MIN_SHORT_SIDE]
+        outlines = [f for f in find_card_outlines(image) if f.quad.short_side >= tune.min_short_side]
     found = [f for f in outlines if not f.over]
     quads = [f.quad for f in found]
     with stage("read cards"):
@@ -157,7 +173,9 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
         if quad.area < smallest:
             continue
         top = top_by_corner(image, edges, reader, quad, reading) if reading.code is None and n not in doubted else None
-        if top is not None and not np.any(iou(card_spans([top])[0], read_boxes) >= SAME_CARD):  # not one read already
+        if top is not None and not np.any(
+            iou(card_spans([top])[0], read_boxes) >= tuned(BY_INDEX_TUNING).same_card
+        ):  # not one read already
             out.append(Candidate(top))
             shown.append(CardQuad(top.corners, quad.fill))
             read_boxes = np.vstack([read_boxes, card_spans([top])])
@@ -188,10 +206,11 @@ def _identify(image: np.ndarray, deck: Deck | None, threshold: float, card_size:
 def lower_cards(reader: OutlineReader, found: list[Candidate]) -> list[SeenCard]:
     """The cards found, with the unsure outlines that are a lower card's read again as lying
     partly under others: one corner reads an index where no card read lies, and the other,
-    reading none, lies under a card read, of much its size (``LOWER_SIZE``: one deck's cards are
+    reading none, lies under a card read, of much its size (``lower_size``: one deck's cards are
     one size; a sliver between a pile's cards read a joker's corner). Its middle is that card's,
     or a picture of it, and the one index alone was left unsure; with the card on top painted
     out, the one corner is read alone (``read_covered``). Taken where it reads as that corner did."""
+    tune = tuned(TUNING)
     seen = answers(found)
     read = [CardQuad(c.corners, 1.0) for c in seen if c.code not in (None, BACK)]
     tries: list[tuple[int, FoundCard, str]] = []
@@ -207,7 +226,7 @@ def lower_cards(reader: OutlineReader, found: list[Candidate]) -> list[SeenCard]
         own, far = points[showing[0]], points[1 - showing[0]]
         over = tuple(top for top in read if holds(top, far))
         size = quad.area / np.mean([top.area for top in over]) if over else 0.0
-        if 1 / LOWER_SIZE >= size >= LOWER_SIZE and not any(holds(top, own) for top in read):
+        if 1 / tune.lower_size >= size >= tune.lower_size and not any(holds(top, own) for top in read):
             corner = reading.corners[showing[0]]
             tries.append((at, FoundCard(quad, over=over), corner.rank + corner.suit))
     if not tries:
@@ -222,9 +241,10 @@ def lower_cards(reader: OutlineReader, found: list[Candidate]) -> list[SeenCard]
 def _grain(card: Warped, reading: Reading) -> bool:
     """Whether an unsure outline is a patch of table, not a card: lines run across its middle and
     off it (``middle.BLOCKED``: wood grain, a carpet's stripes, a page's print) and neither corner
-    reads an index even ``GRAIN_CORNER`` surely. A card a cable or a shadow lies across still
+    reads an index even ``grain_corner`` surely. A card a cable or a shadow lies across still
     shows an index in a corner."""
-    weak = all(c is None or min(c.rank_confidence, c.suit_confidence) < GRAIN_CORNER for c in reading.corners)
+    tune = tuned(TUNING)
+    weak = all(c is None or min(c.rank_confidence, c.suit_confidence) < tune.grain_corner for c in reading.corners)
     return weak and card.middle[0] == BLOCKED
 
 
@@ -251,12 +271,13 @@ def card_rows(
     card's frame being such a line.
 
     One deck's cards are one size: where cards of the frame were read for sure, an outline not
-    clearly bigger than they are (``ROW_LEAST``) is one card, read unsure, and is not searched
+    clearly bigger than they are (``row_least``) is one card, read unsure, and is not searched
     (on rendered tables of eight cards, most of the search's cost). Unsure outlines are looked
     at through nudged outlines first (``nudged_looks``): one read so is one card, not a row (a
     lone card on a frame with none read for sure would be searched, at many times a card's cost)."""
+    tune = tuned(TUNING)
     sure = [q.area for q, r in zip(quads, readings, strict=True) if r.code not in (None, BACK)]
-    least = ROW_LEAST * float(np.median(sure)) if sure else 0.0
+    least = tune.row_least * float(np.median(sure)) if sure else 0.0
     unsure = [n for n, r in enumerate(readings) if r.code is None and quads[n].area >= least]
     if not unsure:
         return set()
@@ -267,7 +288,7 @@ def card_rows(
     for n in unsure:
         row = CardQuad(quads[n].corners * scale, quads[n].fill)
         tops = (CardQuad(top.corners / scale, top.fill, top.edges) for top in fan_tops(gray, row, reach, lines))
-        tries += [(n, top) for top in tops if top.short_side >= MIN_SHORT_SIDE]  # an index too small to read
+        tries += [(n, top) for top in tops if top.short_side >= tune.min_short_side]  # an index too small to read
     if not tries:
         return set()
     warps, second = reader.read([top for _, top in tries], vouch=False)
@@ -380,19 +401,21 @@ def _unsure_indexed(readings: list[Reading], doubted: set[int]) -> list[int]:
 
 def _off_size(ratios: np.ndarray) -> bool:
     """Whether an outline's sides, as shares of the frame's cards' (``_sides``), are drawn off a
-    card's: one off by more than ``SIZED``, none so far off that it is no one card's outline."""
-    return bool(np.all(np.abs(ratios - 1) <= SIZE_REACH) and np.any(np.abs(ratios - 1) > SIZED))
+    card's: one off by more than ``sized``, none so far off that it is no one card's outline."""
+    tune = tuned(TUNING)
+    return bool(np.all(np.abs(ratios - 1) <= tune.size_reach) and np.any(np.abs(ratios - 1) > tune.sized))
 
 
 def _grown(quad: CardQuad, size: np.ndarray) -> list[CardQuad]:
     """An outline set to a card's ``size`` (short, long): each pair of sides drawn off it
-    (``SIZED``) is moved on one side or the other (both ways for both: up to four outlines)."""
+    (``sized``) is moved on one side or the other (both ways for both: up to four outlines)."""
+    tune = tuned(TUNING)
     c = quad.corners.astype(np.float64)
     d = side_vectors(c)[0]
     across, along = d[0] / max(np.linalg.norm(d[0]), 1e-6), -d[3] / max(np.linalg.norm(d[3]), 1e-6)
     sides = card_sides(quad.corners)
     short, long = size - sides
-    off = np.abs(size / sides - 1) > SIZED
+    off = np.abs(size / sides - 1) > tune.sized
     widths = [((1, 2), across * short), ((0, 3), -across * short)] if off[0] else [((), 0.0)]
     heights = [((2, 3), along * long), ((0, 1), -along * long)] if off[1] else [((), 0.0)]
     grown = []
@@ -421,9 +444,11 @@ def counted_tops_nudged(
             readings[n] = reading
 
 
-def nudged(quad: CardQuad, step: float = NUDGE) -> list[CardQuad]:
-    """Six outlines a little off a card's: grown and shrunk by ``step`` about its centre, and
-    moved by ``step`` of its short side across it and of its long side along it, both ways."""
+def nudged(quad: CardQuad, step: float | None = None) -> list[CardQuad]:
+    """Six outlines a little off a card's: grown and shrunk by ``step`` (by default ``nudge``)
+    about its centre, and moved by ``step`` of its short side across it and of its long side
+    along it, both ways."""
+    step = tuned(TUNING).nudge if step is None else step
     corners = quad.corners
     centre = corners.mean(axis=0)
     across, along = corners[1] - corners[0], corners[3] - corners[0]
@@ -435,9 +460,10 @@ def nudged(quad: CardQuad, step: float = NUDGE) -> list[CardQuad]:
 def crossed(card: Warped) -> bool:
     """Whether long straight edges cross a warped card's face aslant: another card lying on it
     (a card's own print runs along its sides)."""
+    tune = tuned(TUNING)
     edges = cv2.Canny(cv2.cvtColor(card.face, cv2.COLOR_BGR2GRAY), 60, 150)
     w = card.face.shape[1]
-    votes, gap = round(CROSSING_VOTES * w), max(1, round(CROSSING_GAP * w))
+    votes, gap = round(tune.crossing_votes * w), max(1, round(tune.crossing_gap * w))
     lines = cv2.HoughLinesP(edges, 1, np.pi / 180, votes, minLineLength=w // 2, maxLineGap=gap)
     if lines is None:
         return False
@@ -456,7 +482,7 @@ def _second_looks(
     the outline showed no index at all: it was not of a card.) But a card lying whole whose two
     corners read one rank saw its indices clearly; what is left in doubt is the small pip under
     it (a blurred club or spade). A rival changing only that suit is one more look at them, and
-    settles it only at ``CORNER_SURE`` (``suit_only``): a rival a few pixels off reads a
+    settles it only at ``by_index``'s corner_sure (``suit_only``): a rival a few pixels off reads a
     shaded club as a spade about as surely as the card's own outline reads it a club. A rival
     reading another rank (a jack's indices read as 3s through his own outline) or what both
     corners read is taken as any rival is.
@@ -471,14 +497,15 @@ def _second_looks(
     another card, so its rivals are not read (on a table of eight cards, most of the reads).
 
     ``quads``, ``cards`` (the warps) and ``readings`` are updated in place."""
+    tune = tuned(TUNING)
     tries = [
         (n, rival)
         for n, (f, r) in enumerate(zip(found, readings, strict=True))
         if r.code != BACK
         for rival in f.rivals
-        if (r.code is None or (box_overlap(quads[n], rival) < SAME_PLACE and not whole(quads[n])))
+        if (r.code is None or (box_overlap(quads[n], rival) < tune.same_place and not whole(quads[n])))
         # A rival lying over a neighbour could read that card a second time.
-        and rival.short_side >= MIN_SHORT_SIDE
+        and rival.short_side >= tune.min_short_side
         and not overlaps(rival, quads[:n] + quads[n + 1 :])
     ]
     if not tries:
@@ -495,7 +522,7 @@ def _second_looks(
                 readings[n] = _doubted(first)
             continue
         blind = first.corners == (None, None)
-        close = [other for other in others if blind or box_overlap(quads[n], other[0]) >= SAME_PLACE]
+        close = [other for other in others if blind or box_overlap(quads[n], other[0]) >= tune.same_place]
         if whole(quads[n]):
             close = [other for other in close if not suit_only(first, other[2])]
         if not close:
@@ -509,15 +536,18 @@ def _second_looks(
 
 
 def suit_only(first: Reading, rival: Reading) -> bool:
-    """Whether a rival's reading, under ``CORNER_SURE``, changes only the suit of what a card's
+    """Whether a rival's reading, under ``by_index``'s corner_sure, changes only the suit of what a card's
     two corners read (one rank, in one suit or two)."""
     a, b = first.corners
-    if a is None or b is None or a.rank != b.rank or rival.code is None or rival.confidence >= CORNER_SURE:
+    if (
+        a is None
+        or b is None
+        or a.rank != b.rank
+        or rival.code is None
+        or rival.confidence >= tuned(BY_INDEX_TUNING).corner_sure
+    ):
         return False
     return rival.code[:-1] == a.rank and not (a.suit == b.suit == rival.code[-1])
-
-
-WITHIN_SIZE = 0.85  # an outline this much smaller than another, or less, is not of the same card(s)
 
 
 def _within(small: CardQuad, big: CardQuad) -> bool:
@@ -525,10 +555,11 @@ def _within(small: CardQuad, big: CardQuad) -> bool:
     of several lying together. Boxes, not ``detect._part_of``'s corners: the top card's outline
     often reaches a little past a loose outline round the fan (measured: the corner test reads
     fewer fans and one photograph less)."""
+    tune = tuned(TUNING)
     sb, bb = boxes([small])[0], boxes([big])[0]
     iw = max(0.0, min(sb[2], bb[2]) - max(sb[0], bb[0]))
     ih = max(0.0, min(sb[3], bb[3]) - max(sb[1], bb[1]))
-    return small.area <= WITHIN_SIZE * big.area and iw * ih >= 0.9 * (sb[2] - sb[0]) * (sb[3] - sb[1])
+    return small.area <= tune.within_size * big.area and iw * ih >= 0.9 * (sb[2] - sb[0]) * (sb[3] - sb[1])
 
 
 def _doubted(reading: Reading) -> Reading:

@@ -15,24 +15,46 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-# An index's mark is drawn this thick at least (its ink over its longest side), of its corner's
-# crop's width: a joker's letters 0.08-0.23, a ten's 1 0.07 (rendered designs, sharp and blurred,
-# on the half-size face). A printed border line inside the card's edge, its corner's bracket or
-# the pieces of a faint one are thinner (0.03-0.05), and such a line runs past the crop's foot as
-# a joker's letters blurred into one column do: a red joker's black border taken for his letters
-# would make him black.
-MARK_STROKE = 0.06
-MARK_CONTRAST = 10  # grey levels: a mark fainter than this against its paper counts as this faint
-# An index's ink is red above this share of red (``mark_red_share``). Measured on the jokers'
-# corners of 300 random rendered scenes (half in hard light): black ink -0.17-0.59 (99% under
-# 0.29), red -0.08-0.99 (99% over 0.43).
-RED_SHARE = 0.36
-RED_INK = 25  # median redness (red over the other two channels, grey levels) of a red index
-HUE_BINS = 11  # OpenCV's 0-180 hue in steps of 15, the last bin folded into the first
-HUE_STEP = 15  # hue units a bin spans
-ONE_INK = 4.0  # hue spread (standard deviation) under which two neighbouring bins' pixels are one ink
-PAPER_LEVEL = 200  # flattened darkest channel at and above which a pixel is paper (inks: 150 and under)
-PAPER_TINTED = 1.15  # paper whose brightest channel is this many times its darkest one is tinted
+from vision.tuning import tuned
+
+
+@dataclass(frozen=True)
+class InkTuning:
+    """The tuned numbers of telling ink from paper, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    # An index's mark is drawn this thick at least (its ink over its longest side), of its corner's
+    # crop's width: a joker's letters 0.08-0.23, a ten's 1 0.07 (rendered designs, sharp and blurred,
+    # on the half-size face). A printed border line inside the card's edge, its corner's bracket or
+    # the pieces of a faint one are thinner (0.03-0.05), and such a line runs past the crop's foot as
+    # a joker's letters blurred into one column do: a red joker's black border taken for his letters
+    # would make him black.
+    mark_stroke: float = 0.06
+    mark_contrast: int = 10  # grey levels: a mark fainter than this against its paper counts as this faint
+    # An index's ink is red above this share of red (``mark_red_share``). Measured on the jokers'
+    # corners of 300 random rendered scenes (half in hard light): black ink -0.17-0.59 (99% under
+    # 0.29), red -0.08-0.99 (99% over 0.43).
+    red_share: float = 0.36
+    red_ink: int = 25  # median redness (red over the other two channels, grey levels) of a red index
+    hue_bins: int = 11  # OpenCV's 0-180 hue in steps of 15, the last bin folded into the first
+    hue_step: int = 15  # hue units a bin spans
+    one_ink: float = 4.0  # hue spread (standard deviation) under which two neighbouring bins' pixels are one ink
+    paper_level: int = 200  # flattened darkest channel at and above which a pixel is paper (inks: 150 and under)
+    paper_tinted: float = 1.15  # paper whose brightest channel is this many times its darkest one is tinted
+    paper_cell: int = 24  # pixels of a full-size warped card: the paper's brightness is the brightest in cells this big
+    paper_reach: int = 3  # cells: how far the paper round a wholly inked cell is looked for
+    paper_fall: float = 0.85  # ... each cell away, its brightness counts this much (light falls off across a card)
+    # The least gap between a deck's blacks and reds that tells them apart: the cheap webcam's look
+    # leaves 0.11 on the vintage design's dull reds (0.2-0.7 elsewhere); a red photographed in a
+    # light with no colour, 0.01.
+    ink_gap: float = 0.08
+    # a table's black indices lie at most 0.01 redder than the deck's enrolment photos' (rendered looks)
+    ink_slack: float = 0.02
+    # the share of the gap between a deck's blacks and reds, either side of its middle, that says neither
+    ink_doubt: float = 0.25
+
+
+TUNING = InkTuning()
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,12 +73,13 @@ class Planes:
     def of(cls, image: np.ndarray, cell: int | None = None) -> Planes:
         """The planes of a BGR picture; ``cell``: ``flattened``'s, for a picture smaller than a
         warped card's full size."""
+        tune = tuned(TUNING)
         image = np.ascontiguousarray(image)
         b, g, r = cv2.split(image)  # a third of numpy's strided copies' time on a warped card
         dark = _least(b, g, r)
         return cls(
             image,
-            flattened(dark, cell or PAPER_CELL),
+            flattened(dark, cell or tune.paper_cell),
             cv2.subtract(r, cv2.max(b, g), dtype=cv2.CV_16S),
             cv2.cvtColor(image, cv2.COLOR_BGR2HSV),
             dark,
@@ -91,16 +114,13 @@ def _least(b: np.ndarray, g: np.ndarray, r: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
-PAPER_CELL = 24  # pixels of a full-size warped card: the paper's brightness is the brightest in cells this big
-PAPER_REACH = 3  # cells: how far the paper round a wholly inked cell is looked for
-PAPER_FALL = 0.85  # ... each cell away, its brightness counts this much (light falls off across a card)
-
-
-def flattened(low: np.ndarray, cell: int = PAPER_CELL) -> np.ndarray:
+def flattened(low: np.ndarray, cell: int | None = None) -> np.ndarray:
     """The darkest channel with the light's fall across the card taken out: each pixel over the
-    paper's brightness round it (the brightest in each cell, smoothed), so that pips in the
-    shade of a hand or the far side of a lamp's pool are as dark against their paper as the
-    ones in the light, and one threshold finds them all."""
+    paper's brightness round it (the brightest in each cell, ``paper_cell`` by default,
+    smoothed), so that pips in the shade of a hand or the far side of a lamp's pool are as dark
+    against their paper as the ones in the light, and one threshold finds them all."""
+    tune = tuned(TUNING)
+    cell = tune.paper_cell if cell is None else cell
     h, w = low.shape
     rows, cols = max(1, h // cell), max(1, w // cell)
     if rows < 2 and cols < 2:
@@ -110,8 +130,8 @@ def flattened(low: np.ndarray, cell: int = PAPER_CELL) -> np.ndarray:
     # A cell wholly inked (a picture, a big pip) is no sample of the paper: the paper round it
     # is, a little darker each cell away (as light falls off); a few cells reach an ace's middle.
     cells = cells.astype(np.float32)
-    for _ in range(PAPER_REACH):
-        cells = np.maximum(cells, cv2.dilate(cells, np.ones((3, 3), np.uint8)) * PAPER_FALL)
+    for _ in range(tune.paper_reach):
+        cells = np.maximum(cells, cv2.dilate(cells, np.ones((3, 3), np.uint8)) * tune.paper_fall)
     paper = cv2.resize(cv2.GaussianBlur(cells, (3, 3), 0), (w, h), interpolation=cv2.INTER_LINEAR)
     lifted = cv2.multiply(low.astype(np.float32), 255.0 / np.maximum(paper, 16.0))
     return cv2.threshold(lifted, 255, 255, cv2.THRESH_TRUNC)[1].astype(np.uint8)  # as np.clip, twice as fast
@@ -166,9 +186,10 @@ def labelled(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]
 def hue_histogram(hues: np.ndarray) -> np.ndarray:
     """How many of the inked pixels' ``hues`` (``hsv[:, :, 0][inked]``) fall in each of the hue
     bins (red sits at both ends of the hue circle, so the last bin is folded into the first)."""
-    hist = np.bincount((hues // HUE_STEP).ravel(), minlength=HUE_BINS + 1).astype(np.float64)
-    hist[0] += hist[HUE_BINS]
-    return hist[:HUE_BINS]
+    tune = tuned(TUNING)
+    hist = np.bincount((hues // tune.hue_step).ravel(), minlength=tune.hue_bins + 1).astype(np.float64)
+    hist[0] += hist[tune.hue_bins]
+    return hist[: tune.hue_bins]
 
 
 def inks(image: np.ndarray | Planes) -> int:
@@ -187,20 +208,22 @@ def inks(image: np.ndarray | Planes) -> int:
 
 def paper_balanced(image: Planes) -> np.ndarray | None:
     """The picture (BGR) with its channels scaled so that its paper is grey, when the paper is
-    tinted (one channel ``PAPER_TINTED`` times another or more); None when it is not, or when
-    little of the picture is paper (the pixels at least ``PAPER_LEVEL`` in the flattened darkest
+    tinted (one channel ``paper_tinted`` times another or more); None when it is not, or when
+    little of the picture is paper (the pixels at least ``paper_level`` in the flattened darkest
     channel: ink is far darker)."""
-    paper = (image.low >= PAPER_LEVEL).astype(np.uint8)
+    tune = tuned(TUNING)
+    paper = (image.low >= tune.paper_level).astype(np.uint8)
     if cv2.countNonZero(paper) < 0.1 * paper.size:
         return None
     colour = np.maximum(np.array(cv2.mean(image.bgr, mask=paper)[:3], np.float32), 1.0)
-    if colour.max() < PAPER_TINTED * colour.min():
+    if colour.max() < tune.paper_tinted * colour.min():
         return None
     return np.clip(image.bgr * (colour.max() / colour), 0, 255).astype(np.uint8)
 
 
 def _inks(hsv: np.ndarray) -> int:
     """``inks`` of a picture's HSV planes."""
+    tune = tuned(TUNING)
     inked = (hsv[:, :, 1] > 80) & (hsv[:, :, 2] > 60)
     hues = hsv[:, :, 0][inked]
     shown = hue_histogram(hues) > 0.02 * inked.size
@@ -209,11 +232,11 @@ def _inks(hsv: np.ndarray) -> int:
         return count
     hue = hues.astype(np.float32)
     for b in np.flatnonzero(shown & np.roll(shown, -1)):
-        start = 180 - HUE_STEP if b == 0 else HUE_STEP * b  # bin 0 holds the fold, two steps wide
-        span = HUE_STEP * (3 if b in (0, HUE_BINS - 1) else 2)
+        start = 180 - tune.hue_step if b == 0 else tune.hue_step * b  # bin 0 holds the fold, two steps wide
+        span = tune.hue_step * (3 if b in (0, tune.hue_bins - 1) else 2)
         pair = (hue - start) % 180
         pair = pair[pair < span]
-        if pair.size and float(pair.std()) < ONE_INK:
+        if pair.size and float(pair.std()) < tune.one_ink:
             count -= 1
     return count
 
@@ -226,7 +249,7 @@ def ink_redness(corner: np.ndarray | Planes) -> float:
 
 def mark_redness(corner: np.ndarray | Planes) -> float | None:
     """How red a corner's index is (``index_mark``): its median redness (red over the other two
-    channels); above ``RED_INK`` it is red ink. None where no mark shows."""
+    channels); above ``red_ink`` it is red ink. None where no mark shows."""
     corner = planes(corner)
     mark = index_mark(corner)
     return None if mark is None else median_redness(corner.redness[mark[0]][mark[1]])
@@ -238,7 +261,7 @@ def mark_red_share(corner: np.ndarray | Planes) -> float | None:
     (``index_marks``: a joker's letters outnumber the pieces of a border line beside them).
     Black ink shows -0.2-0.3, red 0.5 and up however pale it prints: a red index washed out
     towards the paper (a webcam's overexposure) keeps that share, where its redness falls under
-    ``RED_INK``. None where no mark shows."""
+    ``red_ink``. None where no mark shows."""
     corner = planes(corner)
     marks = list(index_marks(corner))
     if not marks:
@@ -257,15 +280,16 @@ def red_share(part: Planes, box: tuple[slice, slice], inked: np.ndarray) -> floa
 
 def _red_share(part: Planes, paper: float, box: tuple[slice, slice], inked: np.ndarray) -> float:
     """``red_share`` against the part's ``paper`` (its darkest channel's 95th percentile)."""
+    tune = tuned(TUNING)
     dark = float(np.median(part.dark[box][inked]))
-    return median_redness(part.redness[box][inked]) / max(paper - dark, MARK_CONTRAST)
+    return median_redness(part.redness[box][inked]) / max(paper - dark, tune.mark_contrast)
 
 
 @dataclass(frozen=True)
 class IndexInks:
     """An enrolled deck's index inks as its camera shows them (``mark_red_share``): the reddest
     share its black indices showed and the least red share its red ones did. A webcam's dull
-    reds show a third to a fifth of the share a good camera's do, and far from ``RED_SHARE``, but still
+    reds show a third to a fifth of the share a good camera's do, and far from ``red_share``, but still
     apart from its blacks: judged against the deck's own inks, they are red again."""
 
     black_most: float
@@ -274,31 +298,25 @@ class IndexInks:
     @classmethod
     def learnt(cls, black: list[float], red: list[float]) -> IndexInks | None:
         """The inks from the shares of a deck's black and red indices; None where either is
-        missing or the two lie closer than ``INK_GAP`` (the camera does not tell them apart)."""
-        if not black or not red or min(red) - max(black) < INK_GAP:
+        missing or the two lie closer than ``ink_gap`` (the camera does not tell them apart)."""
+        tune = tuned(TUNING)
+        if not black or not red or min(red) - max(black) < tune.ink_gap:
             return None
         return cls(max(black), min(red))
 
     def colour(self, share: float | None) -> bool | None:
         """Red (True) or black (False) for an index's share, or None: a share in the middle
         half of the gap between the deck's blacks and reds (or none) says neither, and so does
-        one redder than the deck's blacks by more than ``INK_SLACK``: a worse camera than the
+        one redder than the deck's blacks by more than ``ink_slack``: a worse camera than the
         one the deck was enrolled with (a phone's photos, a webcam at the table) shows reds
         duller, never blacks redder."""
+        tune = tuned(TUNING)
         if share is None:
             return None
-        middle, reach = (self.black_most + self.red_least) / 2, (self.red_least - self.black_most) * INK_DOUBT
+        middle, reach = (self.black_most + self.red_least) / 2, (self.red_least - self.black_most) * tune.ink_doubt
         if share > middle + reach:
             return True
-        return False if share < min(middle - reach, self.black_most + INK_SLACK) else None
-
-
-# The least gap between a deck's blacks and reds that tells them apart: the cheap webcam's look
-# leaves 0.11 on the vintage design's dull reds (0.2-0.7 elsewhere); a red photographed in a
-# light with no colour, 0.01.
-INK_GAP = 0.08
-INK_SLACK = 0.02  # a table's black indices lie at most 0.01 redder than the deck's enrolment photos' (rendered looks)
-INK_DOUBT = 0.25  # the share of the gap between a deck's blacks and reds, either side of its middle, that says neither
+        return False if share < min(middle - reach, self.black_most + tune.ink_slack) else None
 
 
 def index_mark(corner: Planes) -> tuple[tuple[slice, slice], np.ndarray] | None:
@@ -313,13 +331,14 @@ def index_marks(corner: Planes) -> Iterator[tuple[tuple[slice, slice], np.ndarra
     """The marks of a corner's index, the topmost first, each its box and its mask there (cut
     as asked: most callers want the first only): what ink lies clear of the crop's top and
     sides (letters blurred into one column may run on past its foot), a twentieth of its height
-    at least, and thicker than a line (``MARK_STROKE``); none where the index is too pale for
+    at least, and thicker than a line (``mark_stroke``); none where the index is too pale for
     its paper lit unevenly (the ink mask takes the paper too)."""
+    tune = tuned(TUNING)
     _, ink = ink_mask(corner)
     _, labels, stats = components(ink)
     h, w = ink.shape
     x, y, bw, bh, area = (stats[:, k] for k in range(5))
-    kept = (x > 0) & (y > 0) & (x + bw < w) & (bh >= 0.05 * h) & (area >= MARK_STROKE * w * np.maximum(bw, bh))
+    kept = (x > 0) & (y > 0) & (x + bw < w) & (bh >= 0.05 * h) & (area >= tune.mark_stroke * w * np.maximum(bw, bh))
     for i in sorted(np.flatnonzero(kept[1:]) + 1, key=lambda i: y[i]):
         box = (slice(y[i], y[i] + bh[i]), slice(x[i], x[i] + bw[i]))
         yield box, labels[box] == i

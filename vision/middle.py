@@ -7,13 +7,14 @@ the planes once a card and hands them to each witness.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from statistics import median
 
 import cv2
 import numpy as np
 
+from vision.ink import TUNING as INK_TUNING
 from vision.ink import (
-    RED_INK,
     Planes,
     components,
     hue_histogram,
@@ -24,49 +25,73 @@ from vision.ink import (
     planes,
     red_share,
 )
+from vision.tuning import tuned
 
 CORNER_W, CORNER_H = 0.25, 0.36  # the index region, as fractions of the card
 PIP_RANKS = {1: "A", **{n: str(n) for n in range(2, 11)}}
-PICTURE_INKS = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
-BACK_INKED = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
-BACK_PAPER = 0.35  # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
-# A back turned half round correlates with itself this much at least (``turned_alike``): rendered
-# backs 0.33-1.0 (every design), patches of brown wood and print taken for backs -0.45-0.3.
-BACK_TURNED = 0.2
-TURN_SIZE = (50, 70)  # the card's picture is compared at this size (a warped card's, a fifth)
-ACE_PLACE = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
-ACE_SPECKS = 0.2  # ... and nothing else inked there is this big beside it (a speck of the index or a fleck)
+
+
+@dataclass(frozen=True)
+class MiddleTuning:
+    """The tuned numbers of reading a card's middle, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    picture_inks: int = 2  # coloured inks that make the middle a picture: pips have one (some figures only two)
+    back_inked: float = 0.3  # share of the middle in saturated ink, at least, for a back (pale stripes: 0.42)
+    # share of the middle as white as the card's paper, at most, for a back (faces: 0.5 and up)
+    back_paper: float = 0.35
+    # A back turned half round correlates with itself this much at least (``turned_alike``): rendered
+    # backs 0.33-1.0 (every design), patches of brown wood and print taken for backs -0.45-0.3.
+    back_turned: float = 0.2
+    turn_size: tuple[int, int] = (50, 70)  # the card's picture is compared at this size (a warped card's, a fifth)
+    ace_place: float = 0.12  # an ace's one pip lies this close to the middle's centre (its width and height)
+    ace_specks: float = 0.2  # ... and nothing else inked there is this big beside it (a speck of the index or a fleck)
+    blocking: float = 3.0  # ... a blob running off the middle's top or bottom this many times the biggest pip inside
+    # a picture's frame, a line round it, fills less of its box than this (a shadow's wedge: half or more)
+    frame_fill: float = 0.4
+    # of the card's height: a pip whose centre lies above this is upright (pips turn at the middle)
+    above_middle: float = 0.45
+    # a face this wide (a full-size warp) is opened 2 x 2 against specks; a half-size one is not
+    speckled_width: int = 200
+    # A club's four notches are this deep, of the pip's size, at least: an ace's big club turned
+    # either way up. Measured on the warped aces of 300 random rendered scenes (five designs, a
+    # third in hard light): the fourth notch 0.065-0.133 of a club, 0.010-0.016 of a spade; on the
+    # photographs' aces 0.15-0.23 and 0.011-0.019 (a spade crossed by a shadow's edge notches a
+    # third time, 0.08-0.15).
+    club_notch: float = 0.04
+    # Upright black pips a quarter of the way down are this much wider than a tenth (of their
+    # widest), as a pips' median: a spade's point widens steadily, a club's round leaf hardly. A
+    # camera's blur widens a spade's point a tenth of the way down to a club's leaf (the one measure
+    # ``pip_suit`` takes); it widens both heights alike. Measured on the black pip cards of 600
+    # random rendered scenes in hard light (blur 0.7-2 pixels): a club 0.04-0.29 (median 0.13), a
+    # spade 0.13-0.38 (median 0.27); on the photographs a club 0.02-0.07, a spade 0.26-0.33. The
+    # notches and the point a tenth of the way down settle the pips these widenings leave between.
+    spade_widening: float = 0.26
+    club_widening: float = 0.17
+    pip_sizes: float = 0.2  # a counted pip's width and height lie this close to the pips' median, at most
+    least_pips: int = 3  # alike whole pips, at least, that rule out the ranks with fewer pips where no count is said
+    pips_alike: float = 0.15  # two of a card's pips differ this much at most in width, height and ink
+    measured_pips: int = 3  # a black card's pips whose shapes are measured, at most (each one a few hundredths of a ms)
+    small_pip: int = 24  # pixels high: a pip smaller than this is measured finer (``_finer``)
+    # left, right, top, bottom of a card: where a court's big pip lies
+    court_pip_at: tuple[float, float, float, float] = (0.1, 0.5, 0.03, 0.3)
+    # of the card's height: how tall it is, least and most (an inner index's rank: 0.074)
+    court_pip_h: tuple[float, float] = (0.1, 0.2)
+    # the share of its box it fills, at least (a pip is solid; the figure's lines are not)
+    court_pip_solid: float = 0.45
+    black_ink: int = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
+    # A big pip is red above this share of red (``ink.red_share``). Measured on the balanced faces
+    # of the tuning scenes of every rendered camera look and the photographs' tuning part: black
+    # pips -0.21-0.082 (a vintage deck's, exposed for a dark table), red 0.138 (its dull reds under
+    # a cheap webcam, 24-28 grey levels of redness) to 0.98.
+    red_pip: float = 0.11
+
+
+TUNING = MiddleTuning()
+
 LONE_PIP = "lone pip"  # what ``_count`` says of one pip alone in the very middle: an ace, if pip-shaped
 AT_LEAST = "+"  # suffixed to a count: the middle shows that many alike pips, and something else
 BLOCKED = "blocked"  # what ``centre_count`` says when something lies across the middle, past its edges
-BLOCKING = 3.0  # ... a blob running off the middle's top or bottom this many times the biggest pip inside
-FRAME_FILL = 0.4  # a picture's frame, a line round it, fills less of its box than this (a shadow's wedge: half or more)
-ABOVE_MIDDLE = 0.45  # of the card's height: a pip whose centre lies above this is upright (pips turn at the middle)
-SPECKLED_WIDTH = 200  # a face this wide (a full-size warp) is opened 2 x 2 against specks; a half-size one is not
-# A club's four notches are this deep, of the pip's size, at least: an ace's big club turned
-# either way up. Measured on the warped aces of 300 random rendered scenes (five designs, a
-# third in hard light): the fourth notch 0.065-0.133 of a club, 0.010-0.016 of a spade; on the
-# photographs' aces 0.15-0.23 and 0.011-0.019 (a spade crossed by a shadow's edge notches a
-# third time, 0.08-0.15).
-CLUB_NOTCH = 0.04
-# Upright black pips a quarter of the way down are this much wider than a tenth (of their
-# widest), as a pips' median: a spade's point widens steadily, a club's round leaf hardly. A
-# camera's blur widens a spade's point a tenth of the way down to a club's leaf (the one measure
-# ``pip_suit`` takes); it widens both heights alike. Measured on the black pip cards of 600
-# random rendered scenes in hard light (blur 0.7-2 pixels): a club 0.04-0.29 (median 0.13), a
-# spade 0.13-0.38 (median 0.27); on the photographs a club 0.02-0.07, a spade 0.26-0.33. The
-# notches and the point a tenth of the way down settle the pips these widenings leave between.
-SPADE_WIDENING = 0.26
-CLUB_WIDENING = 0.17
-PIP_SIZES = 0.2  # a counted pip's width and height lie this close to the pips' median, at most
-LEAST_PIPS = 3  # alike whole pips, at least, that rule out the ranks with fewer pips where no count is said
-PIPS_ALIKE = 0.15  # two of a card's pips differ this much at most in width, height and ink
-MEASURED_PIPS = 3  # a black card's pips whose shapes are measured, at most (each one a few hundredths of a ms)
-SMALL_PIP = 24  # pixels high: a pip smaller than this is measured finer (``_finer``)
-COURT_PIP_AT = (0.1, 0.5, 0.03, 0.3)  # left, right, top, bottom of a card: where a court's big pip lies
-COURT_PIP_H = (0.1, 0.2)  # of the card's height: how tall it is, least and most (an inner index's rank: 0.074)
-COURT_PIP_SOLID = 0.45  # the share of its box it fills, at least (a pip is solid; the figure's lines are not)
-BLACK_INK = 0  # median redness of ink that is surely black (a red index, small and blurred, fades to 5-25)
 
 
 def centre_count(card: np.ndarray | Planes) -> str | None:
@@ -94,15 +119,16 @@ def centre_witnesses(card: np.ndarray | Planes) -> tuple[str | None, str | None]
 
 def _count(card: Planes) -> str | None:
     """``centre_count``, but one pip alone in the very middle is ``LONE_PIP``, not yet an ace."""
+    tune = tuned(TUNING)
     h, w = card.shape
     x0, y0 = round(w * 0.19), round(h * 0.06)
     middle = card.cut(y0, round(h * 0.94), x0, round(w * 0.81))
-    if inks(middle) >= PICTURE_INKS:
+    if inks(middle) >= tune.picture_inks:
         return "court"  # a picture: pips are printed in one ink, court figures in several
     level, ink = ink_mask(middle)
     if level < 40:
         return None
-    if w >= SPECKLED_WIDTH:
+    if w >= tune.speckled_width:
         ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _, stats = components(ink)
     shape = middle.shape
@@ -116,7 +142,7 @@ def _count(card: Planes) -> str | None:
             blobs.append(stats[i])
     if not blobs:
         return None
-    if any(b[2] > shape[1] * 0.8 and b[3] > shape[0] * 0.6 and b[4] < FRAME_FILL * b[2] * b[3] for b in blobs):
+    if any(b[2] > shape[1] * 0.8 and b[3] > shape[0] * 0.6 and b[4] < tune.frame_fill * b[2] * b[3] for b in blobs):
         return "court"  # a framed picture fills the middle (a shadow's solid wedge is no frame)
     # Pips lie well inside the middle; what runs off its top or bottom is the table or another
     # card past a loose outline, unless it is a pip a tight outline cut: the size and width of
@@ -125,7 +151,7 @@ def _count(card: Planes) -> str | None:
     inside = [b for b, c in zip(blobs, cut, strict=True) if not c]
     if not inside:
         return BLOCKED  # all runs off it: grain or stripes across a patch of table, or a hand
-    if any(c and b[4] > BLOCKING * max(p[4] for p in inside) for b, c in zip(blobs, cut, strict=True)):
+    if any(c and b[4] > tune.blocking * max(p[4] for p in inside) for b, c in zip(blobs, cut, strict=True)):
         # Far bigger than a pip and running off the middle: a shadow or a hand across the card,
         # whose pips merge with it and count short. A loose outline's table past the card's edge
         # shows so too: no count then.
@@ -137,7 +163,7 @@ def _count(card: Planes) -> str | None:
     if biggest > area * 0.12 and len(blobs) == 1:
         return "A"  # one large pip (an ace's, however decorated)
     pips = [b for b in blobs if b[4] > biggest * 0.45]
-    specks = all(b[4] < biggest * ACE_SPECKS for b in blobs if b is not pips[0])
+    specks = all(b[4] < biggest * tune.ace_specks for b in blobs if b is not pips[0])
     if len(pips) == 1 and specks and _centred(pips[0], shape):
         return LONE_PIP
     if len(pips) != len(blobs) or not 2 <= len(pips) <= 10 or not _one_size(pips, shape):
@@ -152,31 +178,34 @@ def least_pips(count: str | None) -> int | None:
 
 def _least(blobs: list[np.ndarray], shape: tuple[int, int]) -> str | None:
     """Where the middle cannot be counted (another card's edge, its index or its picture in the
-    way): ``LEAST_PIPS`` or more blobs lying whole inside it, alike as one card's pips are, say
+    way): ``least_pips`` or more blobs lying whole inside it, alike as one card's pips are, say
     the card shows that many pips at least ("7+"), or None. The middle of an outline reaching
     under the top card of a pile shows the top card's pips: a lower court or a three is not it."""
+    tune = tuned(TUNING)
     whole = [b for b in blobs if b[0] > 0 and b[0] + b[2] < shape[1] and b[1] > 0 and b[1] + b[3] < shape[0]]
     alike = max((sum(_one_size([b, o], shape, b) for o in whole) for b in whole), default=0)
-    return f"{min(alike, 10)}{AT_LEAST}" if alike >= LEAST_PIPS else None
+    return f"{min(alike, 10)}{AT_LEAST}" if alike >= tune.least_pips else None
 
 
 def _one_size(pips: list[np.ndarray], shape: tuple[int, int], typical: np.ndarray | None = None) -> bool:
-    """Whether blobs are as alike in height and width as one card's pips are (``PIP_SIZES`` of
+    """Whether blobs are as alike in height and width as one card's pips are (``pip_sizes`` of
     their median, or of a ``typical`` blob's; a side the middle's edge cuts is not measured): an
     index's rank that a skewed outline takes into the middle is not."""
+    tune = tuned(TUNING)
     heights = [float(b[3]) for b in pips if b[1] > 0 and b[1] + b[3] < shape[0]]
     widths = [float(b[2]) for b in pips if b[0] > 0 and b[0] + b[2] < shape[1]]
     for side, sizes in ((3, heights), (2, widths)):
         middle = float(typical[side]) if typical is not None else median(sizes) if sizes else 0.0
-        if any(abs(size - middle) > PIP_SIZES * middle for size in sizes):
+        if any(abs(size - middle) > tune.pip_sizes * middle for size in sizes):
             return False
     return True
 
 
 def _centred(blob: np.ndarray, shape: tuple[int, int]) -> bool:
-    """Whether a blob's centre lies in the middle of the middle (``ACE_PLACE`` of its size each way)."""
+    """Whether a blob's centre lies in the middle of the middle (``ace_place`` of its size each way)."""
+    tune = tuned(TUNING)
     x, y = (blob[0] + blob[2] / 2) / shape[1], (blob[1] + blob[3] / 2) / shape[0]
-    return abs(x - 0.5) <= ACE_PLACE and abs(y - 0.5) <= ACE_PLACE
+    return abs(x - 0.5) <= tune.ace_place and abs(y - 0.5) <= tune.ace_place
 
 
 def _like_pip(blob: np.ndarray, size: float, width: float) -> bool:
@@ -197,12 +226,13 @@ def centre_suit(card: np.ndarray | Planes, paired: bool = False) -> str | None:
     Big pips tell the suits of one colour apart by their tops: a club's round leaf and a heart's
     two lobes are wide a tenth of the way down, a spade and a diamond come to a point there. The
     index's own pip is small enough for a camera to blur that difference away; these are not."""
+    tune = tuned(TUNING)
     card = planes(card)
     h, w = card.shape
     top = round(h * 0.06)
     middle = card.cut(top, round(h * 0.66), round(w * 0.1), round(w * 0.9))  # down to an ace's pip
     level, ink = ink_mask(middle)
-    if level < 40 or inks(middle) >= PICTURE_INKS:
+    if level < 40 or inks(middle) >= tune.picture_inks:
         return None
     count, labels, stats = components(ink)
     mh, mw = ink.shape
@@ -213,7 +243,7 @@ def centre_suit(card: np.ndarray | Planes, paired: bool = False) -> str | None:
     big = [i for i in blobs if stats[i, 4] >= 0.6 * biggest]
     clear = _clear_of_edges(stats, ink.shape)
     whole = [i for i in big if clear[i]]
-    above = top + stats[:, 1] + stats[:, 3] / 2 < ABOVE_MIDDLE * h  # each blob's centre, on the card
+    above = top + stats[:, 1] + stats[:, 3] / 2 < tune.above_middle * h  # each blob's centre, on the card
     # Several pips: only those well above the middle are surely upright (some designs print the
     # middle pip of a 9 upside down). One: a 2's or a 3's top pip (upright), or an ace's.
     upright = whole if len(big) == 1 else [i for i in whole if above[i]]
@@ -226,7 +256,7 @@ def centre_suit(card: np.ndarray | Planes, paired: bool = False) -> str | None:
     x, y, pw, ph = stats[pip, :4]
     own = labels[y : y + ph, x : x + pw] == pip
     red = pip_is_red(middle, (slice(y, y + ph), slice(x, x + pw)), own)
-    measured = [pip] if red else upright[:MEASURED_PIPS]  # black pips' shapes: the top ones' median
+    measured = [pip] if red else upright[: tune.measured_pips]  # black pips' shapes: the top ones' median
     masks = [_pip_mask(middle, labels, stats, i, level) for i in measured]
     mask = masks[0]
     ace = len(big) == 1 and not above[pip]
@@ -264,18 +294,20 @@ def _notches_agree(masks: list[np.ndarray], said: str | None) -> str | None:
 
 def _alike(one: np.ndarray, other: np.ndarray) -> bool:
     """Whether two blobs (``components``' stats) are as alike in width, height and ink as two
-    pips of a card, within ``PIPS_ALIKE``."""
+    pips of a card, within ``pips_alike``."""
+    tune = tuned(TUNING)
     sizes = zip(one[2:5].astype(float), other[2:5].astype(float), strict=True)  # width, height, ink
-    return all(abs(a - b) <= PIPS_ALIKE * max(a, b) for a, b in sizes)
+    return all(abs(a - b) <= tune.pips_alike * max(a, b) for a, b in sizes)
 
 
 def _widening_says(masks: list[np.ndarray]) -> str | None:
     """The suit upright black pips (their masks) show by how much wider they are a quarter of the
     way down than a tenth: a spade's point widens steadily to its lobes, a club's round leaf
-    hardly does; a camera's blur widens both heights alike. The pips' median, ``SPADE_WIDENING``
-    or more a spade's, ``CLUB_WIDENING`` or less a club's, in between no verdict."""
+    hardly does; a camera's blur widens both heights alike. The pips' median, ``spade_widening``
+    or more a spade's, ``club_widening`` or less a club's, in between no verdict."""
+    tune = tuned(TUNING)
     widening = float(np.median([_width_at(m, 0.25) - _width_at(m, 0.1) for m in masks]))
-    return "S" if widening >= SPADE_WIDENING else "C" if widening <= CLUB_WIDENING else None
+    return "S" if widening >= tune.spade_widening else "C" if widening <= tune.club_widening else None
 
 
 def _width_at(mask: np.ndarray, down: float) -> float:
@@ -287,17 +319,19 @@ def _width_at(mask: np.ndarray, down: float) -> float:
 
 def _pip_mask(middle: Planes, labels: np.ndarray, stats: np.ndarray, pip: int, level: float) -> np.ndarray:
     """One pip's mask (``components``' label ``pip``), drawn finer when small (``_finer``)."""
+    tune = tuned(TUNING)
     x, y, pw, ph = stats[pip, :4]
-    if ph < SMALL_PIP:
+    if ph < tune.small_pip:
         return _finer(middle.low, stats[pip], level)
     return labels[y : y + ph, x : x + pw] == pip
 
 
 def _notched_as_clubs(masks: list[np.ndarray]) -> bool:
     """Whether black pips (their masks) are notched as clubs are, whichever way up: two notches
-    between a club's three leaves and two where its stem meets them, ``CLUB_NOTCH`` of its size
+    between a club's three leaves and two where its stem meets them, ``club_notch`` of its size
     deep or more (the pips' median). A spade has two only, at its stem."""
-    return bool(masks) and float(np.median([_fourth_notch(m) for m in masks])) >= CLUB_NOTCH
+    tune = tuned(TUNING)
+    return bool(masks) and float(np.median([_fourth_notch(m) for m in masks])) >= tune.club_notch
 
 
 def _fourth_notch(mask: np.ndarray) -> float:
@@ -327,11 +361,12 @@ def court_ends(card: np.ndarray | Planes) -> tuple[str | None, str | None]:
 
 
 def _court_pip(card: Planes, end: int) -> str | None:
-    """The suit of the big pip beside a court card's top-left index (``end`` 0, ``COURT_PIP_AT``)
+    """The suit of the big pip beside a court card's top-left index (``end`` 0, ``court_pip_at``)
     or its bottom-right one (1, turned upright): the biggest blob there that lies within it
     whole and is pip-sized, pip-shaped and solid."""
+    tune = tuned(TUNING)
     h, w = card.shape
-    left, right, top, bottom = COURT_PIP_AT
+    left, right, top, bottom = tune.court_pip_at
     if end == 0:
         part = card.cut(round(top * h), round(bottom * h), round(left * w), round(right * w))
     else:
@@ -341,8 +376,13 @@ def _court_pip(card: Planes, end: int) -> str | None:
         return None
     _, labels, stats = components(ink)
     x, y, bw, bh, area = stats.T
-    low, high = COURT_PIP_H
-    pip = _clear_of_edges(stats, ink.shape) & (bh >= low * h) & (bh <= high * h) & (area >= COURT_PIP_SOLID * bw * bh)
+    low, high = tune.court_pip_h
+    pip = (
+        _clear_of_edges(stats, ink.shape)
+        & (bh >= low * h)
+        & (bh <= high * h)
+        & (area >= tune.court_pip_solid * bw * bh)
+    )
     pip &= (bw > 0.6 * bh) & (bw < 1.5 * bh)
     pip[0] = False
     if not pip.any():
@@ -356,16 +396,10 @@ def _court_pip(card: Planes, end: int) -> str | None:
     return pip_suit(finer, red) if red else _notches_agree([finer], _upright_black_suit([finer]))
 
 
-# A big pip is red above this share of red (``ink.red_share``). Measured on the balanced faces
-# of the tuning scenes of every rendered camera look and the photographs' tuning part: black
-# pips -0.21-0.082 (a vintage deck's, exposed for a dark table), red 0.138 (its dull reds under
-# a cheap webcam, 24-28 grey levels of redness) to 0.98.
-RED_PIP = 0.11
-
-
 def pip_is_red(part: Planes, box: tuple[slice, slice], own: np.ndarray) -> bool:
     """Whether a pip (its mask ``own`` in the ``box`` of ``part``) is printed in red ink."""
-    return red_share(part, box, own) > RED_PIP
+    tune = tuned(TUNING)
+    return red_share(part, box, own) > tune.red_pip
 
 
 def _finer(low: np.ndarray, blob: np.ndarray, level: float) -> np.ndarray:
@@ -447,11 +481,14 @@ def foreign_middle(card: np.ndarray | Planes, corners: list[np.ndarray] | list[P
     a black index, or black beside red. A card's index and its pips share one ink (in any deck, four
     colours too), so the middle is another card's, lying on this one: the outline reaches under
     the top card of a pile. Only inks clearly red or black are compared; pictures are not asked."""
+    tune = tuned(TUNING)
     middle = centre_redness(card)
     if middle is None or not corners:
         return False
     index = float(np.mean([ink_redness(c) for c in corners]))
-    return (index > RED_INK and middle < BLACK_INK) or (index < BLACK_INK and middle > RED_INK)
+    return (index > tuned(INK_TUNING).red_ink and middle < tune.black_ink) or (
+        index < tune.black_ink and middle > tuned(INK_TUNING).red_ink
+    )
 
 
 def is_back(card: np.ndarray | Planes) -> bool:
@@ -459,15 +496,17 @@ def is_back(card: np.ndarray | Planes) -> bool:
     colour), where a court card's picture has several (yellow, red, blue, black) and leaves white
     paper round it, and a pip card is mostly white; and printed the same turned half round, as
     backs are (so that they tell no card's way up), where a patch of brown wood is not."""
+    tune = tuned(TUNING)
     card = planes(card)
-    return _one_pattern(card) and turned_alike(card.dark) >= BACK_TURNED
+    return _one_pattern(card) and turned_alike(card.dark) >= tune.back_turned
 
 
 def turned_alike(low: np.ndarray) -> float:
     """How much a card's picture (the darkest channel) is the same turned half round: the
     correlation of its broad shapes with themselves turned. Fine repeats (a lattice, dots) are
     left out, as an outline a pixel off shifts them; a plain picture counts as alike."""
-    g = cv2.resize(low.astype(np.float32), TURN_SIZE, interpolation=cv2.INTER_AREA)
+    tune = tuned(TUNING)
+    g = cv2.resize(low.astype(np.float32), tune.turn_size, interpolation=cv2.INTER_AREA)
     g = (cv2.GaussianBlur(g, (0, 0), 2.5) - cv2.GaussianBlur(g, (0, 0), 8))[4:-4, 4:-4]
     if float(g.std()) < 1e-3:
         return 1.0
@@ -476,10 +515,11 @@ def turned_alike(low: np.ndarray) -> float:
 
 def _one_pattern(card: Planes) -> bool:
     """``is_back``'s inks: one or two all over the middle, little paper and no line work."""
+    tune = tuned(TUNING)
     h, w = card.shape
     inner = card.cut(h // 8, h - h // 8, w // 8, w - w // 8)
     inked = inner.hsv[:, :, 1] > 70
-    if inked.mean() < BACK_INKED:
+    if inked.mean() < tune.back_inked:
         return False  # grey, black or white: a patch of table, a phone, a blank card
     hist = hue_histogram(inner.hsv[:, :, 0][inked])
     hues = int(np.sum(hist > 0.08 * hist.sum()))
@@ -490,7 +530,10 @@ def _one_pattern(card: Planes) -> bool:
     low = card.dark
     paper = np.percentile(low, 99)
     outlines = float(np.mean(inner.bgr.max(axis=2) < 80))  # black line work: a court figure is drawn in it
-    if float(np.mean(low[h // 8 : h - h // 8, w // 8 : w - w // 8] > 0.85 * paper)) < BACK_PAPER and outlines < 0.03:
+    if (
+        float(np.mean(low[h // 8 : h - h // 8, w // 8 : w - w // 8] > 0.85 * paper)) < tune.back_paper
+        and outlines < 0.03
+    ):
         return True  # hardly any paper inside the border: a printed back (every face leaves half white)
     # A court card in a dim photo can look like one ink too; a back is also a pattern (many
     # small repeats) or has no white paper even in its corners.

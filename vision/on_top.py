@@ -11,6 +11,7 @@ The lower card is then answered as covered, known by the index corners that show
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -20,11 +21,21 @@ from vision.detect import CARD_H, CARD_W
 from vision.quads import CardQuad, boxes, edges_inside, iou
 from vision.reader import BACK, corner_box
 from vision.seen import SeenCard, holds
+from vision.tuning import tuned
 
-PILED = 0.4  # two outlines whose boxes overlap this much (over their union) lie one on the other
-SIDE_POINTS = 8  # each outline has at least this many side points inside the other, or nothing is said
-ON_TOP = 0.8  # the top card's sides inside the other are edges at this share at least ...
-APART = 0.15  # ... and at this much more than the other's
+
+@dataclass(frozen=True)
+class OnTopTuning:
+    """The tuned numbers of telling which card lies on top, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    piled: float = 0.4  # two outlines whose boxes overlap this much (over their union) lie one on the other
+    side_points: int = 8  # each outline has at least this many side points inside the other, or nothing is said
+    on_top: float = 0.8  # the top card's sides inside the other are edges at this share at least ...
+    apart: float = 0.15  # ... and at this much more than the other's
+
+
+TUNING = OnTopTuning()
 
 
 def one_on_top(
@@ -33,6 +44,7 @@ def one_on_top(
     """The cards, each read card lying whole under another whole one (by the picture's edges)
     answered as covered. ``lines_over`` draws the frame's line map over boxes (a faint white-on-white
     side is a line, not a step)."""
+    tune = tuned(TUNING)
     read = [n for n, c in enumerate(cards) if not c.covered and c.code not in (None, BACK)]
     if len(read) < 2:
         return cards
@@ -41,7 +53,7 @@ def one_on_top(
     for i, n in enumerate(read):
         overlaps = iou(spans[i], spans)
         for j in range(i + 1, len(read)):
-            if overlaps[j] < PILED:
+            if overlaps[j] < tune.piled:
                 continue
             m = read[j]
             lines = lines_over([spans[i], spans[j]])
@@ -61,14 +73,15 @@ def one_on_top(
 
 def _top_of(gray: np.ndarray, lines: np.ndarray, a: SeenCard, b: SeenCard) -> int | None:
     """0 when ``a`` lies on ``b``, 1 when ``b`` lies on ``a``, None when the picture does not say."""
+    tune = tuned(TUNING)
     shares = []
     for card, other in ((a, b), (b, a)):
         inside, edges = edges_inside(gray, card.corners, other.corners, lines)
-        if inside < SIDE_POINTS:
+        if inside < tune.side_points:
             return None
         shares.append(edges / inside)
     best = int(np.argmax(shares))
-    return best if shares[best] >= ON_TOP and shares[best] - shares[1 - best] >= APART else None
+    return best if shares[best] >= tune.on_top and shares[best] - shares[1 - best] >= tune.apart else None
 
 
 def index_points(corners: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:

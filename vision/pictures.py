@@ -9,8 +9,8 @@ picture is near one court's signature and clearly nearer it than any other's is 
 when its corners do not say otherwise (``reader.read_cards``).
 
 Measured on the photographs' deck, enrolled from its 24 photos (the benchmark's): of the 250
-cards read as courts, none but their own court's signature reached ``PICTURE_LEAST`` with a
-lead of ``PICTURE_LEAD`` (covered pictures mostly match nothing); of the 250 pip cards read,
+cards read as courts, none but their own court's signature reached ``picture_least`` with a
+lead of ``picture_lead`` (covered pictures mostly match nothing); of the 250 pip cards read,
 none came nearer any court's signature than 0.37.
 """
 
@@ -21,13 +21,25 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.tuning import tuned
+
 SIGNATURE_PX = (28, 40)  # a signature's width and height, in pixels
-# The picture's part of the face (top, bottom, left, right, shares of its sides): the indices
-# and the paper round them left out, so a card's signature is its picture.
-INNER = (0.12, 0.88, 0.15, 0.85)
-LIGHT_SIGMA = 5.0  # pixels of a signature: changes of light slower than this are taken out
-PICTURE_LEAST = 0.5  # correlation with a court's signature the picture must reach ...
-PICTURE_LEAD = 0.2  # ... ahead of every other court's, to be taken for that court
+
+
+@dataclass(frozen=True)
+class PictureTuning:
+    """The tuned numbers of telling court cards by their pictures, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    # The picture's part of the face (top, bottom, left, right, shares of its sides): the indices
+    # and the paper round them left out, so a card's signature is its picture.
+    inner: tuple[float, float, float, float] = (0.12, 0.88, 0.15, 0.85)
+    light_sigma: float = 5.0  # pixels of a signature: changes of light slower than this are taken out
+    picture_least: float = 0.5  # correlation with a court's signature the picture must reach ...
+    picture_lead: float = 0.2  # ... ahead of every other court's, to be taken for that court
+
+
+TUNING = PictureTuning()
 
 
 @dataclass(frozen=True)
@@ -39,8 +51,9 @@ class Pictures:
 
     def court_of(self, face: np.ndarray, suit: str | None = None) -> str | None:
         """The court whose picture a face (a warped card, either way up) shows, or None when no
-        court's signature is near enough and ahead of the others by ``PICTURE_LEAD``; with a
+        court's signature is near enough and ahead of the others by ``picture_lead``; with a
         ``suit``, of that suit's courts only."""
+        tune = tuned(TUNING)
         among = [n for n, code in enumerate(self.codes) if suit is None or code[-1] == suit]
         if not among:
             return None
@@ -49,17 +62,20 @@ class Pictures:
         order = np.argsort(-near)
         best = float(near[order[0]])
         second = float(near[order[1]]) if len(order) > 1 else -1.0
-        return self.codes[among[order[0]]] if best >= PICTURE_LEAST and best - second >= PICTURE_LEAD else None
+        return (
+            self.codes[among[order[0]]] if best >= tune.picture_least and best - second >= tune.picture_lead else None
+        )
 
 
 def signature(face: np.ndarray) -> np.ndarray:
-    """A face's picture as a unit vector: the middle (``INNER``), grey, ``SIGNATURE_PX`` big,
-    less its blur by ``LIGHT_SIGMA`` (an uneven light, a washed-out photo) and its mean."""
+    """A face's picture as a unit vector: the middle (``inner``), grey, ``SIGNATURE_PX`` big,
+    less its blur by ``light_sigma`` (an uneven light, a washed-out photo) and its mean."""
+    tune = tuned(TUNING)
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
     h, w = grey.shape
-    top, bottom, left, right = (round(share * side) for share, side in zip(INNER, (h, h, w, w), strict=True))
+    top, bottom, left, right = (round(share * side) for share, side in zip(tune.inner, (h, h, w, w), strict=True))
     middle = grey[top : max(bottom, top + 1), left : max(right, left + 1)]
     small = cv2.resize(middle.astype(np.float32), SIGNATURE_PX, interpolation=cv2.INTER_AREA)
-    detail = small - cv2.GaussianBlur(small, (0, 0), LIGHT_SIGMA)
+    detail = small - cv2.GaussianBlur(small, (0, 0), tune.light_sigma)
     detail = (detail - detail.mean()).ravel()
     return detail / max(float(np.linalg.norm(detail)), 1e-6)

@@ -5,11 +5,13 @@ boxes overlap."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import cv2
 import numpy as np
+
+from vision.tuning import tuned
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,25 @@ def side_supports(gray: np.ndarray, quads: np.ndarray, lines: np.ndarray | None 
 
 
 _ALONG_INSIDE = np.linspace(0.03, 0.97, 32, dtype=np.float32)[:, None]
-INSIDE_MARGIN = 0.06  # of a card's short side: points this near another outline's sides are not inside it
+
+
+@dataclass(frozen=True)
+class QuadTuning:
+    """The tuned numbers of judging outlines by their edges, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    inside_margin: float = 0.06  # of a card's short side: points this near another outline's sides are not inside it
+    grid: np.ndarray = field(
+        default_factory=lambda: np.stack(
+            np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1
+        ).reshape(-1, 2)
+    )
+    # two sides meeting at a card's corner: the cosine of their angle, at most (5 degrees off)
+    perpendicular: float = 0.09
+    whole: float = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
+
+
+TUNING = QuadTuning()
 
 
 def edges_inside(
@@ -121,11 +141,12 @@ def edges_inside(
     """Of a quadrilateral's side points lying inside another one (away from its sides), how many
     there are and how many are edges in the picture. Where two cards lie one over the other, the
     top card's sides show over the lower one; the lower card's sides under it do not."""
+    tune = tuned(TUNING)
     a = np.asarray(quad, np.float32)
     d, outward = side_vectors(a)
     pts = (a[:, None, :] + _ALONG_INSIDE * d[:, None, :]).reshape(-1, 2)
     normals = np.repeat(outward, len(_ALONG_INSIDE), axis=0)
-    margin = INSIDE_MARGIN * float(np.linalg.norm(d, axis=-1).min())
+    margin = tune.inside_margin * float(np.linalg.norm(d, axis=-1).min())
     contour = np.asarray(other, np.float32)
     inside = np.array([cv2.pointPolygonTest(contour, (float(x), float(y)), True) > margin for x, y in pts])
     h, w = gray.shape
@@ -142,14 +163,12 @@ def edges_inside(
     return int(inside.sum()), int(strong.sum())
 
 
-GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 7), np.linspace(0.08, 0.92, 7)), -1).reshape(-1, 2)
-
-
 def grid_samples(image: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """An image sampled on a 7 x 7 grid over each quadrilateral (N x 4 x 2, corners in order):
     the values (N x 49, zero off the image) and which samples lie on it."""
+    tune = tuned(TUNING)
     a, b, d = quads[:, 0], quads[:, 1], quads[:, 3]
-    pts = a[:, None] + GRID[None, :, :1] * (b - a)[:, None] + GRID[None, :, 1:] * (d - a)[:, None]
+    pts = a[:, None] + tune.grid[None, :, :1] * (b - a)[:, None] + tune.grid[None, :, 1:] * (d - a)[:, None]
     xs, ys = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     ok = (xs >= 0) & (ys >= 0) & (xs < image.shape[1]) & (ys < image.shape[0])
     return np.where(ok, image[np.where(ok, ys, 0), np.where(ok, xs, 0)], 0), ok
@@ -157,8 +176,9 @@ def grid_samples(image: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.n
 
 def inside_fractions(region: np.ndarray, quads: np.ndarray) -> list[float]:
     """How much of each quadrilateral (N x 4 x 2) lies inside the region mask, sampled on a 7 x 7 grid."""
+    tune = tuned(TUNING)
     hits, _ = grid_samples(region, quads)
-    return [float(v) for v in hits.sum(axis=1) / len(GRID)]
+    return [float(v) for v in hits.sum(axis=1) / len(tune.grid)]
 
 
 def boxes(quads: list[CardQuad]) -> np.ndarray:
@@ -181,7 +201,6 @@ def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
 
 
-PERPENDICULAR = 0.09  # two sides meeting at a card's corner: the cosine of their angle, at most (5 degrees off)
 RATIOS = (1.40, 1.56)  # a card's long side over its short side: poker, bridge
 
 
@@ -191,6 +210,7 @@ def corner_rectangles(segments: np.ndarray, gap: float) -> np.ndarray:
     from it. How long the sides are is not known: each rectangle reaches as far as the longer
     edge asks (the other may be cut short by a card lying over it, or fade white on white), as a
     poker or a bridge card, with either edge along a short side."""
+    tune = tuned(TUNING)
     seg = np.asarray(segments, np.float32).reshape(-1, 2, 2)
     seg = seg[np.linalg.norm(seg[:, 1] - seg[:, 0], axis=1) >= 1]  # a point has no direction
     if len(seg) < 2:
@@ -199,7 +219,7 @@ def corner_rectangles(segments: np.ndarray, gap: float) -> np.ndarray:
     u = seg[:, 1] - start
     u /= np.linalg.norm(u, axis=1, keepdims=True)
     i, j = np.triu_indices(len(seg), 1)
-    square = np.abs((u[i] * u[j]).sum(axis=1)) < PERPENDICULAR
+    square = np.abs((u[i] * u[j]).sum(axis=1)) < tune.perpendicular
     i, j = i[square], j[square]
     det = u[i, 0] * -u[j, 1] + u[j, 0] * u[i, 1]
     q = start[j] - start[i]
@@ -225,11 +245,9 @@ def corner_rectangles(segments: np.ndarray, gap: float) -> np.ndarray:
     return np.concatenate(out).astype(np.float32)
 
 
-WHOLE = 0.6  # an outline this much an edge in the picture on every side is a card lying whole
-
-
 def whole(quad: CardQuad) -> bool:
     """Whether the picture shows every side of an outline as an edge: a card lying whole, not an
     outline reaching under another card. The reader then trusts one index corner with a picture
     in the middle (the other under glare, a thumb, a blur)."""
-    return quad.edges >= WHOLE
+    tune = tuned(TUNING)
+    return quad.edges >= tune.whole

@@ -20,13 +20,13 @@ import numpy as np
 
 from vision.corner_net import RANK_CLASSES, SUIT_CLASSES, CornerNet, CornerOutput, byte_percentiles
 from vision.deck import JOKER, NO_INDEX, Deck, builtin_deck
-from vision.ink import PAPER_CELL, RED_SHARE, IndexInks, Planes, mark_red_share
+from vision.ink import TUNING as INK_TUNING
+from vision.ink import IndexInks, Planes, mark_red_share
 from vision.middle import (
     BLOCKED,
     CORNER_H,
     CORNER_W,
     PIP_RANKS,
-    RED_PIP,
     centre_red_share,
     centre_witnesses,
     court_ends,
@@ -34,18 +34,37 @@ from vision.middle import (
     is_back,
     least_pips,
 )
+from vision.middle import TUNING as MIDDLE_TUNING
 from vision.pictures import Pictures
+from vision.tuning import tuned
 
 UNSURE = 0.7  # default confidence threshold: below it, "unsure" (measured in the benchmark)
 BACK = "back"
 FACE_SCALE = 0.5  # the face is read at this size of a warped card's (``Warped``)
-PAPER_PERCENTILE = 90  # a card's paper: its face's brightest tenth, in each colour (``Warped.balanced``)
-# A good camera shows red pips at a red share (``ink.red_share``) of 0.28-0.98, most over 0.5; a
-# cheap webcam's dull reds 0.14-0.3 (rendered camera looks' tuning scenes).
-VIVID_RED = 0.5
-MAX_VIVID = 3.0  # ... an unsure card's dull reds are made that vivid, by at most this gain
-BALANCE_FROM = 0.04  # paper whose colours differ less than this share of its brightest is left alone
-MAX_BALANCE = 1.6  # no colour scaled by more than this (or less than its inverse)
+
+
+@dataclass(frozen=True)
+class ReaderTuning:
+    """The tuned numbers of reading an outline's card, each with its unit and why it has its value
+    (``vision.tuning``: a test or an experiment reads with others)."""
+
+    paper_percentile: int = 90  # a card's paper: its face's brightest tenth, in each colour (``Warped.balanced``)
+    # A good camera shows red pips at a red share (``ink.red_share``) of 0.28-0.98, most over 0.5; a
+    # cheap webcam's dull reds 0.14-0.3 (rendered camera looks' tuning scenes).
+    vivid_red: float = 0.5
+    max_vivid: float = 3.0  # ... an unsure card's dull reds are made that vivid, by at most this gain
+    balance_from: float = 0.04  # paper whose colours differ less than this share of its brightest is left alone
+    max_balance: float = 1.6  # no colour scaled by more than this (or less than its inverse)
+    pictured: float = 0.8  # how sure a court is read from its picture alone (``vision.pictures``)
+    suit_says: float = 0.5  # a corner's suit read this surely leaves the picture to tell only which of its courts
+    middle_doubt: float = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
+    near_count: float = 0.1  # ... a pip count one short of or over the rank's (a pip lost to glare, a speck counted)
+    disagree: float = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
+    # a court card whose corners' ranks its picture overrules: its suit read this surely, at least
+    overruled_suit: float = 0.9
+
+
+TUNING = ReaderTuning()
 
 
 @dataclass(frozen=True)
@@ -102,14 +121,15 @@ class Warped:
         (the face's brightest part) is as bright in all three. A warm lamp, a green tube or a
         camera's wrong white balance tints the whole card alike; judged against its own paper,
         a red index is red again. A picture without colour is left as it is."""
+        tune = tuned(TUNING)
         face = self.face
         if face.ndim != 3 or face.shape[2] != 3:
             return self
         pixels = np.ascontiguousarray(face[::3, ::3].reshape(-1, 3).T)  # a ninth of them tell the paper as well
-        paper = np.concatenate(byte_percentiles(pixels, (PAPER_PERCENTILE,)))
-        if paper.min() < 1 or float(paper.max() - paper.min()) < BALANCE_FROM * float(paper.max()):
+        paper = np.concatenate(byte_percentiles(pixels, (tune.paper_percentile,)))
+        if paper.min() < 1 or float(paper.max() - paper.min()) < tune.balance_from * float(paper.max()):
             return self  # neutral already: nothing to mend
-        gains = np.clip(paper.mean() / paper, 1 / MAX_BALANCE, MAX_BALANCE)
+        gains = np.clip(paper.mean() / paper, 1 / tune.max_balance, tune.max_balance)
         table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains + 0.5, 0, 255).astype(np.uint8)
         lut = np.ascontiguousarray(table.reshape(256, 1, 3))
         return Warped(cv2.LUT(face, lut), (cv2.LUT(self.corners[0], lut), cv2.LUT(self.corners[1], lut)))
@@ -117,18 +137,20 @@ class Warped:
     @cached_property
     def dull_red(self) -> float | None:
         """The red share of the middle's pips (``middle.centre_red_share``) where they are red
-        (``middle.RED_PIP``) but duller than a good camera shows them (``VIVID_RED``); else None.
+        (``middle`` red_pip) but duller than a good camera shows them (``vivid_red``); else None.
         Pictures are not asked: their inks are many."""
+        tune = tuned(TUNING)
         if self.middle[0] == "court":
             return None
         share = centre_red_share(self._planes)
-        return share if share is not None and RED_PIP < share < VIVID_RED else None
+        return share if share is not None and tuned(MIDDLE_TUNING).red_pip < share < tune.vivid_red else None
 
     def vivid(self, gain: float) -> Warped:
         """The card with its colours' distance from grey multiplied by ``gain`` (at most
-        ``MAX_VIVID``): a cheap webcam's dull, brownish reds, which the corner networks read as
+        ``max_vivid``): a cheap webcam's dull, brownish reds, which the corner networks read as
         black suits, made as red as a good camera's; black ink, grey already, stays black."""
-        gain = min(gain, MAX_VIVID)
+        tune = tuned(TUNING)
+        gain = min(gain, tune.max_vivid)
 
         def more(picture: np.ndarray) -> np.ndarray:
             f = picture.astype(np.float32)
@@ -155,7 +177,7 @@ class Warped:
 
     @cached_property
     def _planes(self) -> Planes:
-        return Planes.of(self.face, round(PAPER_CELL * FACE_SCALE))
+        return Planes.of(self.face, round(tuned(INK_TUNING).paper_cell * FACE_SCALE))
 
     def index_planes(self) -> list[Planes]:
         """The face's planes of its two index corners (``corner_image``'s regions, upright): what
@@ -225,6 +247,7 @@ def read_cards(
     through outlines a little off its own; each corner's probabilities are the average.
     An unsure card whose pips are a dull red is read once more with its colours as vivid as a
     good camera's (``Warped.vivid``)."""
+    tune = tuned(TUNING)
     deck = deck or builtin_deck()
     cards = [c if isinstance(c, Warped) else Warped.of(c) for c in cards]
     if looks is not None and (len(looks) != len(cards) or any(len(pairs) % 2 for pairs in looks)):
@@ -233,7 +256,7 @@ def read_cards(
     readings = _read_cards(cards, deck, threshold, whole, covered, looks)
     dull = [] if covered else [n for n, r in enumerate(readings) if r.code is None and cards[n].dull_red is not None]
     if dull:
-        vivid = [cards[n].vivid(VIVID_RED / cards[n].dull_red) for n in dull]
+        vivid = [cards[n].vivid(tune.vivid_red / cards[n].dull_red) for n in dull]
         again = _read_cards(vivid, deck, threshold, None if whole is None else [whole[n] for n in dull], False, None)
         for n, reading in zip(dull, again, strict=True):
             if reading.code is not None:
@@ -250,6 +273,7 @@ def _read_cards(
     looks: list[list[np.ndarray]] | None,
 ) -> list[Reading]:
     """``read_cards``, each card as it is."""
+    tune = tuned(TUNING)
     more = [c for pairs in looks or [] for c in pairs]
     rank_p, suit_p = (_averaged(p, 2 * len(cards), looks) for p in deck.posteriors(_networks_read(deck, cards, more)))
     readings = []
@@ -277,7 +301,7 @@ def _read_cards(
             if ends[0] is not None and ends[0] == ends[1]:  # both agree: one alone may be another card's
                 code, confidence = weigh_witnesses(ranks[shows], suits[shows], middle, ends[0], red, vouched, ink)
             if pip_beside_says_otherwise(code, found, ends):
-                confidence = min(confidence, DISAGREE)
+                confidence = min(confidence, tune.disagree)
         if (
             confidence < threshold
             and face is not None
@@ -289,20 +313,16 @@ def _read_cards(
             colour = _joker_colour(ranks, index, deck.inks, joker_read=True)
             code = "RJ" if colour else code
             if colour is None:
-                confidence = min(confidence, DISAGREE)  # a joker of no colour seen: red or black?
+                confidence = min(confidence, tune.disagree)  # a joker of no colour seen: red or black?
         pictured = middle == "court" or code[:-1] in COURT_RANKS or code in ("RJ", "BJ")
         # A shadow across the middle is no other card's ink, where the pips it leaves show the
         # card's own suit. A pip count's own suit is not taken so: a pile's lower card of the
         # top card's suit would be read for the top.
         own = middle == BLOCKED and suit == code[-1]
         if face is not None and not pictured and not own and foreign_middle(face, [index[i] for i in shows]):
-            confidence = min(confidence, DISAGREE)
+            confidence = min(confidence, tune.disagree)
         readings.append(Reading(code if confidence >= threshold else None, confidence, found))
     return readings
-
-
-PICTURED = 0.8  # how sure a court is read from its picture alone (``vision.pictures``)
-SUIT_SAYS = 0.5  # a corner's suit read this surely leaves the picture to tell only which of its courts
 
 
 def pictured_reading(
@@ -313,22 +333,23 @@ def pictured_reading(
     code: str,
     p: float,
 ) -> tuple[str, float]:
-    """The court an unsure card's picture shows (``Pictures.court_of``), read ``PICTURED`` surely
+    """The court an unsure card's picture shows (``Pictures.court_of``), read ``pictured`` surely
     when something else says so too; else the card as it was read. A suit its corners read
-    ``SUIT_SAYS`` surely (a pip is read more surely than a washed-out rank) leaves the picture
+    ``suit_says`` surely (a pip is read more surely than a washed-out rank) leaves the picture
     to tell which of that suit's courts it is; with none so read, the picture is compared with
     every court, and a corner reading its rank or suit, or a middle that is a picture, must
     back it. Where the middle is a picture, a corner reading a pip card's rank is no witness
     (a wire mesh across a queen of diamonds read as a 4C)."""
+    tune = tuned(TUNING)
     credible = [c for c in found if c is not None and (middle != "court" or c.rank in COURT_RANKS)]
-    said = {c.suit for c in credible if c.suit_confidence >= SUIT_SAYS}
+    said = {c.suit for c in credible if c.suit_confidence >= tune.suit_says}
     if len(said) > 1:
         return code, p
     court = pictures.court_of(face, next(iter(said), None))
     if court is None:
         return code, p
     backed = bool(said) or middle == "court" or any(c.suit == court[-1] or c.rank == court[:-1] for c in credible)
-    return (court, PICTURED) if backed else (code, p)
+    return (court, tune.pictured) if backed else (code, p)
 
 
 def pip_beside_says_otherwise(
@@ -383,7 +404,7 @@ def _joker_colour(
     share = _red_share(jokers)
     if inks is not None:
         return inks.colour(share)
-    return None if share is None else share > RED_SHARE
+    return None if share is None else share > tuned(INK_TUNING).red_share
 
 
 def _red_share(corners: list[np.ndarray] | list[Planes]) -> float | None:
@@ -392,10 +413,6 @@ def _red_share(corners: list[np.ndarray] | list[Planes]) -> float | None:
     return float(np.mean(shares)) if shares else None
 
 
-MIDDLE_DOUBT = 0.05  # how likely the middle shows what it shows when the card is another rank or suit
-NEAR_COUNT = 0.1  # ... a pip count one short of or over the rank's (a pip lost to glare, a speck counted)
-DISAGREE = 0.6  # the most a card whose corners disagree can score, unless the middle settles it
-OVERRULED_SUIT = 0.9  # a court card whose corners' ranks its picture overrules: its suit read this surely, at least
 PIP_CLASSES = [RANK_CLASSES.index(r) for r in PIP_RANKS.values()]  # the ranks a count of pips names (A-10)
 COURT_RANKS = ("J", "Q", "K")
 COURT_CLASSES = [RANK_CLASSES.index(r) for r in COURT_RANKS]  # the ranks a picture shows
@@ -417,11 +434,11 @@ def weigh_witnesses(
     pips' suit), which does not depend on the deck's font.
 
     The corners share a font, so they are not independent: their probabilities are combined by a
-    geometric mean. The middle weighs each class it contradicts by ``MIDDLE_DOUBT``, so a corner
+    geometric mean. The middle weighs each class it contradicts by ``middle_doubt``, so a corner
     torn between 3 and 5 is settled by three pips, and a confident index against the count leaves
     the card unsure; a count one pip off a rank (glare washing a pip out) weighs it by
-    ``NEAR_COUNT``, which does not contradict it, nor name it. Corners whose best answers differ
-    (an outline spanning two cards, a misread index) score at most ``DISAGREE`` unless the middle
+    ``near_count``, which does not contradict it, nor name it. Corners whose best answers differ
+    (an outline spanning two cards, a misread index) score at most ``disagree`` unless the middle
     names the winner itself. So does one
     corner alone that the middle does not confirm: the lower card of a pile shows one index, and
     an outline drawn round it reaches under the top card. A corner the middle rules out (a blurred
@@ -438,6 +455,7 @@ def weigh_witnesses(
     under the cards on top was painted out. Vouched, the lone corner counts once (its own
     confidence, squared). ``ink``: the index's colour as an enrolled deck's inks judge it (red
     True, black False), a witness against the suits of the other colour, as the big pips are."""
+    tune = tuned(TUNING)
     whole, covered = outline == "whole", outline == "covered"
     every = range(len(RANK_CLASSES))
     vouched = every if covered or (whole and middle == "court") else COURT_CLASSES if middle == "court" else ()
@@ -448,8 +466,8 @@ def weigh_witnesses(
     suit_vouched = range(len(SUIT_CLASSES)) if vouch_suit else ()
     suit, suit_sure = _witnesses(suit_p, suit_likelihood(middle_suit, ink), suit_vouched)
     overruled = middle == "court" and all(int(np.argmax(row[:-1])) in PIP_CLASSES for row in rank_p)
-    if overruled and suit_sure < OVERRULED_SUIT:
-        suit_sure = min(suit_sure, DISAGREE)  # an index read so poorly tells its suit clearly, or not at all
+    if overruled and suit_sure < tune.overruled_suit:
+        suit_sure = min(suit_sure, tune.disagree)  # an index read so poorly tells its suit clearly, or not at all
     return RANK_CLASSES[rank] + SUIT_CLASSES[suit], min(rank_sure, suit_sure)
 
 
@@ -458,21 +476,22 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
     left alone: the middle says nothing about a corner). Something lying across the middle
     (``BLOCKED``) hides pips, but a joker's picture lies within it: a patch of wood grain, read
     as a joker's corner, shows grain running off the middle."""
+    tune = tuned(TUNING)
     like = np.ones(len(RANK_CLASSES))
     least = least_pips(middle)
     if least is not None:
         fewer = [c for c in PIP_CLASSES if c + 1 < least]  # A-10 in order: a class's pips are its index + 1
-        like[fewer + COURT_CLASSES] = MIDDLE_DOUBT
+        like[fewer + COURT_CLASSES] = tune.middle_doubt
     elif middle == BLOCKED:
-        like[JOKER] = MIDDLE_DOUBT
+        like[JOKER] = tune.middle_doubt
     elif middle == "court":
-        like[PIP_CLASSES] = MIDDLE_DOUBT
+        like[PIP_CLASSES] = tune.middle_doubt
     elif middle is not None:
-        like[:-1] = MIDDLE_DOUBT
+        like[:-1] = tune.middle_doubt
         counted = RANK_CLASSES.index(middle)
         if middle != "A":  # a lone pip is an ace's own sign, no count a pip off another
             near = [c for c in (counted - 1, counted + 1) if RANK_CLASSES[c] in COUNTED_RANKS]
-            like[near] = NEAR_COUNT
+            like[near] = tune.near_count
         like[counted] = 1.0
     return like
 
@@ -480,12 +499,13 @@ def _rank_likelihood(middle: str | None) -> np.ndarray:
 def suit_likelihood(middle_suit: str | None, ink: bool | None = None) -> np.ndarray:
     """How likely the big pips, and the index's ink (red True, black False), look as they do for
     each suit class ("no suit" is left alone: neither says whether an index shows its suit)."""
+    tune = tuned(TUNING)
     like = np.ones(len(SUIT_CLASSES))
     if middle_suit is not None:
-        like[:-1] = MIDDLE_DOUBT
+        like[:-1] = tune.middle_doubt
         like[SUIT_CLASSES.index(middle_suit)] = 1.0
     if ink is not None:
-        like[[SUIT_CLASSES.index(s) for s in (("C", "S") if ink else ("D", "H"))]] *= MIDDLE_DOUBT
+        like[[SUIT_CLASSES.index(s) for s in (("C", "S") if ink else ("D", "H"))]] *= tune.middle_doubt
     return like
 
 
@@ -496,7 +516,7 @@ def _witnesses(
     last class is "no index", which keeps its share) combined by a geometric mean, times the
     middle's likelihood, normalised.
 
-    Capped at ``DISAGREE`` when the middle contradicts the answer; when the corners disagree, or
+    Capped at ``disagree`` when the middle contradicts the answer; when the corners disagree, or
     the answer is none of theirs (a picture pushing a torn corner to a court rank), and the
     middle does not name the answer itself (a pip count names a rank, but not against a
     corner's answer one pip off it; a picture only rules the pip ranks out); and when one
@@ -509,22 +529,23 @@ def _witnesses(
     where one corner reads the answer itself and the other what the middle rules out, its best
     of the rest the answer (a queen whose one index is read as an A, Q next: a lone corner,
     squared, would leave her unsure)."""
+    tune = tuned(TUNING)
     fused = np.exp(np.log(np.maximum(probabilities, 1e-9)).mean(axis=0)) * likelihood
     fused /= fused.sum()
     index, like = fused[:-1], likelihood[:-1]
     best = int(np.argmax(index))
     sure = float(index[best])
     named = like[best] == like.max() and np.count_nonzero(like == like.max()) == 1
-    kept = [i for i, k in enumerate(np.argmax(probabilities[:, :-1], axis=1)) if like[k] > MIDDLE_DOUBT]
+    kept = [i for i, k in enumerate(np.argmax(probabilities[:, :-1], axis=1)) if like[k] > tune.middle_doubt]
     answers = [int(np.argmax(probabilities[i, :-1])) for i in kept]
     said = set(answers)  # each corner's own answer, unless the middle rules it out (a misread corner)
-    if best not in said and any(like[k] == NEAR_COUNT for k in said):
+    if best not in said and any(like[k] == tune.near_count for k in said):
         # A count one pip off what a corner says names nothing against it: the pip of the card
         # under a pile's top card, counted with its own, reads a five as a six.
         named = False
-    allowed = np.flatnonzero(like > MIDDLE_DOUBT)
-    if like[best] <= MIDDLE_DOUBT < like.max():
-        sure = min(sure, DISAGREE)  # the middle contradicts the answer
+    allowed = np.flatnonzero(like > tune.middle_doubt)
+    if like[best] <= tune.middle_doubt < like.max():
+        sure = min(sure, tune.disagree)  # the middle contradicts the answer
     elif (
         overrule
         and len(probabilities) > 1
@@ -532,10 +553,10 @@ def _witnesses(
     ):
         pass  # each corner reads the answer, or what the middle rules out and, of the rest, the answer best
     elif (len(said) > 1 or best not in said) and not named:
-        sure = min(sure, DISAGREE)  # the corners disagree, or the middle picked what no corner said
+        sure = min(sure, tune.disagree)  # the corners disagree, or the middle picked what no corner said
     elif (len(answers) == 1 and not named) or (len(probabilities) == 1 and best not in said):
         # One corner alone (or beside one the middle rules out), unconfirmed: an outline reaching
         # under another card, unless the outline was vouched for otherwise.
         alone = float(probabilities[kept, best].max()) if kept else 0.0  # that corner's own belief
-        sure = min(sure, alone) ** 2 if best in vouched and best in said else min(sure, DISAGREE)
+        sure = min(sure, alone) ** 2 if best in vouched and best in said else min(sure, tune.disagree)
     return best, sure

@@ -143,12 +143,7 @@ def test_each_camera_row_is_read_by_the_built_in_reader_and_by_a_deck_enrolled_u
     from photos taken with that look (``sim.camera_looks``) and the deck enrolled from sharp
     photos, every card of the scene counted in each."""
     import benchmarks.bench_vision as bench_module
-    import sim.camera_looks as looks_module
-    import sim.render as render_module
 
-    webcam = looks_module.LOOKS["cheap webcam"]
-    monkeypatch.setattr(looks_module, "LOOKS", {webcam.name: webcam})
-    monkeypatch.setattr(render_module, "DECK_STYLES", {"classic": render_module.DECK_STYLES["classic"]})
     enrolled_under = []
     enrolled = bench_module.enrolled_deck
 
@@ -157,7 +152,7 @@ def test_each_camera_row_is_read_by_the_built_in_reader_and_by_a_deck_enrolled_u
         return enrolled(style, folder, camera)
 
     monkeypatch.setattr(bench_module, "enrolled_deck", spy)
-    bench_module.bench_cameras(count=1)
+    bench_module.bench_cameras(count=1, looks=["cheap webcam"], styles=["classic"])
     rows = [line for line in capsys.readouterr().out.splitlines() if "cheap webcam" in line]
     assert enrolled_under == [None, "cheap webcam"]  # from sharp photos, then under the camera
     assert [row.split(":")[0].split("webcam")[1].strip() for row in rows] == ["built-in", "enrolled", "enrolled sharp"]

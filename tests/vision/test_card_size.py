@@ -8,7 +8,8 @@ from sim.layout import TableLayout
 from sim.render import CardPlacement, SceneSpec, render_scene
 from sim.rendered_camera import RenderedCamera
 from table.events import CardSeen
-from vision.card_size import LEAST, CardSizes
+from vision.card_size import TUNING as CARD_SIZE_TUNING
+from vision.card_size import CardSizes
 from vision.identify import identify
 from vision.seen import SeenCard
 
@@ -27,7 +28,7 @@ def card(code: str | None, short: float, long: float, covered: bool = False) -> 
 
 def test_the_size_is_the_median_of_cards_read_surely_once_enough_were() -> None:
     sizes = CardSizes()
-    sizes.add([card("5D", 128, 180) for _ in range(LEAST - 1)])
+    sizes.add([card("5D", 128, 180) for _ in range(CARD_SIZE_TUNING.least - 1)])
     sizes.add([card(None, 200, 300), card("7C", 60, 80, covered=True)])  # unsure, or lying under others
     assert sizes.typical() is None
     sizes.add([card("back", 130, 182), card("KC", 150, 205)])

@@ -12,6 +12,7 @@ import pytest
 from sim.render import CardPlacement, SceneSpec, render_scene
 from vision.deck import Prototypes, builtin_deck
 from vision.detect import CardQuad, warp_card
+from vision.ink import TUNING as INK_TUNING
 from vision.ink import IndexInks, mark_red_share
 from vision.profile import EnrolError, enrol, load_deck, save_profile
 from vision.reader import SUIT_CLASSES, Warped, suit_likelihood
@@ -45,10 +46,9 @@ def test_inks_are_learnt_only_where_the_camera_tells_red_from_black() -> None:
 def test_a_webcam_s_dull_red_index_is_far_from_the_built_in_red_but_apart_from_its_blacks() -> None:
     """Under the cheap webcam's look a red index shows a small share of red, under the built-in
     ``RED_SHARE``; the deck's own inks, learnt under that camera, still call it red."""
-    from vision.ink import RED_SHARE
 
     red, black = _share(_warped("4H", WEBCAM)), _share(_warped("4S", WEBCAM))
-    assert black < red < RED_SHARE
+    assert black < red < INK_TUNING.red_share
     inks = IndexInks.learnt([black], [red])
     assert inks is not None
     assert inks.colour(_share(_warped("7D", WEBCAM, seed=5))) is True

@@ -9,7 +9,8 @@ import pytest
 import vision.reader as reader_module
 from sim.render import CardPlacement, SceneSpec, render_scene
 from vision.detect import CardQuad, warp_card
-from vision.middle import RED_PIP, centre_red_share
+from vision.middle import TUNING as MIDDLE_TUNING
+from vision.middle import centre_red_share
 from vision.reader import Warped, read_cards
 
 WEBCAM = "cheap webcam"
@@ -30,17 +31,17 @@ def test_a_webcam_s_dull_red_pips_are_red_though_their_redness_is_a_black_s(seed
     lies well above black's."""
     red, black = _warped("8D", seed), _warped("8S", seed)
     share = centre_red_share(red.face_planes())
-    assert share is not None and RED_PIP < share < reader_module.VIVID_RED
-    assert (centre_red_share(black.face_planes()) or 0.0) < RED_PIP / 2
+    assert share is not None and MIDDLE_TUNING.red_pip < share < reader_module.TUNING.vivid_red
+    assert (centre_red_share(black.face_planes()) or 0.0) < MIDDLE_TUNING.red_pip / 2
     assert red.middle == ("8", "D") and black.middle == ("8", "S")
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_an_unsure_card_with_dull_red_pips_is_read_again_vivid(monkeypatch, seed: int) -> None:
+def test_an_unsure_card_with_dull_red_pips_is_read_again_vivid(retune, seed: int) -> None:
     """The corner networks read the webcam's dull red diamond index as a spade and leave the
     four of diamonds unsure; made vivid, it is read."""
     assert read_cards([_warped("4D", seed)])[0].code == "4D"
-    monkeypatch.setattr(reader_module, "MAX_VIVID", 1.0)  # read again as dull as it was
+    retune(reader_module.TUNING, max_vivid=1.0)  # read again as dull as it was
     assert read_cards([_warped("4D", seed)])[0].code is None
 
 

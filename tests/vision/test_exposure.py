@@ -12,7 +12,8 @@ import pytest
 
 from benchmarks.photos import missing, photos_folder
 from table.cli import main
-from vision.exposure import OVEREXPOSED, clipped_share, overexposure_advice
+from vision.exposure import TUNING as EXPOSURE_TUNING
+from vision.exposure import clipped_share, overexposure_advice
 from vision.identify import SeenCard, identify
 
 DATA = photos_folder()
@@ -45,7 +46,7 @@ def test_an_overexposed_frame_is_told_by_its_clipped_paper(scene: np.ndarray) ->
     cards = identify(bright)
     assert [c for c in cards if c.code]  # still read: the advice is for what it costs elsewhere
     share = clipped_share(bright, cards)
-    assert share is not None and share >= OVEREXPOSED
+    assert share is not None and share >= EXPOSURE_TUNING.overexposed
     assert overexposure_advice(bright, cards).startswith(f"overexposed: {share:.0%} of the cards' corners")
 
 

@@ -90,7 +90,7 @@ def test_a_card_in_a_loose_outline_is_not_read_as_a_part_of_it() -> None:
 
 def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read(monkeypatch) -> None:
     """An outline read as no card is searched as a row of cards: of the top cards found at its
-    ends, one narrower than ``MIN_SHORT_SIDE`` has an index too small to read, as every other
+    ends, one narrower than ``min_short_side`` has an index too small to read, as every other
     outline must pass, and is not read (limed wood beside a hand gave a "top card" 29 pixels
     wide whose grain read as a black joker at 0.75); one as wide as a card is."""
     image, _ = render_scene(SceneSpec(table="limed", seed=8, light=0.5))
@@ -112,4 +112,4 @@ def test_a_row_s_top_card_too_narrow_to_show_a_readable_index_is_not_read(monkey
     monkeypatch.setattr(identify_module, "fan_tops", tops)
     monkeypatch.setattr(OutlineReader, "read", read)
     identify_module.card_rows(image, reader, [row], [None], [Reading(None, 0.3, (None, None))])
-    assert len(asked) == 1 and asked[0] >= identify_module.MIN_SHORT_SIDE
+    assert len(asked) == 1 and asked[0] >= identify_module.TUNING.min_short_side

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import vision.by_index as by_index_module
 import vision.identify as identify_module
 import vision.indices as indices_module
+import vision.middle as middle_module
 from benchmarks.photos import label_overlap, labelled, missing, photos_folder
 from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from sim.render_cards import DECK_STYLES, render_card
@@ -27,8 +28,8 @@ from vision.deck import builtin_deck
 from vision.detect import CARD_H, CARD_W, CardQuad, FoundCard
 from vision.fans import line_map
 from vision.identify import SeenCard, identify
+from vision.indices import TUNING as INDICES_TUNING
 from vision.indices import (
-    PIP_GAP_MOST,
     Sighting,
     card_outline,
     find_indices,
@@ -154,18 +155,18 @@ def test_a_lone_cards_indices_are_found_read_and_placed_at_its_corners(style: st
             assert cv2.pointPolygonTest(truth.corners.astype(np.float32), middle, False) > 0
 
 
-def test_a_card_as_pale_as_the_table_is_found_by_its_two_indices_facing_each_other(monkeypatch) -> None:
+def test_a_card_as_pale_as_the_table_is_found_by_its_two_indices_facing_each_other(retune) -> None:
     """On a table the colour of the card's paper, turned, the card's sides barely show: each index
     alone is not taken, but the two, facing each other from the card's opposite corners and read
-    alike, are (``indices.mirrored``). (Each index has one side just past ``SIDE_EDGE``, 32-37
-    grey levels against 28 for the other, so read past ``WEAK_SIDES_SURE`` it is taken alone: that
+    alike, are (``indices.mirrored``). (Each index has one side just past ``side_edge``, 32-37
+    grey levels against 28 for the other, so read past ``weak_sides_sure`` it is taken alone: that
     is held off here.)"""
     face = render_card("7H", DECK_STYLES["classic"])
     paper = tuple(int(v) for v in np.median(face[5:40, 60:-60, :3].reshape(-1, 3), axis=0))
     image = on_table("7H", "classic", angle=33, table=paper)
-    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
+    retune(indices_module.TUNING, weak_sides_sure=1.01)
     assert [s.code for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == ["7H", "7H"]
-    monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
+    retune(indices_module.TUNING, mirror_reach=0.0)
     assert [s.code for s in find_indices(image, builtin_deck(), UNSURE) if s.code] == []
 
 
@@ -267,10 +268,10 @@ def test_a_card_no_outline_finds_on_a_photograph_is_found_by_its_index(monkeypat
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
-def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_faint_side(monkeypatch) -> None:
+def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_faint_side(retune) -> None:
     """IMG_2669's jack of diamonds lies over a nine as white as itself: its left side shows no
     step, its top only the thin shadow it casts (29.9 grey levels). Its index reads for sure;
-    the one side showing at ``SHOWN_SIDE`` is side enough. Asked for a side at ``SIDE_EDGE``,
+    the one side showing at ``shown_side`` is side enough. Asked for a side at ``side_edge``,
     the index is no card's."""
     image = cv2.imread(str(photos_folder() / "IMG_2669.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2669.JPG") if b[:2] == (114, 218)]
@@ -279,7 +280,7 @@ def test_a_card_over_one_as_white_as_itself_is_found_by_its_index_beside_one_fai
         return [c.code for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
 
     assert codes() == ["JD"] and rank == "J"
-    monkeypatch.setattr(indices_module, "SHOWN_SIDE", indices_module.SIDE_EDGE)
+    retune(indices_module.TUNING, shown_side=indices_module.TUNING.side_edge)
     assert codes() == []
 
 
@@ -323,7 +324,7 @@ def test_an_index_printed_on_a_card_lying_whole_on_top_is_that_card_s() -> None:
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
-def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monkeypatch) -> None:
+def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(retune) -> None:
     """IMG_2657's king of diamonds, the lowest of a fan, shows its index and a strip of its
     picture: the index reads K at 0.78 (A and 8 the rest); beside a picture, 0.95. Without the
     picture's say, the index is too unsure to be a card."""
@@ -334,7 +335,7 @@ def test_a_fan_s_lowest_court_card_is_found_by_its_index_beside_its_picture(monk
         return [c.code for c in identify(image) if c.code is not None and label_overlap(c.corners, box) > 0.5]
 
     assert codes() == ["KD"] and rank == "K"
-    monkeypatch.setattr(indices_module, "PICTURE_INKS", 99)
+    retune(middle_module.TUNING, picture_inks=99)
     assert codes() == []
 
 
@@ -356,10 +357,10 @@ def test_an_unsure_outline_gives_way_to_the_card_its_index_shows(monkeypatch) ->
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
 @pytest.mark.parametrize("at", [(153, 54), (260, 36)])
-def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_surely(monkeypatch, at) -> None:
+def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_surely(retune, at) -> None:
     """IMG_2635's king and ace lie partly under other cards, each showing one index. Read surely
     enough, it is the card (covered); under the lone index's thresholds it is not taken (the
-    king lies beside a card known by both its indices: ``LONE_BESIDE`` is his)."""
+    king lies beside a card known by both its indices: ``lone_beside`` is his)."""
     image = cv2.imread(str(photos_folder() / "IMG_2635.JPG"))
     ((rank, box),) = [(r, b) for r, b in labelled("IMG_2635.JPG") if b[:2] == at]
 
@@ -368,9 +369,9 @@ def test_a_card_showing_one_index_beside_others_is_taken_when_that_index_reads_s
         return max(cards, key=lambda c: label_overlap(c.corners, box)) if cards else None
 
     card = best()
-    assert card.covered and card.code[:-1] == rank and card.confidence >= by_index_module.LONE_SURE
-    monkeypatch.setattr(by_index_module, "LONE_SURE", 1.01)
-    monkeypatch.setattr(by_index_module, "LONE_BESIDE", 1.01)
+    assert card.covered and card.code[:-1] == rank and card.confidence >= by_index_module.TUNING.lone_sure
+    retune(by_index_module.TUNING, lone_sure=1.01)
+    retune(by_index_module.TUNING, lone_beside=1.01)
     assert best() is None or best().code[:-1] != rank
 
 
@@ -436,7 +437,7 @@ def test_a_card_found_by_its_index_is_sized_like_the_cards_read_on_the_frame(mon
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
-def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely(monkeypatch) -> None:
+def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely(retune) -> None:
     """IMG_2523's ace of diamonds reaches under the edge of a book: its outline, drawn short,
     shows no index; its index, read surely on its own, is the card (covered: its middle hidden)."""
     image = cv2.imread(str(photos_folder() / "IMG_2523.JPG"))
@@ -447,7 +448,7 @@ def test_a_card_whose_own_outline_reads_unsure_is_taken_by_its_index_read_surely
 
     (card,) = matches()
     assert card.covered and card.code[:-1] == rank
-    monkeypatch.setattr(by_index_module, "LONE_SURE", 1.01)
+    retune(by_index_module.TUNING, lone_sure=1.01)
     assert matches() == []
 
 
@@ -456,13 +457,13 @@ def test_marks_on_a_printed_page_read_as_an_index_are_no_card_where_no_card_face
     spades (0.79; 0.9 before the networks learnt print as no index). The segmenter sees no
     card's face there: no card is reported. (The networks may also read another index at much
     the same place, and two indices of one card that disagree are left out; here the surer
-    sighting of the two is the only one, taken as read surely (``LONE_SURE``), so that the face
+    sighting of the two is the only one, taken as read surely (``lone_sure``), so that the face
     is what is tested.)"""
     rng = random.Random(zlib.crc32(b"vintage") + 1)  # bench_vision: the busy desks of the vintage deck
     specs = [replace(random_scene(rng, style="vintage", cards=3), clutter=1.0) for _ in range(24)]
     image, truth = render_scene(specs[-1])
     two = max((s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == "2S"), key=lambda s: s.confidence)
-    sure = replace(two, confidence=max(two.confidence, by_index_module.LONE_SURE))
+    sure = replace(two, confidence=max(two.confidence, by_index_module.TUNING.lone_sure))
     monkeypatch.setattr(by_index_module, "find_indices", lambda *args: [sure])
 
     def others() -> list[str | None]:
@@ -494,11 +495,11 @@ def _development_fan(style: str, number: int) -> tuple[np.ndarray, list]:
 
 @pytest.mark.parametrize(("style", "number"), [("jumbo", 7), ("classic", 17), ("casino", 29)])
 def test_an_index_on_a_lower_cards_outline_drawn_round_the_cards_over_it_too_is_sought(
-    monkeypatch, style: str, number: int
+    retune, style: str, number: int
 ) -> None:
     """A fan's lower cards found as one outline, read as the lowest (its index in the outline's
     corner), covered: the indices of the cards lying over it, inside that outline, are sought
-    and the cards taken. The covered card's own index is not sought again (``OWN_CORNER``);
+    and the cards taken. The covered card's own index is not sought again (``own_corner``);
     grown to reach every index on it, the cards over it are lost as they were when a covered
     card's whole outline was left out of the search."""
     image, truth = _development_fan(style, number)
@@ -509,21 +510,21 @@ def test_an_index_on_a_lower_cards_outline_drawn_round_the_cards_over_it_too_is_
         return {c.code for c in identify(image) if c.covered}
 
     assert over <= found()
-    monkeypatch.setattr(by_index_module, "OWN_CORNER", 10.0)
+    retune(by_index_module.TUNING, own_corner=10.0)
     assert not over <= found()
 
 
 @pytest.mark.parametrize(("style", "number", "code"), [("classic", 18, "3D"), ("casino", 35, "5S")])
 def test_a_fan_s_lower_card_beside_cards_taken_by_their_indices_is_taken_by_its_own(
-    monkeypatch, style: str, number: int, code: str
+    retune, style: str, number: int, code: str
 ) -> None:
-    """A fan's lower card known by one index read under ``LONE_SURE``, beside cards themselves
+    """A fan's lower card known by one index read under ``lone_sure``, beside cards themselves
     known by one index each, is taken where the segmenter believes its face at even odds
-    (``RELAYED_FACE``); not without that relay."""
+    (``relayed_face``); not without that relay."""
     image, truth = _development_fan(style, number)
     assert code in {card.code for card in truth}
     assert code in {c.code for c in identify(image)}
-    monkeypatch.setattr(by_index_module, "RELAYED_FACE", 1.01)  # no relayed card taken
+    retune(by_index_module.TUNING, relayed_face=1.01)  # no relayed card taken
     assert code not in {c.code for c in identify(image)}
 
 
@@ -547,7 +548,7 @@ def test_a_card_known_by_both_indices_is_taken_though_a_card_on_top_explains_one
 def test_a_card_whose_outline_reads_unsure_is_found_whole_from_its_index(monkeypatch) -> None:
     """cam_image14's jack of spades: through its outline one corner reads, the other not (0.6 at
     most). Its index's outline, fitted to the edges round it, reads JS: he lies whole. Where no
-    outline fits, his two indices, found alone, both read JS (under ``LONE_SURE`` each): he is
+    outline fits, his two indices, found alone, both read JS (under ``lone_sure`` each): he is
     taken as lying under something."""
     image = cv2.imread(str(photos_folder() / "cam_image14.jpg"))
     ((rank, box),) = labelled("cam_image14.jpg")
@@ -608,10 +609,10 @@ def test_an_index_s_outline_with_its_corner_a_little_off_is_moved_onto_the_card_
     assert found and np.abs(found[0] - card).max() <= 6
 
 
-def test_where_other_sizes_fit_an_index_best_the_card_s_own_is_tried_too(monkeypatch) -> None:
+def test_where_other_sizes_fit_an_index_best_the_card_s_own_is_tried_too(retune) -> None:
     """A jumbo seven of hearts on a pile: the sizes that fit its index best reach over the cards
     under it (their sides are edges too) and read unsure. The best size well apart from those
-    (``FIT_APART``) is the card's own outline, which reads 7H: the top card."""
+    (``fit_apart``) is the card's own outline, which reads 7H: the top card."""
     image, truth = _benchmark_pile("jumbo", 11, offset=1002)
     assert truth[-1].code == "7H"
 
@@ -619,7 +620,7 @@ def test_where_other_sizes_fit_an_index_best_the_card_s_own_is_tried_too(monkeyp
         return [c.code for c in identify(image) if not c.covered]
 
     assert tops() == ["7H"]
-    monkeypatch.setattr(indices_module, "FIT_MORE", 0)
+    retune(indices_module.TUNING, fit_more=0)
     assert "7H" not in tops()
 
 
@@ -648,13 +649,13 @@ def test_a_pile_s_top_card_known_by_its_index_is_on_top(monkeypatch, style: str,
     assert not any(c.code == top.code and not c.covered for c in before)
 
 
-def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_reads(monkeypatch) -> None:
+def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_reads(retune, monkeypatch) -> None:
     """A white two of hearts on a pale table, over a king: the finder's outline spans both cards
     and reads unsure, though one of its corners reads the two's index surely. No index is found
     on its own there (the card's sides barely show against the table), but sought in that corner
     it is, and its outline fitted to the edges reads 2H: the top card. (Its two indices facing
     each other find it too, ``indices.mirrored``, and so does each index alone, one of its sides
-    showing, read past ``WEAK_SIDES_SURE``: both turned off here to show the corner's search.)
+    showing, read past ``weak_sides_sure``: both turned off here to show the corner's search.)
     The king under it is known by his one index showing, covered."""
     image, truth = _benchmark_pile("modern", 6)
     lower, top = truth
@@ -665,8 +666,8 @@ def test_a_pile_s_top_card_is_found_by_the_index_a_corner_of_the_pile_s_outline_
     found = identify(image)
     assert [(c.code, c.covered) for c in found] == [(top.code, False), (lower.code, True)]
     assert min(np.abs(np.roll(found[0].corners, k, axis=0) - top.corners).max() for k in range(4)) <= 10
-    monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
-    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
+    retune(indices_module.TUNING, mirror_reach=0.0)
+    retune(indices_module.TUNING, weak_sides_sure=1.01)
     assert not [s for s in find_indices(image, builtin_deck(), UNSURE) if s.code == top.code]
     assert read() == [(top.code, False), (lower.code, True)]
     monkeypatch.setattr(identify_module, "top_by_corner", lambda *args: None)
@@ -735,24 +736,24 @@ def test_a_pile_s_outline_read_on_one_corner_yields_to_an_index_on_it_read_other
     assert [c.code for c in identify(image) if not c.covered] == ["6C"]
 
 
-def test_a_whole_card_read_on_one_corner_yields_to_a_card_over_it_whose_index_shows_on_it(monkeypatch) -> None:
+def test_a_whole_card_read_on_one_corner_yields_to_a_card_over_it_whose_index_shows_on_it(retune) -> None:
     """The benchmark's jumbo fan 26: a king of clubs over a king of hearts. The king of hearts'
     outline is an edge all round but for his top side, under the king of clubs, and is read on
     his one corner showing (0.97) as lying on top. Another outline lies against his, so the
     index search looks inside it: the king of clubs' index shows on him, and the card it implies
     lies mostly off him, over him. He is doubted, and no card is called the top one where the
     king of clubs lies. His own print, read as another index, would imply a card lying on him:
-    that does not doubt him (``MOSTLY_OFF``); nor is a card lying apart searched at all."""
+    that does not doubt him (``mostly_off``); nor is a card lying apart searched at all."""
     rng = random.Random(zlib.crc32(b"jumbo") + 4)
     for _ in range(26):
         random_scene(rng, cards=rng.randint(2, 4), style="jumbo", fan=True)
     image, truth = render_scene(random_scene(rng, cards=rng.randint(2, 4), style="jumbo", fan=True))
     assert [t.code for t in truth] == ["KH", "KC"]  # the last lies on top
     assert "KH" not in [c.code for c in identify(image) if not c.covered]
-    monkeypatch.setattr(by_index_module, "MOSTLY_OFF", 0.0)
+    retune(by_index_module.TUNING, mostly_off=0.0)
     assert [c.code for c in identify(image) if not c.covered] == ["KH"]
-    monkeypatch.setattr(by_index_module, "MOSTLY_OFF", 0.5)
-    monkeypatch.setattr(by_index_module, "AGAINST", 1.01)
+    retune(by_index_module.TUNING, mostly_off=0.5)
+    retune(by_index_module.TUNING, against=1.01)
     assert [c.code for c in identify(image) if not c.covered] == ["KH"]
 
 
@@ -778,7 +779,12 @@ def test_index_pairs_measures_only_close_marks_and_misses_no_pair() -> None:
     rank_h, pip_h = index_extent(moments[:, None, :], u), index_extent(moments[None, :, :], u)
     rank_w, pip_w = index_extent(moments[:, None, :], across), index_extent(moments[None, :, :], across)
     half = (rank_h + pip_h) / 2
-    ok = (dist > 0.9 * half) & (dist < PIP_GAP_MOST * half) & (pip_h < 1.25 * rank_h) & (pip_h > 0.35 * rank_h)
+    ok = (
+        (dist > 0.9 * half)
+        & (dist < INDICES_TUNING.pip_gap_most * half)
+        & (pip_h < 1.25 * rank_h)
+        & (pip_h > 0.35 * rank_h)
+    )
     ok &= (pip_w < 2.5 * rank_w + 2) & (pip_w > 0.3 * rank_w) & (rank_h >= 6)
     want = set(zip(*np.nonzero(ok), strict=True))
     a, b, _, _ = index_pairs(centres, moments)
@@ -820,8 +826,8 @@ def test_an_index_that_may_be_sure_is_every_one_whose_averaged_looks_are() -> No
     square root at a rank and a suit (random posteriors, each index's looks alike but not equal,
     many of them near the bound)."""
     rng = np.random.default_rng(5)
-    looks = len(indices_module.SCALES)
-    middle = indices_module.SCALES.index(1.0)
+    looks = len(indices_module.TUNING.scales)
+    middle = indices_module.TUNING.scales.index(1.0)
     ranks = [n for n, r in enumerate(RANK_CLASSES) if r not in ("joker", "none")]
 
     def posteriors(classes: int) -> np.ndarray:
@@ -925,7 +931,7 @@ def test_ink_neither_grey_nor_red_is_no_index_s(ink: tuple[int, int, int], tinte
     corner = np.full((126, 62, 3), (215, 200, 235), np.uint8)  # pink paper (BGR)
     cv2.putText(corner, "A", (8, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 4)
     cv2.circle(corner, (22, 62), 9, ink, -1)
-    assert (indices_module.ink_tint(corner) > indices_module.TINTED_INK) == tinted
+    assert (indices_module.ink_tint(corner) > indices_module.TUNING.tinted_ink) == tinted
 
 
 def test_a_card_known_by_both_its_indices_gives_the_frame_s_card_size() -> None:
@@ -960,7 +966,7 @@ def test_a_card_known_by_both_its_indices_spans_them() -> None:
 
 
 @pytest.mark.skipif(missing() is not None, reason=str(missing()))
-def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_it_shows(monkeypatch) -> None:
+def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_it_shows(retune) -> None:
     """IMG_2668: a ten of spades under a jack of hearts whose two indices show, the top one's
     direction 6 degrees off the line between them. The jack's outline spans his two indices, so
     it holds both and he lies over the ten: the part of the ten that shows is the part labelled.
@@ -980,7 +986,7 @@ def test_a_card_under_one_known_by_both_indices_a_little_turned_is_found_where_i
         return float(iou(np.float32(box), labelled[None])[0])
 
     assert shown() > 0.7
-    monkeypatch.setattr(by_index_module, "SPAN_ALIGNED", float(np.cos(np.deg2rad(5.0))))
+    retune(by_index_module.TUNING, span_aligned=float(np.cos(np.deg2rad(5.0))))
     assert shown() < 0.5
 
 
@@ -1004,8 +1010,8 @@ def test_a_card_under_a_fan_s_top_card_known_by_both_indices_is_sized_like_it(mo
 
 
 def test_a_lone_index_beside_a_card_known_by_both_its_indices_needs_what_one_beside_a_card_read_does() -> None:
-    """A card known by one index reaching under another card needs ``LONE_BESIDE``, not
-    ``LONE_SURE``: the other card may be read by its outline, or known by both its indices read
+    """A card known by one index reaching under another card needs ``lone_beside``, not
+    ``lone_sure``: the other card may be read by its outline, or known by both its indices read
     alike (IMG_2668: a ten of spades at 0.76 under a jack of hearts whose two indices show)."""
     from vision.quads import boxes
 
@@ -1020,13 +1026,13 @@ def test_a_lone_index_beside_a_card_known_by_both_its_indices_needs_what_one_bes
         return by_index_module.sort_sightings(sightings, spans, np.zeros((0, 4), np.float32), shape)[2]
 
     assert lone([top, bottom, ten]) == [2]
-    assert lone([replace(top, confidence=0.8), ten]) == []  # the jack by one index, unsure: LONE_SURE for both
+    assert lone([replace(top, confidence=0.8), ten]) == []  # the jack by one index, unsure: lone_sure for both
 
 
 def test_a_fan_s_lower_card_known_by_one_index_is_relayed_by_a_card_taken_by_one_index() -> None:
-    """A fan's lower cards often show one index each: one read at ``LONE_SURE`` is taken, and
-    the card reaching under it needs ``LONE_BESIDE`` (relayed: the segmenter must then believe
-    its face more likely than not, ``RELAYED_FACE``). Not when the first card's index is unsure."""
+    """A fan's lower cards often show one index each: one read at ``lone_sure`` is taken, and
+    the card reaching under it needs ``lone_beside`` (relayed: the segmenter must then believe
+    its face more likely than not, ``relayed_face``). Not when the first card's index is unsure."""
     from vision.quads import boxes
 
     jack = np.float32([[300, 100], [400, 100], [400, 240], [300, 240]])
@@ -1044,10 +1050,10 @@ def test_a_fan_s_lower_card_known_by_one_index_is_relayed_by_a_card_taken_by_one
     assert sorted_out([replace(top, confidence=0.8), ten]) == ([], set())
 
 
-def test_a_frame_of_sensor_noise_reads_a_bounded_number_of_index_candidates(monkeypatch) -> None:
+def test_a_frame_of_sensor_noise_reads_a_bounded_number_of_index_candidates(retune, monkeypatch) -> None:
     """Heavy sensor noise over a pale table makes thousands of marks paired as indices (1,705
     candidates in a 640 x 480 frame, 6,400 in a 1280 x 720 one, read in 6 s and 2.5 GB). The
-    most papery ``CANDIDATES_MOST`` are read; the card lying there is read as before."""
+    most papery ``candidates_most`` are read; the card lying there is read as before."""
     from vision.corner_net import CornerNet
 
     image, _ = render_scene(
@@ -1057,7 +1063,7 @@ def test_a_frame_of_sensor_noise_reads_a_bounded_number_of_index_candidates(monk
     batches: list[int] = []
     read = CornerNet.read
     monkeypatch.setattr(CornerNet, "read", lambda self, corners: batches.append(len(corners)) or read(self, corners))
-    monkeypatch.setattr(indices_module, "CANDIDATES_MOST", 500)
+    retune(indices_module.TUNING, candidates_most=500)
     assert [c.code for c in identify(noisy)] == ["QH"]
     assert max(batches) == 500
 
@@ -1093,7 +1099,7 @@ def _index_look(rank_ink: tuple[int, int, int], pip_ink: tuple[int, int, int]) -
 def test_a_pale_rank_is_deepened_to_its_pip_s_ink_and_a_red_one_stays_red() -> None:
     grey = _index_look((175, 175, 175), (25, 25, 25))  # the rank's ink 60 over the paper, the pip's 210
     deeper = levelled(grey)
-    gain = min(210 / 60, indices_module.PALE_GAIN)
+    gain = min(210 / 60, indices_module.TUNING.pale_gain)
     assert deeper is not None and deeper[30, 18, 0] == round(235 - 60 * gain)
     assert np.array_equal(deeper[50:], grey[50:]) and np.array_equal(deeper[:, 40:], grey[:, 40:])  # the rank only
     red = levelled(_index_look((170, 170, 235), (20, 20, 230)))  # a red rank over a red pip
@@ -1124,7 +1130,7 @@ def _broken_ace(stroke: int, at: tuple[int, int] = (56, 38)) -> np.ndarray:
 
 def test_a_rank_broken_in_two_by_the_threshold_is_one_mark_again_where_a_wider_window_joins_it() -> None:
     """The A's grey strokes are no ink in the threshold's window, dark with the A's own ink
-    around them, and the A is two marks: its apex and its legs. A window ``BROKEN_WINDOW``
+    around them, and the A is two marks: its apex and its legs. A window ``broken_window``
     times as wide, its mean nearer the paper's, takes them as ink: the whole A is one more mark,
     a rank paired with the pip under it, as tall as the A. Where paper lies between the two
     pieces, nothing joins them."""
@@ -1153,7 +1159,7 @@ def test_a_region_is_thresholded_as_in_the_whole_frame_inside_it_and_at_its_edge
 @settings(max_examples=120, deadline=None)
 @given(st.integers(1, 90), st.integers(1, 90), st.integers(0, 30), st.integers(0, 2**32 - 1), st.booleans())
 def test_ink_is_opencv_s_adaptive_threshold_bit_for_bit(h: int, w: int, half: int, seed: int, pale: bool) -> None:
-    """``_ink`` vectorises ``cv2.adaptiveThreshold`` (mean, inverted, ``INK_CONTRAST``): the
+    """``_ink`` vectorises ``cv2.adaptiveThreshold`` (mean, inverted, ``ink_contrast``): the
     same mask for any picture and window, near paper's white (where a sum saturates) too."""
     rng = np.random.default_rng(seed)
     low = rng.integers(200 if pale else 0, 256, (h, w)).astype(np.uint8)
@@ -1161,13 +1167,13 @@ def test_ink_is_opencv_s_adaptive_threshold_bit_for_bit(h: int, w: int, half: in
         low = cv2.GaussianBlur(low, (5, 5), 0)
     window = 2 * half + 3
     want = cv2.adaptiveThreshold(
-        low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, indices_module.INK_CONTRAST
+        low, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, indices_module.TUNING.ink_contrast
     )
     assert np.array_equal(indices_module.index_ink(low, window), want)
 
 
 def test_marks_only_round_and_touching_on_paper_are_thresholded_again(monkeypatch) -> None:
-    """Wood grain's streaks are long, not round (``BROKEN_ROUND``), and a frame of it asks for
+    """Wood grain's streaks are long, not round (``broken_round``), and a frame of it asks for
     no second threshold; the broken A does, once."""
     asked = []
     wider = indices_module.wider_marks

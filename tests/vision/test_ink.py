@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from sim.render_cards import DECK_STYLES, render_card
 from vision.detect import CARD_H, CARD_W
-from vision.ink import HUE_STEP, RED_INK, Planes, darkest, flattened, ink_redness, inks, labelled, median_redness
+from vision.ink import TUNING as INK_TUNING
+from vision.ink import Planes, darkest, flattened, ink_redness, inks, labelled, median_redness
 from vision.middle import centre_count, centre_witnesses
 from vision.reader import Warped, corner_image, corner_planes
 
@@ -95,7 +96,7 @@ def test_an_index_s_ink_is_red_or_not_from_its_picture_or_its_planes(style: str)
     for card, is_red in ((red, True), (black, False)):
         for which in (0, 1):
             corner = corner_image(card, which)
-            assert (ink_redness(corner) > RED_INK) == is_red
+            assert (ink_redness(corner) > INK_TUNING.red_ink) == is_red
             assert ink_redness(Planes.of(corner)) == ink_redness(corner)
 
 
@@ -108,7 +109,11 @@ def test_an_index_s_ink_is_red_or_not_on_the_half_size_face(style: str) -> None:
         face = Warped.of(card).face_planes()
         for which in (0, 1):
             half = ink_redness(corner_planes(face, which))
-            assert (half > RED_INK) == (ink_redness(corner_image(card, which)) > RED_INK) == (code[-1] in "HD"), code
+            assert (
+                (half > INK_TUNING.red_ink)
+                == (ink_redness(corner_image(card, which)) > INK_TUNING.red_ink)
+                == (code[-1] in "HD")
+            ), code
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))
@@ -123,7 +128,7 @@ def test_black_pips_in_a_webcam_s_blue_cast_are_one_ink(style: str, code: str) -
     cast = card.copy()
     cast[ink] = np.stack([np.full_like(green, 120), 120 * green, np.full_like(green, 50)], axis=1).astype(np.uint8)
     hues = Planes.of(cast).hsv[:, :, 0][ink]
-    assert hues.min() < HUE_STEP * 7 <= hues.max()  # the ink straddles two bins
+    assert hues.min() < INK_TUNING.hue_step * 7 <= hues.max()  # the ink straddles two bins
     assert inks(cast) == 1
     assert centre_count(cast) == code[:-1]
 

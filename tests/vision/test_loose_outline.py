@@ -6,7 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import MAX_RIVALS, refit_loose
+from vision.detect import TUNING as DETECT_TUNING
+from vision.detect import refit_loose
 from vision.quads import CardQuad, edge_supports, portrait_corners
 
 CARD = (100, 140)  # short and long side, working pixels
@@ -41,7 +42,7 @@ def test_a_card_inside_a_loose_outline_takes_its_place_and_the_loose_one_becomes
     refit_loose(gray, cards)
     assert _distance(cards[0][0].corners, card) < 3
     assert cards[0][1] is loose and cards[0][2] is rival
-    assert len(cards[0]) <= MAX_RIVALS + 1
+    assert len(cards[0]) <= DETECT_TUNING.max_rivals + 1
 
 
 def test_an_outline_on_the_card_s_edges_is_kept() -> None:

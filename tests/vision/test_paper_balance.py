@@ -7,7 +7,8 @@ import numpy as np
 from sim.camera_looks import WARM
 from sim.render import CardPlacement, SceneSpec, render_scene
 from vision.detect import CardQuad, warp_card
-from vision.reader import MAX_BALANCE, Warped, read_cards
+from vision.reader import TUNING as READER_TUNING
+from vision.reader import Warped, read_cards
 
 
 def _card(code: str, tint: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> Warped:
@@ -39,8 +40,10 @@ def test_neutral_paper_and_a_grey_picture_are_left_as_they_are() -> None:
 
 def test_no_colour_is_scaled_past_its_limit() -> None:
     """Paper lit by a strongly coloured light cannot be told from coloured card stock: no colour is
-    scaled by more than ``MAX_BALANCE``, so a green card stays greenish rather than grey."""
+    scaled by more than ``max_balance``, so a green card stays greenish rather than grey."""
     green = _card("7C", (0.3, 1.0, 0.3))
     before, after = _paper(green), _paper(green.balanced())
-    assert after[0] <= before[0] * MAX_BALANCE + 2 and after[1] >= before[1] / MAX_BALANCE - 2
+    assert (
+        after[0] <= before[0] * READER_TUNING.max_balance + 2 and after[1] >= before[1] / READER_TUNING.max_balance - 2
+    )
     assert after[1] > after[0]  # still green

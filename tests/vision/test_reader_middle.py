@@ -116,7 +116,7 @@ def test_a_card_s_own_middle_is_never_foreign(style: str, code: str) -> None:
     assert not foreign_middle(card, _corners(card))
 
 
-# Designs whose black ink is surely black (redness under BLACK_INK); casino's and vintage's
+# Designs whose black ink is surely black (redness under black_ink); casino's and vintage's
 # blacks are neutral or brownish and are left alone, as a faded red index on a webcam is.
 SURELY_BLACK = ["classic", "modern", "jumbo"]
 

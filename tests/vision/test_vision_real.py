@@ -23,7 +23,8 @@ from benchmarks.photos import label_overlap, labelled, missing, photos_folder
 from table.cli import main
 from vision.detect import CARD_H, CARD_W, warp_card
 from vision.identify import identify
-from vision.ink import PAPER_CELL, Planes
+from vision.ink import TUNING as INK_TUNING
+from vision.ink import Planes
 from vision.middle import centre_suit
 from vision.outline_reader import OutlineReader
 from vision.profile import enrol, load_deck
@@ -103,11 +104,11 @@ def test_identify_prints_one_json_list_and_reports_bad_files(tmp_path: Path, cap
     assert (draw / "IMG_2385.png").is_file()
 
 
-def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> None:
+def test_a_queen_under_another_card_is_known_by_her_one_index(retune) -> None:
     """IMG_2596's queen of spades lies under a nine of diamonds, one index showing, which the
     networks read at 0.91 (the first court-trained ones at 0.85): she is taken, covered, as an
-    index read at ``by_index.LONE_SURE`` (0.85) or more is; at 0.95 she would be left out (and
-    so at ``LONE_BESIDE``, which she needs no more than ``LONE_SURE``)."""
+    index read at ``by_index lone_sure`` (0.85) or more is; at 0.95 she would be left out (and
+    so at ``lone_beside``, which she needs no more than ``lone_sure``)."""
     image = cv2.imread(str(DATA / "IMG_2596.JPG"))
     assert sorted(rank for rank, _ in labelled("IMG_2596.JPG")) == ["9", "Q"]
 
@@ -115,8 +116,8 @@ def test_a_queen_under_another_card_is_known_by_her_one_index(monkeypatch) -> No
         return [(c.code, c.covered) for c in identify(image) if c.code is not None and c.code[0] == "Q"]
 
     assert there() == [("QS", True)]
-    monkeypatch.setattr(by_index_module, "LONE_SURE", 0.95)
-    monkeypatch.setattr(by_index_module, "LONE_BESIDE", 0.95)
+    retune(by_index_module.TUNING, lone_sure=0.95)
+    retune(by_index_module.TUNING, lone_beside=0.95)
     assert there() == []
 
 
@@ -136,7 +137,7 @@ def test_a_picture_card_is_read_from_one_court_index_and_the_suits_of_both() -> 
     assert {c.code for c in identify(image) if label_overlap(c.corners, box) > 0.5} <= {"QD", None}
 
 
-def test_a_blurred_nine_s_pips_are_counted_on_the_half_size_face(monkeypatch) -> None:
+def test_a_blurred_nine_s_pips_are_counted_on_the_half_size_face(retune) -> None:
     """IMG_2581's nine of clubs is out of focus, its lower pips near the outline's edge. On the
     reader's half-size face (``reader.Warped``) a 2 x 2 opening against specks, as on a full-size
     one, broke those pips: it counted 7, against the index's 9, and the card was unsure."""
@@ -147,7 +148,7 @@ def test_a_blurred_nine_s_pips_are_counted_on_the_half_size_face(monkeypatch) ->
         return {c.code for c in identify(image) if label_overlap(c.corners, box) > 0.5}
 
     assert rank == "9" and there() == {"9C"}
-    monkeypatch.setattr(middle_module, "SPECKLED_WIDTH", 0)
+    retune(middle_module.TUNING, speckled_width=0)
     assert there() == {None}
 
 
@@ -162,10 +163,10 @@ def test_blurred_queens_are_read() -> None:
     assert len(queens) == 2 and read == ["QH", "QS"], read
 
 
-def test_a_card_shaped_region_of_paper_needs_less_of_the_segmenter_s_belief(monkeypatch) -> None:
+def test_a_card_shaped_region_of_paper_needs_less_of_the_segmenter_s_belief(retune) -> None:
     """cam_image22's queen of hearts lies on pale-streaked wood: the segmenter believes only a
-    quarter of her outline a card's face, under ``FACE_SUPPORT``; but her paper fills its
-    rectangle as a lone card's does, which needs ``CLEAN_SUPPORT``."""
+    quarter of her outline a card's face, under ``face_support``; but her paper fills its
+    rectangle as a lone card's does, which needs ``clean_support``."""
     image = cv2.imread(str(DATA / "cam_image22.jpg"))
     ((rank, box),) = labelled("cam_image22.jpg")
 
@@ -173,28 +174,28 @@ def test_a_card_shaped_region_of_paper_needs_less_of_the_segmenter_s_belief(monk
         return [c.code for c in identify(image) if label_overlap(c.corners, box) > 0.5]
 
     assert rank == "Q" and there() == ["QH"]
-    monkeypatch.setattr(detect_module, "CLEAN_SUPPORT", detect_module.FACE_SUPPORT)
+    retune(detect_module.TUNING, clean_support=detect_module.TUNING.face_support)
     assert there() == []
 
 
-def test_a_queen_on_a_towel_as_pale_as_her_is_found_by_her_two_indices(monkeypatch) -> None:
+def test_a_queen_on_a_towel_as_pale_as_her_is_found_by_her_two_indices(retune) -> None:
     """IMG_2460's queen of diamonds lies on a white towel: no outline is found round her and her
     sides barely show beside her indices, but the two indices face each other from her opposite
     corners and read alike (``indices.mirrored``; without it she is not found). One side of an
-    index shows enough for ``WEAK_SIDES_SURE`` to take her too: held off here."""
+    index shows enough for ``weak_sides_sure`` to take her too: held off here."""
     image = cv2.imread(str(DATA / "IMG_2460.JPG"))
     ((rank, box),) = labelled("IMG_2460.JPG")
 
     def there() -> list:
         return [c.code for c in identify(image) if c.code and label_overlap(c.corners, box) > 0.5]
 
-    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
+    retune(indices_module.TUNING, weak_sides_sure=1.01)
     assert rank == "Q" and there() == ["QD"]
-    monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
+    retune(indices_module.TUNING, mirror_reach=0.0)
     assert there() == []
 
 
-def test_a_queen_whose_picture_the_segmenter_misses_is_taken_on_her_two_facing_indices(monkeypatch) -> None:
+def test_a_queen_whose_picture_the_segmenter_misses_is_taken_on_her_two_facing_indices(retune, monkeypatch) -> None:
     """cam_image10's queen of hearts: the segmenter sees no card's face under her (its belief
     0.01), which a card known by its indices alone needs; but her two indices face each other
     from her opposite corners and read alike, which no printed page's marks do
@@ -208,18 +209,18 @@ def test_a_queen_whose_picture_the_segmenter_misses_is_taken_on_her_two_facing_i
         return [(c.code, c.covered) for c in identify(image) if c.code and label_overlap(c.corners, box) > 0.5]
 
     assert there() == [("QH", False)]
-    monkeypatch.setattr(detect_module, "SAME_SIZE", -1.0)  # no outline is a card by its size alone
+    retune(detect_module.TUNING, same_size=-1.0)  # no outline is a card by its size alone
     assert there() == [("QH", False)]
     monkeypatch.setattr(by_index_module, "fitted", lambda gray, corners, lines: [])  # nor fitted
     assert there() == [("QH", True)]
-    monkeypatch.setattr(indices_module, "MIRROR_REACH", 0.0)
+    retune(indices_module.TUNING, mirror_reach=0.0)
     assert there() == []
 
 
-def test_a_ten_whose_glare_hides_a_pip_is_read_on_top_of_the_king_under_it(monkeypatch) -> None:
+def test_a_ten_whose_glare_hides_a_pip_is_read_on_top_of_the_king_under_it(retune) -> None:
     """IMG_2622's ten of clubs lies over a king of spades; glare washes one of its pips out, so
     its middle counts nine. Both its corners read 10C surely, and a count one pip off does not
-    overrule them (``reader.NEAR_COUNT``): it is read as the top card, and the king, known by
+    overrule them (``reader near_count``): it is read as the top card, and the king, known by
     the one index showing, as lying under it. Counted as any other rank, the ten was taken as
     covered by its indices alone, and the king's strip did not match his label."""
     image = cv2.imread(str(DATA / "IMG_2622.JPG"))
@@ -229,12 +230,12 @@ def test_a_ten_whose_glare_hides_a_pip_is_read_on_top_of_the_king_under_it(monke
         return sorted((c.code, c.covered) for c in identify(image) if c.code)
 
     assert cards() == [("10C", False), ("KS", True)]
-    monkeypatch.setattr(reader_module, "NEAR_COUNT", reader_module.MIDDLE_DOUBT)
+    retune(reader_module.TUNING, near_count=reader_module.TUNING.middle_doubt)
     assert cards() == [("10C", True), ("KS", True)]
 
 
 @pytest.mark.parametrize("name", ["IMG_2529.JPG", "IMG_2535.JPG"])
-def test_the_part_of_a_ten_showing_past_a_cover_is_no_second_card(monkeypatch, name: str) -> None:
+def test_the_part_of_a_ten_showing_past_a_cover_is_no_second_card(retune, name: str) -> None:
     """A ten of hearts half under a cloth (IMG_2529) or a book (IMG_2535): the outline round the
     part showing reads unsure (one corner, 10H, and half the pips), while the ten is known by
     its indices. That outline, smaller than the ten and reading its code in a corner, is the
@@ -245,7 +246,7 @@ def test_the_part_of_a_ten_showing_past_a_cover_is_no_second_card(monkeypatch, n
         return sorted((str(c.code), c.covered) for c in identify(image))
 
     assert cards() == [("10H", True)]
-    monkeypatch.setattr(by_index_module, "PART_SHOWN", 0.0)
+    retune(by_index_module.TUNING, part_shown=0.0)
     assert cards() == [("10H", True), ("None", False)]
 
 
@@ -292,10 +293,10 @@ def test_a_card_cut_by_the_frame_is_known_by_its_index_not_left_unsure(
 
 
 @pytest.mark.parametrize("name", ["IMG_2471.JPG", "IMG_2472.JPG"])
-def test_a_nine_in_a_bowl_s_shade_is_found_by_its_index(monkeypatch, name: str) -> None:
+def test_a_nine_in_a_bowl_s_shade_is_found_by_its_index(retune, name: str) -> None:
     """A nine of clubs half under a bowl, in its shade: its corner's paper is a dull grey (under
     110 in the darkest channel), which was taken for a picture or wood beside an index. Paper as
-    dim as 75 now counts (``indices.PAPER``); the paper's share of the corner still rules
+    dim as 75 now counts (``indices paper``); the paper's share of the corner still rules
     pictures and wood out (no card read that is not in the benchmark's rendered scenes added)."""
     image = cv2.imread(str(DATA / name))
 
@@ -303,7 +304,7 @@ def test_a_nine_in_a_bowl_s_shade_is_found_by_its_index(monkeypatch, name: str) 
         return [c.code for c in identify(image) if c.code]
 
     assert codes() == ["9C"]
-    monkeypatch.setattr(indices_module, "PAPER", 110)
+    retune(indices_module.TUNING, paper=110)
     assert codes() == []
 
 
@@ -339,9 +340,9 @@ def test_in_a_fan_of_cards_known_by_their_indices_the_one_whose_index_shows_on_a
     assert label_overlap(np.float32([[x0, y0], [x1, y1]]), strip) > 0.7
 
 
-def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch) -> None:
+def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(retune) -> None:
     """IMG_2658's jack of clubs lies under a nine of diamonds: one index shows, read at 0.72,
-    under ``LONE_SURE``. Its outline reaches under the nine, a card read, so ``LONE_BESIDE``
+    under ``lone_sure``. Its outline reaches under the nine, a card read, so ``lone_beside``
     is enough; a lone index as unsure as that elsewhere is left out."""
     image = cv2.imread(str(DATA / "IMG_2658.JPG"))
     ((_, strip),) = [(r, b) for r, b in labelled("IMG_2658.JPG") if r == "J"]
@@ -351,35 +352,35 @@ def test_a_jack_under_a_nine_is_taken_on_one_index_read_less_surely(monkeypatch)
 
     assert jacks() == [("JC", True)]
     (jack,) = [c for c in identify(image) if c.code == "JC"]
-    assert jack.confidence < by_index_module.LONE_SURE and label_overlap(jack.corners, strip) > 0.5
-    monkeypatch.setattr(by_index_module, "LONE_BESIDE", by_index_module.LONE_SURE)
+    assert jack.confidence < by_index_module.TUNING.lone_sure and label_overlap(jack.corners, strip) > 0.5
+    retune(by_index_module.TUNING, lone_beside=by_index_module.TUNING.lone_sure)
     assert jacks() == []
 
 
-def test_a_jack_on_white_papers_is_vouched_for_by_a_glimpse_of_her_other_index(monkeypatch) -> None:
+def test_a_jack_on_white_papers_is_vouched_for_by_a_glimpse_of_her_other_index(retune) -> None:
     """IMG_2581's jack of diamonds lies on a pile of white papers, under a nine of clubs: her
     sides barely show against the paper (steps of 10 and 18 grey levels), so her other index,
     facing her top one, vouches for her. That index lies at the nine's edge and reads alike at
     0.53, under the threshold; her top one reads 0.96, so one look at the other reading alike
-    (``FACING_LEAST``) is enough. (Read past ``WEAK_SIDES_SURE``, her sides showing faintly,
+    (``facing_least``) is enough. (Read past ``weak_sides_sure``, her sides showing faintly,
     her top index alone would take her too: held off here.)"""
     image = cv2.imread(str(DATA / "IMG_2581.JPG"))
 
     def jacks() -> list:
         return [(c.code, c.covered) for c in identify(image) if c.code and c.code[0] == "J"]
 
-    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
+    retune(indices_module.TUNING, weak_sides_sure=1.01)
     assert jacks() == [("JD", True)]
-    monkeypatch.setattr(indices_module, "FACING_LEAST", 1.01)
+    retune(indices_module.TUNING, facing_least=1.01)
     assert jacks() == []
 
 
-def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeypatch) -> None:
+def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(retune) -> None:
     """IMG_2613's queen of spades lies at the photo's right edge, most of her out of the picture:
-    her one index reads 0.83 (0.93 with the picture beside it, ``indices.PICTURE_STRIP``, not
+    her one index reads 0.83 (0.93 with the picture beside it, ``indices picture_strip``, not
     asked here), and the outline it implies reaches out of the frame, where her middle cannot
-    be seen either, so ``LONE_BESIDE`` is enough, as for a card reaching under another."""
-    monkeypatch.setattr(indices_module, "PICTURE_INKS", 99)
+    be seen either, so ``lone_beside`` is enough, as for a card reaching under another."""
+    retune(middle_module.TUNING, picture_inks=99)
     image = cv2.imread(str(DATA / "IMG_2613.JPG"))
     ((_, strip),) = [(r, b) for r, b in labelled("IMG_2613.JPG") if r == "Q" and b[2] >= image.shape[1] - 1]
 
@@ -387,16 +388,16 @@ def test_a_queen_cut_by_the_frame_is_taken_on_one_index_read_less_surely(monkeyp
         return [c for c in identify(image) if c.code == "QS"]
 
     (queen,) = queens()
-    assert queen.covered and queen.confidence < by_index_module.LONE_SURE
+    assert queen.covered and queen.confidence < by_index_module.TUNING.lone_sure
     assert label_overlap(np.clip(queen.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
-    monkeypatch.setattr(by_index_module, "LONE_BESIDE", by_index_module.LONE_SURE)
+    retune(by_index_module.TUNING, lone_beside=by_index_module.TUNING.lone_sure)
     assert queens() == []
 
 
-def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(monkeypatch) -> None:
+def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(retune) -> None:
     """IMG_2671's queen of spades lies in a fan, over a king and under a queen of clubs: her top
     side shows against the carpet, her left one lies over the king's white border and shows no
-    step. Her index, with one side showing, reads 0.99, over ``WEAK_SIDES_SURE``; with two sides
+    step. Her index, with one side showing, reads 0.99, over ``weak_sides_sure``; with two sides
     asked for she is not found."""
     image = cv2.imread(str(DATA / "IMG_2671.JPG"))
     strip = next(b for r, b in labelled("IMG_2671.JPG") if r == "Q" and b[0] < 150)
@@ -406,12 +407,12 @@ def test_a_fan_s_middle_queen_is_found_by_her_index_with_one_side_showing(monkey
 
     (queen,) = queens()
     assert queen.covered and label_overlap(queen.corners, strip) > 0.5
-    monkeypatch.setattr(indices_module, "WEAK_SIDES_SURE", 1.01)
+    retune(indices_module.TUNING, weak_sides_sure=1.01)
     assert queens() == []
 
 
 @pytest.mark.parametrize("name", ["IMG_2603.JPG", "IMG_2614.JPG"])
-def test_a_ten_whose_digits_are_grey_beside_its_pip_is_read_again_with_them_deepened(monkeypatch, name: str) -> None:
+def test_a_ten_whose_digits_are_grey_beside_its_pip_is_read_again_with_them_deepened(retune, name: str) -> None:
     """IMG_2603's ten of clubs lies between an ace and a king, the 1 of his "10" under the ace
     and the 0 a pale grey beside a black club; IMG_2614's, blurred, reaches out of the frame.
     Each index reads unsurely as it is; its digits deepened to its pip's ink
@@ -425,12 +426,12 @@ def test_a_ten_whose_digits_are_grey_beside_its_pip_is_read_again_with_them_deep
 
     (ten,) = tens()
     assert ten.covered and label_overlap(np.clip(ten.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.5
-    monkeypatch.setattr(indices_module, "PALE_RANK", 0.0)
+    retune(indices_module.TUNING, pale_rank=0.0)
     assert tens() == []
 
 
 @pytest.mark.parametrize("enrolled", [False, True])
-def test_a_pale_ace_whose_a_the_threshold_breaks_in_two_is_found_whole(monkeypatch, benchmark_deck, enrolled) -> None:
+def test_a_pale_ace_whose_a_the_threshold_breaks_in_two_is_found_whole(retune, benchmark_deck, enrolled) -> None:
     """IMG_2542's ace of diamonds lies on a carpet, pale pink: the thin strokes of his A are too
     pale for the ink threshold beside its solid apex and legs, and the A is two marks, neither a
     rank. Thresholded again round them in a wider window (``indices.broken_ranks``) the A is one
@@ -444,18 +445,18 @@ def test_a_pale_ace_whose_a_the_threshold_breaks_in_two_is_found_whole(monkeypat
         return [c for c in cards if c.code == "AD" and label_overlap(c.corners, box) > 0.5]
 
     assert len(aces()) == 1
-    monkeypatch.setattr(indices_module, "BROKEN_TOUCH", 0.0)
+    retune(indices_module.TUNING, broken_touch=0.0)
     assert aces() == []
 
 
 @pytest.mark.parametrize(("name", "code"), [("IMG_2507.JPG", "KH"), ("IMG_2477.JPG", "QS")])
 def test_a_court_card_on_a_white_table_is_found_by_an_index_whose_sides_show_faintly(
-    monkeypatch, name: str, code: str
+    retune, name: str, code: str
 ) -> None:
     """On a white table, in dim light, a court card's sides beside its index step 14-23 grey
-    levels, under ``SIDE_EDGE``, and no outline is read round it; its other index is hidden or
-    unread. Its sides showing faintly (``FAINT_SIDE``), its index read surely in black or red
-    ink, it is found; asked for both sides, or one, at ``SIDE_EDGE`` at least, it is not."""
+    levels, under ``side_edge``, and no outline is read round it; its other index is hidden or
+    unread. Its sides showing faintly (``faint_side``), its index read surely in black or red
+    ink, it is found; asked for both sides, or one, at ``side_edge`` at least, it is not."""
     image = cv2.imread(str(DATA / name))
     ((_, box),) = labelled(name)
 
@@ -463,17 +464,17 @@ def test_a_court_card_on_a_white_table_is_found_by_an_index_whose_sides_show_fai
         return [c.code for c in identify(image) if c.code and label_overlap(c.corners, box) > 0.5]
 
     assert there() == [code]
-    monkeypatch.setattr(indices_module, "FAINT_SIDE", float(indices_module.SIDE_EDGE))
-    monkeypatch.setattr(indices_module, "SHOWN_SIDE", float(indices_module.SIDE_EDGE))
+    retune(indices_module.TUNING, faint_side=float(indices_module.TUNING.side_edge))
+    retune(indices_module.TUNING, shown_side=float(indices_module.TUNING.side_edge))
     assert there() == []
 
 
-def test_a_jack_under_a_case_is_found_by_the_paper_of_his_index_s_column(monkeypatch) -> None:
+def test_a_jack_under_a_case_is_found_by_the_paper_of_his_index_s_column(retune) -> None:
     """IMG_2549's jack of diamonds lies under a CD case, upside down, one index showing. The
     corner the reader warps reaches his big red pip and his picture's frame, which the darkest
-    channel shows as dark as ink: sought there, too little paper (``PAPER_SHARE``) and his index
-    was never read (his sides not asked: ``SHADED_SHARE``). Sought in the index's column
-    (``PAPER_WIDTH``), he is found."""
+    channel shows as dark as ink: sought there, too little paper (``paper_share``) and his index
+    was never read (his sides not asked: ``shaded_share``). Sought in the index's column
+    (``paper_width``), he is found."""
     image = cv2.imread(str(DATA / "IMG_2549.JPG"))
     ((_, strip),) = labelled("IMG_2549.JPG")
 
@@ -483,18 +484,18 @@ def test_a_jack_under_a_case_is_found_by_the_paper_of_his_index_s_column(monkeyp
     (jack,) = jacks()
     assert jack.covered and label_overlap(jack.corners, strip) > 0.3
     _, _, _, corner_width = corner_box(CARD_H, CARD_W, 0)
-    monkeypatch.setattr(indices_module, "SHADED_SHARE", indices_module.PAPER_SHARE)
+    retune(indices_module.TUNING, shaded_share=indices_module.TUNING.paper_share)
     assert jacks() != []
-    monkeypatch.setattr(indices_module, "PAPER_WIDTH", corner_width)
+    retune(indices_module.TUNING, paper_width=corner_width)
     assert jacks() == []
 
 
-def test_a_king_in_a_book_s_shadow_is_found_by_his_index(monkeypatch) -> None:
+def test_a_king_in_a_book_s_shadow_is_found_by_his_index(retune) -> None:
     """IMG_2518's king of hearts lies under a picture book, the outline found round him unsure
     (the book hides his middle and an index), and the index that shows lies in its shadow,
     his big pip and picture's frame beside it: a third of his index's column is paper as
-    bright as its brightest, less than a lone index needs (``PAPER_SHARE``), but both his
-    sides show beside it (``SHADED_SHARE``)."""
+    bright as its brightest, less than a lone index needs (``paper_share``), but both his
+    sides show beside it (``shaded_share``)."""
     image = cv2.imread(str(DATA / "IMG_2518.JPG"))
     ((_, strip),) = labelled("IMG_2518.JPG")
 
@@ -503,11 +504,11 @@ def test_a_king_in_a_book_s_shadow_is_found_by_his_index(monkeypatch) -> None:
 
     (king,) = kings()
     assert label_overlap(king.corners, strip) > 0.5
-    monkeypatch.setattr(indices_module, "SHADED_SHARE", indices_module.PAPER_SHARE)
+    retune(indices_module.TUNING, shaded_share=indices_module.TUNING.paper_share)
     assert kings() == []
 
 
-def test_wood_grain_beside_a_card_is_no_index_in_a_shaded_column(sharp_benchmark_deck, monkeypatch) -> None:
+def test_wood_grain_beside_a_card_is_no_index_in_a_shaded_column(retune, sharp_benchmark_deck) -> None:
     """cam_image22: beside the queen of hearts, wood grain paired as a rank over its pip, 0.42
     of its column as bright as paper and the sides it implies faint. The deck enrolled from the
     photographs, its corners learnt sharp only, reads it as no card, even when any index with a
@@ -516,11 +517,11 @@ def test_wood_grain_beside_a_card_is_no_index_in_a_shaded_column(sharp_benchmark
     deck = sharp_benchmark_deck
     image = cv2.imread(str(DATA / "cam_image22.jpg"))
     assert [c.code for c in identify(image, deck)] == ["QH"]
-    monkeypatch.setattr(indices_module, "PAPER_SHARE", indices_module.SHADED_SHARE)
+    retune(indices_module.TUNING, paper_share=indices_module.TUNING.shaded_share)
     assert [c.code for c in identify(image, deck)] == ["QH"]
 
 
-def test_a_king_whose_rank_touches_his_picture_s_frame_is_found_by_his_index(monkeypatch) -> None:
+def test_a_king_whose_rank_touches_his_picture_s_frame_is_found_by_his_index(retune) -> None:
     """IMG_2536's king of spades sticks out from under a book, no outline found round him: only
     his index can find him, and his K touches the blue line round his picture, the two one mark
     too big for an index. Cut again without its tinted pixels (``indices._untinted_marks``), the
@@ -533,7 +534,7 @@ def test_a_king_whose_rank_touches_his_picture_s_frame_is_found_by_his_index(mon
 
     (king,) = kings()
     assert label_overlap(np.clip(king.corners, 0, [image.shape[1], image.shape[0]]), strip) > 0.3
-    monkeypatch.setattr(indices_module, "MERGED_MOST", 1)  # no mark too big for one is cut again
+    retune(indices_module.TUNING, merged_most=1)  # no mark too big for one is cut again
     assert kings() == []
 
 
@@ -562,7 +563,7 @@ def test_a_court_card_s_big_pips_are_read_at_each_end() -> None:
     face = detect_module.warp_card(detect_module.warp_source(image), quad, scale=reader_module.FACE_SCALE)
 
     def ends(face: np.ndarray) -> tuple:  # the face's planes as the reader makes them
-        return middle_module.court_ends(Planes.of(face, round(PAPER_CELL * reader_module.FACE_SCALE)))
+        return middle_module.court_ends(Planes.of(face, round(INK_TUNING.paper_cell * reader_module.FACE_SCALE)))
 
     assert ends(face) == ("C", "C") == ends(cv2.flip(face, -1))  # a card reads the same both ways up
     h, w = face.shape[:2]
@@ -584,7 +585,10 @@ def test_a_court_card_s_big_black_pips_out_of_focus_tell_their_suit(photo: str, 
     quad = detect_module.CardQuad(card.corners, 1.0)
     face = detect_module.warp_card(detect_module.warp_source(image), quad, scale=reader_module.FACE_SCALE)
     blurred = cv2.GaussianBlur(face, (0, 0), 2.0)
-    assert middle_module.court_ends(Planes.of(blurred, round(PAPER_CELL * reader_module.FACE_SCALE))) == (code[-1],) * 2
+    assert (
+        middle_module.court_ends(Planes.of(blurred, round(INK_TUNING.paper_cell * reader_module.FACE_SCALE)))
+        == (code[-1],) * 2
+    )
 
 
 def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_beside_it(
@@ -612,7 +616,7 @@ def test_an_enrolled_deck_s_king_read_on_one_corner_is_doubted_by_the_big_pip_be
 
 def test_an_enrolled_deck_s_jack_read_in_two_suits_takes_a_rival_read_beyond_the_threshold(benchmark_deck) -> None:
     """cam_image43's right-hand jack of clubs lies whole; his corners read JS 0.90 and JC 0.66,
-    and a rival outline reads JC at 0.98, past ``by_index.CORNER_SURE``: he is taken so."""
+    and a rival outline reads JC at 0.98, past ``by_index corner_sure``: he is taken so."""
     image = cv2.imread(str(DATA / "cam_image43.jpg"))
     box = max((b for r, b in labelled("cam_image43.jpg") if r == "J"), key=lambda b: b[0])
     assert [c.code for c in identify(image, benchmark_deck) if label_overlap(c.corners, box) > 0.6] == ["JC"]
@@ -671,25 +675,25 @@ def test_a_grey_frame_leaves_every_card_unsure_and_the_command_says_why(tmp_path
     assert "no colour: red suits cannot be told from black" in out.err and "grey.png" in out.err
 
 
-def test_patches_of_carpet_are_no_cards_left_unsure(monkeypatch) -> None:
+def test_patches_of_carpet_are_no_cards_left_unsure(retune) -> None:
     """IMG_2641: a nine of diamonds and an ace of clubs on a carpet. Patches of the carpet
     below them are found as card-shaped outlines, whose corners read no index at all surely and
     whose middles show the carpet's lines running across and off them (``middle.BLOCKED``): they
     are table (``identify._grain``), not cards to be shown again."""
     image = cv2.imread(str(DATA / "IMG_2641.JPG"))
     assert sorted(c.code for c in identify(image)) == ["9D", "AC"]
-    monkeypatch.setattr(identify_module, "GRAIN_CORNER", 0.0)
+    retune(identify_module.TUNING, grain_corner=0.0)
     assert [c.code for c in identify(image)].count(None) >= 1
 
 
-def test_a_patch_of_brown_wood_or_a_flyer_is_no_card_back(monkeypatch) -> None:
+def test_a_patch_of_brown_wood_or_a_flyer_is_no_card_back(retune) -> None:
     """A patch of brown wood grain, a basket's corner or a flyer is one ink all over, like a card
     back; found as a card-shaped outline with no index in either corner, each can be read as a
     card lying face down. A back is printed the same turned half round (``middle.turned_alike``):
     none of these is."""
     images = [cv2.imread(str(DATA / photo)) for photo in ("IMG_2487.JPG", "IMG_2494.JPG", "cam_image37.jpg")]
     assert not any("back" in [c.code for c in identify(image)] for image in images)
-    monkeypatch.setattr(middle_module, "BACK_TURNED", -1.0)
+    retune(middle_module.TUNING, back_turned=-1.0)
     assert sum("back" in [c.code for c in identify(image)] for image in images) >= 1
 
 
@@ -773,7 +777,7 @@ def test_an_enrolled_deck_reads_a_court_whose_index_does_not_by_his_picture(
         found = identify(image, deck, threshold)
         return [(c.code, c.confidence) for c in found if label_overlap(c.corners, box) > 0.6]
 
-    assert read(benchmark_deck) == [(code, reader_module.PICTURED)]
+    assert read(benchmark_deck) == [(code, reader_module.TUNING.pictured)]
     assert [c for c, _ in read(replace(benchmark_deck, pictures=None))] == [None]
     assert [c for c, _ in read(benchmark_deck, threshold=0.9)] == [None]  # a picture alone is read 0.8 surely
 
@@ -820,13 +824,13 @@ def test_a_picture_names_a_court_only_when_something_else_backs_it(corners: tupl
             pictures_module.Pictures, "court_of", lambda self, face, suit=None: "KH" if suit in (None, "H") else None
         )
         code, p = reader_module.pictured_reading(pictures, np.zeros((8, 8, 3), np.uint8), found, middle, "7H", 0.4)
-    assert (code, p) == (("KH", reader_module.PICTURED) if taken else ("7H", 0.4))
+    assert (code, p) == (("KH", reader_module.TUNING.pictured) if taken else ("7H", 0.4))
 
 
-def test_a_blurred_ten_whose_wide_rank_lies_beside_its_pip_is_found_by_its_index(benchmark_deck, monkeypatch) -> None:
+def test_a_blurred_ten_whose_wide_rank_lies_beside_its_pip_is_found_by_its_index(retune, benchmark_deck) -> None:
     """IMG_2614's ten of clubs lies sideways at the frame's edge, blurred: its "10" is one wide
     mark whose centre lies 1.74 of the two marks' mean extent from its pip's. Within
-    ``indices.PIP_GAP_MOST`` (1.8) the pair is an index, and the enrolled deck finds the ten."""
+    ``indices pip_gap_most`` (1.8) the pair is an index, and the enrolled deck finds the ten."""
     image = cv2.imread(str(DATA / "IMG_2614.JPG"))
     box = next(b for r, b in labelled("IMG_2614.JPG") if r == "10")
 
@@ -836,7 +840,7 @@ def test_a_blurred_ten_whose_wide_rank_lies_beside_its_pip_is_found_by_its_index
         return [c.code for c in found if label_overlap(np.clip(c.corners, 0, inside), box) > 0.5]
 
     assert tens() == ["10C"]
-    monkeypatch.setattr(indices_module, "PIP_GAP_MOST", 1.7)
+    retune(indices_module.TUNING, pip_gap_most=1.7)
     assert tens() == []
 
 
@@ -861,7 +865,7 @@ def test_an_ace_s_big_club_is_told_from_a_spade_either_way_up(photo: str, code: 
 
 
 def test_a_strict_threshold_reads_an_index_glimpsed_without_failing() -> None:
-    """Above ``indices.GLIMPSE_VOUCHES`` an index read surely enough to be vouched for by a glimpse
+    """Above ``indices glimpse_vouches`` an index read surely enough to be vouched for by a glimpse
     of its partner may still be under the threshold: it is judged by its own reading (once a
     ``KeyError`` that stopped the frame, in the command with ``--threshold 0.95``)."""
     image = cv2.imread(str(DATA / "IMG_2579.JPG"))

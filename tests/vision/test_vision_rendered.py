@@ -18,12 +18,15 @@ from sim.render import CardPlacement, SceneSpec, random_scene, render_scene
 from sim.render_cards import ALL_CODES, DECK_STYLES, render_card
 from table.cli import main
 from tests.one_card import on_table
+from vision.detect import TUNING as DETECT_TUNING
 from vision.detect import CardQuad, warp_card, warp_source
 from vision.identify import identify, nudged
-from vision.ink import RED_INK, RED_SHARE, ink_redness, mark_red_share
+from vision.ink import TUNING as INK_TUNING
+from vision.ink import ink_redness, mark_red_share
 from vision.middle import centre_suit, centre_witnesses, is_back, least_pips
 from vision.outline_reader import warp_corners
 from vision.profile import EnrolError, enrol, load_deck
+from vision.quads import TUNING as QUADS_TUNING
 from vision.reader import Warped, corner_image, read_card, read_cards
 
 pytestmark = pytest.mark.slow
@@ -119,7 +122,7 @@ def test_aces_of_clubs_in_random_scenes_are_never_read_as_spades(style: str) -> 
 def test_a_jokers_colour_is_its_index_colour(style: str) -> None:
     for code, red in (("RJ", True), ("BJ", False)):
         face = cv2.resize(render_card(code, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
-        assert [ink_redness(corner_image(face, i)) > RED_INK for i in (0, 1)] == [red, red]
+        assert [ink_redness(corner_image(face, i)) > INK_TUNING.red_ink for i in (0, 1)] == [red, red]
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))
@@ -129,7 +132,7 @@ def test_a_blurred_jokers_letters_run_together_past_the_corner_and_keep_their_co
     for code, red in (("RJ", True), ("BJ", False)):
         face = cv2.resize(render_card(code, DECK_STYLES[style])[:, :, :3].copy(), (250, 350))
         blurred = cv2.GaussianBlur(face, (0, 0), 3.0)
-        assert [ink_redness(corner_image(blurred, i)) > RED_INK for i in (0, 1)] == [red, red]
+        assert [ink_redness(corner_image(blurred, i)) > INK_TUNING.red_ink for i in (0, 1)] == [red, red]
 
 
 @pytest.mark.parametrize("style", list(DECK_STYLES))
@@ -144,7 +147,7 @@ def test_a_jokers_colour_is_its_letters_not_a_border_line_beside_them(style: str
             for y in (5, 344):
                 cv2.line(face, (x, y), (x + 28 * step, y), (40, 40, 40), 1)
         for i in (0, 1):
-            assert (mark_red_share(corner_image(face, i)) > RED_SHARE) == red, (code, i)
+            assert (mark_red_share(corner_image(face, i)) > INK_TUNING.red_share) == red, (code, i)
         assert read_card(face).code in (code, None)
 
 
@@ -497,7 +500,7 @@ def test_an_unsure_outline_round_cards_lying_together_takes_the_card_inside_it(m
     assert codes(image, FoundCard(around(left, right), (left, right))) == [None]
 
 
-def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(monkeypatch) -> None:
+def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(retune, monkeypatch) -> None:
     """Three cards fanned on a dark table look like one big card to the finder: the top card's own
     outline, lying inside, is kept as that outline's rival (not thrown away as a pip) and read."""
     import vision.detect as detect_module
@@ -511,7 +514,7 @@ def test_the_top_card_of_a_fan_is_read_inside_the_outline_of_the_whole_fan(monke
         return [c.code for c in identify(image) if not c.covered and _holds(c, centre)]
 
     assert top() == [truth[-1].code]
-    monkeypatch.setattr(detect_module, "ONE_OF_SEVERAL", 1.01)  # such outlines thrown away as pips
+    retune(detect_module.TUNING, one_of_several=1.01)  # such outlines thrown away as pips
     assert top() == [truth[-1].code]  # ... the top card is found at the row's end (``vision.fans``)
     monkeypatch.setattr(identify_module, "card_rows", lambda *args: set())
     assert top() != [truth[-1].code]
@@ -531,7 +534,7 @@ def test_no_clean_face_of_any_design_counts_as_crossed(style: str) -> None:
     assert not [code for code, face in faces.items() if crossed(face)]
 
 
-def test_a_small_spade_on_the_half_size_face_is_no_club(monkeypatch) -> None:
+def test_a_small_spade_on_the_half_size_face_is_no_club(retune) -> None:
     """A casino seven of spades on a plain table (a scene of the benchmark's): on the reader's
     half-size face its top pip is a few pixels, and its point measured there was a club's width
     (read 7C at 0.85). The pip is measured on its grey levels at twice the size (``_finer``), and
@@ -549,7 +552,7 @@ def test_a_small_spade_on_the_half_size_face_is_no_club(monkeypatch) -> None:
         return [c.code for c in identify(image) if cv2.pointPolygonTest(c.corners, centre, False) >= 0]
 
     assert there() == ["7S"]
-    monkeypatch.setattr(middle_module, "SMALL_PIP", 0)  # measured coarsely, its pips widen as a spade's do
+    retune(middle_module.TUNING, small_pip=0)  # measured coarsely, its pips widen as a spade's do
     assert there() in (["7S"], [None])
 
 
@@ -584,7 +587,7 @@ def test_a_card_crossed_aslant_by_another_is_unsure() -> None:
 
 def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
     from sim.render import CardPlacement, SceneSpec, render_scene
-    from vision.detect import MAX_RIVALS, SAME_OUTLINE, find_card_outlines
+    from vision.detect import find_card_outlines
     from vision.quads import boxes as _boxes
     from vision.quads import iou as _iou
 
@@ -593,11 +596,11 @@ def test_rival_outlines_are_other_outlines_of_the_same_card() -> None:
     for seed in range(4):
         image, _ = render_scene(SceneSpec(cards=cards, seed=seed, shade=1.0, table="wood"))
         for f in find_card_outlines(image):
-            assert len(f.rivals) <= MAX_RIVALS
+            assert len(f.rivals) <= DETECT_TUNING.max_rivals
             if f.rivals:
-                # Measured against the winner as found (SAME_OUTLINE), before it was refitted to the edges.
+                # Measured against the winner as found (same_outline), before it was refitted to the edges.
                 overlap = _iou(_boxes([f.quad])[0], _boxes(list(f.rivals)))
-                assert ((overlap >= 0.3) & (overlap < SAME_OUTLINE + 0.1)).all(), overlap
+                assert ((overlap >= 0.3) & (overlap < DETECT_TUNING.same_outline + 0.1)).all(), overlap
                 rivals += len(f.rivals)
     assert rivals > 0
 
@@ -607,7 +610,7 @@ def test_a_card_lying_apart_is_whole_and_the_lower_card_of_a_pile_is_not() -> No
     edge in the picture on every side; the outline of a lower card of a pile crosses the top card."""
     from sim.render import CardPlacement, SceneSpec, render_scene
     from vision.detect import find_card_outlines
-    from vision.quads import WHOLE, edge_support, whole
+    from vision.quads import edge_support, whole
 
     lone = (CardPlacement("KS", 400, 300, 25, 260),)
     pile = (CardPlacement("9D", 380, 300, 0, 260), CardPlacement("QS", 410, 310, 20, 260))
@@ -616,7 +619,7 @@ def test_a_card_lying_apart_is_whole_and_the_lower_card_of_a_pile_is_not() -> No
         assert [whole(f.quad) for f in find_card_outlines(image)] == [True]
         image, truth = render_scene(SceneSpec(cards=pile, seed=seed, table="felt"))
         gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-        assert edge_support(gray, truth[0].corners.astype(np.float32)) < WHOLE
+        assert edge_support(gray, truth[0].corners.astype(np.float32)) < QUADS_TUNING.whole
 
 
 def test_nudged_outlines_grow_shrink_and_move_along_each_side() -> None:
