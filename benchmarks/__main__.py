@@ -5,6 +5,7 @@ import argparse
 
 from benchmarks import (
     bench_bridge,
+    bench_damage,
     bench_engine,
     bench_games,
     bench_mqtt,
@@ -25,6 +26,7 @@ BENCHMARKS = {
     "games": lambda args: bench_games.main(args.seeds),
     "mqtt": lambda args: bench_mqtt.main(),
     "piles": lambda args: table_piles.main(),
+    "damage": lambda args: bench_damage.main(),
 }
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")

@@ -126,12 +126,17 @@ def cmd_playout(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    journal = read_journal(args.journal)
+    """Replay a journal; one damaged past its set-up line is replayed as far as its lines prove,
+    the damage named, and the exit status 1."""
+    journal = read_journal(args.journal, salvage=True)
     for warning in journal.warnings:
         print(f"cardtable: warning: {warning}", file=sys.stderr)
     out = sys.stdout
     for line in Replay(journal).lines():
         out.write(line + "\n")
+    if journal.damage is not None:
+        print(f"cardtable: {journal.damage}; replayed the {len(journal.entries)} inputs before it", file=sys.stderr)
+        return 1
     return 0
 
 

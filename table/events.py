@@ -153,6 +153,7 @@ class ButtonPressed(Event):
     ORDER: ClassVar[int] = 5
 
 
+ZONES = frozenset(zone.value for zone in ZoneKind)
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls for cls in (Command, CardGone, CardSeen, SeatAction, ButtonReleased, ButtonPressed)
 }
@@ -163,7 +164,7 @@ def event_from_json(data: Any) -> Event:
     if not isinstance(data, dict):
         raise EventError(f"an event must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise EventError(f"unknown event type {kind!r} (known: {', '.join(EVENT_TYPES)})")
     names = {f.name for f in fields(cls)} - {"t_ns"}
@@ -174,12 +175,22 @@ def event_from_json(data: Any) -> Event:
         raise EventError(f"{kind}: missing timestamp 't'")
     kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in names}
     if "card" in kwargs and kwargs["card"] is not None:
+        if not isinstance(kwargs["card"], str):
+            raise EventError(f"{kind}: card must be a card's code, not {kwargs['card']!r}")
         try:
             kwargs["card"] = parse_card(kwargs["card"])
         except CardError as exc:
             raise EventError(f"{kind}: {exc}") from None
-    if "source" not in kwargs:
-        kwargs["source"] = "journal"
+    if "zone" in kwargs and not (isinstance(kwargs["zone"], str) and kwargs["zone"] in ZONES):
+        raise EventError(f"{kind}: unknown zone {kwargs['zone']!r} (known: {', '.join(ZONES)})")
+    if not isinstance(kwargs.setdefault("source", "journal"), str):
+        raise EventError(f"{kind}: source must be a name, not {kwargs['source']!r}")
+    if type(data["t"]) is not int or data["t"] < 0:
+        raise EventError(f"{kind}: t must be integer nanoseconds from 0, not {data['t']!r}")
+    if kind == Command.TYPE and not (
+        isinstance(kwargs.get("name", ""), str) and isinstance(kwargs.get("args", {}), dict)
+    ):
+        raise EventError(f"{kind}: name must be a name and args a JSON object")
     try:
         return cls(t_ns=data["t"], **kwargs)
     except TypeError as exc:

@@ -24,19 +24,23 @@ ABANDONED = ".abandoned"  # added to the name of a journal whose game was given 
 class GameSeries:
     """The cores and journal files of the latest games, and how many were dealt."""
 
-    def __init__(self) -> None:
+    def __init__(self, last_number: int = 0) -> None:
+        """``last_number``: the highest game number in the journal folder (``resume.last_number``)."""
         self.games: deque[TableCore] = deque(maxlen=KEPT_GAMES)  # the latest games' cores, the one played last
         self.journals: deque[Path] = deque(maxlen=KEPT_GAMES)  # their journal files
         self.dealt = 0
+        self.number = last_number  # the last game's number in the folder: the next is numbered past it
         self._decisions_before = 0  # decisions of the games no longer kept
 
-    @staticmethod
-    def journal_path(folder: Path, game: str, number: int) -> Path:
-        """A new game's journal file: named by the host's wall clock, the game and its number."""
-        return folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{game}-{number}.jsonl"
+    def next_journal(self, folder: Path, game: str) -> tuple[Path, int]:
+        """A new game's journal file and its number: named by the host's wall clock (for people
+        to read; the number tells which game is newest), the game and the number."""
+        return folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{game}-{self.number + 1}.jsonl", self.number + 1
 
-    def keep(self, core: TableCore, journal: Path) -> None:
-        """A game dealt (or resumed): the latest kept; the oldest let go beyond ``KEPT_GAMES``."""
+    def keep(self, core: TableCore, journal: Path, number: int) -> None:
+        """A game dealt (or resumed), the ``number``-th of its folder: the latest kept; the oldest
+        let go beyond ``KEPT_GAMES``."""
+        self.number = max(self.number, number)
         if len(self.games) == self.games.maxlen:
             self._decisions_before += len(self.games[0].decisions)
         self.games.append(core)

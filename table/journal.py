@@ -1,25 +1,33 @@
 """The journal: every input event of a game, appended as JSON lines and flushed to disk.
 
-Line 1 is the game's set-up (rules, seats, seed, deal); every further line is one input event as
-it entered the sequencer, with ``"late": N`` when it came N ns too late to be ordered. A power cut
-can leave a torn last line; reading tolerates that one (and says so). Any other bad line is an
-error naming the file and line. The format is documented in ``docs/journal.md``.
+Line 1 is the game's set-up (rules, seats, seed, deal, the moment it was dealt and its number in
+the table's folder); every further line is one input event as it entered the sequencer, with
+``"late": N`` when it came N ns too late to be ordered. The table ends every line it writes with
+a CRC-32 of the rest (``"crc"``), and every field is checked on reading, so that a damaged byte is
+found, never read as another game. A power cut can leave a torn last line; reading tolerates that
+one (and says so). Any other bad line is named by file and line: ``read_journal`` refuses the
+journal, or with ``salvage`` keeps what the lines before it prove. A journal written by hand
+(``cardtable-journal/1``) needs no checksums. The format is documented in ``docs/journal.md``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from table.errors import CardtableError
 from table.events import Event, EventError, event_from_json
 from table.games import GameSetup
 from table.referee import GameSetupError
 
-FORMAT = "cardtable-journal/1"
+FORMAT = "cardtable-journal/2"  # what the table writes: every line checksummed
+BY_HAND = "cardtable-journal/1"  # a record written by hand: no checksums
+CHECKSUM = re.compile(rb',"crc":"([0-9a-f]{8})"}$')
 
 
 class JournalError(CardtableError, ValueError):
@@ -37,18 +45,44 @@ class Journal:
     setup: GameSetup
     entries: list[Entry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    start_ns: int = 0  # the moment the game was dealt: the referee's start
+    number: int = 0  # its number among the games of its folder (0: not numbered)
+    damage: str | None = None  # the first damaged line, named, where the entries end (``salvage``)
 
 
 def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
+def checksummed(data: object) -> str:
+    """One journal line: the object's canonical JSON, ``"crc"`` (of the text before it) last."""
+    body = _dumps(data)
+    return f'{body[:-1]},"crc":"{zlib.crc32(body.encode()):08x}"}}'
+
+
+def _checked(line: bytes) -> bytes:
+    """A checksummed line's text without its checksum; a ``ValueError`` saying what is wrong."""
+    found = CHECKSUM.search(line)
+    if found is None:
+        try:
+            json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"not JSON: {exc}") from None
+        raise ValueError("no checksum")
+    body = line[: found.start()] + b"}"
+    if f"{zlib.crc32(body):08x}".encode() != found.group(1):
+        raise ValueError("damaged: its checksum does not match")
+    return body
+
+
 class JournalWriter:
     """Appends events to a new journal file, one flushed (and by default fsynced) line each."""
 
-    def __init__(self, path: str | Path, setup: GameSetup | None, fsync: bool = True) -> None:
-        """A new journal for the game ``setup``, or with ``setup`` None an existing one to go on
-        appending to (``resume``)."""
+    def __init__(
+        self, path: str | Path, setup: GameSetup | None, fsync: bool = True, start_ns: int = 0, number: int = 0
+    ) -> None:
+        """A new journal for the game ``setup``, dealt at ``start_ns``, the ``number``-th of its
+        folder; or with ``setup`` None an existing one to go on appending to (``resume``)."""
         self.path = Path(path)
         self.fsync = fsync
         if setup is None:
@@ -60,7 +94,7 @@ class JournalWriter:
             raise JournalError(f"{self.path}: already exists; a journal is never overwritten") from None
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create journal: {exc.strerror}") from None
-        self._write({"journal": FORMAT, **setup.to_json()})
+        self._write({"journal": FORMAT, **setup.to_json(), "start": start_ns, "number": number})
 
     @classmethod
     def resume(cls, path: str | Path, fsync: bool = True) -> JournalWriter:
@@ -87,10 +121,15 @@ class JournalWriter:
         self._write(data)
 
     def _write(self, data: object) -> None:
-        self._file.write(_dumps(data) + "\n")
+        self._file.write(checksummed(data) + "\n")
         self._file.flush()
         if self.fsync:
-            os.fsync(self._file.fileno())
+            self.sync()
+
+    def sync(self) -> None:
+        """Everything written so far on the disk (each line is, where ``fsync`` is set)."""
+        self._file.flush()
+        os.fsync(self._file.fileno())
 
     def close(self) -> None:
         self._file.close()
@@ -102,8 +141,64 @@ class JournalWriter:
         self.close()
 
 
-def read_journal(path: str | Path) -> Journal:
-    """Read a whole journal; a torn last line is dropped with a warning, anything else raises."""
+def read_header(path: str | Path) -> Journal:
+    """A journal's set-up line alone (its game, when it was dealt, its number), read cheaply."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(1 << 20)
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read journal: {exc.strerror}") from None
+    if not first.endswith(b"\n"):
+        raise JournalError(f"{path}: no whole set-up line")
+    header, _ = _header(path, first[:-1])
+    return header
+
+
+def _header(path: Path, line: bytes) -> tuple[Journal, bool]:
+    """The set-up line read, and whether the journal's lines carry checksums."""
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise JournalError(f"{path}:1: set-up line is not JSON: {exc}") from None
+    version = data.pop("journal", None) if isinstance(data, dict) else None
+    if version not in (FORMAT, BY_HAND):
+        raise JournalError(f'{path}:1: not a cardtable journal (expected "journal": "{FORMAT}")')
+    checked = version == FORMAT
+    if checked:
+        try:
+            data = json.loads(_checked(line))
+        except ValueError as exc:
+            raise JournalError(f"{path}:1: {exc}") from None
+        data.pop("journal")
+    start, number = data.pop("start", 0), data.pop("number", 0)
+    if type(start) is not int or start < 0:
+        raise JournalError(f"{path}:1: start must be nanoseconds from 0, not {start!r}")
+    if type(number) is not int or number < 0:
+        raise JournalError(f"{path}:1: number must be a whole number from 0, not {number!r}")
+    try:
+        setup = GameSetup.from_json(data)
+    except (GameSetupError, ValueError) as exc:
+        raise JournalError(f"{path}:1: {exc}") from None
+    return Journal(setup, start_ns=start, number=number), checked
+
+
+def _entry(data: Any, players: int) -> Entry:
+    """One input line's event, every field checked (an ``EventError`` names the bad one)."""
+    late = data.pop("late", None) if isinstance(data, dict) else None
+    if late is not None and (type(late) is not int or late <= 0):
+        raise EventError(f"late must be nanoseconds over 0, not {late!r}")
+    event = event_from_json(data)
+    seat = getattr(event, "seat", None)
+    if seat is not None and seat >= players:
+        raise EventError(f"{event.TYPE}: seat {seat} at a table of {players} seats")
+    return Entry(event, late)
+
+
+def read_journal(path: str | Path, salvage: bool = False) -> Journal:
+    """Read a whole journal; a torn last line is dropped with a warning. Any other bad line
+    raises a ``JournalError`` naming it, or with ``salvage`` ends the entries there and is named
+    in ``damage`` (a bad set-up line raises either way: it proves nothing)."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -118,25 +213,20 @@ def read_journal(path: str | Path) -> Journal:
         warnings.append(f"{path}:{len(lines) + 1}: torn last line ({len(torn)} bytes) ignored")
     if not lines:
         raise JournalError(f"{path}: empty journal (no set-up line)")
-    try:
-        header = json.loads(lines[0])
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise JournalError(f"{path}:1: set-up line is not JSON: {exc}") from None
-    if not isinstance(header, dict) or header.pop("journal", None) != FORMAT:
-        raise JournalError(f'{path}:1: not a cardtable journal (expected "journal": "{FORMAT}")')
-    try:
-        setup = GameSetup.from_json(header)
-    except (GameSetupError, ValueError) as exc:
-        raise JournalError(f"{path}:1: {exc}") from None
-    journal = Journal(setup, warnings=warnings)
+    journal, checked = _header(path, lines[0])
+    journal.warnings = warnings
     for number, line in enumerate(lines[1:], start=2):
         try:
-            data = json.loads(line)
+            data = json.loads(_checked(line) if checked else line)
+            journal.entries.append(_entry(data, journal.setup.players))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise JournalError(f"{path}:{number}: not JSON: {exc}") from None
-        late = data.pop("late", None) if isinstance(data, dict) else None
-        try:
-            journal.entries.append(Entry(event_from_json(data), late))
-        except EventError as exc:
-            raise JournalError(f"{path}:{number}: {exc}") from None
+            problem = f"{path}:{number}: not JSON: {exc}"
+        except (ValueError, EventError) as exc:
+            problem = f"{path}:{number}: {exc}"
+        else:
+            continue
+        if not salvage:
+            raise JournalError(problem)
+        journal.damage = problem
+        break
     return journal

@@ -51,7 +51,7 @@ from table.notify import Notifier
 from table.pin_watch import PinWatch
 from table.preset_menu import PresetMenu
 from table.referee import Referee
-from table.resume import newest_journal
+from table.resume import last_number, newest_journal
 from table.rules import shipped_presets
 from table.seat_parts import SEAT_BOARD, open_seat_parts
 from table.units import MS
@@ -84,11 +84,11 @@ class LiveTable:
         self.stop_event = threading.Event()
         self.on_decision = on_decision
         self.stats = LoopStats()
-        self.series = GameSeries()
+        self._folder = config.resolve(config.journal.folder)
         self.offset_ns = 0  # the table's clock less the host's: 0 but after a restart of the host (``_now``)
         self._wired = config.seats.wired()  # the seats with a button; the players sit at the first of them
-        self._folder = config.resolve(config.journal.folder)
         claim(self._folder / SOCKET_NAME)  # another table on this journal folder: refused before any part opens
+        self.series = GameSeries(last_number(self._folder))
         self.seats = open_seat_parts(config, self.inbox, pin_factory, serial_factory)
         self._parts = list(self.seats.opened)
         self._buttons = self.seats.buttons
@@ -374,7 +374,7 @@ class LiveTable:
         if core.referee.finished:
             return None  # its journal is left as it is
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
-        self.series.keep(core, path)
+        self.series.keep(core, path, journal.number)
         log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
         self._dark_seats(core)
         self.pins.game_started(core, self._now())
@@ -385,8 +385,8 @@ class LiveTable:
         setup = dataclasses.replace(self.config.setup(seed), dealer=dealer)
         folder = self.config.resolve(self.config.journal.folder)
         folder.mkdir(parents=True, exist_ok=True)
-        path = self.series.journal_path(folder, setup.game, self.series.dealt + 1)
-        journal = JournalWriter(path, setup, fsync=self.config.journal.fsync)
+        path, number = self.series.next_journal(folder, setup.game)
+        journal = JournalWriter(path, setup, fsync=self.config.journal.fsync, start_ns=now, number=number)
         core = TableCore(
             setup,
             self._lateness(),
@@ -401,7 +401,7 @@ class LiveTable:
                 if part in previous.faults:
                     core.fault(part, previous.faults[part], now)
             self.series.close_journal(previous)
-        self.series.keep(core, path)
+        self.series.keep(core, path, number)
         dealt = self.series.dealt
         log.info("game %d: %s (%s), seed %d, journal %s", dealt, setup.game, setup.preset, seed, path)
         self.notifier.status(f"game {dealt}: {setup.game} ({setup.preset}), journal {path.name}")

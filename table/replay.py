@@ -26,7 +26,7 @@ class Replay:
     def decisions(self) -> Iterator[Decision]:
         """Every decision of the journalled game, in order; afterwards the referee is final."""
         referee = self.referee
-        yield from referee.start()
+        yield from referee.start(self.journal.start_ns)  # as the live table started it
         entries = self.journal.entries
         order = sorted(range(len(entries)), key=lambda i: (entries[i].event.sort_key(), i))
         for i in order:

@@ -1,5 +1,12 @@
 """Where a table killed or without power in the middle of a game finds it again: the newest
-journal of its folder, if its game was not over and is for this table's seats."""
+journal of its folder, if its game was not over and is for this table's seats.
+
+The newest is told by the journals' own numbers (each set-up line carries the game's number in
+its folder), not by their names: names come from the wall clock, which a Pi without a real-time
+clock may set back at boot. A journal damaged past its set-up line is gone on from as far as its
+lines prove: the damaged file is kept beside it (``.damaged``) and a journal of the lines before
+the damage takes its place.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +14,12 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from table.journal import Journal, JournalError, read_journal
+from table.journal import Journal, JournalError, JournalWriter, read_header, read_journal
 from table.units import SECOND
 
 log = logging.getLogger("cardtable")
+
+DAMAGED = ".damaged"  # added to the name of a journal kept aside for its damage
 
 
 @dataclass(frozen=True)
@@ -23,26 +32,69 @@ class Unfinished:
     offset_ns: int
 
 
+def numbered_journals(folder: Path) -> list[tuple[int, Path]]:
+    """The journals of ``folder`` that can go on (not abandoned or kept aside) by their games'
+    numbers, the newest last; a journal whose set-up line cannot be read is left out (logged)."""
+    found = []
+    for path in folder.glob("*.jsonl"):
+        try:
+            found.append((read_header(path).number, path))
+        except JournalError as exc:
+            log.warning("%s", exc)
+    return sorted(found, key=lambda item: (item[0], item[1].name))
+
+
+def last_number(folder: Path) -> int:
+    """The highest game number in ``folder``, abandoned and damaged journals too: the next game
+    is numbered past it."""
+    numbers = [0]
+    for path in folder.glob("*.jsonl*"):
+        try:
+            numbers.append(read_header(path).number)
+        except JournalError:
+            continue
+    return max(numbers)
+
+
 def newest_journal(folder: Path, players: int, now: int) -> Unfinished | None:
     """The newest journal in ``folder`` if it is a game for ``players`` seats (a changed game waits
-    for the next deal); None when there is none, or it cannot be read (said in the log)."""
-    journals = sorted(folder.glob("*.jsonl"))
+    for the next deal); None when there is none, or its set-up cannot be read (said in the log)."""
+    journals = numbered_journals(folder)
     if not journals:
         return None
-    path = journals[-1]
+    _, path = journals[-1]
     try:
-        journal = read_journal(path)
+        journal = read_journal(path, salvage=True)
     except JournalError as exc:
         log.warning("%s; a new game is dealt", exc)
         return None
     for warning in journal.warnings:
         log.warning("%s", warning)
+    if journal.damage is not None:
+        _set_aside(path, journal)
     if journal.setup.players != players:
         log.info("%s is a game for %d seats: a new game is dealt", path, journal.setup.players)
         return None
-    last = max((e.event.t_ns for e in journal.entries), default=0)
+    last = max((e.event.t_ns for e in journal.entries), default=journal.start_ns)
     offset = 0
     if last >= now:
         offset = last + SECOND - now
         log.warning("%s: the host restarted since its last input; the table's clock goes on from it", path)
     return Unfinished(path, journal, offset)
+
+
+def _set_aside(path: Path, journal: Journal) -> None:
+    """A damaged journal kept beside its place, and a journal of what its lines before the damage
+    prove written in its place, to go on appending to."""
+    aside = path.with_name(path.name + DAMAGED)
+    path.rename(aside)
+    with JournalWriter(path, journal.setup, fsync=False, start_ns=journal.start_ns, number=journal.number) as writer:
+        for entry in journal.entries:
+            writer.record(entry.event, entry.late_ns)
+        writer.sync()
+    log.error(
+        "%s; the game goes on from the %d inputs before it, the damaged journal kept as %s",
+        journal.damage,
+        len(journal.entries),
+        aside.name,
+    )

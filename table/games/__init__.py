@@ -14,6 +14,7 @@ from table.rules import RulesError, build_rules, load_preset, rules_to_dict
 # The games, by name: a new game is a package of its own beside these and one entry here.
 GAMES: dict[str, Game] = {game.name: game for game in (ers.GAME, cuckoo.GAME, oh_hell.GAME, eights.GAME)}
 DEFAULT_GAME = ers.GAME.name  # what a table plays when its configuration names no game
+MOST_PLAYERS = 52  # the most seats a set-up may name (a card each); each game allows fewer
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,25 @@ class GameSetup:
         unknown = set(data) - known
         if unknown:
             raise GameSetupError(f"game set-up has unknown key(s) {', '.join(sorted(unknown))}")
+        game, players, dealer, seed = data["game"], data["players"], data.get("dealer", 0), data.get("seed", 0)
+        if not isinstance(game, str):
+            raise GameSetupError(f"game must be a game's name, not {game!r}")
+        game_named(game)
+        if not isinstance(data["rules"], dict):
+            raise GameSetupError(f"rules must be a table of rules, not {data['rules']!r}")
+        if type(players) is not int or not 2 <= players <= MOST_PLAYERS:
+            raise GameSetupError(f"players must be a whole number from 2 to {MOST_PLAYERS}, not {players!r}")
+        if type(dealer) is not int or not 0 <= dealer < players:
+            raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        if type(seed) is not int:
+            raise GameSetupError(f"seed must be a whole number, not {seed!r}")
+        deal = data.get("deal")
+        if deal is not None and not (
+            isinstance(deal, list) and all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in deal)
+        ):
+            raise GameSetupError("deal must be a list of hands, each a list of card codes")
+        if not isinstance(data.get("preset", ""), str):
+            raise GameSetupError(f"preset must be a preset's name, not {data['preset']!r}")
         setup = cls(
             game=data["game"],
             preset=data.get("preset", ""),

@@ -40,7 +40,7 @@ def test_order_at_equal_time_puts_cards_before_presses() -> None:
         ButtonPressed(5, "gpio", 2),
         CardSeen(7, "camera", parse_card("10D"), "pile"),
         CardGone(9, "camera", "pile"),
-        CardGone(9, "camera", "seat-1", parse_card("RJ")),
+        CardGone(9, "camera", "seat", parse_card("RJ"), 1),
         Command(11, "cli", "new-game", {"players": 3}),
         SeatAction(13, "gpio", 2, "bid", 3),
         SeatAction(13, "bridge", 0, "keep"),

@@ -10,7 +10,7 @@ import pytest
 from table.cards import parse_card
 from table.events import ButtonPressed, CardSeen
 from table.games import setup_game
-from table.journal import FORMAT, JournalError, JournalWriter, read_journal
+from table.journal import FORMAT, JournalError, JournalWriter, checksummed, read_journal
 from table.replay import Replay
 
 
@@ -82,7 +82,7 @@ def test_bad_event_line_is_named(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     write_game(path)
     with path.open("a") as f:
-        f.write('{"t":50,"type":"card-seen","card":"1X","zone":"pile"}\n')
+        f.write(checksummed({"t": 50, "type": "card-seen", "card": "1X", "zone": "pile"}) + "\n")
     with pytest.raises(JournalError, match=r":6: card-seen: not a card: '1X'"):
         read_journal(path)
 

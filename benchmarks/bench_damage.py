@@ -1,0 +1,107 @@
+"""Damaged input, as a flaky SD card, a bad edit or a bug would make it: journals mutated at
+random, each read and replayed as the table (``resume``) and ``cardtable replay`` do.
+
+Every mutated journal must be refused or salvaged with the file and line named, or read whole
+and replayed; never a traceback, and never a damaged byte read as a game without a word (a line
+read whole must be one whose checksum still matches: a field changed and the line written again,
+as a bug in the table would write it). ``python -m benchmarks damage``: 1,000 mutations; the
+tests run fewer (``tests/benchmarks/test_bench_damage.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+import traceback
+from collections import Counter
+from pathlib import Path
+
+from table.errors import CardtableError
+from table.games import setup_game
+from table.journal import JournalError, JournalWriter, checksummed, read_journal
+from table.replay import Replay
+
+ODD_VALUES = [None, True, -1, 0, 2**70, 1.5, "", "x", "5ile", [], [1], {}, {"a": 1}, "AS", "\u0000"]
+MUTATIONS = ("byte", "byte", "field", "field", "double", "drop", "cut")
+FAILURES = ("traceback", "read as a game")  # what must never happen
+
+
+def mutate(lines: list[bytes], rng: random.Random) -> tuple[list[bytes], bool]:
+    """One mutation of a journal's lines, and whether every line's checksum still matches."""
+    lines = list(lines)
+    at = rng.randrange(len(lines))
+    how = rng.choice(MUTATIONS)
+    if how == "byte":
+        line = bytearray(lines[at])
+        line[rng.randrange(len(line))] = rng.randrange(256)
+        lines[at] = bytes(line)
+        return lines, False
+    if how == "field":
+        data = json.loads(lines[at])
+        data.pop("crc", None)
+        key = rng.choice(sorted(data))
+        data[key] = rng.choice(ODD_VALUES)
+        lines[at] = checksummed(data).encode()
+    elif how == "double":
+        lines.insert(at, lines[at])
+    elif how == "drop" and len(lines) > 1:
+        del lines[at]
+    else:
+        lines[at] = lines[at][: rng.randrange(len(lines[at]))]
+    return lines, True
+
+
+def simulated_journal(game: str, seed: int, path: Path) -> list[bytes]:
+    """A simulated game's journal, as the table writes it: its lines."""
+    from sim.games import SIMULATIONS
+
+    sim = SIMULATIONS[game](setup_game(game, players=3, seed=seed))
+    with JournalWriter(path, sim.setup, fsync=False, start_ns=0, number=1) as journal:
+        sim.journal = journal
+        sim.run()
+    return path.read_bytes().split(b"\n")[:-1]
+
+
+def judge(lines: list[bytes], count: int, rng: random.Random, folder: Path) -> tuple[Counter[str], list[str]]:
+    """``count`` mutations of one journal's lines, each read and replayed: how each ended
+    (``refused``, ``salvaged``, ``whole``, or one of ``FAILURES``), and what each failure was."""
+    outcomes: Counter[str] = Counter()
+    failures = []
+    for n in range(count):
+        mutated, still_checked = mutate(lines, rng)
+        path = folder / f"mutated-{n}.jsonl"
+        path.write_bytes(b"\n".join(mutated) + b"\n")
+        try:
+            journal = read_journal(path, salvage=True)
+            list(Replay(journal).lines())
+        except CardtableError as exc:  # JournalError, or a set-up its rules refuse: one line for the user
+            named = not isinstance(exc, JournalError) or f"{path.name}:" in str(exc)
+            outcomes["refused" if named else "read as a game"] += 1
+            continue
+        except Exception:
+            outcomes["traceback"] += 1
+            failures.append(f"{path.read_bytes()!r}: {traceback.format_exc(limit=-3)}")
+            continue
+        if journal.damage is not None:
+            outcomes["salvaged"] += 1
+        elif still_checked:
+            outcomes["whole"] += 1
+        else:
+            outcomes["read as a game"] += 1
+            failures.append(f"a damaged byte read as a game: {path.read_bytes()!r}")
+    return outcomes, failures
+
+
+def main(count: int = 1000) -> None:
+    games = ("ers", "cuckoo", "oh-hell", "eights")
+    print(f"Journals mutated at random ({count} mutations over {len(games)} games' journals):")
+    total: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, game in enumerate(games):
+            lines = simulated_journal(game, n, Path(tmp) / f"{game}.jsonl")
+            outcomes, failures = judge(lines, count // len(games), random.Random(n), Path(tmp))
+            total.update(outcomes)
+            for failure in failures[:3]:
+                print(f"  {game}: {failure}")
+    print("  " + ", ".join(f"{kind} {total[kind]}" for kind in ("refused", "salvaged", "whole", *FAILURES)))
