@@ -53,7 +53,7 @@ if [[ ! -e "$CONF/table.toml" ]]; then
     if [[ $DRY == 0 ]]; then
         sed -e 's|^folder = "journal" |folder = "/var/lib/cardtable/journal" |' \
             -e 's|^calibration = "calibration.json"|calibration = "/etc/cardtable/calibration.json"|' \
-            -e 's|^url = "" |url = "mqtt://cardtable@localhost:1883" |' \
+            -e 's|^url = "" |url = "mqtt://table@localhost:1883" |' \
             -e 's|^password_file = "" |password_file = "/etc/cardtable/mqtt-password" |' \
             "$SRC/table.example.toml" > "$CONF/table.toml"
     fi
@@ -63,24 +63,32 @@ run chown -R cardtable:cardtable "$STATE"
 # 5. The broker: no anonymous clients, a password a user (made once, the table's written for it).
 run cp "$SRC/systemd/mosquitto/cardtable.conf" /etc/mosquitto/conf.d/cardtable.conf
 run cp "$SRC/systemd/mosquitto/cardtable.acl" /etc/mosquitto/cardtable.acl
-# Each user is made once: a run that stopped half way is finished by the next one.
-started=0
-for user in cardtable dashboard homeassistant admin; do
+# The table logs in as a user named as its table_id ([mqtt] in table.toml; the ACL lets each
+# table write its own topics only). Each user is made once: a run that stopped half way is
+# finished by the next one. The passwords never pass on a command line (where ps shows them):
+# they are written to a file only root reads, hashed there by mosquitto_passwd -U, then added.
+TABLE_ID="$(sed -n 's/^table_id *= *"\([A-Za-z0-9_-]*\)".*/\1/p' "$CONF/table.toml" 2>/dev/null | head -n 1 || true)"
+TABLE_ID="${TABLE_ID:-table}"
+case "$TABLE_ID" in dashboard|homeassistant|admin)
+    echo "[mqtt] table_id = \"$TABLE_ID\" is the name of a service login: choose another" >&2; exit 1;;
+esac
+for user in "$TABLE_ID" dashboard homeassistant admin; do
     if [[ -e /etc/mosquitto/cardtable.passwd ]] && grep -q "^$user:" /etc/mosquitto/cardtable.passwd; then
         continue
     fi
-    create=
-    [[ -e /etc/mosquitto/cardtable.passwd || $started == 1 ]] || create=-c
-    started=1
-    password="$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-    echo "+ mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd $user <a new password>"
+    echo "+ a new password for $user, hashed into /etc/mosquitto/cardtable.passwd"
     if [[ $DRY == 0 ]]; then
-        mosquitto_passwd -b $create /etc/mosquitto/cardtable.passwd "$user" "$password"
-        (umask 077 && echo "$password" > "$CONF/mqtt-password-$user")
+        password="$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
+        plain="$(umask 077 && mktemp)"
+        printf '%s:%s\n' "$user" "$password" > "$plain"
+        mosquitto_passwd -U "$plain"
+        (umask 077 && touch /etc/mosquitto/cardtable.passwd && cat "$plain" >> /etc/mosquitto/cardtable.passwd)
+        rm -f "$plain"
+        (umask 077 && printf '%s\n' "$password" > "$CONF/mqtt-password-$user")
     fi
     echo "the MQTT password of $user is in $CONF/mqtt-password-$user (root only)"
 done
-run cp "$CONF/mqtt-password-cardtable" "$CONF/mqtt-password"
+run cp "$CONF/mqtt-password-$TABLE_ID" "$CONF/mqtt-password"
 run chown root:cardtable "$CONF/mqtt-password"
 run chmod 640 "$CONF/mqtt-password"
 run chown root:mosquitto /etc/mosquitto/cardtable.passwd

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, GameSetup, setup_game
 from table.referee import GameSetupError
-from table.rules import RulesError
+from table.rules import RulesError, read_text_file
 from table.typed import checked_fields, refuse_unknown
 
 Pin = int | str  # gpiozero's names: 17, "GPIO17", "BOARD11"
@@ -128,9 +128,9 @@ class TableConfig:
         if mqtt.password_file:
             path = self.resolve(mqtt.password_file)
             try:
-                password = path.read_text(encoding="utf-8").strip()
-            except OSError as exc:
-                raise ConfigError(f"[mqtt] password_file: cannot read {path} ({exc.strerror})") from None
+                password = read_text_file(path, "password file").strip()
+            except RulesError as exc:
+                raise ConfigError(f"[mqtt] password_file: {exc}") from None
             if settings.username is None:
                 raise ConfigError("[mqtt] password_file: the url names no user (mqtt://USER@HOST:PORT)")
             settings = dataclasses.replace(settings, password=password)
@@ -187,12 +187,12 @@ def journal_folder(path: str | Path) -> Path:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        raise ConfigError(f"{path}: no such configuration file")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc})") from None
+        return tomllib.loads(read_text_file(path, "configuration"))
+    except RulesError as exc:
+        raise ConfigError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 import threading
 import time
 from collections import deque
@@ -57,6 +58,9 @@ KEEPALIVE_S = 15  # the broker gives the table up (and says offline) after 1.5 t
 NOBODY = "none"  # the turn topic when the referee waits on no seat
 CLEARED = ""  # an empty retained payload deletes the topic at the broker (kept, and sent again on connect)
 MAX_COMMAND_BYTES = 4096  # a command's keys fit in far less; anything bigger is refused unread
+COMMANDS_PER_SECOND = 5  # commands taken a second at most, after a burst of ``COMMAND_BURST``; the rest are refused
+COMMAND_BURST = 20
+SERVICE_LOGINS = ("dashboard", "homeassistant", "admin")  # the broker's logins that own no table (cardtable.acl)
 STOP_WAIT_S = 3.0  # a clean stop waits this long at most for the broker, and for "offline" to reach it
 
 
@@ -92,6 +96,10 @@ def parse_url(url: str, table_id: str, keep_events: int = 1_000) -> MqttSettings
         raise MqttError(f"mqtt: {url!r} has a path or query; give mqtt://[USER:PASS@]HOST:PORT only")
     if not TABLE_ID.fullmatch(table_id):
         raise MqttError(f"table id {table_id!r} must be 1 to 40 letters, digits, '-' or '_' (it names MQTT topics)")
+    if table_id in SERVICE_LOGINS:
+        raise MqttError(
+            f"table id {table_id!r} is the name of a service login ({', '.join(SERVICE_LOGINS)}): choose another"
+        )
     if keep_events < 1:
         raise MqttError(f"mqtt: keep_events {keep_events} must be at least 1")
     tls = parts.scheme == "mqtts"
@@ -110,10 +118,14 @@ class TablePublisher:
     """Publishes a table's state and decisions to one broker, from any thread."""
 
     def __init__(self, settings: MqttSettings, client: Any | None = None) -> None:
-        from paho.mqtt.client import CallbackAPIVersion, Client
+        from paho.mqtt.client import CallbackAPIVersion, Client, MQTTv5
 
         self.settings = settings
-        self.client = client or Client(CallbackAPIVersion.VERSION2, client_id=f"cardtable-{settings.table_id}")
+        # A client id nobody can guess: a client logging in with the table's id would take its
+        # connection over (the broker drops the older of two clients with one id).
+        client_id = f"cardtable-{settings.table_id}-{secrets.token_hex(6)}"
+        # MQTT 5: a command's retain flag reaches the table as it was published (``_heard``).
+        self.client = client or Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTv5)
         self.connected = False
         self._stopping = False
         self._up = threading.Event()  # set while connected (a stop waits for it to send what it holds)
@@ -126,6 +138,9 @@ class TablePublisher:
         self._seats = 0  # seats whose topics are published (the rest are cleared)
         self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
         self.on_command: Callable[[CommandRequest], None] | None = None  # where commands go (the table's inbox)
+        self._clearing: set[str] = set()  # command topics whose retained message this table cleared
+        self._allowance = float(COMMAND_BURST)  # commands that may come now (a token bucket)
+        self._allowed_at = time.monotonic()
         c = self.client
         if settings.username is not None:
             c.username_pw_set(settings.username, settings.password)
@@ -183,7 +198,10 @@ class TablePublisher:
             self.connects += 1
             _, self._catch_up_mid = client.subscribe(home_assistant.STATUS_TOPIC, qos=1)
             if self.on_command is not None:
-                client.subscribe(self._topic("cmd/+"), qos=1)
+                from paho.mqtt.subscribeoptions import SubscribeOptions
+
+                options = SubscribeOptions(qos=1, retainAsPublished=True)
+                client.subscribe(self._topic("cmd/+"), options=options)
 
     def _subscribed(self, client: Any, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
         """The broker has taken everything sent before: publish the state afresh, then what waited."""
@@ -215,7 +233,15 @@ class TablePublisher:
     def _heard(self, client: Any, message: Any) -> None:
         prefix = self._topic("cmd/")
         if message.topic.startswith(prefix) and self.on_command is not None:
-            self._command(message.topic.removeprefix(prefix), message.payload)
+            kind = message.topic.removeprefix(prefix)
+            if message.retain:  # kept by the broker: it would be done again at every connect
+                self._clear(client, message.topic, kind, message.payload)
+            elif message.topic in self._clearing and not message.payload:
+                self._clearing.discard(message.topic)  # the clearing, passed on by the broker: nothing to do
+            elif self._allowed():
+                self._command(kind, message.payload)
+            else:
+                self._reply(kind, False, f"too many commands: at most {COMMANDS_PER_SECOND} a second are taken")
         elif message.topic == home_assistant.STATUS_TOPIC and message.payload == b"online":
             topic = home_assistant.discovery_topic(self.settings.table_id)
             with self._lock:  # Home Assistant (re)started: it is told of the table again
@@ -223,6 +249,30 @@ class TablePublisher:
                 if payload is not None and self.connected:
                     client.publish(topic, payload, qos=1, retain=True)
             log.info("MQTT: Home Assistant is online; the table's discovery message is sent again")
+
+    def _clear(self, client: Any, topic: str, kind: str, payload: bytes) -> None:
+        """A command sent with the retain flag: refused, and cleared from the broker."""
+        if not payload:
+            return  # a clearing already
+        self._clearing.add(topic)
+        client.publish(topic, b"", qos=1, retain=True)
+        self._reply(
+            kind,
+            False,
+            "a command sent with the retain flag is refused (the broker would send it again "
+            "at every connect); it is cleared: send it without the flag",
+        )
+
+    def _allowed(self) -> bool:
+        """Whether one more command may be taken now (``COMMANDS_PER_SECOND``, after a burst)."""
+        now = time.monotonic()
+        refilled = self._allowance + (now - self._allowed_at) * COMMANDS_PER_SECOND
+        self._allowance = min(float(COMMAND_BURST), refilled)
+        self._allowed_at = now
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        return True
 
     def _command(self, kind: str, payload: bytes) -> None:
         """A command from the broker: checked, then handed to the table, whose answer goes to ``reply``."""
@@ -233,6 +283,8 @@ class TablePublisher:
             if not isinstance(data, dict):
                 raise CommandError(f"the payload must be a JSON object of the command's keys, not {data!r:.60}")
             command = parse_command({**data, "command": kind}, source="MQTT")
+            if command.rules is not None and (command.rules.endswith(".toml") or "/" in command.rules):
+                raise CommandError(f"{kind}: over MQTT a preset is named (cardtable rules GAME lists them), not a file")
         except CommandError as exc:
             self._reply(kind, False, str(exc))
             return

@@ -15,6 +15,8 @@ Unknown keys, wrong types and impossible combinations are refused with a message
 from __future__ import annotations
 
 import dataclasses
+import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -78,15 +80,36 @@ def shipped_presets(game: str) -> list[str]:
 def _read_preset_text(game: str, name: str) -> tuple[str, str]:
     path = Path(name)
     if name.endswith(".toml") or path.parent != Path("."):
-        try:
-            return path.stem, path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RulesError(f"cannot read preset file {name!r}: {exc.strerror}") from None
+        return path.stem, read_text_file(path, "preset file")
     resource = _preset_dir(game) / f"{name}.toml"
     if not resource.is_file():
         available = ", ".join(shipped_presets(game)) or "none"
         raise RulesError(f"unknown {game} preset {name!r} (shipped presets: {available})")
     return name, resource.read_text(encoding="utf-8")
+
+
+MOST_TEXT_BYTES = 256 * 1024  # a preset or a configuration is a few kilobytes; larger is refused unread
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """A small UTF-8 text file's text: one that is not a plain file (a device, a folder), larger
+    than ``MOST_TEXT_BYTES`` or not text (a program) is a ``RulesError`` saying so."""
+    try:
+        with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise RulesError(f"{what} {str(path)!r} is not a plain file")
+            data = f.read(MOST_TEXT_BYTES + 1)
+    except OSError as exc:
+        raise RulesError(f"cannot read {what} {str(path)!r}: {exc.strerror}") from None
+    if len(data) > MOST_TEXT_BYTES:
+        raise RulesError(f"{what} {str(path)!r} is larger than {MOST_TEXT_BYTES // 1024} KiB: not a {what}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"{what} {str(path)!r} is not UTF-8 text") from None
+    if "\x00" in text:
+        raise RulesError(f"{what} {str(path)!r} is not text (it holds NUL bytes)")
+    return text
 
 
 def load_preset(game: str, name: str, _seen: tuple[str, ...] = ()) -> Preset:

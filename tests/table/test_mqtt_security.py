@@ -21,7 +21,8 @@ from tests.mqtt_broker import Broker, Subscriber, connected_client
 pytestmark = pytest.mark.system
 
 SHIPPED = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto"
-USERS = {"cardtable": "table-pw", "dashboard": "dash-pw", "homeassistant": "ha-pw", "admin": "admin-pw"}
+TABLES = ("sec", "other", "kept", "paths", "own")  # each table logs in as its table_id
+USERS = {**{t: f"{t}-pw" for t in TABLES}, "dashboard": "dash-pw", "homeassistant": "ha-pw", "admin": "admin-pw"}
 
 
 @pytest.fixture
@@ -71,7 +72,7 @@ def test_anonymous_clients_and_wrong_passwords_are_refused(broker: Broker) -> No
 
 
 def test_the_table_writes_the_dashboard_reads_and_only_the_admin_commands(broker: Broker) -> None:
-    url = f"mqtt://cardtable:{USERS['cardtable']}@127.0.0.1:{broker.port}"
+    url = f"mqtt://sec:{USERS['sec']}@127.0.0.1:{broker.port}"
     table = TablePublisher(parse_url(url, "sec"))
     commands: list[CommandRequest] = []
     table.on_command = commands.append
@@ -84,7 +85,7 @@ def test_the_table_writes_the_dashboard_reads_and_only_the_admin_commands(broker
         assert dashboard.wait_for("cardtable/sec/availability") == "online"
         dashboard.client.publish("cardtable/sec/seat/0/score", "99", qos=1, retain=True).wait_for_publish(5)
         dashboard.client.publish("cardtable/sec/cmd/pause", "", qos=1).wait_for_publish(5)
-        for user in ("cardtable", "homeassistant"):  # another table, or Home Assistant: no commands either
+        for user in ("other", "homeassistant"):  # another table, or Home Assistant: no commands either
             other = connected_client(broker, user, USERS[user])
             other.publish("cardtable/sec/cmd/new-game", "", qos=1).wait_for_publish(5)
             other.disconnect()
@@ -104,7 +105,7 @@ def test_the_table_writes_the_dashboard_reads_and_only_the_admin_commands(broker
 
 
 def test_home_assistant_reads_the_discovery_and_its_announcement_reaches_the_table(broker: Broker) -> None:
-    url = f"mqtt://cardtable:{USERS['cardtable']}@127.0.0.1:{broker.port}"
+    url = f"mqtt://sec:{USERS['sec']}@127.0.0.1:{broker.port}"
     table = TablePublisher(parse_url(url, "sec")).start()
     topic = "homeassistant/device/cardtable_sec/config"
     ha = Subscriber(broker, topic, "cardtable/sec/#", username="homeassistant", password=USERS["homeassistant"])
@@ -117,4 +118,115 @@ def test_home_assistant_reads_the_discovery_and_its_announcement_reaches_the_tab
         assert len(ha.wait_count(topic, sent + 1)) == sent + 1  # the table heard it and sent it again
     finally:
         ha.close()
+        table.stop()
+
+
+def _commanded_table(broker: Broker, table_id: str) -> tuple[TablePublisher, list[CommandRequest], Subscriber]:
+    """A table's publisher on the shipped broker, the commands it took (each answered yes), and
+    a dashboard watching its topics."""
+    url = f"mqtt://{table_id}:{USERS[table_id]}@127.0.0.1:{broker.port}"
+    table = TablePublisher(parse_url(url, table_id))
+    commands: list[CommandRequest] = []
+
+    def take(request: CommandRequest) -> None:
+        commands.append(request)
+        request.reply(True, "done")
+
+    table.on_command = take
+    table.start()
+    watching = Subscriber(broker, f"cardtable/{table_id}/#", username="dashboard", password=USERS["dashboard"])
+    assert watching.wait_for(f"cardtable/{table_id}/availability") == "online"
+    return table, commands, watching
+
+
+def _replies(watching: Subscriber, table_id: str) -> list[dict]:
+    return [json.loads(p) for t, p, _ in watching.messages if t == f"cardtable/{table_id}/reply"]
+
+
+def test_a_command_sent_retained_is_refused_cleared_and_not_done_again_at_a_reconnect(broker: Broker) -> None:
+    table, commands, watching = _commanded_table(broker, "kept")
+    admin = connected_client(broker, "admin", USERS["admin"])
+    try:
+        admin.publish("cardtable/kept/cmd/new-game", "{}", qos=1, retain=True).wait_for_publish(5)
+        deadline = time.monotonic() + 10
+        while not _replies(watching, "kept") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (reply,) = _replies(watching, "kept")
+        assert not reply["ok"] and "retain flag is refused" in reply["message"]
+        table.client.reconnect()  # the broker has nothing kept to send again
+        time.sleep(1.0)
+        late = Subscriber(broker, "cardtable/kept/cmd/#", username="admin", password=USERS["admin"])
+        time.sleep(0.5)
+        assert late.latest == {} and commands == []  # cleared at the broker, and never done
+        late.close()
+    finally:
+        admin.disconnect()
+        admin.loop_stop()
+        watching.close()
+        table.stop()
+
+
+def test_over_mqtt_a_preset_is_named_not_a_file_and_commands_are_bounded_a_second(broker: Broker) -> None:
+    table, commands, watching = _commanded_table(broker, "paths")
+    admin = connected_client(broker, "admin", USERS["admin"])
+    try:
+        for path in ("/dev/zero", "/bin/ls", "../../etc/mosquitto/cardtable.passwd", "mine.toml"):
+            admin.publish("cardtable/paths/cmd/set", json.dumps({"rules": path}), qos=1).wait_for_publish(5)
+        for _ in range(40):
+            admin.publish("cardtable/paths/cmd/pause", "", qos=1).wait_for_publish(5)
+        deadline = time.monotonic() + 10
+        while len(_replies(watching, "paths")) < 44 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        replies = _replies(watching, "paths")
+        assert all("a preset is named" in r["message"] and not r["ok"] for r in replies[:4])
+        bounded = [r for r in replies[4:] if "too many commands" in r["message"]]
+        assert len(commands) + len(bounded) == 40 and 15 <= len(commands) < 40  # the burst, less the 4 above
+        assert all("cardtable" not in r["message"] or "rules" in r["message"] for r in replies)  # no file told of
+    finally:
+        admin.disconnect()
+        admin.loop_stop()
+        watching.close()
+        table.stop()
+
+
+def test_a_client_logging_in_with_the_tables_name_as_its_id_does_not_take_its_connection(broker: Broker) -> None:
+    table, _, watching = _commanded_table(broker, "own")
+    try:
+        for guess in ("cardtable-own", "cardtable-own-0", "own"):
+            thief = Client(CallbackAPIVersion.VERSION2, client_id=guess)
+            thief.username_pw_set("dashboard", USERS["dashboard"])
+            thief.connect("127.0.0.1", broker.port)
+            thief.loop_start()
+            time.sleep(0.5)
+            thief.disconnect()
+            thief.loop_stop()
+        assert table.connects == 1 and table.connected  # never dropped, so never connected again
+        assert watching.latest["cardtable/own/availability"] == "online"
+    finally:
+        watching.close()
+        table.stop()
+
+
+def test_a_table_cannot_overwrite_another_tables_scores_or_home_assistant_config(broker: Broker) -> None:
+    table, _, watching = _commanded_table(broker, "own")
+    intruder = connected_client(broker, "other", USERS["other"])  # another table's login
+    ha = Subscriber(broker, "homeassistant/device/+/config", username="homeassistant", password=USERS["homeassistant"])
+    try:
+        table.retain("seat/0/score", "12")
+        assert watching.wait_for("cardtable/own/seat/0/score") == "12"
+        intruder.publish("cardtable/own/seat/0/score", "0", qos=1, retain=True).wait_for_publish(5)
+        intruder.publish("homeassistant/device/cardtable_own/config", "{}", qos=1, retain=True).wait_for_publish(5)
+        intruder.publish("cardtable/other/seat/0/score", "5", qos=1, retain=True).wait_for_publish(5)  # its own
+        assert watching.wait_for("cardtable/own/seat/0/score") == "12"
+        time.sleep(0.5)
+        assert watching.latest["cardtable/own/seat/0/score"] == "12"
+        assert "homeassistant/device/cardtable_own/config" not in ha.latest
+        mine = Subscriber(broker, "cardtable/other/#", username="dashboard", password=USERS["dashboard"])
+        assert mine.wait_for("cardtable/other/seat/0/score") == "5"  # a table writes its own topics
+        mine.close()
+    finally:
+        intruder.disconnect()
+        intruder.loop_stop()
+        ha.close()
+        watching.close()
         table.stop()
