@@ -38,13 +38,23 @@ class CameraReader(threading.Thread):
         self.failed_frames = 0
         self.skipped_frames = 0  # frames that could show no card (black, white, without colour): not read
         self.cpu_ns = 0  # the reader's own CPU time (identify and track), for the loop's CPU share
+        # Set once the networks have loaded and the camera was first tried (opened, or its fault
+        # told): the table is ready then, not before (systemd's READY=1).
+        self.ready = threading.Event()
+        self.first_try = ""  # what that first try found, in a few words
 
     def run(self) -> None:
         try:
             self._run()
         except Exception as exc:  # the reader itself failed: the game pauses, and says why
             log.exception("the camera reader stopped")
+            self._tried(f"the camera reader stopped: {exc}")
             self.inbox.put(Fault(CAMERA, f"the camera reader stopped: {exc}"))
+
+    def _tried(self, found: str) -> None:
+        if not self.ready.is_set():
+            self.first_try = found
+            self.ready.set()
 
     def _run(self) -> None:
         from vision.cores import use_one_core
@@ -64,9 +74,11 @@ class CameraReader(threading.Thread):
                     lost_after_s=camera.lost_after_s,
                 )
             except FrameSourceError as exc:
+                self._tried(f"camera: {exc}")
                 self.inbox.put(Fault(CAMERA, str(exc)))
                 self.stop_event.wait(CAMERA_RETRY_S)
                 continue
+            self._tried(f"camera {camera.source} open")
             self.inbox.put(Fault(CAMERA, None))  # opened: whatever kept it from opening is over
             with source:
                 self._frames(source, reader)

@@ -130,8 +130,13 @@ class LiveTable:
             ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
             next_game: int | None = None
             self.camera.start()
-            self.notifier.ready(f"playing {core.setup.game} ({core.setup.preset}), journal {self.journals[-1].name}")
+            said_ready = False
             while not self.stop_event.is_set():
+                if not said_ready and self.camera.ready.is_set():  # the networks loaded, the camera tried
+                    said_ready = True
+                    journal = self.journals[-1].name
+                    playing = f"playing {core.setup.game} ({core.setup.preset}), journal {journal}"
+                    self.notifier.ready(f"{playing}; {self.camera.first_try}")
                 now = self._now()
                 self.stats.turns += 1
                 self.notifier.ping(time.monotonic_ns())  # the loop goes round: it is healthy

@@ -230,3 +230,19 @@ def test_a_table_cannot_overwrite_another_tables_scores_or_home_assistant_config
         ha.close()
         watching.close()
         table.stop()
+
+
+def test_a_message_larger_than_the_brokers_bound_is_refused_and_never_reaches_the_table(broker: Broker) -> None:
+    table, commands, watching = _commanded_table(broker, "kept")
+    admin = connected_client(broker, "admin", USERS["admin"])
+    dropped = threading.Event()
+    admin.on_disconnect = lambda *args: dropped.set()
+    try:
+        admin.publish("cardtable/kept/cmd/set", b"{" + b" " * 1_000_000 + b"}", qos=1)
+        assert dropped.wait(10)  # the broker ends the connection of a client that sends one
+        time.sleep(0.3)
+        assert commands == [] and _replies(watching, "kept") == []
+    finally:
+        admin.loop_stop()
+        watching.close()
+        table.stop()

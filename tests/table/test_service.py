@@ -61,7 +61,10 @@ def test_cardtable_run_says_ready_pings_the_watchdog_while_its_loop_goes_round_a
         finally:
             table.wait(timeout=30)
     assert said[0].startswith("STATUS=game 1: ers (standard), journal ")
-    assert said[1].startswith("READY=1\nSTATUS=playing ers (standard), journal ")  # then the pings
+    (ready,) = [n for n, line in enumerate(said) if line.startswith("READY=1")]
+    # Said once the networks have loaded and the camera opened (pings may come before it).
+    assert ready >= 1 and said[ready].startswith("READY=1\nSTATUS=playing ers (standard), journal ")
+    assert said[ready].endswith(" open") and "; camera " in said[ready]
     pings = said.count("WATCHDOG=1")
     assert 4 <= pings <= 20, said  # every 0.3 s for 4 s of play (the loop wakes for them), not every turn of it
     assert said[-1] == "STOPPING=1" and table.returncode == 0
