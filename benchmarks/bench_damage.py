@@ -1,5 +1,9 @@
 """Damaged input, as a flaky SD card, a bad edit or a bug would make it: journals mutated at
-random, each read and replayed as the table (``resume``) and ``cardtable replay`` do.
+random, each read and replayed as the table (``resume``) and ``cardtable replay`` do; and
+configurations mutated at random, each read as ``cardtable run`` reads it (``load_config``).
+
+A mutated configuration must be read or refused with one ``ConfigError`` naming what was wrong;
+never a traceback.
 
 Every mutated journal must be refused or salvaged with the file and line named, or read whole
 and replayed; never a traceback, and never a damaged byte read as a game without a word (a line
@@ -93,6 +97,76 @@ def judge(lines: list[bytes], count: int, rng: random.Random, folder: Path) -> t
     return outcomes, failures
 
 
+ODD_TOML = [
+    "[]", "{}", '"\\u0000"', "-1", "0", "1e400", "nan", '"/dev/zero"', '"/bin/ls"', "true", '"x"',
+    '"' + "x" * 5000 + '"', "[" * 300 + "]" * 300, "{a = {b = {c = 1}}}", '"../../../etc/passwd"', "2024-01-01",
+    '"\\u00e9\\u00e9"', "[1, \"a\"]",
+]  # fmt: skip
+
+
+def mutate_config(text: str, rng: random.Random) -> str:
+    """One mutation of a configuration's text: a value, a section's brackets, a line."""
+    lines = text.splitlines()
+    at = rng.randrange(len(lines))
+    line = lines[at]
+    how = rng.choice(["value", "value", "value", "section", "line", "byte", "top"])
+    if how == "value" and "=" in line and not line.lstrip().startswith("#"):
+        key = line.split("=", 1)[0]
+        lines[at] = f"{key}= {rng.choice(ODD_TOML)}"
+    elif how == "section" and line.startswith("["):
+        lines[at] = (
+            "[" + line.strip("[]").split("]")[0] + "]"
+            if line.startswith("[[")
+            else "[" + line.split("#")[0].strip() + "]"
+        )
+    elif how == "line":
+        if rng.random() < 0.5:
+            del lines[at]
+        else:
+            lines.insert(at, line)
+    elif how == "top":
+        lines.insert(
+            0, f"{rng.choice(['game', 'seats', 'camera', 'journal', 'mqtt', 'zones', 'x'])} = {rng.choice(ODD_TOML)}"
+        )
+    else:
+        chars = list(line or " ")
+        chars[rng.randrange(len(chars))] = chr(rng.randrange(1, 0x2FF))
+        lines[at] = "".join(chars)
+    return "\n".join(lines) + "\n"
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    return path
+
+
+def judge_configs(text: str, count: int, rng: random.Random, folder: Path) -> tuple[Counter[str], list[str]]:
+    """``count`` mutations of one configuration, each read as ``cardtable run`` reads it: how
+    each ended (``read``, ``refused`` or ``traceback``), and what each traceback was."""
+    from table.config import load_config
+    from vision.calibration import calibrate_from_points
+
+    corners = [[0.0, 0.0], [1280.0, 0.0], [1280.0, 720.0], [0.0, 720.0]]  # the example's camera: 1280 x 720
+    calibrate_from_points(corners, corners, (1280, 720)).save(folder / "calibration.json")
+    load_config(_written(folder / "table.toml", text))  # the configuration itself is read
+    outcomes: Counter[str] = Counter()
+    failures = []
+    for n in range(count):
+        path = _written(folder / f"table-{n}.toml", mutate_config(text, rng))
+        try:
+            config = load_config(path)
+            config.resolve(config.journal.folder)  # what cardtable run does next with what it read
+            config.mqtt_settings()
+        except CardtableError as exc:
+            outcomes["refused" if "\n" not in str(exc) else "traceback"] += 1
+        except Exception:
+            outcomes["traceback"] += 1
+            failures.append(f"{path.read_text(errors='replace')[:2000]!r}: {traceback.format_exc(limit=-3)}")
+        else:
+            outcomes["read"] += 1
+    return outcomes, failures
+
+
 def main(count: int = 1000) -> None:
     games = ("ers", "cuckoo", "oh-hell", "eights")
     print(f"Journals mutated at random ({count} mutations over {len(games)} games' journals):")
@@ -105,3 +179,10 @@ def main(count: int = 1000) -> None:
             for failure in failures[:3]:
                 print(f"  {game}: {failure}")
     print("  " + ", ".join(f"{kind} {total[kind]}" for kind in ("refused", "salvaged", "whole", *FAILURES)))
+    print(f"Configurations mutated at random ({count} mutations of table.example.toml):")
+    example = (Path(__file__).resolve().parents[1] / "table.example.toml").read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        outcomes, failures = judge_configs(example, count, random.Random(1), Path(tmp))
+    for failure in failures[:3]:
+        print(f"  {failure}")
+    print("  " + ", ".join(f"{kind} {outcomes[kind]}" for kind in ("read", "refused", "traceback")))

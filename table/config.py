@@ -170,9 +170,23 @@ def load_config(path: str | Path, overrides: Mapping[str, Mapping[str, Any]] | N
     path = Path(path)
     data = _read(path)
     try:
+        _no_nul(data, "")
         return _checked(path.resolve(), _merged(data, overrides or {}))
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+def _no_nul(value: Any, where: str) -> None:
+    """No NUL byte in any text of the configuration: no path or name holds one."""
+    if isinstance(value, str) and "\x00" in value:
+        raise ConfigError(f"{where or 'a key'}: {value!r} holds a NUL byte")
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _no_nul(key, where)
+            _no_nul(inner, f"{where}.{key}" if where else f"[{key}]" if isinstance(inner, dict) else key)
+    elif isinstance(value, list):
+        for inner in value:
+            _no_nul(inner, where)
 
 
 def journal_folder(path: str | Path) -> Path:

@@ -27,3 +27,12 @@ def test_the_judge_counts_a_damaged_byte_read_whole_as_a_failure(tmp_path: Path)
     lines = [header, b'{"t":1234567890,"type":"press","seat":1}']
     outcomes, _ = judge(lines, 1000, random.Random(5), tmp_path)
     assert outcomes["read as a game"] > 0
+
+
+def test_mutated_configurations_are_read_or_refused_in_one_line_never_a_traceback(tmp_path: Path) -> None:
+    from benchmarks.bench_damage import judge_configs
+
+    example = (Path(__file__).resolve().parents[2] / "table.example.toml").read_text(encoding="utf-8")
+    outcomes, failures = judge_configs(example, 150, random.Random(2), tmp_path)
+    assert failures == [] and outcomes["traceback"] == 0
+    assert outcomes["refused"] > 50 and outcomes["read"] > 10  # most mutations break it; some are harmless

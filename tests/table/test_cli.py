@@ -154,3 +154,26 @@ def test_the_simulators_lines_start_with_the_seats_lights(capsys: pytest.Capture
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[1] == "·●··"  # Bob, after the dealer, leads: his light is lit
     assert lines[1].split()[1] == "··●·" and "Bob plays" in lines[1]  # then it is Cyd's turn
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["playout", "--deal", "--"], 'a deal is hands separated by "/"'),
+        (["playout", "--deal", "A-/K-", "--rules", "/bin/ls"], "is not UTF-8 text"),
+        (["playout", "--deal", "A-/K-", "--rules", "/dev/zero"], "is not a plain file"),
+    ],
+)
+def test_bad_command_lines_are_one_line_and_exit_2(args: list[str], says: str) -> None:
+    run = subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.count("\n") == 1 and says in run.stderr
+
+
+def test_a_nul_byte_in_a_configuration_is_named(tmp_path: Path) -> None:
+    from table.config import ConfigError, load_config
+
+    path = tmp_path / "table.toml"
+    path.write_text('[journal]\nfolder = "jour\\u0000nal"\n')
+    with pytest.raises(ConfigError, match=r"\[journal\]\.folder: .* holds a NUL byte"):
+        load_config(path)

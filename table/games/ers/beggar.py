@@ -58,6 +58,8 @@ class Playout:
 
 def parse_deal(text: str) -> list[bytes]:
     """``"P1/P2[/P3...]"`` to one byte string of chance values per hand."""
+    if not isinstance(text, str):  # argparse hands "--deal --" over as an empty list
+        raise DealError(f'a deal is hands separated by "/", like "A-K-/-Q--", not {text!r}')
     hands = text.strip().split("/")
     if len(hands) < 2:
         raise DealError(f"a deal needs at least two hands separated by '/': {text!r}")
