@@ -4,6 +4,7 @@ word, and ``cardtable run`` tells a notify socket READY=1, pings the watchdog, a
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -35,6 +36,19 @@ def test_the_shipped_unit_verifies_without_a_warning(tmp_path: Path) -> None:
         assert needed in text
     for device in ("char-gpiochip", "char-video4linux", "char-ttyACM"):
         assert f"DeviceAllow={device} rw" in text
+    assert "SupplementaryGroups=gpio video dialout" in text  # the groups that own those devices
+
+
+def test_the_shipped_unit_s_exposure_is_at_most_2_5() -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.fail("systemd-analyze is missing: apt-get install -y systemd (make test does)")
+    done = subprocess.run(
+        [analyze, "security", "--offline=yes", "--no-pager", str(UNIT)], capture_output=True, text=True, timeout=60
+    )
+    found = re.search(r"Overall exposure level for cardtable\.service: ([0-9.]+)", done.stdout)
+    assert found is not None, done.stdout + done.stderr
+    assert float(found.group(1)) <= 2.5, done.stdout
 
 
 def test_cardtable_run_says_ready_pings_the_watchdog_while_its_loop_goes_round_and_says_stopping(
