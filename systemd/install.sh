@@ -38,10 +38,15 @@ run mkdir -p "$PREFIX"
 run mkdir -p "$PREFIX/src"
 echo "+ copy $SRC to $PREFIX/src (without .git and .venv)"
 if [[ $DRY == 0 ]]; then
-    # Owned by root and readable by all (Mosquitto serves the page from it), whoever cloned it.
+    # Owned by root, whoever cloned it.
     tar -C "$SRC" --exclude=./.git --exclude=./.venv -cf - . | tar -C "$PREFIX/src" --no-same-owner -xf -
 fi
-run chmod -R a+rX "$PREFIX/src"
+# Readable by root and the table's group only (a clone may hold a user's own files); Mosquitto,
+# which serves the scoreboard page, reads the dashboard's folder alone.
+run chown -R root:cardtable "$PREFIX/src"
+run chmod -R u=rwX,g=rX,o= "$PREFIX/src"
+run chmod o+x "$PREFIX" "$PREFIX/src"
+run chmod -R o+rX "$PREFIX/src/dashboard"
 run python3 -m venv --system-site-packages "$PREFIX/venv"
 run "$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[pi]"
 run ln -sf "$PREFIX/src/README.md" "$PREFIX/README.md"
@@ -88,9 +93,14 @@ for user in "$TABLE_ID" dashboard homeassistant admin; do
     fi
     echo "the MQTT password of $user is in $CONF/mqtt-password-$user (root only)"
 done
-run cp "$CONF/mqtt-password-$TABLE_ID" "$CONF/mqtt-password"
-run chown root:cardtable "$CONF/mqtt-password"
-run chmod 640 "$CONF/mqtt-password"
+if [[ $DRY == 1 || -e "$CONF/mqtt-password-$TABLE_ID" ]]; then
+    run cp "$CONF/mqtt-password-$TABLE_ID" "$CONF/mqtt-password"
+    run chown root:cardtable "$CONF/mqtt-password"
+    run chmod 640 "$CONF/mqtt-password"
+elif [[ ! -e "$CONF/mqtt-password" ]]; then
+    # The login was made before, by hand: its password is not known here.
+    echo "write the MQTT password of $TABLE_ID into $CONF/mqtt-password (root:cardtable, mode 640)" >&2
+fi
 run chown root:mosquitto /etc/mosquitto/cardtable.passwd
 run chmod 640 /etc/mosquitto/cardtable.passwd
 run systemctl restart mosquitto

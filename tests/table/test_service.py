@@ -106,7 +106,8 @@ def test_the_install_script_parses_and_its_dry_run_names_every_step_and_no_passw
         "apt-get install -y python3-venv python3-picamera2 python3-lgpio mosquitto",
         "usermod -a -G gpio,video,dialout cardtable",
         "python3 -m venv --system-site-packages /opt/cardtable/venv",
-        "chmod -R a+rX /opt/cardtable/src",
+        "chmod -R u=rwX,g=rX,o= /opt/cardtable/src",  # not the whole clone readable by all
+        "chmod -R o+rX /opt/cardtable/src/dashboard",  # but the page Mosquitto serves
         "cp " + str(ROOT / "systemd/mosquitto/cardtable.acl") + " /etc/mosquitto/cardtable.acl",
         "a new password for table, hashed into /etc/mosquitto/cardtable.passwd",
         "a new password for admin, hashed into /etc/mosquitto/cardtable.passwd",
