@@ -93,6 +93,9 @@ class MqttConfig:
     table_id: str = "table"  # names the topics: cardtable/<table_id>/...; one a table on a broker
     password_file: str = ""  # a file holding the password (instead of one in the url)
     keep_events: int = 1_000  # decisions kept for the broker while it is away
+    ca_file: str = ""  # mqtts://: the certificate authority that signed the broker's (empty: the system's)
+    cert_file: str = ""  # mqtts://: the table's own certificate, where the broker asks for one ...
+    key_file: str = ""  # ... and its key
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,16 @@ class TableConfig:
             if settings.username is None:
                 raise ConfigError("[mqtt] password_file: the url names no user (mqtt://USER@HOST:PORT)")
             settings = dataclasses.replace(settings, password=password)
-        return settings
+        files = {key: getattr(mqtt, key) for key in ("ca_file", "cert_file", "key_file") if getattr(mqtt, key)}
+        if files and not settings.tls:
+            raise ConfigError(f"[mqtt] {', '.join(files)}: only for TLS (a url beginning mqtts://)")
+        if bool(mqtt.cert_file) != bool(mqtt.key_file):
+            raise ConfigError("[mqtt] cert_file and key_file go together: the table's certificate and its key")
+        for key, name in files.items():
+            if not self.resolve(name).is_file():
+                raise ConfigError(f"[mqtt] {key}: no such file {self.resolve(name)}")
+        resolved = {key: str(self.resolve(name)) for key, name in files.items()}
+        return dataclasses.replace(settings, **resolved)
 
     def changed(self, overrides: Mapping[str, Mapping[str, Any]]) -> TableConfig:
         """This configuration with some keys replaced (a command to the running table: another

@@ -36,6 +36,8 @@ import json
 import logging
 import re
 import secrets
+import socket
+import ssl
 import threading
 import time
 from collections import deque
@@ -77,6 +79,9 @@ class MqttSettings:
     password: str | None = None
     tls: bool = False
     keep_events: int = 1_000  # decisions kept while the broker is away
+    ca_file: str | None = None  # TLS: the certificate authority that signed the broker's (None: the system's)
+    cert_file: str | None = None  # TLS: the table's own certificate and key, where the broker asks for them
+    key_file: str | None = None
 
     @property
     def base(self) -> str:
@@ -114,6 +119,28 @@ def parse_url(url: str, table_id: str, keep_events: int = 1_000) -> MqttSettings
     )
 
 
+def tls_problem(settings: MqttSettings) -> str | None:
+    """Why a TLS handshake with the broker fails, in a sentence saying what to do; None if it does not."""
+    context = ssl.create_default_context(cafile=settings.ca_file)
+    if settings.cert_file:
+        context.load_cert_chain(settings.cert_file, settings.key_file)
+    try:
+        with (
+            socket.create_connection((settings.host, settings.port), timeout=5) as raw,
+            context.wrap_socket(raw, server_hostname=settings.host),
+        ):
+            return None
+    except ssl.SSLCertVerificationError as exc:
+        return (
+            f"the MQTT broker's certificate at {settings.host}:{settings.port} is refused: {exc.verify_message} "
+            "(set [mqtt] ca_file to the certificate authority that signed it)"
+        )
+    except ssl.SSLError as exc:
+        return f"TLS with the MQTT broker at {settings.host}:{settings.port} fails: {exc.reason or exc}"
+    except OSError:
+        return None
+
+
 class TablePublisher:
     """Publishes a table's state and decisions to one broker, from any thread."""
 
@@ -145,11 +172,13 @@ class TablePublisher:
         if settings.username is not None:
             c.username_pw_set(settings.username, settings.password)
         if settings.tls:
-            c.tls_set()
+            c.tls_set(ca_certs=settings.ca_file, certfile=settings.cert_file, keyfile=settings.key_file)
+        self.refused: str | None = None  # why the last try to connect failed, said once a reason
         c.will_set(self._topic("availability"), "offline", qos=1, retain=True)
         c.reconnect_delay_set(min_delay=1, max_delay=10)
         c.on_connect = self._connected
         c.on_disconnect = self._disconnected
+        c.on_connect_fail = self._connect_failed
         c.on_subscribe = self._subscribed
         c.on_message = self._message
         c.suppress_exceptions = True  # a callback's bug is logged by paho; its network thread lives on
@@ -216,6 +245,17 @@ class TablePublisher:
             while self._waiting:
                 client.publish(self._topic("events"), self._waiting.popleft(), qos=1)
         log.info("MQTT: connected to %s:%d as table %s", self.settings.host, self.settings.port, self.settings.table_id)
+
+    def _connect_failed(self, client: Any, userdata: Any) -> None:
+        """A try to connect failed (paho tries again). Over TLS, the handshake is tried once more
+        here to say why, once a reason: a certificate refused fails silently otherwise."""
+        where = f"{self.settings.host}:{self.settings.port}"
+        reason = f"the MQTT broker at {where} cannot be reached"
+        if self.settings.tls:
+            reason = tls_problem(self.settings) or reason
+        if reason != self.refused:
+            self.refused = reason
+            log.error("%s; the table plays on and tries again", reason)
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._lock:
