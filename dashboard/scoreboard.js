@@ -70,31 +70,67 @@
     $("last").replaceChildren(...last.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
   }
 
-  const client = mqtt.connect(broker, {
-    username: query.get("user") || undefined,
-    password: query.get("pass") || undefined,
-    reconnectPeriod: 2000,
-  });
-  if (query.has("pass")) {  // out of the address bar (and a screenshot of it) once it is used
+  // The password is asked once and kept in this browser, never in the address (a link or a
+  // screenshot of it would carry it); one given in an old link is kept, then taken out of it.
+  const user = query.get("user") || undefined;
+  const kept = `cardtable password: ${user}@${broker}`;
+  if (query.has("pass")) {
+    localStorage.setItem(kept, query.get("pass"));
     const shown = new URLSearchParams(query);
     shown.delete("pass");
     history.replaceState(null, "", `${location.pathname}?${shown}`);
   }
-  client.on("connect", () => {
-    brokerUp = true;
-    connection();
-    client.subscribe([`${base}/state`, `${base}/availability`, `${base}/events`], { qos: 1 });
+  let client = null;
+
+  function askPassword(said) {
+    $("login").hidden = false;
+    $("login-user").textContent = user;
+    $("login-said").textContent = said;
+    $("password").focus();
+  }
+
+  $("login").addEventListener("submit", (event) => {
+    event.preventDefault();
+    localStorage.setItem(kept, $("password").value);
+    $("password").value = "";
+    $("login").hidden = true;
+    start();
   });
-  client.on("close", () => { brokerUp = false; connection(); });
-  // A cleared (empty) or damaged message is skipped: the page keeps what it shows.
-  const parsed = (text) => { try { return text ? JSON.parse(text) : null; } catch { return null; } };
-  client.on("message", (topic, payload) => {
-    const text = payload.toString();
-    if (topic === `${base}/availability`) { tableOnline = text === "online"; connection(); return; }
-    const data = parsed(text);
-    if (data === null || typeof data !== "object") return;
-    if (topic === `${base}/state`) draw(data);
-    else if (topic === `${base}/events`) decision(data);
-  });
+
+  function start() {
+    if (client) client.end(true);
+    const password = user ? localStorage.getItem(kept) : null;
+    if (user && password === null) { askPassword(""); return; }
+    client = mqtt.connect(broker, { username: user, password: password || undefined, reconnectPeriod: 2000 });
+    client.on("error", (error) => {
+      // Refused: a wrong or changed password (MQTT 3's code 4 or 5, MQTT 5's 134 or 135).
+      if ([4, 5, 134, 135].includes(error.code)) {
+        client.end(true);
+        localStorage.removeItem(kept);
+        askPassword("the broker refused that password");
+      }
+    });
+    listen(client);
+  }
+
+  function listen(client) {
+    client.on("connect", () => {
+      brokerUp = true;
+      connection();
+      client.subscribe([`${base}/state`, `${base}/availability`, `${base}/events`], { qos: 1 });
+    });
+    client.on("close", () => { brokerUp = false; connection(); });
+    // A cleared (empty) or damaged message is skipped: the page keeps what it shows.
+    const parsed = (text) => { try { return text ? JSON.parse(text) : null; } catch { return null; } };
+    client.on("message", (topic, payload) => {
+      const text = payload.toString();
+      if (topic === `${base}/availability`) { tableOnline = text === "online"; connection(); return; }
+      const data = parsed(text);
+      if (data === null || typeof data !== "object") return;
+      if (topic === `${base}/state`) draw(data);
+      else if (topic === `${base}/events`) decision(data);
+    });
+  }
   connection();
+  start();
 })();

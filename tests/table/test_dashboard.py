@@ -5,6 +5,7 @@ the page ends showing the scores the simulator's referee reached."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -52,4 +53,37 @@ def test_the_page_shows_the_game_the_simulator_plays_and_its_final_scores(tmp_pa
         assert page.wait_for("document.getElementById('connection').textContent === 'table offline'")
     finally:
         page.close()
+        broker.stop()
+
+
+def test_the_page_asks_for_the_password_once_keeps_it_in_the_browser_and_never_in_the_address(tmp_path: Path) -> None:
+    import subprocess
+
+    passwords = tmp_path / "passwd"
+    subprocess.run(["mosquitto_passwd", "-c", "-b", str(passwords), "dashboard", "dash-pw"], check=True)
+    subprocess.run(["mosquitto_passwd", "-b", str(passwords), "tv", "tv-pw"], check=True)
+    ws = free_port()
+    extra = (
+        f"allow_anonymous false\npassword_file {passwords}\n"
+        f"listener {ws} 127.0.0.1\nprotocol websockets\nhttp_dir {ROOT / 'dashboard'}\n"
+    )
+    broker = Broker(tmp_path, extra=extra).start()
+    publisher = TablePublisher(parse_url(f"mqtt://tv:tv-pw@127.0.0.1:{broker.port}", "tv")).start()
+    page = Headless(f"http://127.0.0.1:{ws}/index.html?table=tv&user=dashboard", tmp_path)
+    try:
+        assert page.wait_for("!document.getElementById('login').hidden")  # asked, nothing in the address
+        page.evaluate("document.getElementById('password').value = 'wrong'")
+        page.evaluate("document.getElementById('login').requestSubmit()")
+        assert page.wait_for("document.getElementById('login-said').textContent.includes('refused')")
+        page.evaluate("document.getElementById('password').value = 'dash-pw'")
+        page.evaluate("document.getElementById('login').requestSubmit()")
+        assert page.wait_for("document.getElementById('connection').textContent === 'live'")
+        page.evaluate("location.reload()")
+        time.sleep(1.0)
+        assert page.wait_for("document.getElementById('connection').textContent === 'live'")  # kept: not asked again
+        assert page.evaluate("document.getElementById('login').hidden")
+        assert "dash-pw" not in page.evaluate("location.href")
+    finally:
+        page.close()
+        publisher.stop()
         broker.stop()
