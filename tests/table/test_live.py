@@ -109,6 +109,38 @@ def test_a_table_killed_mid_game_resumes_from_its_journal_with_nothing_lost_or_p
     assert [(e["type"], e.get("card")) for e in lines[1:]] == [("card-seen", "QH"), ("card-seen", "7C")]
 
 
+def test_cardtable_run_goes_on_from_a_journal_with_a_line_of_the_wrong_type_and_keeps_it_aside(tmp_path: Path) -> None:
+    """A line that is valid JSON, checksummed right, of the wrong type (as a bug would write it):
+    the table goes on from the lines before it, says so, and keeps the damaged journal."""
+    from table.cards import parse_card
+    from table.events import CardSeen
+    from table.journal import JournalWriter, checksummed
+
+    config = rendered_table(tmp_path, frames=10, card_from=999)
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    path = folder / "20261203-080000-ers-1.jsonl"
+    with JournalWriter(path, load_config(config).setup(5), fsync=False, start_ns=1, number=1) as writer:
+        writer.record(CardSeen(2, "camera", parse_card("9S"), "pile"))
+    with path.open("a") as damaged:
+        damaged.write(
+            checksummed({"t": 3, "type": []}) + "\n" + checksummed({"t": 4, "type": "press", "seat": 1}) + "\n"
+        )
+    done = subprocess.run(
+        [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--max-seconds", "3"],
+        cwd=ROOT,
+        env=MOCK_PINS,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "ers-1.jsonl:3: unknown event type []" in done.stderr
+    assert "the game goes on from the 1 inputs before it" in done.stderr and "resuming the game in" in done.stderr
+    assert (folder / (path.name + ".damaged")).exists()
+    assert [e.get("card") for e in journal_lines(tmp_path)[1:]] == ["9S"]
+
+
 def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_it_is_back(tmp_path: Path) -> None:
     """The seats on the fake microcontroller over a pseudo-terminal, speaking the real protocol."""
     from firmware_bridge import protocol
