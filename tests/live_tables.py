@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -50,3 +52,9 @@ def wait_until(condition, seconds: float = 15.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+def run_table(config: Path, seconds: float) -> subprocess.CompletedProcess[str]:
+    """``cardtable run`` on a configuration for ``seconds``, on gpiozero's mock pins: its output."""
+    command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--max-seconds", str(seconds)]
+    return subprocess.run(command, cwd=ROOT, env=MOCK_PINS, capture_output=True, text=True, timeout=60)

@@ -20,22 +20,14 @@ from sim.mock_gpio import press, release, timed_mock_factory
 from table import signals as sg
 from table.config import load_config
 from table.live import LiveTable
-from tests.live_tables import MOCK_PINS, ROOT, journal_lines, rendered_table, wait_until
+from tests.live_tables import MOCK_PINS, ROOT, journal_lines, rendered_table, run_table, wait_until
 
 pytestmark = pytest.mark.slow
 
 
 def test_cardtable_run_reads_the_card_on_the_pile_and_journals_it(tmp_path: Path) -> None:
     config = rendered_table(tmp_path)
-    env = MOCK_PINS
-    done = subprocess.run(
-        [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--max-seconds", "5"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_table(config, 5)
     assert done.returncode == 0, done.stderr
     lines = journal_lines(tmp_path)
     assert lines[0]["game"] == "ers" and lines[0]["players"] == 4
@@ -126,14 +118,7 @@ def test_cardtable_run_goes_on_from_a_journal_with_a_line_of_the_wrong_type_and_
         damaged.write(
             checksummed({"t": 3, "type": []}) + "\n" + checksummed({"t": 4, "type": "press", "seat": 1}) + "\n"
         )
-    done = subprocess.run(
-        [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--max-seconds", "3"],
-        cwd=ROOT,
-        env=MOCK_PINS,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_table(config, 3)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "ers-1.jsonl:3: unknown event type []" in done.stderr
     assert "the game goes on from the 1 inputs before it" in done.stderr and "resuming the game in" in done.stderr
