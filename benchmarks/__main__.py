@@ -8,6 +8,7 @@ from benchmarks import (
     bench_damage,
     bench_engine,
     bench_games,
+    bench_kills,
     bench_mqtt,
     bench_races,
     bench_sim,
@@ -27,6 +28,7 @@ BENCHMARKS = {
     "mqtt": lambda args: bench_mqtt.main(),
     "piles": lambda args: table_piles.main(),
     "damage": lambda args: bench_damage.main(),
+    "kills": lambda args: bench_kills.main(),
 }
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")

@@ -13,10 +13,9 @@ from pathlib import Path
 import cv2
 
 from sim.render import CardPlacement, SceneSpec, render_scene
-from vision.calibration import calibrate_from_points
+from sim.rendered_table import rendered_config
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = (ROOT / "table.example.toml").read_text(encoding="utf-8")
 # A ``cardtable run`` of its own process on gpiozero's mock pins (PWM ones: the lights dim).
 MOCK_PINS = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
 
@@ -32,14 +31,7 @@ def rendered_table(folder: Path, frames: int = 12, card_from: int = 3, second_fr
         if second_from is not None and i >= second_from:
             cards += (CardPlacement("7C", 410, 305, -25.0, 200),)
         cv2.imwrite(str(shots / f"frame-{i:03d}.png"), render_scene(SceneSpec(cards=cards, seed=i, noise=3.0))[0])
-    corners = [[0, 0], [800, 0], [800, 600], [0, 600]]
-    calibrate_from_points(corners, corners, (800, 600)).save(folder / "calibration.json")
-    text = EXAMPLE.replace('source = "usb:0"', 'source = "folder:frames"')
-    for old, new in (("width = 1280", "width = 800"), ("height = 720", "height = 600"), ("fps = 15", "fps = 5")):
-        text = text.replace(old, new)
-    text = text.replace("lateness_ms = 450 ", "lateness_ms = 1200 ")
-    (folder / "table.toml").write_text(text, encoding="utf-8")
-    return folder / "table.toml"
+    return rendered_config(folder, "folder:frames")
 
 
 def journal_lines(folder: Path) -> list[dict]:

@@ -538,6 +538,35 @@ class ImageFolderSource(BaseSource):
         return None
 
 
+class StillFileSource(BaseSource):
+    """One picture file read again ``fps`` times a second, each frame stamped as it is read: a
+    camera that shows whatever the file holds then. For a demonstration or a test that changes
+    the table by replacing the file (write another, then rename it over this one), even while
+    the table is stopped: what it shows goes on without it, as a real table does."""
+
+    def __init__(self, path: str | Path, fps: float = 10.0) -> None:
+        self.path = Path(path)
+        self.name = f"still:{self.path}"
+        self._interval = _interval_ns(fps, self.name)
+        if not self.path.is_file():
+            raise FrameSourceError(f"picture {self.path} does not exist")
+        self.ended = False
+        self._index = 0
+        self._next_ns = time.monotonic_ns()
+
+    def read(self) -> Frame | None:
+        wait = self._next_ns - time.monotonic_ns()
+        if wait > 0:
+            time.sleep(wait / 1e9)
+        self._next_ns = max(self._next_ns + self._interval, time.monotonic_ns())
+        try:
+            image = as_bgr(read_image(self.path, cv2.IMREAD_UNCHANGED))
+        except (ImageFileError, ValueError):
+            return None  # being replaced: the next read has it
+        self._index += 1
+        return Frame(image, time.monotonic_ns(), self._index)
+
+
 class VideoFileSource(BaseSource):
     """A video file's frames, stamped ``start_ns`` plus the frame's position in the video.
 
@@ -634,7 +663,7 @@ class CallableSource(BaseSource):
         return frame
 
 
-SPEC_HELP = "usb:N, usb:/dev/videoN, picamera, folder:PATH, video:PATH, or the path of a folder or video"
+SPEC_HELP = "usb:N, usb:/dev/videoN, picamera, folder:PATH, video:PATH, still:PATH, or the path of a folder or video"
 
 
 def _no_photo(spec: str, path: Path) -> Path:
@@ -654,7 +683,7 @@ def parse_spec(spec: str) -> tuple[str, str]:
     spec = spec.strip()
     kind, sep, rest = spec.partition(":")
     kind = kind.lower()
-    if sep and kind in ("usb", "folder", "video", "picamera"):
+    if sep and kind in ("usb", "folder", "video", "picamera", "still"):
         if kind == "picamera":
             if not rest.isdigit():
                 raise FrameSourceError(f"frame source {spec!r}: picamera takes a camera number, as in picamera:0")
@@ -699,4 +728,6 @@ def open_source(
         return OpenCVCamera(rest, width, height, fps, lost_after_s=lost_after_s)
     if kind == "folder":
         return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
+    if kind == "still":
+        return StillFileSource(rest, fps or 10.0)
     return VideoFileSource(Path(rest), time.monotonic_ns())

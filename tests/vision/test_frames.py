@@ -534,3 +534,19 @@ def test_one_image_is_no_frame_source(tmp_path: Path) -> None:
         open_source(str(photo))
     with pytest.raises(FrameSourceError, match="is one image: give a camera, a video"):  # named as a video
         open_source(f"video:{photo}")
+
+
+def test_a_still_picture_is_read_again_at_the_camera_rate_and_shows_what_replaced_it(tmp_path: Path) -> None:
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.full((60, 80, 3), 10, np.uint8))
+    source = open_source(f"still:{path}", fps=20.0)
+    first, second = source.read(), source.read()
+    assert first is not None and second is not None and int(first.image[0, 0, 0]) == 10
+    assert 30_000_000 <= second.t_ns - first.t_ns <= 500_000_000  # a twentieth of a second apart, or a little more
+    fresh = tmp_path / "table.new.png"
+    cv2.imwrite(str(fresh), np.full((60, 80, 3), 200, np.uint8))
+    fresh.replace(path)
+    third = source.read()
+    assert third is not None and int(third.image[0, 0, 0]) == 200 and not source.ended
+    with pytest.raises(FrameSourceError, match="does not exist"):
+        open_source(f"still:{tmp_path / 'nothing.png'}")

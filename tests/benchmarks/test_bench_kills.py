@@ -1,0 +1,20 @@
+"""The kill benchmark's episode, shorter: a live ``cardtable run`` killed twice while cards are
+laid on its pile, cards laid while it was down included, plays every card once, in order, and
+its journal replays to the same."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from benchmarks.bench_kills import episode
+
+pytestmark = [pytest.mark.slow, pytest.mark.system]
+
+
+def test_a_table_killed_twice_while_cards_are_laid_plays_each_once_in_order(tmp_path: Path) -> None:
+    game = episode(tmp_path, cards=5, kills=2, rng=random.Random(3))
+    assert game.kills == 2 and game.resumed == 2  # each restart went on with the game
+    assert game.journaled == game.laid and game.played == game.laid
