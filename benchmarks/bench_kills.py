@@ -5,9 +5,9 @@ order they were laid, and the journal must replay to what the table decided.
 
 The camera is a ``still:`` picture the benchmark replaces as each card is laid, whether the
 table runs or not, as a real table goes on without it. A card is laid every ``LAY_S`` seconds,
-more than the table is down for, so that the camera can see every card (cards laid on one
-another while the table is blind hide each other: no table can count those). ``python -m
-benchmarks kills``: 100 kills; the tests run a few (``tests/benchmarks/test_bench_kills.py``).
+longer than one restart leaves the table blind; a restart killed again while it starts leaves it
+blind longer, and two cards laid on one another meanwhile show the table the top one only.
+``python -m benchmarks kills``: 100 kills; the tests run a few (``tests/benchmarks/test_bench_kills.py``).
 """
 
 from __future__ import annotations
