@@ -42,11 +42,15 @@ class Episode:
     played: list[str]  # the cards its replay plays
     kills: int
     resumed: int  # restarts that said they went on with the game
+    stuck: int = 0  # 1 when the table did not stop within 30 s of SIGTERM
 
 
-def episode(folder: Path, cards: int, kills: int, rng: random.Random) -> Episode:
-    """One game: ``cards`` laid ``LAY_S`` apart, the table killed ``kills`` times at random
-    moments and started again ``DOWN_S`` later; then stopped cleanly and its journal read."""
+def episode(
+    folder: Path, cards: int, kills: int, rng: random.Random, lay_s: float = LAY_S, kill_at: list[float] | None = None
+) -> Episode:
+    """One game: ``cards`` laid ``lay_s`` apart, the table killed ``kills`` times at random
+    moments (or at ``kill_at`` seconds) and started again ``DOWN_S`` later; then stopped cleanly
+    and its journal read."""
     picture = folder / "table.png"
     laid: list[str] = []
     write_picture(picture, pile_picture((), 0))
@@ -55,11 +59,11 @@ def episode(folder: Path, cards: int, kills: int, rng: random.Random) -> Episode
     done = threading.Event()
 
     def lay() -> None:
-        time.sleep(LAY_S)
+        time.sleep(lay_s)
         for n in range(cards):
             laid.append(CARDS[n % len(CARDS)])
             write_picture(picture, pile_picture(tuple(laid[-3:]), n + 1))
-            if done.wait(LAY_S):
+            if done.wait(lay_s):
                 return
         done.set()
 
@@ -67,8 +71,8 @@ def episode(folder: Path, cards: int, kills: int, rng: random.Random) -> Episode
     layer.start()
     resumed = 0
     logs = []
-    span = cards * LAY_S
-    kill_at = sorted(rng.uniform(LAY_S, span) for _ in range(kills))
+    span = cards * lay_s
+    kill_at = sorted(kill_at or [rng.uniform(lay_s, span) for _ in range(kills)])
     started = time.monotonic()
     table = subprocess.Popen(command, cwd=ROOT, env=MOCK_PINS, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for at in kill_at:
@@ -79,10 +83,15 @@ def episode(folder: Path, cards: int, kills: int, rng: random.Random) -> Episode
         table = subprocess.Popen(command, cwd=ROOT, env=MOCK_PINS, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     done.wait()
     layer.join()
-    time.sleep(LAY_S)  # the last card read and decided
-    table.send_signal(signal.SIGINT)
-    logs.append(table.communicate(timeout=60)[1].decode())
+    time.sleep(lay_s)  # the last card read and decided
+    table.send_signal(signal.SIGTERM)  # as systemd stops it
+    try:
+        logs.append(table.communicate(timeout=30)[1].decode())
+    except subprocess.TimeoutExpired:
+        table.kill()
+        logs.append(table.communicate()[1].decode() + "\nDID NOT STOP ON SIGTERM")
     resumed = sum("resuming the game in" in log for log in logs)
+    stuck = sum("DID NOT STOP ON SIGTERM" in log for log in logs)
     journals = sorted((folder / "journal").glob("*.jsonl"))
     lines = [json.loads(line) for line in journals[-1].read_text().splitlines()] if journals else [{}]
     journaled = [e["card"] for e in lines[1:] if e.get("type") == "card-seen" and "late" not in e]
@@ -91,7 +100,7 @@ def episode(folder: Path, cards: int, kills: int, rng: random.Random) -> Episode
     from table.replay import Replay
 
     played = [d.card.code for d in Replay(read_journal(journals[-1])).decisions() if isinstance(d, CardPlayed)]
-    return Episode(laid, journaled, played, kills, resumed)
+    return Episode(laid, journaled, played, len(kill_at), resumed, stuck)
 
 
 def main(kills: int = 100, per_episode: int = 5) -> None:
