@@ -12,7 +12,6 @@ blind longer, and two cards laid on one another meanwhile show the table the top
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -24,7 +23,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.mock_gpio import MOCK_PINS_ENV
 from sim.rendered_table import pile_picture, rendered_config, write_picture
+from table.decisions import CardPlayed
+from table.events import CardSeen
+from table.journal import read_journal
+from table.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[1]
 LAY_S = 4.0  # between two cards laid on the pile
@@ -32,7 +36,7 @@ DOWN_S = 2.0  # the table is started again this long after a kill (the unit's Re
 # Spot cards whose ranks never pair or sandwich: nothing to slap, no challenge, every card played.
 CARDS = tuple(f"{rank}{suit}" for suit, ranks in zip("CDHS", ("2345678", "3456782", "4567823", "5678234"), strict=True)
               for rank in ranks)  # fmt: skip
-MOCK_PINS = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+MOCK_PINS = {**os.environ, **MOCK_PINS_ENV}
 
 
 @dataclass
@@ -93,13 +97,10 @@ def episode(
     resumed = sum("resuming the game in" in log for log in logs)
     stuck = sum("DID NOT STOP ON SIGTERM" in log for log in logs)
     journals = sorted((folder / "journal").glob("*.jsonl"))
-    lines = [json.loads(line) for line in journals[-1].read_text().splitlines()] if journals else [{}]
-    journaled = [e["card"] for e in lines[1:] if e.get("type") == "card-seen" and "late" not in e]
-    from table.decisions import CardPlayed
-    from table.journal import read_journal
-    from table.replay import Replay
-
-    played = [d.card.code for d in Replay(read_journal(journals[-1])).decisions() if isinstance(d, CardPlayed)]
+    journal = read_journal(journals[-1])
+    seen = [e.event for e in journal.entries if e.late_ns is None and isinstance(e.event, CardSeen)]
+    journaled = [event.card.code for event in seen]
+    played = [d.card.code for d in Replay(journal).decisions() if isinstance(d, CardPlayed)]
     return Episode(laid, journaled, played, len(kill_at), resumed, stuck)
 
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+# What a ``cardtable run`` of its own process needs in its environment to use gpiozero's mock
+# pins (PWM ones: the lights dim).
+MOCK_PINS_ENV = {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+
 
 class TimedMockPin(MockPWMPin):
     """A mock pin that also dims (PWM), as every pin does with the lgpio factory: lights and buttons alike."""

@@ -32,28 +32,24 @@ class Unfinished:
     offset_ns: int
 
 
-def numbered_journals(folder: Path) -> list[tuple[int, Path]]:
-    """The journals of ``folder`` that can go on (not abandoned or kept aside) by their games'
-    numbers, the newest last; a journal whose set-up line cannot be read is left out (logged)."""
+def numbered_journals(folder: Path, pattern: str = "*.jsonl", say: bool = True) -> list[tuple[int, Path]]:
+    """The journals of ``folder`` that can go on (not abandoned or kept aside; ``pattern``) by
+    their games' numbers, the newest last; one whose set-up line cannot be read is left out
+    (logged, where ``say``)."""
     found = []
-    for path in folder.glob("*.jsonl"):
+    for path in folder.glob(pattern):
         try:
             found.append((read_header(path).number, path))
         except JournalError as exc:
-            log.warning("%s", exc)
+            if say:
+                log.warning("%s", exc)
     return sorted(found, key=lambda item: (item[0], item[1].name))
 
 
 def last_number(folder: Path) -> int:
     """The highest game number in ``folder``, abandoned and damaged journals too: the next game
     is numbered past it."""
-    numbers = [0]
-    for path in folder.glob("*.jsonl*"):
-        try:
-            numbers.append(read_header(path).number)
-        except JournalError:
-            continue
-    return max(numbers)
+    return max((number for number, _ in numbered_journals(folder, "*.jsonl*", say=False)), default=0)
 
 
 def newest_journal(folder: Path, players: int, now: int) -> Unfinished | None:

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import cv2
 
+from sim.mock_gpio import MOCK_PINS_ENV
 from sim.render import CardPlacement, SceneSpec, render_scene
 from sim.rendered_table import rendered_config
 
 ROOT = Path(__file__).resolve().parents[1]
 # A ``cardtable run`` of its own process on gpiozero's mock pins (PWM ones: the lights dim).
-MOCK_PINS = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+MOCK_PINS = {**os.environ, **MOCK_PINS_ENV}
 
 
 def rendered_table(folder: Path, frames: int = 12, card_from: int = 3, second_from: int | None = None) -> Path:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from sim.eights_players import EightsCards
 from sim.eights_sim import EightsSimulation
+from sim.mock_gpio import MOCK_PINS_ENV
 from sim.options import SimOptions
 from table.cards import parse_card
 from table.decisions import GameOver, InputTooLate
@@ -134,7 +135,7 @@ def test_cardtable_run_referees_the_shedding_game_from_the_camera(tmp_path: Path
     from tests.live_tables import journal_lines, rendered_table
 
     config = rendered_table(tmp_path)
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    env = {**os.environ, **MOCK_PINS_ENV}
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--game", "eights"]
     done = subprocess.run(
         [*command, "--max-seconds", "5"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60

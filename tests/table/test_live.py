@@ -16,7 +16,7 @@ import cv2
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from sim.mock_gpio import press, release, timed_mock_factory
+from sim.mock_gpio import MOCK_PINS_ENV, press, release, timed_mock_factory
 from table import signals as sg
 from table.config import load_config
 from table.live import LiveTable
@@ -77,7 +77,7 @@ def test_a_slap_on_the_mock_pins_is_journaled_and_the_lights_follow(tmp_path: Pa
 
 def test_a_table_killed_mid_game_resumes_from_its_journal_with_nothing_lost_or_played_twice(tmp_path: Path) -> None:
     config = rendered_table(tmp_path, frames=25, card_from=3, second_from=15)  # the 7C lands 2.4 s after the QH
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    env = {**os.environ, **MOCK_PINS_ENV}
     command = [sys.executable, "-m", "table.cli", "run", "--config", str(config), "--quiet"]
     first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

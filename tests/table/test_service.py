@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.mock_gpio import MOCK_PINS_ENV
 from table.notify import Notifier
 from tests.live_tables import ROOT, rendered_table
 
@@ -61,8 +62,7 @@ def test_cardtable_run_says_ready_pings_the_watchdog_while_its_loop_goes_round_a
         sock.settimeout(30)
         env = {
             **os.environ,
-            "GPIOZERO_PIN_FACTORY": "mock",
-            "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin",
+            **MOCK_PINS_ENV,
             "NOTIFY_SOCKET": str(path),
             "WATCHDOG_USEC": "600000",
         }

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.mock_gpio import press, release, timed_mock_factory
+from sim.mock_gpio import MOCK_PINS_ENV, press, release, timed_mock_factory
 from table import signals as sg
 from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
@@ -231,7 +231,7 @@ def test_every_button_held_opens_the_preset_menu_taps_choose_and_a_hold_deals(tm
 
 def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
     config = rendered_table(tmp_path, frames=100, card_from=999)
-    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    env = {**os.environ, **MOCK_PINS_ENV}
     cli = [sys.executable, "-m", "table.cli"]
     send = [*cli, "send", "--config", str(config)]
 
