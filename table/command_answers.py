@@ -27,13 +27,20 @@ def pause(core: TableCore, source: str, now: int) -> Answer:
 
 
 def resume(core: TableCore, now: int) -> Answer:
-    """Lift a pause; what else the game waits on is named."""
+    """Lift a pause, or say that each card a restarted table asks about was the only one laid
+    while it was down; what else the game waits on is named."""
+    if core.go_on(now):
+        return True, f"each top card asked about is played as the only one laid while the table was down{_still(core)}"
     if PAUSED_PART not in core.faults:
         waits = f" (it waits on: {'; '.join(core.faults)})" if core.faults else ""
         return False, f"the game is not paused by a command{waits}"
     core.fault(PAUSED_PART, None, now)
-    still = f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
-    return True, f"resumed{still}"
+    return True, f"resumed{_still(core)}"
+
+
+def _still(core: TableCore) -> str:
+    """What the game still waits on, said after a lifted wait."""
+    return f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
 
 
 def out_of_cards(core: TableCore | None, seat: int, names: Sequence[str], now: int) -> Answer:

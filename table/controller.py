@@ -29,12 +29,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from table.cards import Card
 from table.decisions import Decision, InputTooLate
 from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
 from table.games import GAMES, GameSetup
 from table.gestures import COUNTING, Gesture, GestureKind, GestureReader, GestureTiming, meaning
 from table.journal import Journal, JournalWriter
+from table.laid_while_down import LAID_PART, LaidWhileDown
 from table.lights import Pattern
 from table.referee import Referee
 from table.replay import Replay
@@ -57,6 +57,9 @@ def seat_events_bound(edge_lateness_ns: int, gestures: GestureTiming) -> int:
     return edge_lateness_ns + gestures.decision_ns
 
 
+ZoneView = tuple[str, int | None, tuple[str | None, ...]]
+
+
 @dataclass(frozen=True)
 class FrameReport:
     """What the camera's reader made of one frame exposed at ``t_ns``."""
@@ -66,6 +69,9 @@ class FrameReport:
     vouched_to: int | None = None  # every event up to this time has been reported
     unsure: tuple[tuple[str, int | None], ...] = ()  # zones whose card it cannot read
     reported_ns: int | None = None  # when the reader handed it over (host clock), to measure the loop by
+    # Each zone with a card on top, as the frame shows it: zone, seat, and the codes read there,
+    # lowest first, the top last (None: a covered card it could not read).
+    views: tuple[ZoneView, ...] = ()
 
 
 @dataclass
@@ -115,7 +121,7 @@ class TableCore:
         self.new_game_asked = False  # every button held together ``ALL_HELD_NS``: the loop deals anew
         self.decisions: list[Decision] = []
         self.inputs: list[tuple[Event, str | None]] = []  # every input taken, as journaled (with why it came too late)
-        self._lying: dict[str, Card] = {}  # after a restart: the card each zone showed, not to be played again
+        self.restart: LaidWhileDown | None = None  # after a restart: what each zone showed (``table.laid_while_down``)
         self._edges_vouched: int | None = None  # the seats' source has delivered every edge up to here
         self._batched = False  # inputs handed over together: the tick waits for the last
 
@@ -126,8 +132,8 @@ class TableCore:
         """A core that goes on with a journaled game (the table was killed or lost power): the
         referee as replaying the journal leaves it, every journaled input decided once. Inputs
         dated before the journal's last are too late. The camera, started afresh, reports the
-        cards lying in the zones again: the first report of each zone's card as the journal left
-        it is that card still lying there, not played again."""
+        cards lying in the zones again: each zone's first report is weighed against what the
+        journal left there (``table.laid_while_down``)."""
         core = cls(journal.setup, lateness_ns, journal=writer, **options)
         replay = Replay(journal)
         core.decisions = list(replay.decisions())
@@ -135,12 +141,7 @@ class TableCore:
         for d in core.decisions:
             core.signals.decided(d, core.referee, now_ns - 10**15)  # the standing patterns, no old message
         entries = sorted((e for e in journal.entries if e.late_ns is None), key=lambda e: e.event.sort_key())
-        for entry in entries:
-            event = entry.event
-            if isinstance(event, CardSeen) and event.card is not None:
-                core._lying[event.zone] = event.card
-            elif isinstance(event, CardGone):
-                core._lying.pop(event.zone, None)
+        core.restart = LaidWhileDown(entry.event for entry in entries)
         if journal.entries:
             core.sequencer.released_to = max(e.event.t_ns for e in journal.entries)
         core._lights(now_ns)
@@ -154,6 +155,9 @@ class TableCore:
         self._lights(now_ns)
 
     def frame(self, report: FrameReport, now_ns: int) -> None:
+        if self.restart is not None:
+            self.restart.see(report.views)
+            self._laid_while_down(self.restart.answers(report.t_ns), now_ns)
         for event in report.events:
             self._input(event, now_ns)
         if report.vouched_to is not None and CAMERA in self.sequencer.sources:
@@ -304,12 +308,31 @@ class TableCore:
             elif (action := meaning(self.meanings, g)) is not None:
                 self._input(SeatAction(g.t_ns, source, g.seat, action[0], action[1]), now_ns)
 
+    def go_on(self, now_ns: int) -> bool:
+        """The players say each top card the restarted table asks about was the only one laid
+        while it was down; whether it asked."""
+        if self.restart is None or not self.restart.questions:
+            return False
+        self._laid_while_down(self.restart.go_on(), now_ns)
+        self.tick(now_ns)
+        return True
+
+    def _laid_while_down(self, inputs: list[Event], now_ns: int) -> None:
+        """The restarted table's question asked or answered (its fault), then what it answers played."""
+        assert self.restart is not None
+        self._set_fault(LAID_PART, self.restart.question())
+        for event in inputs:
+            self._take(event, now_ns)
+
     def _input(self, event: Event, now_ns: int) -> None:
-        if isinstance(event, CardSeen | CardGone) and event.zone in self._lying:
-            if isinstance(event, CardSeen) and event.card == self._lying.pop(event.zone):
-                log.info("%s in zone %s lay there before the restart: not played again", event.card, event.zone)
+        if self.restart is not None:
+            instead = self.restart.take(event)
+            if instead is not None:
+                self._laid_while_down(instead, now_ns)
                 return
-            self._lying.pop(event.zone, None)
+        self._take(event, now_ns)
+
+    def _take(self, event: Event, now_ns: int) -> None:
         if self.paused:
             self.set_aside += 1
             log.info("paused (%s): set aside %s", "; ".join(self.faults), event.to_json())

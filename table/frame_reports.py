@@ -81,7 +81,8 @@ def tracker_report(
     """The core's report on one frame from what was read in it: the tracker's events, the time it
     vouches for, the zones it cannot read."""
     events = tracker.update(t_ns, cards, still_lies)
-    return FrameReport(t_ns, tuple(events), tracker.vouched_to, tuple(tracker.unsure()), reported_ns)
+    views = tuple((zone, seat, codes) for (zone, seat), codes in tracker.views.items())
+    return FrameReport(t_ns, tuple(events), tracker.vouched_to, tuple(tracker.unsure()), reported_ns, views)
 
 
 def frame_reader(

@@ -51,6 +51,7 @@ from table.notify import Notifier
 from table.pin_watch import PinWatch
 from table.preset_menu import PresetMenu
 from table.referee import Referee
+from table.replay import state_digest
 from table.resume import last_number, newest_journal
 from table.rules import shipped_presets
 from table.seat_parts import SEAT_BOARD, open_seat_parts
@@ -380,7 +381,8 @@ class LiveTable:
             return None  # its journal is left as it is
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
         self.series.keep(core, path, journal.number)
-        log.info("resuming the game in %s: %d inputs replayed", path, len(journal.entries))
+        replayed = len(journal.entries)
+        log.info("resuming the game in %s: %d inputs replayed, state %s", path, replayed, state_digest(core.referee))
         self._dark_seats(core)
         self.pins.game_started(core, self._now())
         return core

@@ -8,14 +8,22 @@ and so byte-identical from one run to the next.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterator
 
 from table.decisions import Decision, InputTooLate
 from table.journal import Journal
+from table.referee import Referee
 
 
 def _canonical(data: object) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def state_digest(referee: Referee) -> str:
+    """A short fingerprint of a referee's whole state (CRC-32 of its snapshot): a table that
+    goes on from a journal logs it, so that it can be compared with the journal's replay."""
+    return f"{zlib.crc32(_canonical(referee.snapshot()).encode()):08x}"
 
 
 class Replay:

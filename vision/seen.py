@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -49,6 +50,13 @@ def lies_over(card: SeenCard, other: SeenCard) -> bool:
     if card.covered != other.covered:
         return not card.covered and not any(holds(card, at) for at in other.indices)
     return any(holds(other, at) for at in card.indices) and not any(holds(card, at) for at in other.indices)
+
+
+def bottom_up(cards: Sequence[SeenCard]) -> list[SeenCard]:
+    """Cards lying over one another (a pile fanned out, a trick), the lowest first: each after
+    every card it lies over (``lies_over``), as far as their outlines tell."""
+    over = [sum(lies_over(card, other) for other in cards if other is not card) for card in cards]
+    return [card for _, _, card in sorted(zip(over, range(len(cards)), cards, strict=True), key=lambda t: t[:2])]
 
 
 def holds(card: SeenCard | CardQuad, point: tuple[float, float]) -> bool:

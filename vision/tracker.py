@@ -49,7 +49,7 @@ from table.cards import parse_card
 from table.events import CardGone, CardSeen, Event
 from vision.calibration import Calibration
 from vision.reader import BACK
-from vision.seen import SeenCard, holds
+from vision.seen import SeenCard, bottom_up, holds
 from vision.zones import Zone as TableZone
 from vision.zones import zone_at
 
@@ -151,6 +151,10 @@ class CardTracker:
     zones: dict[Zone, _ZoneState] = field(default_factory=dict)
     last_t: int | None = None  # the latest frame's time
     stale: int = 0  # frames given older than one tracked already (left out: a card cannot leave before it came)
+    # The latest frame's zones with a card on top: the codes read there, lowest first, the top
+    # card last (None: a covered card that could not be read). A restarted table compares them
+    # with what its journal left there (``table.laid_while_down``).
+    views: dict[Zone, tuple[str | None, ...]] = field(default_factory=dict)
 
     def update(self, t_ns: int, cards: list[SeenCard], still_lies: StillLies | None = None) -> list[Event]:
         """One frame (exposed at ``t_ns``, integer nanoseconds) and what was read in it. A time
@@ -177,6 +181,11 @@ class CardTracker:
             readable = card.code is not None and (card.code == BACK or card.confidence >= self.config.min_confidence)
             if readable and (zone not in top or card.confidence > top[zone].confidence):
                 top[zone] = card
+        sure = self.config.min_confidence
+        self.views = {
+            zone: (*(c.code if c.confidence >= sure else None for c in bottom_up(under.get(zone, []))), card.code)
+            for zone, card in top.items()
+        }
         events: list[Event] = []
         for zone in set(self.zones) | present:
             state = self.zones.setdefault(zone, _ZoneState(unreadable=deque(maxlen=self.config.settle)))

@@ -1,6 +1,6 @@
 """The kill benchmark's episode, shorter: a live ``cardtable run`` killed twice while cards are
-laid on its pile, cards laid while it was down included, plays every card once, in order, and
-its journal replays to the same."""
+laid on its pile, cards laid while it was down included, plays every card once, in order, its
+journal replays to the same, and each restart goes on from the replay of its journal."""
 
 from __future__ import annotations
 
@@ -21,3 +21,13 @@ def test_a_table_killed_twice_while_cards_are_laid_plays_each_once_in_order(tmp_
     assert game.kills == 2 and game.stuck == 0
     assert game.resumed >= 1  # a restart went on with the game (one killed as it started may not have got so far)
     assert game.journaled == game.laid and game.played == game.laid
+    assert game.states >= 1 and game.differed == 0
+
+
+def test_cards_laid_on_one_another_while_the_table_was_down_are_asked_for_and_played_in_order(tmp_path: Path) -> None:
+    # A card every 2 s: a restart (about 3 s blind) finds two laid on the last it saw, the lower
+    # hidden. It asks; the players take them off until that card shows and lay them again.
+    game = episode(tmp_path, cards=8, kills=2, rng=random.Random(3), lay_s=2.0, kill_at=[5.0, 13.0])
+    assert game.kills == 2 and game.stuck == 0 and game.asked >= 1
+    assert game.played == game.laid and game.journaled == game.laid
+    assert game.differed == 0

@@ -96,7 +96,7 @@ def test_a_table_killed_mid_game_resumes_from_its_journal_with_nothing_lost_or_p
         [*command, "--max-seconds", "8"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert "resuming the game in" in done.stderr and "QH in zone pile lay there before the restart" in done.stderr
+    assert "resuming the game in" in done.stderr and "QH on the pile lay there before the restart" in done.stderr
     lines = journal_lines(tmp_path)  # still the one journal, the game going on in it
     assert [(e["type"], e.get("card")) for e in lines[1:]] == [("card-seen", "QH"), ("card-seen", "7C")]
 
