@@ -1149,3 +1149,44 @@ def test_a_lead_survives_a_snapshot_and_ends_with_the_next_card() -> None:
     assert of(restored.handle(ButtonPressed(1_400_000, "gpio", 0)) + restored.advance(1_400_001), SlapLead)
     table.card(table.hand(2)[0] or "2C", at=1_200_000, stacked=False)  # the pile's winner plays on
     assert not of(table.slap(0, at=1_300_000), SlapLead)
+
+
+# ============================================== settled together, and games that must end
+
+
+def test_a_last_chance_burned_away_by_bad_slaps_ends_the_game() -> None:
+    """Seat 0, alone with every card, plays one last-chance card and slaps badly until its
+    hand is under the pile: the last chance is over, it takes the pile back and has won (the
+    turn is never left with an empty hand)."""
+    table, _ = lone_table(rules(), "2D 9H 5S 3C")
+    table.play("2D")
+    for _ in range(52):  # a card or two burned a slap: 51 cards gone well within
+        out = table.slap(0)
+        if not table.hand_sizes()[0] or table.ref.finished:
+            break
+    assert of(out, GameWon) == [GameWon(table.t, 0)] and table.hand_sizes() == [52, 0]
+    assert untimed(table.card("9H", stacked=False)) == [Rejected(NOW, "the game is over", "card-seen")]
+
+
+def test_tied_bad_slaps_all_burn_before_the_game_is_decided() -> None:
+    """Seat 0 answers seat 1's queen, one card left in hand; both slap badly at the same
+    nanosecond. Both burn, then seat 0, out of cards, loses the challenge and seat 1 wins: no
+    card is burned into a pile after the game is won."""
+    table = Table(rules(last_chance_cards=0), tops=[["4C"], ["QC"]], sizes=[2, None])
+    table.play("QC 4C")
+    out = table.slap(0, 1)
+    assert [type(d).__name__ for d in out] == [
+        "BadSlap", "CardsBurned", "PlayerOut", "BadSlap", "CardsBurned",
+        "ChallengeLost", "PileWon", "TurnChanged", "GameWon",
+    ]  # fmt: skip
+    assert out[-1] == GameWon(table.t, 1) and table.hand_sizes() == [0, 52]
+
+
+def test_a_card_and_a_press_at_the_same_nanosecond_count_the_card_first_in_any_order() -> None:
+    table = Table(DOUBLES, tops=[["7S"], ["7H"]])
+    table.play("7H")
+    t = table.tick()
+    out = table.send(ButtonPressed(t, "gpio", 1))  # handed over before the card of its moment
+    out += table.send(CardSeen(t, "camera", parse_card("7S"), "pile"))
+    out += table.settle()
+    assert of(out, GoodSlap) == [GoodSlap(t, 1, "double")]

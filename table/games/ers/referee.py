@@ -212,7 +212,9 @@ class ErsReferee(Referee):
         if t < self.last_t:
             return [Rejected(t, f"out of order: {t} is before {self.last_t}", event.TYPE)]
         out: list[Decision] = []
-        if self.pending_t is not None and (t > self.pending_t or not isinstance(event, ButtonPressed)):
+        # Presses wait for every other input of their moment; a card seen at that very moment is
+        # played first (it landed as the hands came down: they are judged on it).
+        if self.pending_t is not None and (t > self.pending_t or not isinstance(event, ButtonPressed | CardSeen)):
             out += self._resolve_presses()
         self.last_t = t
         seat = getattr(event, "seat", None)
@@ -266,6 +268,8 @@ class ErsReferee(Referee):
                 return [*out, Rejected(t, "the game is over", event.TYPE)]
         seat = self.turn
         hand = self.hands[seat]
+        if not hand:  # no count should leave the turn with an empty hand; refused rather than guessed
+            return [*out, Rejected(t, f"seat {seat} holds no card by the referee's count", event.TYPE, seat)]
         known = hand.popleft()
         if known is not None and known != card:
             out.append(CardMismatch(t, seat, known, card))
@@ -444,17 +448,12 @@ class ErsReferee(Referee):
                 if t - won_at <= RACE_NS:
                     out.append(SlapLead(t, winner, behind[0], t - won_at))
                 self.race = None
-            for seat in eligible:
-                if self.rules.late_slaps == "penalty":
-                    out += self._bad_slap(t, seat)
-                else:
-                    out.append(SlapIgnored(t, seat, "late: the pile was already won on this card"))
-            return out
+            if self.rules.late_slaps == "penalty":
+                return out + self._bad_slaps(t, eligible)
+            return out + [SlapIgnored(t, seat, "late: the pile was already won on this card") for seat in eligible]
         condition = self.slap_condition()
         if condition is None:
-            for seat in eligible:
-                out += self._bad_slap(t, seat)
-            return out
+            return out + self._bad_slaps(t, eligible)
         winner = eligible[0] if len(eligible) == 1 else self._break_tie(eligible)
         if winner is None:
             return out + [SlapIgnored(t, s, "exact tie: nobody takes the pile") for s in eligible]
@@ -472,7 +471,25 @@ class ErsReferee(Referee):
         start = self.top_player if self.top_player is not None else self.turn
         return min(seats, key=lambda s: (s - start - 1) % self.players)
 
-    def _bad_slap(self, t: int, seat: int) -> list[Decision]:
+    def _bad_slaps(self, t: int, seats: list[int]) -> list[Decision]:
+        """Bad slaps at one moment, settled together: every seat burns (or, out of cards, is
+        struck) first; then the game goes on from what the burns left. The seat whose turn it
+        is burned its last card: it cannot go on; in its last chance, the chance is over."""
+        out: list[Decision] = []
+        for seat in seats:
+            out += self._burn(t, seat)
+        seat = self.turn
+        if seat in seats and not self.hands[seat] and self.pending_award is None and self.winner is None:
+            if self.lone == seat:
+                self.last_chance_left = 0
+                out += self._claim(t, seat, "last chance over")
+            elif self.lone is None:
+                out += self._cannot_go_on(t, seat)
+        return out
+
+    def _burn(self, t: int, seat: int) -> list[Decision]:
+        """One bad slap's penalty: ``rules.burn`` cards under the pile, or a strike for a seat
+        slapping in with none."""
         out: list[Decision] = [BadSlap(t, seat)]
         hand = self.hands[seat]
         if not hand:
@@ -484,8 +501,6 @@ class ErsReferee(Referee):
         out.append(CardsBurned(t, seat, len(burned), tuple(burned)))
         if not hand:
             out.append(PlayerOut(t, seat))
-            if self.turn == seat and self.lone is None and self.pending_award is None:
-                out += self._cannot_go_on(t, seat)
         return out
 
     # ------------------------------------------------------- snapshot/restore
