@@ -909,3 +909,44 @@ def test_a_tap_while_laying_a_match_leaves_the_play_open_and_a_long_press_closes
     g.ref.handle(CardSeen(g.t, "camera", parse_card("5C"), "pile"))
     out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, "hold"))  # done: and it is no longer its turn
     assert turn(out) == 2 and one(out, Rejected).seat == 1
+
+
+# ====================================================================== counts kept whole
+
+
+def test_a_safe_card_taken_up_while_a_switch_waits_cannot_be_traded_for() -> None:
+    """Seat 2 switches seat 1's card and is offered the trade; before it chooses, seat 1 takes
+    up its safe card (allowed at any time). The trade is refused, the hands may be swapped, and
+    no card comes from nowhere."""
+    g = Game()
+    g.on("9C")
+    g.card("5C")
+    g.card("5C")  # seat 2 switches: the choice waits
+    g.gone("seat", 1)  # seat 1 takes up its safe card
+    out = g.act(2, "taps", 2)
+    assert "taken up its safe card" in out[0].reason and one(out, ChoiceOffered).options == ("hands",)
+    assert g.conserved() and g.st.hands[1] == 7
+    out = g.act(2, "taps", 1)
+    assert one(out, HandsSwapped) and g.conserved()
+
+
+def test_three_active_fours_at_three_players_skip_everyone_once() -> None:
+    g = Game(players=3)
+    g.on("9C")
+    g.card("4C")  # seat 1: one four
+    g.together("4H", "4H")  # seat 2 passes it on doubled: three
+    out = g.act(0, "accept")
+    assert [d.seat for d in of(out, TurnSkipped)] == [0, 1, 2] and turn(out) == 0
+
+
+def test_a_king_run_whose_draw_is_owed_stays_out_of_a_reshuffled_stock() -> None:
+    g = Game()
+    g.on("9C")
+    g.card("KC")
+    g.card("KH")
+    g.card("KS")  # seat 3: the third king, seat 0 owes their cards
+    g.st.hands[1] += g.st.stock  # the stock is gone into a hand, say
+    g.st.stock = 0
+    out = g.act(0, "hold")  # seat 0 tries the stock, and it is reshuffled
+    kept = one(out, StockReshuffled).kept
+    assert kept == tuple(parse_card(c) for c in ("KC", "KH", "KS")) and g.conserved()

@@ -254,6 +254,8 @@ class EightsPlays(EightsBase):
             st.active_from = len(st.pile) - len(cards)
         kings = naturals(cards)
         if base is not None and kings and all(c.rank is Rank.KING for c in kings):
+            if not st.kings:
+                st.kings_from = len(st.pile) - len(cards)
             st.kings += len(kings)  # a king laid with jokers is one natural king: the run goes on
             run_due = 0
         else:
@@ -383,6 +385,11 @@ class EightsPlays(EightsBase):
         if value > len(options):
             return [Rejected(t, f"{c['kind']}: 1 to {len(options)} taps, or hold", "action", seat)]
         option = c["default"] if value == 0 else options[value - 1]
+        if c["kind"] == "switch" and option == "safe-card" and not st.safe[c["target"]]:
+            # The safe card was taken up (allowed at any time) while the choice waited: no trade.
+            c["options"], c["default"] = ["hands"], "hands"
+            why = f"seat {c['target']} has taken up its safe card: only the hands can be swapped"
+            return [Rejected(t, why, "action", seat), ChoiceOffered(t, seat, "switch", ("hands",), "hands")]
         st.choices.pop(0)
         return [ChoiceMade(t, seat, c["kind"], option), *self._carry_out(t, c, option), *self._then(t, seat)]
 

@@ -240,7 +240,9 @@ class EightsReferee(EightsPlays):
             st.active_from = max(st.active_from, len(st.pile) - 1)
             return out + self._next(t, seat)
         if st.skips:
-            missed = [self.step(seat, k) for k in range(min(st.skips, self.players - 1))]
+            # Each active four skips one player, the count going on round the table: three fours
+            # at three players skip everyone once, the one who laid the last of them too.
+            missed = [self.step(seat, k) for k in range(st.skips)]
             st.skips = 0
             st.active_from = max(st.active_from, len(st.pile) - 1)
             out = [TurnSkipped(t, s, "a four") for s in missed]

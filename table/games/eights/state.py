@@ -75,6 +75,7 @@ class EightsState:
     owed_locked: bool = False  # a share of a split draw: drawn or shielded, not stacked
     skips: int = 0  # active fours: turns to miss from the seat whose turn it is
     kings: int = 0  # consecutive natural kings on the pile
+    kings_from: int = 0  # pile[kings_from:] holds them: active while their draw is owed
     bomb_by: int = NOBODY  # who laid the natural pair of sevens on top
     open_cards: list[Card] = field(default_factory=list)  # the play still open to a match
     open_t: int = 0
@@ -205,11 +206,14 @@ class EightsBase(StatefulReferee):
 
     def _reshuffle(self, t: int, out: list[Decision]) -> bool:
         st = self.state
-        kept = st.pile[st.active_from :]
+        # The active cards stay: a draw's or a four's, and a king run's whose draw is still owed.
+        start = min(st.active_from, st.kings_from) if self.king_run() else st.active_from
+        kept = st.pile[start:]
         back = len(st.pile) - len(kept) + st.unseen
         if back == 0:
             return False
-        st.pile, st.active_from, st.stock, st.unseen = kept, 0, st.stock + back, 0
+        st.pile, st.active_from, st.stock, st.unseen = kept, st.active_from - start, st.stock + back, 0
+        st.kings_from = max(0, st.kings_from - start)
         st.reshow = list(kept)
         out.append(StockReshuffled(t, back, tuple(kept)))
         if self.rules.reshuffle_extra_card:
