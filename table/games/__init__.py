@@ -124,6 +124,8 @@ def setup_game(
     values = {**chosen.values, **(overrides or {})}
     rules = build_rules(known.rules, values)
     seats = players if players is not None else chosen.players or 4
+    if hasattr(rules, "for_players"):  # rules that change with the number of players (a second deck)
+        rules = rules.for_players(seats)
     setup = GameSetup(game, chosen.name, rules_to_dict(rules), seats, dealer, seed, deal)
     setup.referee()  # refuse impossible seat counts or deals now, not mid-game
     return setup

@@ -347,7 +347,7 @@ def test_locked_three_dealt_kings_at_three_seats_start_one_new_round() -> None:
     assert of(out, TurnChanged) == [TurnChanged(table.t, 2)]
 
 
-# ====================================================================== kings: no-trade (003 rule 2)
+# ====================================================================== kings: no-trade (pagat, rule 2)
 
 
 def test_no_trade_king_closes_trading_at_once() -> None:
@@ -455,7 +455,7 @@ def test_a_refused_trade_does_not_close_the_window_to_block() -> None:
     assert of(table.show(2, "KH"), TradeBlocked) == [TradeBlocked(table.t, 1, 2, card("KH"))]
 
 
-# ====================================================================== kings: stop (003 rule 3)
+# ====================================================================== kings: stop (pagat, rule 3)
 
 
 def test_stop_king_blocks_and_ends_the_trading() -> None:
@@ -755,7 +755,7 @@ def test_no_pot_stays_empty() -> None:
     assert one(table.play_round("2C 2S 9H"), GameOver).pot == 0
 
 
-# ====================================================================== everyone out together (003)
+# ====================================================================== everyone out together (pagat)
 
 
 def all_out_table(how: str, **rules: Any) -> tuple[Table, list[Decision]]:

@@ -656,7 +656,7 @@ def revoke_table(**rules: Any) -> tuple[Table, list[Decision]]:
     Trick 1: 5H 2S 9H 3H, seat 3 wins. Trick 2 from seat 3: 4D 6D 8D KH, seat 1 wins. Trick 3 from
     seat 1: 2C 4S 5C 6S, seat 3 wins. All bid 0: seat 0 and seat 2 make it.
     """
-    table = dealt(3, **rules)
+    table = dealt(3, **{"revoke_penalty": "points", **rules})
     out = table.play("5H 2S 9H 3H")
     assert table.st.voids["2"] == {"H": [1]}
     out = table.play("4D 6D 8D KH")
@@ -698,7 +698,7 @@ def test_a_flagged_revoke_costs_nothing() -> None:
 
 
 def test_two_revokes_in_one_suit_are_both_flagged() -> None:
-    table = dealt(3)
+    table = dealt(3, revoke_penalty="points")
     table.play("5H 2S 9H 3H")  # seat 2 shows no heart; seat 3 wins
     table.play("4H 6H 8H 3S")  # seat 2 shows no heart again; seat 1 wins
     assert table.st.voids["2"] == {"H": [1, 2]}
@@ -708,14 +708,14 @@ def test_two_revokes_in_one_suit_are_both_flagged() -> None:
 
 
 def test_leading_a_suit_claimed_void_is_a_revoke() -> None:
-    table = dealt(2)
+    table = dealt(2, revoke_penalty="points")
     assert won(table.play("5H 2C 9H 3H")).seat == 2  # seat 2 trumps the hearts
     out = table.card("KH")
     assert of(out, RevokeFound) == [RevokeFound(table.t, 2, 1, "H", 2, 10)]
 
 
 def test_a_trump_can_be_the_evidence() -> None:
-    table = dealt(2)
+    table = dealt(2, revoke_penalty="points")
     assert won(table.play("5C 2S 9C 3C")).seat == 3  # seat 2 shows no club when clubs are led
     out = table.play("4H 6H 8H 2C")
     assert of(out, RevokeFound) == [RevokeFound(table.t, 2, 1, "C", 2, 10)]
@@ -1053,3 +1053,17 @@ def test_restore_refuses_a_snapshot_of_another_game() -> None:
     snap["game"] = "ers"
     with pytest.raises(GameSetupError, match="snapshot"):
         OhHellReferee.restore(snap)
+
+
+def test_the_first_score_sheet_has_no_negative_points_so_a_revoke_is_flagged() -> None:
+    table = dealt(3, preset="classic")
+    table.play("5H 2S 9H 3H")
+    out = table.play("4D 6D 8D KH")
+    assert one(out, RevokeFound).penalty == 0
+    assert min(one(table.play("2C 4S 5C 6S"), HandScored).points) >= 0
+
+
+@pytest.mark.parametrize(("players", "decks"), [(5, 1), (6, 2), (7, 2)])
+def test_the_second_rule_sheet_adds_a_deck_for_more_than_five_players(players: int, decks: int) -> None:
+    table = Table(players, preset="squares")
+    assert table.ref.rules.decks == decks and sum(table.ref.copies.values()) == 52 * decks

@@ -23,26 +23,26 @@ class CuckooRules:
 
     decks: int = 1
     ace: Literal["low", "high"] = "low"
-    # traded: no special effect, the dealer takes a king drawn from the stock too (003 rule 1);
+    # traded: no special effect, the dealer takes a king drawn from the stock too (pagat, rule 1);
     # locked: dealt kings face up, lock their holder and
-    # skip the seat on their right (000); no-trade: any dealt king stops all trading (003 rule 2);
-    # cuckoo: shown when someone tries to take it, the trader keeps their card (003);
-    # stop: as cuckoo, and the deal's trading ends there (003 rule 3).
+    # skip the seat on their right (the 2020 article); no-trade: any dealt king stops all trading (pagat, rule 2);
+    # cuckoo: shown when someone tries to take it, the trader keeps their card (pagat);
+    # stop: as cuckoo, and the deal's trading ends there (pagat, rule 3).
     kings: KingRule = "cuckoo"
-    # all-lowest: everyone tied lowest loses (003); nearest-dealer-left: the tied player first
-    # after the dealer loses (000); lowest-unique: tied ranks are safe, the lowest unique rank
-    # loses, nobody when no rank is unique (003, David Murphy).
+    # all-lowest: everyone tied lowest loses (pagat); nearest-dealer-left: the tied player first
+    # after the dealer loses (the 2020 article); lowest-unique: tied ranks are safe, the lowest unique rank
+    # loses, nobody when no rank is unique (pagat, after David Murphy).
     ties: Literal["all-lowest", "nearest-dealer-left", "lowest-unique"] = "all-lowest"
     # lives: lose one a round, out at zero, last player in wins; points: the loser scores a
-    # point, lowest total after ``rounds`` rounds wins (000).
+    # point, lowest total after ``rounds`` rounds wins (the 2020 article).
     scoring: Literal["lives", "points"] = "lives"
     lives: int = 3
     rounds: int = 10
-    # none; ante: one stake each into the pot at the start, the winner takes it (003);
-    # per-life: every life lost pays a stake into the pot, the last player in takes it (000).
+    # none; ante: one stake each into the pot at the start, the winner takes it (pagat);
+    # per-life: every life lost pays a stake into the pot, the last player in takes it (the 2020 article).
     pot: Literal["none", "ante", "per-life"] = "ante"
     stake: int = 1
-    # When everyone still in would lose their last life together (003's five ways):
+    # When everyone still in would lose their last life together (pagat's five ways):
     # joint-winners split the pot; replay: they keep their last lives and deal again; cut: they
     # cut cards, highest takes the pot; carry-new-stakes / carry: the game is undecided and the
     # pot goes to the next game, with or without a new stake from each player.

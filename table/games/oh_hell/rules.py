@@ -7,6 +7,7 @@ one card, the turned card's suit is trump, an exact bid scores 10 plus the bid.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
@@ -18,26 +19,31 @@ class OhHellRules:
     """Oh Hell house rules. Field names are the keys of preset files."""
 
     decks: int = 1
+    # More players than this play with a second deck (the second rule sheet: "for more than 5
+    # players, a second deck is used"); 0: the decks are ``decks`` at any table.
+    second_deck_above: int = 0
     jokers_per_deck: int = 0
-    # up: 1, 2, ... the largest hand (001); down: the largest hand down to 1 (002); down-up and
-    # up-down turn round at 1 or at the largest hand; listed: the hands of ``hand_list``.
+    # up: 1, 2, ... the largest hand (the first score sheet); down: the largest hand down to 1
+    # (the second rule sheet); down-up and up-down turn round at 1 or at the largest hand;
+    # listed: the hands of ``hand_list``.
     hand_sizes: Literal["up", "down", "down-up", "up-down", "listed"] = "up"
     # The largest hand; 0: as many cards as leave one to turn up for trump.
     max_hand: int = 0
     hand_list: tuple[int, ...] = ()
     # turned: the turned card's suit is trump; no-trump-on-honours: an ace, ten, face card (or
-    # joker) turned means no trump (002). A hand that leaves no card to turn has no trump.
+    # joker) turned means no trump (the second rule sheet). A hand that leaves no card to turn has no trump.
     trump: Literal["turned", "no-trump-on-honours"] = "turned"
     # The dealer may not bid so that the bids add up to the tricks: somebody gets screwed.
     dealer_restriction: bool = True
-    # bonus: exact bid scores 10 + bid, else 0 (001); squares: exact 10 + bid^2, else minus the
-    # square of the difference (002); tricks: one a trick, plus 10 for an exact bid.
+    # bonus: exact bid scores 10 + bid, else 0 (the first score sheet); squares: exact 10 + bid^2, else minus the
+    # square of the difference (the second rule sheet); tricks: one a trick, plus 10 for an exact bid.
     scoring: Literal["bonus", "squares", "tricks"] = "bonus"
-    # With several decks, identical cards in one trick cancel each other (002); otherwise the
+    # With several decks, identical cards in one trick cancel each other (the second rule sheet); otherwise the
     # first played of them ranks higher.
     cancellation: bool = True
-    # A revoke found later: flag it only, or also take ``revoke_points`` off that hand's score.
-    revoke_penalty: Literal["flag", "points"] = "points"
+    # A revoke found later: flag it only (the first score sheet: "there are no negative points"),
+    # or also take ``revoke_points`` off that hand's score (a house rule).
+    revoke_penalty: Literal["flag", "points"] = "flag"
     revoke_points: int = 10
 
     def check(self, given: frozenset[str]) -> None:
@@ -54,8 +60,17 @@ class OhHellRules:
                 raise RulesError("rules key 'max_hand' does not apply to hand_sizes = \"listed\"")
         elif "hand_list" in given:
             raise RulesError("rules key 'hand_list' needs hand_sizes = \"listed\"")
+        if self.second_deck_above < 0:
+            above = self.second_deck_above
+            raise RulesError(f"rules key 'second_deck_above': 0 (never) or a number of players, not {above}")
         if self.revoke_points < 0:
             raise RulesError(f"rules key 'revoke_points': 0 or more, not {self.revoke_points}")
+
+    def for_players(self, players: int) -> OhHellRules:
+        """The rules at a table of ``players``: a second deck above ``second_deck_above``."""
+        if self.second_deck_above and players > self.second_deck_above and self.decks < 2:
+            return dataclasses.replace(self, decks=2)
+        return self
 
     def sizes(self, cards: int, players: int) -> list[int]:
         """The hand sizes of a game, or RulesError naming the hand that cannot be dealt."""
