@@ -43,7 +43,9 @@ CARDS = tuple(f"{rank}{suit}" for suit, ranks in zip("CDHS", ("2345678", "345678
               for rank in ranks)  # fmt: skip
 ASKED_WAIT_S = 20.0  # asked, the players wait this long for the table to see the cards they took off
 RELAY_S = 2.0  # between the cards laid again
-RELAID_TURN = 20.0  # degrees: a card laid again lands turned otherwise
+# Degrees: a card laid again lands turned otherwise. One laid back within a few degrees and
+# millimetres of where it lay is taken for the card uncovered (``vision.tracker``), not played.
+RELAID_TURN = 45.0
 MOCK_PINS = {**os.environ, **MOCK_PINS_ENV}
 
 
@@ -176,7 +178,12 @@ def episode(
                 due += lay_s
             else:
                 time.sleep(0.05)
-        time.sleep(lay_s)  # the last card read and decided
+        settled = time.monotonic() + lay_s  # the last card read and decided; a question asked meanwhile answered
+        while time.monotonic() < settled:
+            if (after := table.asked_after) is not None:
+                answer(after)
+                settled = time.monotonic() + lay_s
+            time.sleep(0.05)
         done.set()
 
     states: list[tuple[str | None, Watched]] = []

@@ -182,7 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
         change.add_argument("--names", help='the seats\' names, clockwise from seat 0: "Ann,Bob,Cyd,Dee"')
         change.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
     kinds.add_parser("pause", help="hold the game (the lights blink amber) until resume")
-    kinds.add_parser("resume", help="go on after a pause")
+    kinds.add_parser("resume", help="go on after a pause (or: only the top card was laid while the table was down)")
+    kinds.add_parser("end-game", help="end the game where it stands (the trading and bidding games): the scores decide")
     out = kinds.add_parser(
         "out-of-cards", help="ERS, the shedding game: this seat holds no card, though the referee counts some"
     )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from table.commands import PAUSED_PART
 from table.controller import COMMAND, TableCore
-from table.events import OUT_OF_CARDS, SeatAction
+from table.events import END, OUT_OF_CARDS, SeatAction
 
 Answer = tuple[bool, str]
 
@@ -41,6 +41,19 @@ def resume(core: TableCore, now: int) -> Answer:
 def _still(core: TableCore) -> str:
     """What the game still waits on, said after a lifted wait."""
     return f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
+
+
+def end_game(core: TableCore | None, now: int) -> Answer:
+    """The players end the game where it stands: the referee decides its winners once every
+    input before now is decided. ``core`` is None between games."""
+    if core is None or core.referee.finished:
+        return False, "no game is under way"
+    if END not in core.referee.COMMANDS:
+        return False, f"{core.setup.game} ends by its own rules only, not by the players' word"
+    if core.paused:
+        return False, f"the game is paused ({'; '.join(core.faults)}): say it again when it goes on"
+    core.command(END, now)
+    return True, "the game ends where it stands: the scores so far decide"
 
 
 def out_of_cards(core: TableCore | None, seat: int, names: Sequence[str], now: int) -> Answer:

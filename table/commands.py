@@ -10,6 +10,8 @@ command is refused with a reason and changes nothing.
 dealt after this one; both keep their changes for every game after. ``pause`` holds the game as
 a fault does (the lights blink amber) until ``resume``. ``out-of-cards`` tells the Egyptian Rat
 Screw referee that a seat holds no card where it counted some (the camera missed a card played).
+``end-game`` ends the game under way where it stands, as players agree to stop (the trading
+game on points or lives, the bidding game); the next game is dealt as after any other.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from table.errors import CardtableError
 
-KINDS = ("new-game", "set", "pause", "resume", "out-of-cards")
+KINDS = ("new-game", "set", "pause", "resume", "out-of-cards", "end-game")
 CHANGES = ("game", "rules", "names", "seed")  # what new-game and set may change
 PAUSED_PART = "players"  # the fault a pause is kept as: the game waits until it is lifted
 
@@ -76,7 +78,7 @@ def parse_command(data: Any, source: str = "the command line") -> TableCommand:
     unknown = sorted(set(data) - {"command", *CHANGES})
     if unknown:
         raise CommandError(f"{kind}: unknown key {unknown[0]!r} (known: {', '.join(CHANGES)})")
-    if kind in ("pause", "resume") and any(key in data for key in CHANGES):
+    if kind in ("pause", "resume", "end-game") and any(key in data for key in CHANGES):
         raise CommandError(f"{kind} changes nothing; give new-game or set the changes")
     for key in ("game", "rules"):
         if key in data and not (isinstance(data[key], str) and data[key].strip()):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table.decisions import Decision, InputTooLate
-from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
+from table.events import ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
 from table.games import GAMES, GameSetup
 from table.gestures import COUNTING, Gesture, GestureKind, GestureReader, GestureTiming, meaning
 from table.journal import Journal, JournalWriter
@@ -207,6 +207,11 @@ class TableCore:
         """The seat's button is up though its release never came: let go, nothing decided from it."""
         self.lost_edges += 1
         self._gestures(self.gestures.let_go(seat), now_ns)
+        self.tick(now_ns)
+
+    def command(self, name: str, now_ns: int) -> None:
+        """A game command for the referee (``table.events.END``), stamped now, decided in time order."""
+        self._input(Command(now_ns, COMMAND, name), now_ns)
         self.tick(now_ns)
 
     def seat_input(self, event: ButtonPressed | SeatAction, now_ns: int) -> None:

@@ -71,9 +71,12 @@ class Event:
         return out
 
 
+END = "end"  # the game command that ends a game where it stands, as the players agree
+
+
 @dataclass(frozen=True, slots=True)
 class Command(Event):
-    """A game command from the CLI, a seat gesture or MQTT (new game, pause, ...)."""
+    """A game command from the CLI, a seat gesture or MQTT that the referee takes (``END``)."""
 
     name: str = ""
     args: dict[str, Any] = field(default_factory=dict)

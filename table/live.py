@@ -41,7 +41,7 @@ from table.controller import CAMERA, FrameReport, Outputs, TableCore
 from table.decisions import Decision
 from table.faults import Fault
 from table.game_series import GameSeries
-from table.games import GAMES
+from table.games import GAMES, GameSetup
 from table.journal import JournalError, JournalWriter
 from table.kept_changes import KeptChanges
 from table.lights import OFF, Pattern
@@ -50,10 +50,10 @@ from table.mqtt import TablePublisher
 from table.notify import Notifier
 from table.pin_watch import PinWatch
 from table.preset_menu import PresetMenu
-from table.referee import Referee
+from table.referee import GameSetupError, Referee
 from table.replay import state_digest
 from table.resume import last_number, newest_journal
-from table.rules import shipped_presets
+from table.rules import RulesError, shipped_presets
 from table.seat_parts import SEAT_BOARD, open_seat_parts
 from table.units import MS
 
@@ -80,6 +80,7 @@ class LiveTable:
         self.on_config: Callable[[TableConfig], None] | None = None  # the game, preset or names changed
         self.menu: PresetMenu | None = None  # open between games, after every button was held
         self._deal_now = False
+        self._finished: TableCore | None = None  # the game a restart found over: the next may carry from it
         self._offered: int | None = None
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.stop_event = threading.Event()
@@ -266,6 +267,8 @@ class LiveTable:
             return request.reply(*command_answers.pause(core, command.source, now))
         if command.kind == "resume":
             return request.reply(*command_answers.resume(core, now))
+        if command.kind == "end-game":
+            return request.reply(*command_answers.end_game(None if self.menu is not None else core, now))
         if command.kind == "out-of-cards":
             assert command.seat is not None
             playing = None if self.menu is not None else core
@@ -378,7 +381,8 @@ class LiveTable:
             button_names=self._button_names,
         )
         if core.referee.finished:
-            return None  # its journal is left as it is
+            self._finished = core  # its journal is left as it is; what it carries goes to the next game
+            return None
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
         self.series.keep(core, path, journal.number)
         replayed = len(journal.entries)
@@ -390,6 +394,7 @@ class LiveTable:
     def _new_game(self, dealer: int, now: int) -> TableCore:
         seed = self.config.game.seed if self.config.game.seed is not None else int.from_bytes(os.urandom(4), "big")
         setup = dataclasses.replace(self.config.setup(seed), dealer=dealer)
+        setup = self._carried_to(setup)
         folder = self.config.resolve(self.config.journal.folder)
         folder.mkdir(parents=True, exist_ok=True)
         path, number = self.series.next_journal(folder, setup.game)
@@ -416,6 +421,24 @@ class LiveTable:
         self._dark_seats(core)
         self.pins.game_started(core, now)
         return core
+
+    def _carried_to(self, setup: GameSetup) -> GameSetup:
+        """The set-up with what the last game finished carries to the next of its kind (an
+        undecided trading game's pot), before or since a restart; checked like any set-up."""
+        last = self.games[-1] if self.games else self._finished
+        if last is None or last.setup.game != setup.game or last.setup.players != setup.players:
+            return setup
+        carried = last.referee.carried_over()
+        if not carried:
+            return setup
+        try:
+            changed = dataclasses.replace(setup, rules={**setup.rules, **carried})
+            changed.referee()
+        except (GameSetupError, RulesError) as exc:
+            log.error("what the last game carries (%s) cannot apply to the next: %s", carried, exc)
+            return setup
+        log.warning("the last game carries to this one: %s", ", ".join(f"{k} {v}" for k, v in carried.items()))
+        return changed
 
     def _dark_seats(self, core: TableCore) -> None:
         """The lights of the seats wired past this game's players: off (a game before may have had

@@ -96,6 +96,15 @@ class Referee(ABC):
     @abstractmethod
     def finished(self) -> bool: ...
 
+    # The game commands (``table.events.Command``) the referee takes: ``END``, where the players
+    # may end the game where it stands.
+    COMMANDS: ClassVar[frozenset[str]] = frozenset()
+
+    def carried_over(self) -> dict[str, Any]:
+        """Rules the next game of a series takes from this finished one (an undecided game's
+        pot); none by default."""
+        return {}
+
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-able data; ``restore`` of it behaves identically."""

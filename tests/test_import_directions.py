@@ -60,6 +60,7 @@ WIRING = {
     "table.game_series",
     "table.hardware_check",
     "table.kept_changes",
+    "table.laid_while_down",
     "table.live",
     "table.loop_stats",
     "table.pin_watch",

@@ -62,8 +62,13 @@ class StatefulReferee(Referee):
         if seat is not None and seat >= self.players:
             return [Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat)]
         if isinstance(event, Command):
-            return [Rejected(t, f"{self.NAME} takes no command {event.name!r}", event.TYPE)]
+            return self.on_command(event)
         return self.on_event(event)
+
+    def on_command(self, event: Command) -> list[Decision]:
+        """A game command (``end``: the players end the game where it stands); refused unless
+        the game takes it."""
+        return [Rejected(event.t_ns, f"{self.NAME} takes no command {event.name!r}", event.TYPE)]
 
     def unknown_card(self, card: Card, seen: list[Card]) -> str | None:
         """Why ``card`` cannot be a new card of this deal (``seen``: the deal's cards so far)."""

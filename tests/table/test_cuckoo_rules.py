@@ -30,7 +30,7 @@ from table.decisions import (
     TurnChanged,
     TurnSkipped,
 )
-from table.events import ButtonPressed, CardGone, CardSeen, Event, SeatAction
+from table.events import END, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
 from table.games import setup_game
 from table.games.cuckoo.decisions import (
     AllOutTie,
@@ -1155,3 +1155,37 @@ def test_restore_refuses_something_that_is_not_a_snapshot() -> None:
         CuckooReferee.restore({"game": "cuckoo"})
     with pytest.raises(GameSetupError, match="snapshot"):
         CuckooReferee.restore({**Table(3).ref.snapshot(), "game": "ers"})
+
+
+# ====================================================================== a series of games, and ending one
+
+
+@pytest.mark.parametrize(("how", "next_pot"), [("carry", 3), ("carry-new-stakes", 6)])
+def test_an_undecided_games_pot_goes_to_the_next_game(how: str, next_pot: int) -> None:
+    """The pot carried forward to the next game, with or without new stakes (pagat)."""
+    table, _ = all_out_table(how)
+    carried = table.ref.carried_over()
+    assert carried == {"pot_carried": 3}
+    assert Table(3, lives=1, all_out=how, **carried).st.pot == next_pot
+
+
+def test_a_decided_game_carries_nothing() -> None:
+    table, _ = all_out_table("joint-winners")
+    assert table.ref.finished and table.ref.carried_over() == {}
+    assert Table(3).ref.carried_over() == {}  # nor a game under way
+
+
+def test_the_players_end_a_points_game_and_the_fewest_points_win() -> None:
+    table = Table(3, scoring="points", rounds=10)
+    table.play_round("9C 5S 2H")  # seat 2 scores a point
+    out = table.send(Command(table.tick(), "command", END))
+    over = one(out, GameOver)
+    assert over.winners == (0, 1) and over.scores == (0, 0, 1) and "ended by the players" in over.reason
+    assert "over already" in table.refused(Command(table.tick(), "command", END))
+
+
+def test_the_players_end_a_lives_game_and_the_most_lives_win() -> None:
+    table = Table(3)
+    table.play_round("9C 5S 2H")
+    assert one(table.send(Command(table.tick(), "command", END)), GameOver).winners == (0, 1)
+    assert "takes no command 'deal'" in Table(3).refused(Command(1, "command", "deal"))

@@ -27,7 +27,7 @@ from table.decisions import (
     RoundStarted,
     TurnChanged,
 )
-from table.events import ButtonPressed, ButtonReleased, CardGone, CardSeen, Command, Event, SeatAction
+from table.events import END, ButtonPressed, ButtonReleased, CardGone, CardSeen, Command, Event, SeatAction
 from table.games import setup_game
 from table.games.oh_hell.decisions import (
     BidMade,
@@ -1067,3 +1067,15 @@ def test_the_first_score_sheet_has_no_negative_points_so_a_revoke_is_flagged() -
 def test_the_second_rule_sheet_adds_a_deck_for_more_than_five_players(players: int, decks: int) -> None:
     table = Table(players, preset="squares")
     assert table.ref.rules.decks == decks and sum(table.ref.copies.values()) == 52 * decks
+
+
+def test_the_players_declare_the_game_over_and_the_hands_scored_decide() -> None:
+    """The second rule sheet leaves when the game is over to the players: the hand under way
+    counts for nothing."""
+    table = dealt(1, 1)
+    table.play("5H 2S 9H 3H")  # hand 1 scored; hand 2 dealt
+    totals = tuple(table.st.totals)
+    out = table.send(Command(table.tick(), "command", END))
+    over = one(out, GameOver)
+    assert over.scores == totals and over.winners == tuple(s for s in range(4) if totals[s] == max(totals))
+    assert over.reason == "ended by the players: highest total after 1 hand"

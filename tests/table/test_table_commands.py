@@ -18,10 +18,25 @@ from table import signals as sg
 from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
 from table.game_series import KEPT_GAMES
+from table.journal import JournalWriter
 from table.kept_changes import CHANGES_FILE
 from table.live import LiveTable
 from table.preset_menu import CYAN
 from tests.live_tables import ROOT, journal_lines, rendered_table, wait_until
+from tests.table.test_cuckoo_rules import Table
+
+
+class CuckooTable(Table):
+    """A trading-game referee on a clock that keeps every input it was given, for a journal."""
+
+    def __init__(self, players: int, **rules: object) -> None:
+        self.events: list = []
+        super().__init__(players, **rules)
+
+    def send(self, event):
+        self.events.append(event)
+        return super().send(event)
+
 
 pytestmark = pytest.mark.slow
 
@@ -141,6 +156,45 @@ def test_out_of_cards_puts_a_count_right_in_the_journal(tmp_path: Path) -> None:
         assert said == (False, "the game is paused (players): say it again when it goes on")
     actions = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "action"]
     assert [(e["seat"], e["source"], e["action"]) for e in actions] == [(1, "command", "out-of-cards")]
+
+
+def test_end_game_ends_a_trading_game_where_it_stands_and_is_refused_where_the_rules_end_it(tmp_path: Path) -> None:
+    rendered_table(tmp_path, frames=100, card_from=999)
+    with Running(tmp_path) as running:
+        said = running.send(command="end-game")
+        assert said == (False, "ers ends by its own rules only, not by the players' word")
+        assert running.send(command="new-game", game="cuckoo")[0]
+        wait_until(lambda: running.table.series.dealt == 2)
+        core = running.table.games[-1]
+        assert running.send(command="end-game") == (True, "the game ends where it stands: the scores so far decide")
+        wait_until(lambda: core.referee.finished)
+        over = [d for d in core.decisions if d.KIND == "game-over"]
+        assert len(over) == 1 and over[0].reason == "ended by the players: most lives left"
+        journal = running.table.journals[-1]
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()[1:]]
+    assert [(e["type"], e["name"]) for e in lines if e["type"] == "command"] == [("command", "end")]
+
+
+def test_an_undecided_games_pot_goes_to_the_next_game_after_a_restart_too(tmp_path: Path) -> None:
+    """Everyone went out together in a trading game whose pot carries forward (pagat): the
+    table stopped after it; started again, it deals the next game with that pot."""
+    config = rendered_table(tmp_path, frames=100, card_from=999)
+    text = config.read_text(encoding="utf-8").replace('name = "ers"', 'name = "cuckoo"')
+    text = text.replace('preset = "standard"', 'preset = "cuckoo"').replace(
+        "# burn = 1", 'lives = 1\nall_out = "carry"'
+    )
+    config.write_text(text, encoding="utf-8")
+    played = CuckooTable(4, lives=1, all_out="carry")
+    played.play_round("5C 5S 5H 5D")  # all four lowest on their last life: undecided, the pot of 4 carried
+    assert played.ref.finished and played.ref.carried_over() == {"pot_carried": 4}
+    (tmp_path / "journal").mkdir()
+    path = tmp_path / "journal" / "20261203-000000-cuckoo-1.jsonl"
+    with JournalWriter(path, played.setup, fsync=False, start_ns=0, number=1) as journal:
+        for event in played.events:
+            journal.record(event)
+    with Running(tmp_path) as running:
+        game = running.table.games[0]
+        assert game.setup.rules["pot_carried"] == 4 and game.referee.state.pot == 4  # no new stakes
 
 
 def test_a_game_changed_by_set_is_resumed_after_a_restart_and_a_damaged_changes_file_is_ignored(

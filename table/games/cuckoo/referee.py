@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from table.cards import Card, Rank
 from table.decisions import (
@@ -29,7 +30,7 @@ from table.decisions import (
     TurnChanged,
     TurnSkipped,
 )
-from table.events import CardSeen, Event, SeatAction, ZoneKind
+from table.events import END, CardSeen, Command, Event, SeatAction, ZoneKind
 from table.games.cuckoo.decisions import (
     AllOutTie,
     CardRevealed,
@@ -98,6 +99,7 @@ class CuckooReferee(StatefulReferee):
     NAME = "the trading game"
     RULES = CuckooRules
     STATE = CuckooState
+    COMMANDS = frozenset({END})
 
     rules: CuckooRules
     state: CuckooState
@@ -108,7 +110,8 @@ class CuckooReferee(StatefulReferee):
     def new_state(self) -> CuckooState:
         r = self.rules
         lives = [r.lives if r.scoring == "lives" else 0] * self.players
-        pot = r.stake * self.players if r.pot == "ante" else 0
+        stakes = r.pot == "ante" and not (r.pot_carried and r.all_out == "carry")
+        pot = r.pot_carried + (r.stake * self.players if stakes else 0)
         return CuckooState(lives=lives, points=[0] * self.players, pot=pot, dealer=self.dealer)
 
     # ---------------------------------------------------------------- queries
@@ -484,6 +487,27 @@ class CuckooReferee(StatefulReferee):
             return out + self._game_over(t, best, f"highest cut ({_rank_name(high)}) takes the pot")
         st.cutters, st.cuts = best, {}
         return [*out, AllOutTie(t, tuple(best), "cut again")]
+
+    def carried_over(self) -> dict[str, Any]:
+        """An undecided game's pot goes to the next game (``all_out``: carry, carry-new-stakes)."""
+        st = self.state
+        carried = self.rules.all_out in ("carry", "carry-new-stakes")
+        return {"pot_carried": st.pot} if st.phase == OVER and not st.winners and carried and st.pot else {}
+
+    def on_command(self, event: Command) -> list[Decision]:
+        """``end``: the players end the game where it stands: fewest points (or most lives) win."""
+        if event.name != "end":
+            return super().on_command(event)
+        st = self.state
+        if st.phase == OVER:
+            return [Rejected(event.t_ns, "the game is over already", event.TYPE)]
+        if self.rules.scoring == "points":
+            low = min(st.points)
+            winners = [s for s in range(self.players) if st.points[s] == low]
+            return self._game_over(event.t_ns, winners, f"ended by the players: fewest points after {st.round} rounds")
+        high = max(st.lives)
+        winners = [s for s in range(self.players) if st.lives[s] == high]
+        return self._game_over(event.t_ns, winners, "ended by the players: most lives left")
 
     def _game_over(self, t: int, winners: list[int], reason: str) -> list[Decision]:
         st = self.state

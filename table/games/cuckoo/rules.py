@@ -47,6 +47,9 @@ class CuckooRules:
     # cut cards, highest takes the pot; carry-new-stakes / carry: the game is undecided and the
     # pot goes to the next game, with or without a new stake from each player.
     all_out: Literal["joint-winners", "replay", "cut", "carry-new-stakes", "carry"] = "replay"
+    # The pot an undecided game carried to this one (set by the table for the next game of a
+    # series: ``CuckooReferee.carried_over``); with ``all_out = "carry"`` no new stakes are added to it.
+    pot_carried: int = 0
 
     def check(self, given: frozenset[str]) -> None:
         if not 1 <= self.decks <= 8:
@@ -55,6 +58,8 @@ class CuckooRules:
             raise RulesError(f"rules key 'lives': 1 to 99, not {self.lives}")
         if self.rounds < 1:
             raise RulesError(f"rules key 'rounds': at least 1, not {self.rounds}")
+        if self.pot_carried < 0:
+            raise RulesError(f"rules key 'pot_carried': 0 or more, not {self.pot_carried}")
         if self.stake < 1:
             raise RulesError(f"rules key 'stake': at least 1, not {self.stake}")
         if self.scoring == "points":

@@ -24,7 +24,7 @@ from table.decisions import (
     RoundStarted,
     TurnChanged,
 )
-from table.events import CardSeen, Event, SeatAction, ZoneKind
+from table.events import END, CardSeen, Command, Event, SeatAction, ZoneKind
 from table.games.oh_hell.decisions import (
     BidMade,
     HandScored,
@@ -126,6 +126,7 @@ class OhHellReferee(StatefulReferee):
     NAME = "the bidding game"
     RULES = OhHellRules
     STATE = OhHellState
+    COMMANDS = frozenset({END})
 
     rules: OhHellRules
     state: OhHellState
@@ -359,6 +360,21 @@ class OhHellReferee(StatefulReferee):
             return out
         st.dealer = self.left_of(st.dealer)
         return out + self._new_hand(t)
+
+    def on_command(self, event: Command) -> list[Decision]:
+        """``end``: the players declare the game over (the second rule sheet leaves when to
+        them): the hands scored decide, the one under way counts for nothing."""
+        if event.name != "end":
+            return super().on_command(event)
+        st = self.state
+        if st.phase == OVER:
+            return [Rejected(event.t_ns, "the game is over already", event.TYPE)]
+        played = st.hand - 1  # the hand under way is not scored
+        st.phase = OVER
+        top = max(st.totals)
+        st.winners = [s for s in range(self.players) if st.totals[s] == top]
+        reason = f"ended by the players: highest total after {played} hand{'' if played == 1 else 's'}"
+        return [GameOver(event.t_ns, tuple(st.winners), tuple(st.totals), reason)]
 
     def score(self, bid: int, took: int) -> int:
         exact = bid == took
