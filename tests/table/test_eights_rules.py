@@ -950,3 +950,22 @@ def test_a_king_run_whose_draw_is_owed_stays_out_of_a_reshuffled_stock() -> None
     out = g.act(0, "hold")  # seat 0 tries the stock, and it is reshuffled
     kept = one(out, StockReshuffled).kept
     assert kept == tuple(parse_card(c) for c in ("KC", "KH", "KS")) and g.conserved()
+
+
+@pytest.mark.parametrize(("preset", "switched"), [("screw-your-neighbour", True), ("no-joker-switch", False)])
+def test_a_switch_with_a_joker_in_it_is_one_unless_the_text_is_read_literally(preset: str, switched: bool) -> None:
+    g = Game()
+    g.setup = setup_game("eights", preset, {}, 4)
+    g.ref = g.setup.referee()  # type: ignore[assignment]
+    g.log = g.ref.start(0)
+    g.on("5C")
+    g.card("9C")  # seat 1
+    out = g.together("9C", "RJ")  # seat 2: the nine matched with a joker, identical to seat 1's
+    assert bool(of(out, HandsSwapped)) is switched and not of(out, ChoiceOffered)
+    out = g.card("RJ")  # seat 3: a joker alone
+    assert bool(of(out, HandsSwapped)) is switched and g.conserved()
+
+
+def test_the_literal_joker_reading_needs_a_joker_alone_to_be_wild() -> None:
+    with pytest.raises(RulesError, match="joker_switch"):
+        setup_game("eights", None, {"joker_switch": False}, 4)

@@ -280,6 +280,7 @@ class EightsPlays(EightsBase):
             return []
         natural = naturals(cards)
         real = rules.switch and under is not None and any(c.face == under.face for c in natural)
+        real = real and (rules.joker_switch or len(natural) == len(cards))  # literally: no switch with a joker
         joker = not natural and rules.joker_alone == "switch"
         black = rules.black_aces and is_black_ace(base)
         if not (real or joker):

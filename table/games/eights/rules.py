@@ -74,6 +74,9 @@ class EightsRules:
     # A joker played alone: a switch with the player of the card under it, taking on that card's
     # function (switch), or only a wild card taking on the function (wild).
     joker_alone: Literal["switch", "wild"] = "switch"
+    # "Switch ... cannot be done with a Joker": read as no trade for the safe card (true), or
+    # literally, no play with a joker in it is a switch (false; with joker_alone = "wild").
+    joker_switch: bool = True
     # A joker instead of drawing for a two or queen sends the draw back to whoever played it.
     joker_shield: bool = True
     # When the reshuffled stock is first drawn from, the dealer gives every other player a card.
@@ -114,5 +117,8 @@ class EightsRules:
             raise RulesError(f"rules key 'decks': {names} need(s) identical cards, so two decks or more")
         if self.spade_combo and not self.stacking:
             raise RulesError("rules key 'spade_combo' needs stacking = true")
+        if not self.joker_switch and self.joker_alone == "switch":
+            why = 'false needs joker_alone = "wild" (a joker alone is no switch either)'
+            raise RulesError(f"rules key 'joker_switch': {why}")
         if self.jokers_per_deck == 0 and "joker_alone" in given:
             raise RulesError("rules key 'joker_alone' needs jokers (jokers_per_deck)")
