@@ -43,8 +43,9 @@ CARDS = tuple(f"{rank}{suit}" for suit, ranks in zip("CDHS", ("2345678", "345678
               for rank in ranks)  # fmt: skip
 ASKED_WAIT_S = 20.0  # asked, the players wait this long for the table to see the cards they took off
 RELAY_S = 2.0  # between the cards laid again
-# Degrees: a card laid again lands turned otherwise. One laid back within a few degrees and
-# millimetres of where it lay is taken for the card uncovered (``vision.tracker``), not played.
+# Degrees: a card laid again lands turned otherwise, each time it is. One laid back within a
+# few degrees and millimetres of where it lay is taken for the card uncovered
+# (``vision.tracker``), not played.
 RELAID_TURN = 45.0
 MOCK_PINS = {**os.environ, **MOCK_PINS_ENV}
 
@@ -142,11 +143,11 @@ def episode(
     table: Watched
 
     shown = 0  # the cards lying on the pile: the first ``shown`` laid
-    relaid: set[int] = set()  # those laid again: they landed otherwise
+    relaid: dict[int, int] = {}  # those laid again, and how many times: each time it lands otherwise
 
     def show() -> None:
         lying = range(max(0, shown - 3), shown)
-        turns = tuple(RELAID_TURN if n in relaid else 0.0 for n in lying)
+        turns = tuple(RELAID_TURN * relaid.get(n, 0) for n in lying)
         write_picture(picture, pile_picture(tuple(laid[n] for n in lying), shown, turns=turns))
 
     def answer(after: str) -> None:
@@ -160,7 +161,7 @@ def episode(
             time.sleep(0.1)
         while shown < len(laid) and table.asked_after is None:
             time.sleep(RELAY_S)
-            relaid.add(shown)
+            relaid[shown] = relaid.get(shown, 0) + 1
             shown += 1
             show()
 
