@@ -14,9 +14,10 @@ from table.decisions import InputTooLate
 from table.games.ers.referee import ErsReferee
 from table.journal import JournalWriter, read_journal
 from table.replay import Replay
+from table.rules import shipped_presets
 from tests.random_games import deck_counter, play_random_game
 
-PRESETS = st.sampled_from(["standard", "screw", "wikipedia", "beggar-my-neighbour"])
+PRESETS = st.sampled_from(shipped_presets("ers"))  # every shipped preset: the house rules they gather too
 games = given(seed=st.integers(0, 2**31), players=st.integers(2, 6), preset=PRESETS)
 cheap = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -43,6 +43,7 @@ from table.decisions import (
 from table.events import OUT_OF_CARDS, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
 from table.games.ers.referee import ErsReferee
 from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
+from table.games.ers.slaps import slap_condition
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, build_rules, load_preset, shipped_presets
 from tests.decision_helpers import NOW, of, one, untimed
@@ -1190,3 +1191,65 @@ def test_a_card_and_a_press_at_the_same_nanosecond_count_the_card_first_in_any_o
     out += table.send(CardSeen(t, "camera", parse_card("7S"), "pile"))
     out += table.settle()
     assert of(out, GoodSlap) == [GoodSlap(t, 1, "double")]
+
+
+# ==================================================== the Wikipedia article's further slaps
+
+
+def shows(codes: str, burned: bool = False, **values: Any) -> str | None:
+    """The condition a pile of ``codes`` (bottom first) shows under rules with only ``values`` on."""
+    return slap_condition(parse_cards(codes), burned, only(**values))
+
+
+def test_suit_and_colour_runs_are_slaps_where_the_rules_say() -> None:
+    assert shows("2H 9H 5H", suit_run=True) == "suit_run" and shows("2H 9H 5H", double=True) is None
+    assert shows("2H 9D 5H", suit_run=True) is None
+    assert shows("2H 9D 5H 7D", colour_run=True) == "colour_run"
+    assert shows("2H 9D 5S 7D", colour_run=True) is None
+    assert shows("9D 5H 7D", colour_run=True) is None  # three red: four are needed
+    assert shows("2H 9H", suit_run=True, suit_run_length=2) == "suit_run"
+
+
+@pytest.mark.parametrize(
+    ("match", "pile", "slaps"),
+    [("rank", "3H 8C 3S", True), ("colour", "3H 8C 3S", False), ("colour", "3H 8C 3D", True),
+     ("suit", "3H 8C 3D", False), ("suit", "3H 8C 9C 3H", True)],
+)  # fmt: skip
+def test_the_first_card_played_again_by_rank_colour_or_suit(match: str, pile: str, slaps: bool) -> None:
+    rules = only("top_bottom", top_bottom_match=match, decks=2)
+    assert (slap_condition(parse_cards(pile), False, rules) == "top_bottom") is slaps
+
+
+def test_the_rule_sheets_run_7_8_9_j_read_literally() -> None:
+    assert shows("7C 8D 9H JS", run=True) is None  # the usual reading: 7 8 9 10
+    assert shows("7C 8D 9H TS", run=True) == "run"
+    assert shows("7C 8D 9H JS", run=True, run_skips_ten=True) == "run"
+    assert shows("8D 9H TS JC", run=True, run_skips_ten=True) is None  # the ten is no step
+    assert shows("JC QD KH AS", run=True, run_skips_ten=True) == "run"
+
+
+def test_jokers_told_apart_the_red_one_slaps_the_black_one_challenges_with_13_chances() -> None:
+    ruled = rules(jokers_per_deck=2, jokers="apart")
+    assert slap_condition(parse_cards("RJ"), False, ruled) == "joker"
+    assert slap_condition(parse_cards("BJ"), False, ruled) is None
+    table = Table(ruled, tops=["2C 3C 4C 5C 6C 7C 8C 9C TC 2D 3D 4D 5D".split(), ["BJ"]], sizes=[20, None])
+    out = table.card("BJ")
+    assert one(out, ChallengeStarted).chances == 13
+    out = table.play("2C 3C 4C 5C 6C 7C 8C 9C TC 2D 3D 4D")
+    assert not of(out, ChallengeLost)
+    assert of(table.card("5D"), ChallengeLost) == [ChallengeLost(table.t, 0, 1)]
+
+
+def test_slapping_back_in_at_any_time_where_the_rule_sheet_says_you_can_always_slap() -> None:
+    for always, says in ((False, SlapIgnored), (True, GoodSlap)):
+        table = Table(only("double", slap_in_always=always), tops=[["5H"], ["3H", "5C"]], sizes=[None, 2])
+        table.play("3H 5H 5C")  # seat 1 out, and seat 0 alone holds cards
+        assert of(table.slap(1), says)
+
+
+def test_a_late_slap_penalty_spares_the_piles_winner() -> None:
+    table = double_on_three_seats(only("double", late_slaps="penalty"))
+    table.slap(2, at=2100)
+    out = table.slap(0, 2, at=2200)
+    assert of(out, SlapIgnored) == [SlapIgnored(2200, 2, "the pile is yours already")]
+    assert [d.seat for d in of(out, BadSlap)] == [0]

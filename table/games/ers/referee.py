@@ -48,7 +48,8 @@ from table.decisions import (
 )
 from table.events import OUT_OF_CARDS, ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction, ZoneKind
 from table.games.ers.rules import ErsRules
-from table.games.ers.slaps import FACE_CHANCES, slap_condition
+from table.games.ers.slaps import chances as challenge_chances
+from table.games.ers.slaps import slap_condition
 from table.referee import Expectation, GameSetupError, GameView, Referee
 from table.rules import build_rules, rules_to_dict
 
@@ -288,7 +289,7 @@ class ErsReferee(Referee):
             if self.last_chance_left <= 0 or not hand:
                 out += self._claim(t, seat, "last chance over")
             return out
-        chances = FACE_CHANCES.get(card.rank)
+        chances = challenge_chances(card, self.rules)
         if chances is not None:
             self.challenger, self.chances = seat, chances
             nxt = self.next_holder(seat)
@@ -424,7 +425,7 @@ class ErsReferee(Referee):
             return "out of cards, and slapping back in is off"
         if self.strikes[seat] >= rules.strikes_limit:
             return f"out of cards with {self.strikes[seat]} strikes: no more slapping in"
-        if self.lone is None and len(self.holders()) < 2:
+        if self.lone is None and len(self.holders()) < 2 and not rules.slap_in_always:
             return "fewer than two players hold cards"
         return None
 
@@ -448,8 +449,9 @@ class ErsReferee(Referee):
                 if t - won_at <= RACE_NS:
                     out.append(SlapLead(t, winner, behind[0], t - won_at))
                 self.race = None
-            if self.rules.late_slaps == "penalty":
-                return out + self._bad_slaps(t, eligible)
+            if self.rules.late_slaps == "penalty":  # all but the winner, whose pile it is
+                out += [SlapIgnored(t, self.turn, "the pile is yours already")] if self.turn in eligible else []
+                return out + self._bad_slaps(t, [s for s in eligible if s != self.turn])
             return out + [SlapIgnored(t, seat, "late: the pile was already won on this card") for seat in eligible]
         condition = self.slap_condition()
         if condition is None:

@@ -11,7 +11,19 @@ from typing import Literal
 
 from table.rules import RulesError
 
-SLAP_CONDITIONS = ("joker", "double", "triple", "sandwich", "hoagie", "top_bottom", "tens", "run", "marriage")
+SLAP_CONDITIONS = (
+    "joker",
+    "double",
+    "triple",
+    "sandwich",
+    "hoagie",
+    "top_bottom",
+    "tens",
+    "run",
+    "marriage",
+    "suit_run",
+    "colour_run",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +40,9 @@ class ErsRules:
     hoagie: bool = False
     # Top card matches the first card of the pile; never counts once burned cards are in the pile.
     top_bottom: bool = True
+    # What must match the first card (the Wikipedia article: "a suit/colour can also be
+    # specified"): its rank, its rank and colour, or the card itself (rank and suit).
+    top_bottom_match: Literal["rank", "colour", "suit"] = "rank"
     # Two or more consecutive top cards adding to ten.
     tens: bool = True
     # Face cards in a tens sum: "break" ends the run of cards, "zero" counts them as nothing.
@@ -38,11 +53,26 @@ class ErsRules:
     run_length: int = 4
     # Runs may wrap round from king to ace to two (Q K A 2).
     run_wrap: bool = False
+    # The rule sheet's own example of four in a row is "7-8-9-J": read literally, a ten is no
+    # step of a run (9 J follow one another); off: the usual reading, 7-8-9-10.
+    run_skips_ten: bool = False
+    # The same suit this many times in a row, and the same colour the other many (the Wikipedia
+    # article: three and four).
+    suit_run: bool = False
+    colour_run: bool = False
+    suit_run_length: int = 3
+    colour_run_length: int = 4
     marriage: bool = False
     joker_slap: bool = True
+    # Jokers alike (each a slap where joker_slap is on), or told apart (the Wikipedia article):
+    # the red joker a slap, the black joker a challenge with 13 chances.
+    jokers: Literal["alike", "apart"] = "alike"
     # Cards burned face up under the pile for a bad slap.
     burn: int = 2
     slap_in: bool = True
+    # Slapping back in only while two players or more hold cards, or at any time (the rule
+    # sheet: "you can always slap").
+    slap_in_always: bool = False
     # Bad slaps by a player with no cards are strikes; at this many they may no longer slap in.
     strikes_limit: int = 3
     # A player who runs out while answering a challenge: the next player goes on with the chances
@@ -53,7 +83,8 @@ class ErsRules:
     # Two presses with the very same timestamp on a good pile: a seeded draw, the first of them
     # clockwise from the player of the top card, or nobody takes it.
     tie: Literal["random", "seat-order", "nobody"] = "random"
-    # Presses after the pile was already won on that card: ignored, or penalised like bad slaps.
+    # Presses after the pile was already won on that card: ignored, or penalised like bad slaps
+    # (but its winner's own: the pile is theirs).
     late_slaps: Literal["ignore", "penalty"] = "ignore"
 
     def check(self, given: frozenset[str]) -> None:
@@ -62,6 +93,8 @@ class ErsRules:
             "decks": (1, 8),
             "jokers_per_deck": (0, 2),
             "run_length": (3, 4),
+            "suit_run_length": (2, 8),
+            "colour_run_length": (2, 8),
             "burn": (1, 3),
             "strikes_limit": (1, 99),
             "last_chance_cards": (0, 10),
@@ -78,6 +111,10 @@ class ErsRules:
             "run_length": "run",
             "tens_face_cards": "tens",
             "tens_ace_counts_one": "tens",
+            "run_skips_ten": "run",
+            "top_bottom_match": "top_bottom",
+            "suit_run_length": "suit_run",
+            "colour_run_length": "colour_run",
         }
         for key, parent in needs.items():
             if key in given and not getattr(self, parent):

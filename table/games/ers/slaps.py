@@ -7,12 +7,25 @@ a slap; they only stop top-bottom from counting).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from table.cards import Card, Rank
 from table.games.ers.rules import ErsRules
 
 FACE_CHANCES = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1}
+BLACK_JOKER_CHANCES = 13  # the black joker told apart: a challenge with this many chances
+
+
+def chances(card: Card, rules: ErsRules) -> int | None:
+    """The chances a card's challenge gives, or None: it starts none."""
+    if rules.jokers == "apart" and card.rank is Rank.BLACK_JOKER:
+        return BLACK_JOKER_CHANCES
+    return FACE_CHANCES.get(card.rank)
+
+
+def _is_slap_joker(card: Card, rules: ErsRules) -> bool:
+    """A joker that is a slap: either, or the red one where they are told apart."""
+    return card.rank is Rank.RED_JOKER or (card.rank.is_joker and rules.jokers == "alike")
 
 
 def _tens_value(card: Card, rules: ErsRules) -> int | None:
@@ -49,15 +62,40 @@ def _run(played: Sequence[Card], rules: ErsRules) -> bool:
     if any(c.rank.is_joker for c in top):
         return False
     ranks = [int(c.rank) for c in top]
+    if rules.run_skips_ten:  # the sheet's 7-8-9-J: the ten is no step, and no card of a run
+        if any(r == int(Rank.TEN) for r in ranks):
+            return False
+        ranks = [r - 1 if r > int(Rank.TEN) else r for r in ranks]
+        if rules.run_wrap:
+            steps = {(b - a) % 12 for a, b in itertools.pairwise(ranks)}
+            return steps in ({1}, {11})
     if rules.run_wrap:
         steps = {(b - a) % 13 for a, b in itertools.pairwise(ranks)}
         return steps in ({1}, {12})
-    for ace in (1, 14):
+    high_ace = 13 if rules.run_skips_ten else 14
+    for ace in (1, high_ace):
         values = [ace if r == 1 else r for r in ranks]
         steps = {b - a for a, b in itertools.pairwise(values)}
         if steps in ({1}, {-1}):
             return True
     return False
+
+
+def _alike_run(played: Sequence[Card], length: int, key: Callable[[Card], object]) -> bool:
+    """The top ``length`` cards alike by ``key`` (a suit, a colour); jokers have neither."""
+    if len(played) < length or any(c.suit is None for c in played[-length:]):
+        return False
+    return len({key(c) for c in played[-length:]}) == 1
+
+
+def _matches_first(top: Card, first: Card, rules: ErsRules) -> bool:
+    if top.rank.is_joker or top.rank != first.rank:
+        return False
+    if rules.top_bottom_match == "suit":
+        return top.suit == first.suit
+    if rules.top_bottom_match == "colour":
+        return top.suit is not None and first.suit is not None and top.suit.is_red == first.suit.is_red
+    return True
 
 
 def slap_condition(played: Sequence[Card], burned: bool, rules: ErsRules) -> str | None:
@@ -66,7 +104,7 @@ def slap_condition(played: Sequence[Card], burned: bool, rules: ErsRules) -> str
     if n == 0:
         return None
     top = played[-1]
-    if rules.joker_slap and top.rank.is_joker:
+    if rules.joker_slap and _is_slap_joker(top, rules):
         return "joker"
     if n >= 2:
         second = played[-2]
@@ -85,6 +123,10 @@ def slap_condition(played: Sequence[Card], burned: bool, rules: ErsRules) -> str
         return "run"
     if rules.tens and _tens(played, rules):
         return "tens"
-    if rules.top_bottom and not burned and n >= 2 and played[0].rank == top.rank and not top.rank.is_joker:
+    if rules.suit_run and _alike_run(played, rules.suit_run_length, lambda c: c.suit):
+        return "suit_run"
+    if rules.colour_run and _alike_run(played, rules.colour_run_length, lambda c: c.suit is not None and c.suit.is_red):
+        return "colour_run"
+    if rules.top_bottom and not burned and n >= 2 and _matches_first(top, played[0], rules):
         return "top_bottom"
     return None
