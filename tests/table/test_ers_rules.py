@@ -1232,7 +1232,7 @@ def test_jokers_told_apart_the_red_one_slaps_the_black_one_challenges_with_13_ch
     ruled = rules(jokers_per_deck=2, jokers="apart")
     assert slap_condition(parse_cards("RJ"), False, ruled) == "joker"
     assert slap_condition(parse_cards("BJ"), False, ruled) is None
-    table = Table(ruled, tops=["2C 3C 4C 5C 6C 7C 8C 9C TC 2D 3D 4D 5D".split(), ["BJ"]], sizes=[20, None])
+    table = Table(ruled, tops=["2C 3C 4C 5C 6C 7C 8C 9C TC 2D 3D 4D 5D", "BJ"], sizes=[20, None])
     out = table.card("BJ")
     assert one(out, ChallengeStarted).chances == 13
     out = table.play("2C 3C 4C 5C 6C 7C 8C 9C TC 2D 3D 4D")
