@@ -10,12 +10,11 @@ several rounds; a baseline measured in the same run puts it in context on a nois
 from __future__ import annotations
 
 import random
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks import oh_hell_openspiel
+from benchmarks.timing import ROUNDS, median_time
 from sim.games import SIMULATIONS
 from table.cards import make_deck
 from table.events import CardSeen, Event
@@ -23,17 +22,6 @@ from table.games import GameSetup, setup_game
 from table.games.ers.beggar import deal_from_cards, playout
 from table.journal import JournalWriter, read_journal
 from table.sequencer import Sequencer
-
-ROUNDS = 7
-
-
-def median_time(fn: Callable[[], object], rounds: int = ROUNDS) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def simulated_games(
@@ -162,6 +150,8 @@ def _referee_bmn(deals: list[list[bytes]]) -> None:
 
 
 def main() -> None:
+    oh_hell_openspiel.main()
+    print()
     bench_ers()
     print()
     bench_bmn()

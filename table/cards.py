@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from table.errors import CardtableError
@@ -76,21 +76,36 @@ _SUIT_BY_LETTER = {s.value: s for s in Suit}
 STANDARD_RANKS = tuple(Rank(v) for v in range(1, 14))
 
 
-@dataclass(frozen=True, slots=True)
+_SUIT_NUMBER = {None: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3, Suit.SPADES: 4}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One physical card: its face and which of the decks shuffled together it came from.
 
     ``deck`` lets rules that care about identical cards (two decks in one game) tell them apart;
     the camera cannot, so cards read from the table are deck 0 and games compare faces.
+    Cards compare and hash by one number worked out when the card is made: referees compare
+    cards at every input, and a study replays millions.
     """
 
     rank: Rank
     suit: Suit | None
     deck: int = 0
+    key: int = field(init=False, repr=False)  # rank, suit and deck in one number
 
     def __post_init__(self) -> None:
         if (self.suit is None) != self.rank.is_joker:
             raise CardError(f"{self.rank.name} with suit {self.suit}: only jokers have no suit")
+        object.__setattr__(self, "key", (self.deck * 16 + int(self.rank)) * 5 + _SUIT_NUMBER[self.suit])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self.key == other.key  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return self.key
 
     @property
     def code(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -85,14 +86,20 @@ def check_value(label: str, hint: Any, value: Any, error: type[Exception]) -> An
     raise error(f"{label}: unsupported type {hint!r}")
 
 
+@functools.cache
+def _hints(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """A dataclass's fields' type hints and names, worked out once: a referee is built per game,
+    and a study replays thousands."""
+    return typing.get_type_hints(cls), [f.name for f in dataclasses.fields(cls)]
+
+
 def checked_fields(
     cls: type, values: Mapping[str, Any], label: Callable[[str], str], error: type[Exception]
 ) -> dict[str, Any]:
     """The values of a dataclass's fields, each checked against its type hint. ``label(key)``
     names a key in messages ("rules key 'slaps'"); an unknown key is refused with the nearest
     known one suggested."""
-    hints = typing.get_type_hints(cls)
-    known = [f.name for f in dataclasses.fields(cls)]
+    hints, known = _hints(cls)
     checked: dict[str, Any] = {}
     for key, value in values.items():
         refuse_unknown(key, known, label, error)

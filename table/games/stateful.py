@@ -6,8 +6,10 @@ the decks can hold) and snapshots the state dataclass and the seeded generator w
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import abstractmethod
+from collections import Counter
 from typing import Any, ClassVar, Self
 
 from table.cards import Card, make_deck
@@ -16,6 +18,19 @@ from table.events import Command, Event
 from table.referee import GameSetupError, Referee
 from table.rules import RulesError, build_rules, rules_to_dict
 from table.snapshots import SnapshotError, decode_state, encode_state, rng_state, set_rng_state
+
+
+@functools.cache
+def _copies(decks: int, jokers_per_deck: int) -> tuple[tuple[Card, int], ...]:
+    counts: dict[Card, int] = {}
+    for card in make_deck(decks, jokers_per_deck):
+        counts[card.face] = counts.get(card.face, 0) + 1
+    return tuple(counts.items())
+
+
+def copies_of(decks: int, jokers_per_deck: int) -> dict[Card, int]:
+    """How many of each face the decks hold (worked out once for each pack)."""
+    return dict(_copies(decks, jokers_per_deck))
 
 
 class StatefulReferee(Referee):
@@ -31,9 +46,7 @@ class StatefulReferee(Referee):
         self.players = players
         self.dealer = dealer
         self.rng = random.Random(seed)
-        self.copies: dict[Card, int] = {}
-        for card in make_deck(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0)):
-            self.copies[card.face] = self.copies.get(card.face, 0) + 1
+        self.copies: dict[Card, int] = copies_of(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0))
         top = self.max_players()
         if not self.MIN_PLAYERS <= players <= top:
             raise GameSetupError(
@@ -75,10 +88,21 @@ class StatefulReferee(Referee):
         allowed = self.copies.get(card.face, 0)
         if allowed == 0:
             return f"{card} is not in this game's deck"
-        if sum(1 for c in seen if c == card) >= allowed:
+        if self._counted(seen)[card] >= allowed:
             copies = "the only copy" if allowed == 1 else f"all {allowed} copies"
             return f"{card} was already seen this deal ({copies}): show the card again"
         return None
+
+    def _counted(self, seen: list[Card]) -> Counter[Card]:
+        """``seen`` counted by card. A deal's cards seen only grow (a new deal is a new list):
+        counted as they come, not again at every card."""
+        cached = getattr(self, "_seen_counts", None)
+        if cached is None or cached[0] is not seen or cached[1] > len(seen):
+            cached = (seen, 0, Counter())
+        counts = cached[2]
+        counts.update(seen[cached[1] :])
+        self._seen_counts = (seen, len(seen), counts)
+        return counts
 
     # ------------------------------------------------------- snapshot/restore
 
