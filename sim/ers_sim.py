@@ -111,7 +111,7 @@ class ErsSimulation(TableSimulation):
     def _bots_react(self, t: int) -> None:
         if not self.referee.rules.slaps:
             return
-        good = slap_condition(self.played, bool(self.burned), self.referee.rules) is not None
+        good = slap_condition(self.played, bool(self.burned), self.referee.rules, self.referee.answered) is not None
         slaps = []
         for bot in self.bots:
             if not self.hands[bot.seat]:

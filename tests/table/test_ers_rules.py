@@ -1253,3 +1253,16 @@ def test_a_late_slap_penalty_spares_the_piles_winner() -> None:
     out = table.slap(0, 2, at=2200)
     assert of(out, SlapIgnored) == [SlapIgnored(2200, 2, "the pile is yours already")]
     assert [d.seat for d in of(out, BadSlap)] == [0]
+
+
+def test_a_card_whose_number_is_its_count_answering_a_challenge_is_a_slap() -> None:
+    """The Wikipedia article: "if the number of the card played (e.g. the second card played)
+    matches the card's value (in this case, a two), then this is slap-able"."""
+    for on in (True, False):
+        table = Table(only("double", counted=on), tops=[["5H", "2D"], ["QC"]])
+        table.play("QC 5H")  # seat 1's queen, seat 0's first answer
+        assert table.ref.slap_condition() is None
+        table.play("2D")  # the second card answering it, a two
+        assert table.ref.slap_condition() == ("counted" if on else None)
+        if on:
+            assert of(table.slap(1), GoodSlap) == [GoodSlap(table.t, 1, "counted")]

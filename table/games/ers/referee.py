@@ -99,6 +99,7 @@ class ErsReferee(Referee):
         self.top_player: int | None = None
         self.challenger: int | None = None
         self.chances = 0
+        self.answered = 0  # cards played answering the challenge under way
         self.pending_award: int | None = None
         self.pending_reason = ""
         self.won_on_this_card = False
@@ -197,7 +198,7 @@ class ErsReferee(Referee):
 
     def slap_condition(self) -> str | None:
         """The condition the pile shows right now, or None."""
-        return slap_condition(self.played, bool(self.burned), self.rules)
+        return slap_condition(self.played, bool(self.burned), self.rules, self.answered)
 
     def next_holder(self, seat: int) -> int | None:
         for i in range(1, self.players):
@@ -290,6 +291,7 @@ class ErsReferee(Referee):
                 out += self._claim(t, seat, "last chance over")
             return out
         chances = challenge_chances(card, self.rules)
+        self.answered = 0 if chances is not None or self.challenger is None else self.answered + 1
         if chances is not None:
             self.challenger, self.chances = seat, chances
             nxt = self.next_holder(seat)
@@ -522,6 +524,7 @@ class ErsReferee(Referee):
             "top_player": self.top_player,
             "challenger": self.challenger,
             "chances": self.chances,
+            "answered": self.answered,
             "pending_award": self.pending_award,
             "pending_reason": self.pending_reason,
             "won_on_this_card": self.won_on_this_card,
@@ -561,6 +564,7 @@ class ErsReferee(Referee):
             ):
                 setattr(ref, key, snapshot[key])
             ref.strikes = list(snapshot["strikes"])
+            ref.answered = int(snapshot.get("answered", 0))
             ref.pending_presses = list(snapshot["pending_presses"])
             race = snapshot.get("race")
             ref.race = None if race is None else (int(race[0]), int(race[1]))

@@ -23,6 +23,7 @@ SLAP_CONDITIONS = (
     "marriage",
     "suit_run",
     "colour_run",
+    "counted",
 )
 
 
@@ -62,6 +63,9 @@ class ErsRules:
     colour_run: bool = False
     suit_run_length: int = 3
     colour_run_length: int = 4
+    # Answering a challenge, the card whose number is its count (the Wikipedia article: "the
+    # second card played ... a two").
+    counted: bool = False
     marriage: bool = False
     joker_slap: bool = True
     # Jokers alike (each a slap where joker_slap is on), or told apart (the Wikipedia article):

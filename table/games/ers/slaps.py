@@ -98,8 +98,9 @@ def _matches_first(top: Card, first: Card, rules: ErsRules) -> bool:
     return True
 
 
-def slap_condition(played: Sequence[Card], burned: bool, rules: ErsRules) -> str | None:
-    """The name of the condition the pile meets, most specific first, or None."""
+def slap_condition(played: Sequence[Card], burned: bool, rules: ErsRules, answered: int = 0) -> str | None:
+    """The name of the condition the pile meets, most specific first, or None. ``answered``:
+    the cards played so far answering the challenge under way (the top one the last of them)."""
     n = len(played)
     if n == 0:
         return None
@@ -129,4 +130,12 @@ def slap_condition(played: Sequence[Card], burned: bool, rules: ErsRules) -> str
         return "colour_run"
     if rules.top_bottom and not burned and n >= 2 and _matches_first(top, played[0], rules):
         return "top_bottom"
+    if (
+        rules.counted
+        and answered
+        and not top.rank.is_joker
+        and top.rank not in FACE_CHANCES
+        and int(top.rank) == answered
+    ):
+        return "counted"
     return None
