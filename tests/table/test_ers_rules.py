@@ -1266,3 +1266,17 @@ def test_a_card_whose_number_is_its_count_answering_a_challenge_is_a_slap() -> N
         assert table.ref.slap_condition() == ("counted" if on else None)
         if on:
             assert of(table.slap(1), GoodSlap) == [GoodSlap(table.t, 1, "counted")]
+
+
+def test_a_hand_under_the_pile_bars_slapping_in_until_the_pile_is_won() -> None:
+    """The Wikipedia article's variation: a player with no cards who slaps badly puts their hand
+    under the pile, and may slap in again once the pile is awarded."""
+    table = Table(only("double", out_slaps="hand-under"), players=3, tops=[["5H", "9S"], ["3H", "9D"], ["2C"]],
+                  sizes=[None, None, 1])  # fmt: skip
+    table.play("3H 2C 5H")  # seat 1, seat 2 (its only card: it is out), seat 0
+    out = table.slap(2)
+    assert of(out, StrikeGiven) == [StrikeGiven(table.t, 2, 0, True)] and table.ref.strikes[2] == 0
+    assert table.slap(2) == [SlapIgnored(table.t, 2, "your hand is under the pile until it is won")]
+    table.play("9D 9S")  # seat 1, seat 0: a double
+    assert of(table.slap(0), PileWon)
+    assert table.ref.hands_under == [] and "late" in table.slap(2)[-1].reason  # no longer barred

@@ -59,6 +59,8 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, CardsBurned):
         return f"{PAD}{n(d.seat)} burns {d.count} card(s) under the pile", "red"
     if isinstance(d, StrikeGiven):
+        if d.strikes == 0:  # out_slaps = "hand-under": no strikes are counted
+            return f"{PAD}{n(d.seat)} slapped with no cards: hand under the pile until it is won", "red"
         return f"{PAD}{n(d.seat)} gets strike {d.strikes}{': barred' if d.barred else ''}", "red"
     if isinstance(d, SlapIgnored):
         return f"{n(d.seat):>4} slap ignored: {d.reason}", "dim"

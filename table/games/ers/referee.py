@@ -104,6 +104,7 @@ class ErsReferee(Referee):
         self.pending_reason = ""
         self.won_on_this_card = False
         self.strikes = [0] * players
+        self.hands_under: list[int] = []  # seats whose hand is under the pile until it is won (out_slaps)
         self.lone: int | None = None
         self.last_chance_left = 0
         self.winner: int | None = None
@@ -385,6 +386,7 @@ class ErsReferee(Referee):
         self.played.clear()
         self.challenger, self.chances = None, 0
         self.pending_award = None
+        self.hands_under.clear()
         self.won_on_this_card = True
         if self.lone is not None and seat != self.lone:
             self.lone, self.last_chance_left = None, 0
@@ -425,6 +427,8 @@ class ErsReferee(Referee):
             return None
         if not rules.slap_in:
             return "out of cards, and slapping back in is off"
+        if seat in self.hands_under:
+            return "your hand is under the pile until it is won"
         if self.strikes[seat] >= rules.strikes_limit:
             return f"out of cards with {self.strikes[seat]} strikes: no more slapping in"
         if self.lone is None and len(self.holders()) < 2 and not rules.slap_in_always:
@@ -497,6 +501,9 @@ class ErsReferee(Referee):
         out: list[Decision] = [BadSlap(t, seat)]
         hand = self.hands[seat]
         if not hand:
+            if self.rules.out_slaps == "hand-under":
+                self.hands_under.append(seat)
+                return [*out, StrikeGiven(t, seat, self.strikes[seat], True)]
             self.strikes[seat] += 1
             barred = self.strikes[seat] >= self.rules.strikes_limit
             return [*out, StrikeGiven(t, seat, self.strikes[seat], barred)]
@@ -529,6 +536,7 @@ class ErsReferee(Referee):
             "pending_reason": self.pending_reason,
             "won_on_this_card": self.won_on_this_card,
             "strikes": list(self.strikes),
+            "hands_under": list(self.hands_under),
             "lone": self.lone,
             "last_chance_left": self.last_chance_left,
             "winner": self.winner,
@@ -564,6 +572,7 @@ class ErsReferee(Referee):
             ):
                 setattr(ref, key, snapshot[key])
             ref.strikes = list(snapshot["strikes"])
+            ref.hands_under = [int(seat) for seat in snapshot.get("hands_under", [])]
             ref.answered = int(snapshot.get("answered", 0))
             ref.pending_presses = list(snapshot["pending_presses"])
             race = snapshot.get("race")

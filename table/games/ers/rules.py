@@ -77,6 +77,10 @@ class ErsRules:
     # Slapping back in only while two players or more hold cards, or at any time (the rule
     # sheet: "you can always slap").
     slap_in_always: bool = False
+    # A bad slap by a player with no cards: a strike (at ``strikes_limit`` no more slapping in),
+    # or (the Wikipedia article's variation) their hand goes under the pile: no slapping in
+    # until the pile is next won.
+    out_slaps: Literal["strikes", "hand-under"] = "strikes"
     # Bad slaps by a player with no cards are strikes; at this many they may no longer slap in.
     strikes_limit: int = 3
     # A player who runs out while answering a challenge: the next player goes on with the chances
