@@ -239,7 +239,7 @@ def main(kills: int = 100, per_episode: int = 5) -> None:
           f"{sum(e.resumed for e in episodes)} of {kills}")  # fmt: skip
     print(f"  restarts whose state was the replay of their journal: "
           f"{sum(e.states - e.differed for e in episodes)} of {sum(e.states for e in episodes)} compared")  # fmt: skip
-    print(f"  restarts that asked the players to fan out the pile: {sum(e.asked for e in episodes)}")
+    print(f"  restarts that asked the players about the cards laid while it was down: {sum(e.asked for e in episodes)}")
     for e in episodes:
         if e.played != e.laid:
             print(f"  laid {' '.join(e.laid)}; played {' '.join(e.played)}")
