@@ -16,8 +16,10 @@ from table.replay import Replay
 
 
 @pytest.mark.parametrize(
-    ("preset", "players"), [("standard", 4), ("screw", 3), ("wikipedia", 5), ("beggar-my-neighbour", 2)]
-)
+    ("preset", "players"),
+    [("standard", 4), ("screw", 3), ("wikipedia", 5), ("beggar-my-neighbour", 2), ("wikipedia-extras", 4),
+     ("rule-sheet-literal", 3)],
+)  # fmt: skip
 def test_a_simulated_game_ends_with_one_winner_holding_every_card(preset: str, players: int) -> None:
     sim = ErsSimulation(setup_game("ers", preset, players=players, seed=3))
     result = sim.run()
