@@ -24,10 +24,11 @@ def test_a_table_killed_twice_while_cards_are_laid_plays_each_once_in_order(tmp_
     assert game.states >= 1 and game.differed == 0
 
 
-def test_cards_laid_on_one_another_while_the_table_was_down_are_asked_for_and_played_in_order(tmp_path: Path) -> None:
-    # A card every 2 s: a restart (about 3 s blind) finds two laid on the last it saw, the lower
-    # hidden. It asks; the players take them off until that card shows and lay them again.
-    game = episode(tmp_path, cards=8, kills=2, rng=random.Random(3), lay_s=2.0, kill_at=[5.0, 13.0])
+def test_cards_laid_while_the_table_was_down_are_asked_for_and_played_in_order(tmp_path: Path) -> None:
+    # Killed 2 s after a card and blind for 4 s or more: the next card lands on it while the table
+    # is down and hides it. The restart asks; the players take the cards off until that card
+    # shows and lay them again one by one.
+    game = episode(tmp_path, cards=8, kills=2, rng=random.Random(3), lay_s=4.0, kill_at=[6.0, 18.0])
     assert game.kills == 2 and game.stuck == 0 and game.asked >= 1
     assert game.played == game.laid and game.journaled == game.laid
     assert game.differed == 0
