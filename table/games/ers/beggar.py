@@ -83,47 +83,45 @@ def deal_from_cards(hands: Sequence[Sequence[Card]]) -> list[bytes]:
     return [bytes(FACE_CHANCES.get(c.rank, 0) for c in h) for h in hands]
 
 
-def playout(
-    hands: Sequence[bytes],
-    first: int = 0,
-    runout: Literal["next-player", "challenger-takes"] = "next-player",
-) -> Playout:
-    """Play a deal to its end, or until a repeated position proves a cycle."""
-    n = len(hands)
-    decks = [deque(h) for h in hands]
-    pile: list[int] = []
-    turn = first
-    while not decks[turn]:
-        turn = (turn + 1) % n
-    cards = tricks = 0
-    seen: dict[tuple[int, tuple[bytes, ...]], tuple[int, int]] = {}
-    passing_on = runout == "next-player"
+WATCH_AFTER = 2_000  # tricks before positions are recorded: the longest known game ending has 1,164
 
-    def next_holder(seat: int) -> int:
+
+class _Game:
+    """A deal being played, a trick at a time."""
+
+    def __init__(self, hands: Sequence[bytes], first: int, passing_on: bool) -> None:
+        self.n = len(hands)
+        self.decks = [deque(h) for h in hands]
+        self.passing_on = passing_on
+        self.turn = first
+        while not self.decks[self.turn]:
+            self.turn = (self.turn + 1) % self.n
+        self.cards = self.tricks = 0
+        self.winner = -1
+
+    def position(self) -> tuple[int, tuple[bytes, ...]]:
+        return self.turn, tuple(bytes(d) for d in self.decks)
+
+    def next_holder(self, seat: int) -> int:
+        decks, n = self.decks, self.n
         for i in range(1, n):
             s = (seat + i) % n
             if decks[s]:
                 return s
         return -1
 
-    while True:
-        key = (turn, tuple(bytes(d) for d in decks))
-        first_seen = seen.get(key)
-        if first_seen is not None:
-            start, start_tricks = first_seen
-            return Playout(cards, tricks, None, "cycle", start, cards - start, tricks - start_tricks)
-        seen[key] = (cards, tricks)
-        # One trick: play until somebody takes the pile.
-        challenger = -1
-        need = 0
+    def trick(self) -> bool:
+        """Play until somebody takes the pile; False when that ends the game."""
+        decks, pile, turn = self.decks, [], self.turn
+        challenger, need = -1, 0
         while True:
             deck = decks[turn]
             value = deck.popleft()
             pile.append(value)
-            cards += 1
+            self.cards += 1
             if value:
                 challenger, need = turn, value
-                nxt = next_holder(turn)
+                nxt = self.next_holder(turn)
                 if nxt < 0:
                     winner = turn
                     break
@@ -136,20 +134,54 @@ def playout(
                     break
                 if deck:
                     continue
-                nxt = next_holder(turn) if passing_on else challenger
+                nxt = self.next_holder(turn) if self.passing_on else challenger
                 if nxt < 0 or nxt == challenger:
                     winner = challenger
                     break
                 turn = nxt
                 continue
-            nxt = next_holder(turn)
+            nxt = self.next_holder(turn)
             if nxt < 0:
                 winner = turn
                 break
             turn = nxt
         decks[winner].extend(pile)
-        pile.clear()
-        tricks += 1
-        turn = winner
-        if next_holder(winner) < 0:
-            return Playout(cards, tricks, winner, "win")
+        self.tricks += 1
+        self.turn = winner
+        if self.next_holder(winner) < 0:
+            self.winner = winner
+            return False
+        return True
+
+
+def playout(
+    hands: Sequence[bytes],
+    first: int = 0,
+    runout: Literal["next-player", "challenger-takes"] = "next-player",
+) -> Playout:
+    """Play a deal to its end, or until a repeated position proves a cycle. Positions are
+    recorded only past ``WATCH_AFTER`` tricks (no game that ends is that long); a cycle found
+    is then placed by playing the deal twice, a period apart, to the first position they share."""
+    passing_on = runout == "next-player"
+    game = _Game(hands, first, passing_on)
+    seen: dict[tuple[int, tuple[bytes, ...]], int] = {}
+    while True:
+        if game.tricks >= WATCH_AFTER:
+            key = game.position()
+            earlier = seen.get(key)
+            if earlier is not None:
+                return _cycle(hands, first, passing_on, game.tricks - earlier)
+            seen[key] = game.tricks
+        if not game.trick():
+            return Playout(game.cards, game.tricks, game.winner, "win")
+
+
+def _cycle(hands: Sequence[bytes], first: int, passing_on: bool, period: int) -> Playout:
+    """Where a cycle of ``period`` tricks begins: the first position met again a period later."""
+    early, late = _Game(hands, first, passing_on), _Game(hands, first, passing_on)
+    for _ in range(period):
+        late.trick()
+    while early.position() != late.position():
+        early.trick()
+        late.trick()
+    return Playout(late.cards, late.tricks, None, "cycle", early.cards, late.cards - early.cards, period)
