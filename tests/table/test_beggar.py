@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from table.cards import make_deck
 from table.decisions import CardPlayed, GameWon, PileWon
 from table.events import CardSeen
+from table.games.ers import beggar
 from table.games.ers.beggar import DealError, deal_from_cards, format_deal, parse_deal, playout
 from table.games.ers.referee import ErsReferee
 from table.games.ers.rules import ErsRules
@@ -107,3 +108,30 @@ def test_referee_plays_a_record_game_like_the_kernel() -> None:
     hands = [[next(plain) if ch == "-" else courts[ch].pop() for ch in hand] for hand in deal.split("/")]
     assert sorted(repr(c) for hand in hands for c in hand) == sorted(map(repr, make_deck()))
     assert referee_playout(hands, bmn_rules()) == (7157, 1007, 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 52), st.integers(0, 1))
+def test_two_hands_found_a_trick_at_a_time_play_as_card_by_card(seed: int, split: int, first: int) -> None:
+    """Two hands are played by finding each trick's court cards, not card by card: on any
+    split of a deck (uneven, or one hand empty) both ways play the same game."""
+    deck = make_deck()
+    random.Random(seed).shuffle(deck)
+    hands = deal_from_cards([deck[:split], deck[split:]])
+    fast, plain = beggar._TwoHands(hands, first), beggar._Game(hands, first, passing_on=True)
+    while fast.trick() | plain.trick():  # both, every time
+        assert fast.position() == plain.position()
+        assert (fast.cards, fast.tricks) == (plain.cards, plain.tricks)
+        if fast.tricks > 3_000:
+            break
+    assert (fast.cards, fast.tricks, fast.winner) == (plain.cards, plain.tricks, plain.winner)
+
+
+def test_a_cycle_between_two_hands_is_placed_as_card_by_card_places_it() -> None:
+    hands = parse_deal(CASELLA)
+    fast, plain = beggar._TwoHands(hands, 0), beggar._Game(hands, 0, passing_on=True)
+    for _ in range(500):
+        fast.trick()
+        plain.trick()
+    assert fast.position() == plain.position()
+    assert playout(hands) == playout(hands, runout="challenger-takes")
