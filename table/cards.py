@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 from table.errors import CardtableError
 
@@ -19,7 +19,9 @@ class CardError(CardtableError, ValueError):
     """Text that is not a card in the table's notation."""
 
 
-class Suit(Enum):
+class Suit(StrEnum):
+    """A suit is its letter (as a rank is its number): it compares and hashes as the letter."""
+
     CLUBS = "C"
     DIAMONDS = "D"
     HEARTS = "H"

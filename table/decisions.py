@@ -3,6 +3,10 @@
 Outputs (seat lights, MQTT, the terminal view, the journal replay) subscribe to decisions; the
 referee knows none of them. Every decision carries ``t_ns``, the timestamp of the input that
 caused it, so a decision is as reproducible as the events it came from.
+
+Decisions are values: a referee makes one and nothing changes it after. They are slotted but
+not frozen dataclasses, because a frozen one costs three times as much to make and a study of
+the rules makes millions; outputs only read them.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decision:
     t_ns: int
 
@@ -36,7 +40,7 @@ class Decision:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rejected(Decision):
     """An impossible or illegal event: nothing changed, and ``reason`` says why."""
 
@@ -46,7 +50,7 @@ class Rejected(Decision):
     KIND: ClassVar[str] = "rejected"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameStarted(Decision):
     game: str
     players: int
@@ -55,13 +59,13 @@ class GameStarted(Decision):
     KIND: ClassVar[str] = "game-started"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnChanged(Decision):
     seat: int
     KIND: ClassVar[str] = "turn"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardPlayed(Decision):
     seat: int
     card: Card
@@ -69,7 +73,7 @@ class CardPlayed(Decision):
     KIND: ClassVar[str] = "card-played"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardMismatch(Decision):
     """The camera saw another card than the one the referee knew was on top of that hand."""
 
@@ -79,7 +83,7 @@ class CardMismatch(Decision):
     KIND: ClassVar[str] = "card-mismatch"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChallengeStarted(Decision):
     """``challenger`` played a face card; ``seat`` must answer within ``chances`` cards."""
 
@@ -90,7 +94,7 @@ class ChallengeStarted(Decision):
     KIND: ClassVar[str] = "challenge"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChallengePassed(Decision):
     """The player answering ran out of cards; the next player goes on with the chances left."""
 
@@ -100,7 +104,7 @@ class ChallengePassed(Decision):
     KIND: ClassVar[str] = "challenge-passed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChallengeLost(Decision):
     """``seat`` failed to answer; the pile goes to ``challenger`` (unless slapped first)."""
 
@@ -109,7 +113,7 @@ class ChallengeLost(Decision):
     KIND: ClassVar[str] = "challenge-lost"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GoodSlap(Decision):
     seat: int
     condition: str
@@ -117,7 +121,7 @@ class GoodSlap(Decision):
     KIND: ClassVar[str] = "good-slap"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SlapLead(Decision):
     """By how much a good slap beat the next seat's press on the same card: ``seat`` took the
     pile, ``behind`` pressed ``lead_ns`` later (at this decision's ``t_ns``)."""
@@ -128,7 +132,7 @@ class SlapLead(Decision):
     KIND: ClassVar[str] = "slap-lead"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BadSlap(Decision):
     """A slap on a pile that was not slappable; the penalty follows as burn or strike."""
 
@@ -136,7 +140,7 @@ class BadSlap(Decision):
     KIND: ClassVar[str] = "bad-slap"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SlapIgnored(Decision):
     """A press that is neither a winner nor a penalty (late on a won pile, lost a tie, ...)."""
 
@@ -145,7 +149,7 @@ class SlapIgnored(Decision):
     KIND: ClassVar[str] = "slap-ignored"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardsBurned(Decision):
     seat: int
     count: int
@@ -153,7 +157,7 @@ class CardsBurned(Decision):
     KIND: ClassVar[str] = "burned"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CountCorrected(Decision):
     """A player said they hold no card where the referee counted ``count``: cards the camera
     missed (played unseen, so lying in the pile). They go under the pile, unknown."""
@@ -163,7 +167,7 @@ class CountCorrected(Decision):
     KIND: ClassVar[str] = "count-corrected"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StrikeGiven(Decision):
     seat: int
     strikes: int
@@ -171,7 +175,7 @@ class StrikeGiven(Decision):
     KIND: ClassVar[str] = "strike"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PileWon(Decision):
     seat: int
     cards: int
@@ -179,19 +183,19 @@ class PileWon(Decision):
     KIND: ClassVar[str] = "pile-won"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerOut(Decision):
     seat: int
     KIND: ClassVar[str] = "player-out"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerBackIn(Decision):
     seat: int
     KIND: ClassVar[str] = "back-in"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LastChance(Decision):
     """The only player with cards plays ``cards`` more for the others' last slap-in chance."""
 
@@ -200,13 +204,13 @@ class LastChance(Decision):
     KIND: ClassVar[str] = "last-chance"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameWon(Decision):
     seat: int
     KIND: ClassVar[str] = "game-won"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class InputTooLate(Decision):
     """An input that reached the sequencer after its moment had already been decided."""
 
@@ -219,7 +223,7 @@ class InputTooLate(Decision):
 # ------------------------------------------------------ games played in rounds (Cuckoo, Oh Hell)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundStarted(Decision):
     """A new deal: round (or hand) number, the dealer, the seats dealt in, cards each."""
 
@@ -230,14 +234,14 @@ class RoundStarted(Decision):
     KIND: ClassVar[str] = "round-started"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnSkipped(Decision):
     seat: int
     reason: str
     KIND: ClassVar[str] = "turn-skipped"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver(Decision):
     """The end of a game: its winners (none when undecided), final scores and the pot."""
 

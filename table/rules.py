@@ -15,6 +15,7 @@ Unknown keys, wrong types and impossible combinations are refused with a message
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import stat
 import tomllib
@@ -40,11 +41,16 @@ class RulesValue(Protocol):
 R = TypeVar("R", bound=RulesValue)
 
 
+@functools.cache
+def _defaults(cls: type[R]) -> R:
+    return cls()
+
+
 def build_rules(cls: type[R], values: Mapping[str, Any]) -> R:
     """Make a rules value from a mapping, refusing unknown keys and bad values by name."""
     checked = checked_fields(cls, values, lambda key: f"rules key {key!r}", RulesError)
     rules = cls(**checked)
-    defaults = cls()
+    defaults = _defaults(cls)
     rules.check(frozenset(k for k, v in checked.items() if getattr(defaults, k) != v))
     return rules
 

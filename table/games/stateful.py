@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import random
 from abc import abstractmethod
-from collections import Counter
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from table.cards import Card, make_deck
@@ -21,16 +22,12 @@ from table.snapshots import SnapshotError, decode_state, encode_state, rng_state
 
 
 @functools.cache
-def _copies(decks: int, jokers_per_deck: int) -> tuple[tuple[Card, int], ...]:
+def _pack(decks: int, jokers_per_deck: int) -> tuple[dict[Card, int], dict[int, int]]:
+    """How many of each face the decks hold, by face and by card key (once for each pack)."""
     counts: dict[Card, int] = {}
     for card in make_deck(decks, jokers_per_deck):
         counts[card.face] = counts.get(card.face, 0) + 1
-    return tuple(counts.items())
-
-
-def copies_of(decks: int, jokers_per_deck: int) -> dict[Card, int]:
-    """How many of each face the decks hold (worked out once for each pack)."""
-    return dict(_copies(decks, jokers_per_deck))
+    return counts, {card.key: n for card, n in counts.items()}
 
 
 class StatefulReferee(Referee):
@@ -45,8 +42,13 @@ class StatefulReferee(Referee):
         self.rules = rules
         self.players = players
         self.dealer = dealer
-        self.rng = random.Random(seed)
-        self.copies: dict[Card, int] = copies_of(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0))
+        self._seed = seed
+        copies, self._allowed = _pack(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0))
+        self.copies: Mapping[Card, int] = MappingProxyType(copies)
+        self.pack_size = sum(copies.values())
+        self._seen: list[Card] = []  # the list last counted, how many of it, and by card key
+        self._seen_n = 0
+        self._seen_by_key: dict[int, int] = {}
         top = self.max_players()
         if not self.MIN_PLAYERS <= players <= top:
             raise GameSetupError(
@@ -55,6 +57,11 @@ class StatefulReferee(Referee):
         if not 0 <= dealer < players:
             raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
         self.state = self.new_state()
+
+    @functools.cached_property
+    def rng(self) -> random.Random:
+        """The seeded generator, made when first asked for: most games deal nothing."""
+        return random.Random(self._seed)
 
     @abstractmethod
     def max_players(self) -> int: ...
@@ -84,25 +91,26 @@ class StatefulReferee(Referee):
         return [Rejected(event.t_ns, f"{self.NAME} takes no command {event.name!r}", event.TYPE)]
 
     def unknown_card(self, card: Card, seen: list[Card]) -> str | None:
-        """Why ``card`` cannot be a new card of this deal (``seen``: the deal's cards so far)."""
-        allowed = self.copies.get(card.face, 0)
+        """Why ``card`` cannot be a new card of this deal (``seen``: the deal's cards so far).
+
+        The cards seen are counted by card key as they come, not again at every card: a deal's
+        cards seen only grow, and a new deal is a new list."""
+        key = card.key
+        allowed = self._allowed.get(key, 0)
         if allowed == 0:
             return f"{card} is not in this game's deck"
-        if self._counted(seen)[card] >= allowed:
+        counts, n = self._seen_by_key, self._seen_n
+        if seen is not self._seen or n > len(seen):
+            self._seen, counts, n = seen, {}, 0
+            self._seen_by_key = counts
+        if n < len(seen):
+            for earlier in seen[n:]:
+                counts[earlier.key] = counts.get(earlier.key, 0) + 1
+            self._seen_n = len(seen)
+        if counts.get(key, 0) >= allowed:
             copies = "the only copy" if allowed == 1 else f"all {allowed} copies"
             return f"{card} was already seen this deal ({copies}): show the card again"
         return None
-
-    def _counted(self, seen: list[Card]) -> Counter[Card]:
-        """``seen`` counted by card. A deal's cards seen only grow (a new deal is a new list):
-        counted as they come, not again at every card."""
-        cached = getattr(self, "_seen_counts", None)
-        if cached is None or cached[0] is not seen or cached[1] > len(seen):
-            cached = (seen, 0, Counter())
-        counts = cached[2]
-        counts.update(seen[cached[1] :])
-        self._seen_counts = (seen, len(seen), counts)
-        return counts
 
     # ------------------------------------------------------- snapshot/restore
 

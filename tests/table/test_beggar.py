@@ -118,7 +118,7 @@ def test_two_hands_found_a_trick_at_a_time_play_as_card_by_card(seed: int, split
     deck = make_deck()
     random.Random(seed).shuffle(deck)
     hands = deal_from_cards([deck[:split], deck[split:]])
-    fast, plain = beggar._TwoHands(hands, first), beggar._Game(hands, first, passing_on=True)
+    fast, plain = beggar.TwoHands(hands, first), beggar.CardByCard(hands, first, passing_on=True)
     while fast.trick() | plain.trick():  # both, every time
         assert fast.position() == plain.position()
         assert (fast.cards, fast.tricks) == (plain.cards, plain.tricks)
@@ -129,7 +129,7 @@ def test_two_hands_found_a_trick_at_a_time_play_as_card_by_card(seed: int, split
 
 def test_a_cycle_between_two_hands_is_placed_as_card_by_card_places_it() -> None:
     hands = parse_deal(CASELLA)
-    fast, plain = beggar._TwoHands(hands, 0), beggar._Game(hands, 0, passing_on=True)
+    fast, plain = beggar.TwoHands(hands, 0), beggar.CardByCard(hands, 0, passing_on=True)
     for _ in range(500):
         fast.trick()
         plain.trick()

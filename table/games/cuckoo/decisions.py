@@ -9,7 +9,7 @@ from table.cards import Card
 from table.decisions import Decision
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KingShown(Decision):
     """A king turned face up: ``why`` is ``dealt`` (shown at the deal) or ``blocks`` (a trade)."""
 
@@ -19,13 +19,13 @@ class KingShown(Decision):
     KIND: ClassVar[str] = "king-shown"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Kept(Decision):
     seat: int
     KIND: ClassVar[str] = "kept"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Traded(Decision):
     """``seat`` swapped cards with ``with_seat`` (None: the dealer draws from the stock)."""
 
@@ -34,7 +34,7 @@ class Traded(Decision):
     KIND: ClassVar[str] = "traded"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TradeBlocked(Decision):
     """``by_seat`` showed a king: the trade is undone and ``seat`` keeps their card."""
 
@@ -44,7 +44,7 @@ class TradeBlocked(Decision):
     KIND: ClassVar[str] = "trade-blocked"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealerDrew(Decision):
     """The dealer's card from the stock; a king means the dealer keeps the original card."""
 
@@ -54,20 +54,20 @@ class DealerDrew(Decision):
     KIND: ClassVar[str] = "dealer-drew"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TradingClosed(Decision):
     reason: str
     KIND: ClassVar[str] = "trading-closed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardRevealed(Decision):
     seat: int
     card: Card
     KIND: ClassVar[str] = "revealed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundLost(Decision):
     """The round's losers (none: a draw) and why."""
 
@@ -76,7 +76,7 @@ class RoundLost(Decision):
     KIND: ClassVar[str] = "round-lost"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LifeLost(Decision):
     seat: int
     lives: int
@@ -84,14 +84,14 @@ class LifeLost(Decision):
     KIND: ClassVar[str] = "life-lost"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PointScored(Decision):
     seat: int
     points: int
     KIND: ClassVar[str] = "point"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AllOutTie(Decision):
     """Everyone still in lost their last life together; ``settle`` says what happens now."""
 
@@ -100,7 +100,7 @@ class AllOutTie(Decision):
     KIND: ClassVar[str] = "all-out-tie"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CutCard(Decision):
     seat: int
     card: Card

@@ -13,7 +13,7 @@ from table.cards import Card
 from table.decisions import Decision
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardTurned(Decision):
     """The card turned up to start the discard pile."""
 
@@ -21,7 +21,7 @@ class CardTurned(Decision):
     KIND: ClassVar[str] = "turned"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnedCardTaken(Decision):
     """The dealer took the turned card into their hand and must discard any card."""
 
@@ -29,7 +29,7 @@ class TurnedCardTaken(Decision):
     KIND: ClassVar[str] = "turned-taken"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MatchPlayed(Decision):
     """Several cards played as one play: their special function is doubled."""
 
@@ -39,7 +39,7 @@ class MatchPlayed(Decision):
     KIND: ClassVar[str] = "match"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Misplay(Decision):
     """A card that may not go on the pile now: the player takes it back; nothing else changed."""
 
@@ -49,7 +49,7 @@ class Misplay(Decision):
     KIND: ClassVar[str] = "misplay"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardsDrawn(Decision):
     """``seat`` takes ``count`` cards from the stock and now holds ``holds``."""
 
@@ -60,7 +60,7 @@ class CardsDrawn(Decision):
     KIND: ClassVar[str] = "drew"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DrawOwed(Decision):
     """``seat`` must draw ``draw`` cards or miss ``skips`` turns, unless it stacks or shields."""
 
@@ -71,7 +71,7 @@ class DrawOwed(Decision):
     KIND: ClassVar[str] = "owes"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Shielded(Decision):
     """``seat`` played a joker as a shield: ``onto`` draws the ``count`` cards instead."""
 
@@ -81,7 +81,7 @@ class Shielded(Decision):
     KIND: ClassVar[str] = "shield"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChoiceOffered(Decision):
     """``seat`` chooses: N taps for option N (from 1), a long press for ``default``."""
 
@@ -92,7 +92,7 @@ class ChoiceOffered(Decision):
     KIND: ClassVar[str] = "choice"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChoiceMade(Decision):
     seat: int
     choice: str
@@ -100,7 +100,7 @@ class ChoiceMade(Decision):
     KIND: ClassVar[str] = "chose"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DirectionChanged(Decision):
     """1: to the left (seat numbers up); -1: to the right."""
 
@@ -108,7 +108,7 @@ class DirectionChanged(Decision):
     KIND: ClassVar[str] = "direction"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandsSwapped(Decision):
     """Two seats exchange their hands (safe cards stay); the counts after."""
 
@@ -119,7 +119,7 @@ class HandsSwapped(Decision):
     KIND: ClassVar[str] = "hands-swapped"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandsPassed(Decision):
     """Every hand moves ``steps`` seats in the direction of play; ``hands``: the counts after."""
 
@@ -129,7 +129,7 @@ class HandsPassed(Decision):
     KIND: ClassVar[str] = "hands-passed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandRenewed(Decision):
     """A switch on the turned card: ``seat``'s hand goes under the stock for ``count`` fresh cards."""
 
@@ -139,7 +139,7 @@ class HandRenewed(Decision):
     KIND: ClassVar[str] = "hand-renewed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SafeCardTraded(Decision):
     """``seat`` gives a card of its hand for ``other``'s safe card (one card each way)."""
 
@@ -148,13 +148,13 @@ class SafeCardTraded(Decision):
     KIND: ClassVar[str] = "safe-traded"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SafeCardUsed(Decision):
     seat: int
     KIND: ClassVar[str] = "safe-used"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StockReshuffled(Decision):
     """The discard pile but its ``kept`` active cards becomes the stock of ``cards`` cards."""
 
@@ -163,13 +163,13 @@ class StockReshuffled(Decision):
     KIND: ClassVar[str] = "reshuffled"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LastCardCalled(Decision):
     seat: int
     KIND: ClassVar[str] = "last-card"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LastCardCaught(Decision):
     """``seat`` held one card unannounced and ``by`` said so: ``seat`` draws the penalty."""
 
@@ -178,7 +178,7 @@ class LastCardCaught(Decision):
     KIND: ClassVar[str] = "last-card-caught"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandMiscounted(Decision):
     """``seat`` played a card where the referee counted none: a draw went unreported; now counted."""
 
@@ -186,7 +186,7 @@ class HandMiscounted(Decision):
     KIND: ClassVar[str] = "miscounted"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundWon(Decision):
     """``seat`` went out first; ``points`` this round and the ``totals``."""
 

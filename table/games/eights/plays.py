@@ -63,7 +63,7 @@ class EightsPlays(EightsBase):
         st.safe = [rules.safe_card] * n
         st.called = [False] * n
         st.refill_until = [0] * n
-        st.stock = sum(self.copies.values()) - rules.hand_size * n
+        st.stock = self.pack_size - rules.hand_size * n
         st.turn = st.dealer
         return [RoundStarted(t, st.round, st.dealer, tuple(range(n)), rules.hand_size)]
 

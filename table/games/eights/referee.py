@@ -286,7 +286,7 @@ class EightsReferee(EightsPlays):
         if not self.rules.red_aces:
             return [Rejected(t, "red aces are off with these rules", "action", seat)]
         # Before play starts: no card laid, none drawn since the turned card left the stock.
-        turned = sum(self.copies.values()) - self.rules.hand_size * self.players - 1
+        turned = self.pack_size - self.rules.hand_size * self.players - 1
         if seat != st.dealer or st.plays > 0 or (st.phase != TURN_UP and st.stock != turned):
             return [Rejected(t, "only the dealer claims red aces, before play starts", "action", seat)]
         st.red_aces = True

@@ -102,7 +102,7 @@ class EightsBase(StatefulReferee):
     state: EightsState
 
     def max_players(self) -> int:
-        return (sum(self.copies.values()) - 1) // self.rules.hand_size
+        return (self.pack_size - 1) // self.rules.hand_size
 
     def new_state(self) -> EightsState:
         return EightsState(dealer=self.dealer, totals=[0] * self.players)

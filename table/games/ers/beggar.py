@@ -87,8 +87,8 @@ def deal_from_cards(hands: Sequence[Sequence[Card]]) -> list[bytes]:
 WATCH_AFTER = 2_000  # tricks before positions are recorded: the longest known game ending has 1,164
 
 
-class _Game:
-    """A deal being played, a trick at a time, a card at a time (any number of hands)."""
+class CardByCard:
+    """A deal being played card by card, a trick at a time (any number of hands)."""
 
     def __init__(self, hands: Sequence[bytes], first: int, passing_on: bool) -> None:
         self.n = len(hands)
@@ -167,14 +167,14 @@ def _answer(head: tuple[int, ...]) -> tuple[bytes, int]:
 _ANSWERS = {bytes(head): _answer(head) for size in range(5) for head in itertools.product(range(5), repeat=size)}
 
 
-class _TwoHands:
+class TwoHands:
     """Two hands played a trick at a time, each trick in a few byte-string operations.
 
     Between court cards nothing but plain cards is played, so a trick is found, not stepped:
     the plain cards before each hand's first court card say who plays a court card first (or
     runs out), and an answer to a court card is the next few cards of the other hand. Two hands
     leave no one to pass a challenge on to, so both runout rules play alike. Results equal
-    :class:`_Game`'s, card for card (the tests play both on random deals)."""
+    :class:`CardByCard`'s, card for card (the tests play both on random deals)."""
 
     def __init__(self, hands: Sequence[bytes], first: int) -> None:
         self.hands = [bytes(hands[0]), bytes(hands[1])]
@@ -232,8 +232,8 @@ class _TwoHands:
         return self.winner < 0
 
 
-def _game(hands: Sequence[bytes], first: int, passing_on: bool) -> _Game | _TwoHands:
-    return _TwoHands(hands, first) if len(hands) == 2 else _Game(hands, first, passing_on)
+def _game(hands: Sequence[bytes], first: int, passing_on: bool) -> CardByCard | TwoHands:
+    return TwoHands(hands, first) if len(hands) == 2 else CardByCard(hands, first, passing_on)
 
 
 def playout(
@@ -246,7 +246,7 @@ def playout(
     is then placed by playing the deal twice, a period apart, to the first position they share."""
     passing_on = runout == "next-player"
     game = _game(hands, first, passing_on)
-    if isinstance(game, _TwoHands) and not game.play(WATCH_AFTER):
+    if isinstance(game, TwoHands) and not game.play(WATCH_AFTER):
         return Playout(game.cards, game.tricks, game.winner, "win")
     seen: dict[tuple[int, tuple[bytes, ...]], int] = {}
     while True:

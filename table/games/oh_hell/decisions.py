@@ -9,7 +9,7 @@ from table.cards import Card
 from table.decisions import Decision
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrumpTurned(Decision):
     """The turned card (None: none left to turn) and the trump suit it makes (None: no trump)."""
 
@@ -18,7 +18,7 @@ class TrumpTurned(Decision):
     KIND: ClassVar[str] = "trump"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BidMade(Decision):
     seat: int
     bid: int
@@ -26,7 +26,7 @@ class BidMade(Decision):
     KIND: ClassVar[str] = "bid"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickWon(Decision):
     """``seat`` wins trick ``trick``, worth ``tricks`` (more when it takes cancelled tricks)."""
 
@@ -37,7 +37,7 @@ class TrickWon(Decision):
     KIND: ClassVar[str] = "trick-won"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickCancelled(Decision):
     """Every card of the trick cancelled: ``leader`` leads again; the next trick's winner takes it."""
 
@@ -46,7 +46,7 @@ class TrickCancelled(Decision):
     KIND: ClassVar[str] = "trick-cancelled"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RevokeFound(Decision):
     """``seat`` showed ``suit`` in trick ``evidence`` after claiming none in trick ``trick``."""
 
@@ -58,7 +58,7 @@ class RevokeFound(Decision):
     KIND: ClassVar[str] = "revoke"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandScored(Decision):
     hand: int
     bids: tuple[int, ...]

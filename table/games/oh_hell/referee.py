@@ -64,15 +64,21 @@ HONOURS = {Rank.ACE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING}
 
 def card_suit(card: Card, led: str | None) -> str | None:
     """A joker is a card of the led suit (the second rule sheet); other cards keep their own suit."""
-    if card.is_joker:
-        return led
-    assert card.suit is not None
-    return card.suit.value
+    return led if card.suit is None else card.suit
 
 
 def led_suit(cards: list[Card]) -> str | None:
     """The suit a trick is led in: its first card's, or the first after led jokers (the second rule sheet)."""
-    return next((c.suit.value for c in cards if c.suit is not None), None)
+    for card in cards:
+        if card.suit is not None:
+            return card.suit
+    return None
+
+
+def _value(card: Card) -> int:
+    """A card's rank in a trick: aces high, a joker a zero."""
+    rank = card.rank
+    return 0 if card.suit is None else 14 if rank == 1 else rank
 
 
 def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> int | None:
@@ -83,17 +89,16 @@ def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> in
     every trump and led-suit card has cancelled, the highest card left wins by rank alone.
     """
     led = led_suit(cards)
-    counts = Counter(cards) if cancellation else Counter()
+    cancelled = {c for c, n in Counter(cards).items() if n > 1} if cancellation else set()
     best: int | None = None
-    best_key = (-1, -1)
+    best_key = -1
     for i, card in enumerate(cards):
-        if counts[card] > 1:
+        if card in cancelled:
             continue
-        suit = card_suit(card, led)
-        value = 0 if card.is_joker else 14 if card.rank is Rank.ACE else int(card.rank)
-        tier = 2 if trump is not None and suit == trump else 1 if suit == led else 0
-        if (tier, value) > best_key:
-            best, best_key = i, (tier, value)
+        suit = led if card.suit is None else card.suit
+        key = _value(card) + (32 if suit == trump and trump is not None else 16 if suit == led else 0)
+        if key > best_key:
+            best, best_key = i, key
     return best
 
 
@@ -131,11 +136,15 @@ class OhHellReferee(StatefulReferee):
     rules: OhHellRules
     state: OhHellState
 
+    def __init__(self, rules: OhHellRules, players: int, dealer: int = 0, seed: int = 0, deal: None = None) -> None:
+        super().__init__(rules, players, dealer, seed, deal)
+        self._seat_keys = [str(seat) for seat in range(players)]  # as ``voids`` names the seats
+
     def max_players(self) -> int:
-        return sum(self.copies.values()) - 1
+        return self.pack_size - 1
 
     def new_state(self) -> OhHellState:
-        cards = sum(self.copies.values())
+        cards = self.pack_size
         try:
             sizes = self.rules.sizes(cards, self.players)
         except RulesError as exc:
@@ -211,7 +220,7 @@ class OhHellReferee(StatefulReferee):
         st.trick_no, st.trick_seats, st.trick_cards, st.carried = 1, [], [], 0
         st.seen, st.voids, st.trump_card, st.trump = [], {}, None, None
         out: list[Decision] = [RoundStarted(t, st.hand, st.dealer, tuple(range(n)), self.size)]
-        if self.size * n < sum(self.copies.values()):
+        if self.size * n < self.pack_size:
             st.phase = TRUMP
             return out
         return [*out, TrumpTurned(t, None, None), *self._start_bidding(t)]
@@ -226,17 +235,19 @@ class OhHellReferee(StatefulReferee):
 
     def on_event(self, event: Event) -> list[Decision]:
         t = event.t_ns
-        if self.state.phase == OVER and isinstance(event, SeatAction | CardSeen):
-            return [Rejected(t, "the game is over", event.TYPE, getattr(event, "seat", None))]
-        if isinstance(event, SeatAction):
-            return self._bid(t, event)
         if isinstance(event, CardSeen):
+            if self.state.phase == OVER:
+                return [Rejected(t, "the game is over", event.TYPE, event.seat)]
             assert event.card is not None
-            if event.zone == TRUMP_ZONE:
-                return self._trump(t, event.card.face)
             if event.zone == PILE:
                 return self._play(t, event.card.face, event.seat)
+            if event.zone == TRUMP_ZONE:
+                return self._trump(t, event.card.face)
             return [Rejected(t, f"zone {event.zone!r} plays no part in the bidding game", event.TYPE)]
+        if isinstance(event, SeatAction):
+            if self.state.phase == OVER:
+                return [Rejected(t, "the game is over", event.TYPE, event.seat)]
+            return self._bid(t, event)
         return []  # presses, releases and tricks taken away change nothing here
 
     def _trump(self, t: int, card: Card) -> list[Decision]:
@@ -249,7 +260,7 @@ class OhHellReferee(StatefulReferee):
         st.seen.append(card)
         st.trump_card = card
         honour = self.rules.trump == "no-trump-on-honours" and card.rank in HONOURS
-        st.trump = None if card.is_joker or honour else card_suit(card, None)
+        st.trump = None if card.suit is None or honour else str(card.suit)
         return [TrumpTurned(t, card, st.trump), *self._start_bidding(t)]
 
     def _bid(self, t: int, event: SeatAction) -> list[Decision]:
@@ -285,48 +296,48 @@ class OhHellReferee(StatefulReferee):
 
     def _play(self, t: int, card: Card, seat: int | None) -> list[Decision]:
         st = self.state
+        turn = st.turn
         if st.phase != PLAYING:
             return [Rejected(t, f"no cards to the pile now: waiting for {self.expects().action}", "card-seen", seat)]
-        if seat is not None and seat != st.turn:
-            return [Rejected(t, f"not seat {seat}'s turn: seat {st.turn} plays next", "card-seen", seat)]
+        if seat is not None and seat != turn:
+            return [Rejected(t, f"not seat {seat}'s turn: seat {turn} plays next", "card-seen", seat)]
         why = self.unknown_card(card, st.seen)
         if why is not None:
-            return [Rejected(t, why, "card-seen", st.turn)]
-        seat = st.turn
+            return [Rejected(t, why, "card-seen", turn)]
         st.seen.append(card)
-        out: list[Decision] = self._follow_suit(t, seat, card)
-        st.trick_seats.append(seat)
-        st.trick_cards.append(card)
-        out.append(CardPlayed(t, seat, card, len(st.trick_cards)))
-        if len(st.trick_cards) < self.players:
-            st.turn = self.left_of(seat)
-            return [*out, TurnChanged(t, st.turn)]
+        trick = st.trick_cards
+        out: list[Decision] = []
+        suit = card.suit  # a joker is of the led suit, and claims nothing
+        if suit is not None:
+            claims = st.voids.get(self._seat_keys[turn])
+            if claims and suit in claims:
+                out = self._revokes(t, turn, claims.pop(suit), suit)
+            led = (trick[0].suit or led_suit(trick)) if trick else None
+            if led is not None and suit != led:  # a claim of having none of the led suit
+                st.voids.setdefault(self._seat_keys[turn], {}).setdefault(str(led), []).append(st.trick_no)
+        st.trick_seats.append(turn)
+        trick.append(card)
+        out.append(CardPlayed(t, turn, card, len(trick)))
+        if len(trick) < self.players:
+            st.turn = turn = turn + 1 if turn + 1 < self.players else 0
+            out.append(TurnChanged(t, turn))
+            return out
         return out + self._end_trick(t)
 
-    def _follow_suit(self, t: int, seat: int, card: Card) -> list[Decision]:
-        """Note a claim of having none of the led suit; flag an earlier claim this card belies."""
+    def _revokes(self, t: int, seat: int, tricks: list[int], suit: str) -> list[Decision]:
+        """The claims of having no ``suit`` (made in ``tricks``) that the seat's card belies."""
         st = self.state
-        if card.is_joker:
-            return []
-        suit = card_suit(card, None)
-        assert suit is not None
-        claims = st.voids.setdefault(str(seat), {})
-        out: list[Decision] = []
         penalty = self.rules.revoke_points if self.rules.revoke_penalty == "points" else 0
-        for trick in claims.pop(suit, []):
-            st.penalties[seat] += penalty
-            out.append(RevokeFound(t, seat, trick, suit, st.trick_no, penalty))
-        led = led_suit(st.trick_cards)
-        if led is not None and suit != led:
-            claims.setdefault(led, []).append(st.trick_no)
-        return out
+        st.penalties[seat] += penalty * len(tricks)
+        return [RevokeFound(t, seat, trick_no, str(suit), st.trick_no, penalty) for trick_no in tricks]
 
     def _end_trick(self, t: int) -> list[Decision]:
         st = self.state
         cancellation = self.rules.cancellation and self.rules.decks > 1
-        best = trick_winner(st.trick_cards, st.trump, cancellation)
-        counts = Counter(st.trick_cards)
-        cancelled = tuple(c for c in st.trick_cards if cancellation and counts[c] > 1)
+        trick = st.trick_cards
+        best = trick_winner(trick, st.trump, cancellation)
+        counts = Counter(trick) if cancellation else {}
+        cancelled = tuple(c for c in trick if counts[c] > 1) if cancellation else ()
         out: list[Decision] = []
         if best is None:
             st.carried += 1
