@@ -1,5 +1,5 @@
 """Run benchmarks and print a report of medians:
-``python -m benchmarks [NAME ...] [--json] [--races N] [--seeds N]``."""
+``python -m benchmarks [NAME ...] [--json] [--races N] [--seeds N] [--against REV]``."""
 
 import argparse
 
@@ -14,6 +14,7 @@ from benchmarks import (
     bench_sim,
     bench_table,
     bench_vision,
+    referee_versions,
     table_piles,
 )
 
@@ -29,6 +30,7 @@ BENCHMARKS = {
     "piles": lambda args: table_piles.main(),
     "damage": lambda args: bench_damage.main(),
     "kills": lambda args: bench_kills.main(),
+    "versions": lambda args: referee_versions.main(args.against),
 }
 
 parser = argparse.ArgumentParser(prog="python -m benchmarks", description="Run benchmarks, print medians.")
@@ -36,8 +38,11 @@ parser.add_argument("which", nargs="*", metavar="BENCHMARK", help=f"{', '.join(B
 parser.add_argument("--json", action="store_true", help="races: one JSON object a row")
 parser.add_argument("--races", type=int, default=1000, metavar="N", help="races: how many a row (default 1000)")
 parser.add_argument("--seeds", type=int, default=bench_games.SEEDS, metavar="N", help="games: seeds a row (default 12)")
+parser.add_argument(
+    "--against", default="f3a65b3", metavar="REV", help="versions: the earlier commit (default: before the speed-ups)"
+)
 args = parser.parse_args()
-which = args.which or list(BENCHMARKS)
+which = args.which or [name for name in BENCHMARKS if name != "versions"]
 if unknown := [name for name in which if name not in BENCHMARKS]:
     parser.error(f"no benchmark {', '.join(unknown)}: choose from {', '.join(BENCHMARKS)}")
 for i, name in enumerate(which):

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks import oh_hell_openspiel
-from benchmarks.timing import ROUNDS, median_time
+from benchmarks.timing import ROUNDS, median_time, median_times
 from sim.games import SIMULATIONS
 from table.cards import make_deck
 from table.events import CardSeen, Event
@@ -126,8 +126,7 @@ def bench_bmn() -> None:
     referee_deals = deals[:50]
     same = sum(bare_loop(deal) == playout(deal).winner for deal in deals)
 
-    t_kernel = median_time(kernel)
-    t_bare = median_time(lambda: [bare_loop(deal) for deal in deals])
+    t_kernel, t_bare = median_times([kernel, lambda: [bare_loop(deal) for deal in deals]], rounds=15)
     mean_cards = cards / len(deals)
     print(f"Beggar-my-neighbour, {len(deals)} random 2-player deals ({mean_cards:.0f} cards a game on average):")
     print(f"  playout kernel: {len(deals) / t_kernel:10,.0f} games/s   {cards / t_kernel:12,.0f} cards/s")

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.timing import median_time
+from benchmarks.timing import median_times
 from table.cards import parse_card
 from table.decisions import GameOver, Rejected
 from table.events import CardSeen, Event, SeatAction
@@ -126,8 +126,7 @@ def main(count: int = 300) -> None:
     games = random_games(count)
     wrong = disagreements(games)
     events = sum(len(g.events) for g in games)
-    ours = median_time(lambda: replay_referee(games))
-    theirs = median_time(lambda: replay_openspiel(games))
+    ours, theirs = median_times([lambda: replay_referee(games), lambda: replay_openspiel(games)], rounds=15)
     print(f"Oh Hell against OpenSpiel's oh_hell (C++), {count} random 4-player games, one hand each:")
     print(f"  games ending with OpenSpiel's scores: {count - len(wrong)} of {count}")
     for line in wrong[:5]:

@@ -46,8 +46,35 @@ def _defaults(cls: type[R]) -> R:
     return cls()
 
 
+_BUILT: dict[tuple[Any, ...], Any] = {}  # rules values already made, by what they were made from
+_MOST_BUILT = 1_024
+
+
+def _typed(value: Any) -> Any:
+    """``value`` with its type, so that equal values of other types (``1`` and ``true``) differ."""
+    if value.__class__ is list or value.__class__ is tuple:
+        return value.__class__, tuple(_typed(v) for v in value)
+    return value.__class__, value
+
+
 def build_rules(cls: type[R], values: Mapping[str, Any]) -> R:
-    """Make a rules value from a mapping, refusing unknown keys and bad values by name."""
+    """Make a rules value from a mapping, refusing unknown keys and bad values by name. Rules
+    values are immutable, so one made from the same mapping before is handed out again: a
+    study sets up thousands of games from a few rule sets."""
+    try:
+        key: tuple[Any, ...] | None = (cls, *((k, _typed(v)) for k, v in values.items()))
+        hash(key)
+    except TypeError:  # a value that cannot be a key (a table of keys) is checked afresh
+        key = None
+    rules = _BUILT.get(key) if key is not None else None
+    if rules is None:
+        rules = _build(cls, values)
+        if key is not None and len(_BUILT) < _MOST_BUILT:
+            _BUILT[key] = rules
+    return rules
+
+
+def _build(cls: type[R], values: Mapping[str, Any]) -> R:
     checked = checked_fields(cls, values, lambda key: f"rules key {key!r}", RulesError)
     rules = cls(**checked)
     defaults = _defaults(cls)

@@ -72,6 +72,9 @@ class Action(StrEnum):
     TRADE = "trade"  # with the left neighbour; the dealer with the stock
 
 
+ACTIONS = frozenset(Action)
+
+
 @dataclass
 class CuckooState:
     lives: list[int]
@@ -256,7 +259,7 @@ class CuckooReferee(StatefulReferee):
     def _action(self, t: int, event: SeatAction) -> list[Decision]:
         st = self.state
         seat = event.seat
-        if event.action not in set(Action):
+        if event.action not in ACTIONS:
             return [Rejected(t, f"the trading game takes keep or trade, not {event.action!r}", event.TYPE, seat)]
         if seat not in st.seats:
             return [Rejected(t, f"seat {seat} is not dealt in this round", event.TYPE, seat)]

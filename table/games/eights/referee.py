@@ -125,10 +125,10 @@ class EightsReferee(EightsPlays):
 
     def on_event(self, event: Event) -> list[Decision]:
         t, st = event.t_ns, self.state
-        if isinstance(event, ButtonPressed | ButtonReleased):
+        if isinstance(event, (ButtonPressed, ButtonReleased)):
             return []  # the gesture layer's input: seat actions carry the meaning
         if st.phase == OVER:
-            if isinstance(event, SeatAction | CardSeen):
+            if isinstance(event, (SeatAction, CardSeen)):
                 return [Rejected(t, "the game is over", event.TYPE, getattr(event, "seat", None))]
             return []
         out: list[Decision] = []

@@ -94,6 +94,7 @@ class ErsReferee(Referee):
         else:
             self.hands = [deque(c.face for c in hand) for hand in self._checked_deal(deal)]
         self.played: list[Card] = []
+        self.on_pile: dict[int, int] = {}  # the played cards counted by card key
         self.burned: list[Card | None] = []
         self.turn = (dealer + 1) % players
         self.top_player: int | None = None
@@ -217,7 +218,7 @@ class ErsReferee(Referee):
         out: list[Decision] = []
         # Presses wait for every other input of their moment; a card seen at that very moment is
         # played first (it landed as the hands came down: they are judged on it).
-        if self.pending_t is not None and (t > self.pending_t or not isinstance(event, ButtonPressed | CardSeen)):
+        if self.pending_t is not None and (t > self.pending_t or not isinstance(event, (ButtonPressed, CardSeen))):
             out += self._resolve_presses()
         self.last_t = t
         seat = getattr(event, "seat", None)
@@ -261,7 +262,7 @@ class ErsReferee(Referee):
             return [Rejected(t, f"{card} is not in this game's deck", event.TYPE)]
         # Burned cards went under the pile face down: what they were is the referee's guess from
         # the deal, not something seen. A card guessed burned that is played was not burned.
-        on_pile = sum(1 for c in self.played if c == card)
+        on_pile = self.on_pile.get(card.key, 0)
         if on_pile >= allowed:
             return [Rejected(t, f"{card} is already on the pile: show the new card again", event.TYPE)]
         out: list[Decision] = []
@@ -280,6 +281,7 @@ class ErsReferee(Referee):
         elif known is None and card in self.burned:  # guessed burned, but played: what was burned is not known
             self.burned[self.burned.index(card)] = None
         self.played.append(card)
+        self.on_pile[card.key] = on_pile + 1
         self.top_player = seat
         self.won_on_this_card = False
         self.race = None
@@ -384,6 +386,7 @@ class ErsReferee(Referee):
             out.append(PlayerBackIn(t, seat))
         self.burned.clear()
         self.played.clear()
+        self.on_pile.clear()
         self.challenger, self.chances = None, 0
         self.pending_award = None
         self.hands_under.clear()
@@ -555,6 +558,8 @@ class ErsReferee(Referee):
             ref.rng.setstate((version, tuple(internal), gauss))
             ref.hands = [deque(_card(c) for c in h) for h in snapshot["hands"]]
             ref.played = [parse_card(c) for c in snapshot["played"]]
+            for card in ref.played:
+                ref.on_pile[card.key] = ref.on_pile.get(card.key, 0) + 1
             ref.burned = [_card(c) for c in snapshot["burned"]]
             for key in (
                 "turn",

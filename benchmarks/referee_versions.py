@@ -1,0 +1,102 @@
+"""The referees of this checkout against those of an earlier commit, on the same games:
+``python -m benchmarks versions --against REV``.
+
+Games are simulated (and, with OpenSpiel installed, the bidding game's random hands) with this
+checkout and stored as set-ups and events; each checkout then replays them, fresh referee per
+game, in a process of its own, and times each game kind against a fixed pure-Python workload
+in turn, round after round. Processes run apart on a shared machine, so only those ratios are
+compared: how many times faster this checkout's referee is. Rules keys the earlier checkout
+does not know are left out of its set-ups.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks import oh_hell_openspiel
+from benchmarks.bench_engine import simulated_games
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = [
+    ("ers", "standard", 4, 6),
+    ("cuckoo", "cuckoo", 5, 20),
+    ("oh-hell", "classic", 4, 20),
+    ("eights", "screw-your-neighbour", 4, 20),
+]
+
+# Run by each checkout's own Python in its own folder: only names both checkouts have.
+REPLAY = """
+import dataclasses, json, random, statistics, sys, time
+from table.events import event_from_json
+from table.games import GameSetup, game_named
+
+def setup(s):
+    known = {f.name for f in dataclasses.fields(game_named(s["game"]).rules)}
+    return GameSetup.from_json({**s, "rules": {k: v for k, v in s["rules"].items() if k in known}})
+
+def workload():
+    rng, counts = random.Random(1), {}
+    for i in range(60_000):
+        k = rng.randrange(1000)
+        counts[k] = counts.get(k, 0) + i % 7
+    return sorted(counts.items())
+
+def replay(games):
+    for s, events in games:
+        ref = s.referee()
+        ref.start(0)
+        for event in events:
+            ref.handle(event)
+        ref.advance(events[-1].t_ns)
+
+out = {}
+for name, stored in json.load(open(sys.argv[1])).items():
+    games = [(setup(s), [event_from_json(e) for e in ev]) for s, ev in stored]
+    ours, base = [], []
+    for _ in range(9):
+        start = time.process_time(); replay(games); ours.append(time.process_time() - start)
+        start = time.process_time(); workload(); base.append(time.process_time() - start)
+    inputs = sum(len(ev) for _, ev in games)
+    out[name] = [statistics.median(ours) / statistics.median(base), statistics.median(ours) / inputs]
+print(json.dumps(out))
+"""
+
+
+def stored_games() -> dict[str, list]:
+    games = {f"{g} / {p}, {n} players": simulated_games(count, n, g, p) for g, p, n, count in CASES}
+    try:
+        hands = oh_hell_openspiel.random_games(300)
+        games["oh-hell, OpenSpiel's 300 random hands"] = [(h.setup, h.events) for h in hands]
+    except ImportError:
+        print("(OpenSpiel is not installed: its random hands are left out)")
+    return {k: [(s.to_json(), [e.to_json() for e in ev]) for s, ev in v] for k, v in games.items()}
+
+
+def replay_in(checkout: Path, games: Path) -> dict[str, list[float]]:
+    done = subprocess.run(
+        [sys.executable, "-c", REPLAY, str(games)], cwd=checkout, capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def main(against: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        games = Path(tmp) / "games.json"
+        games.write_text(json.dumps(stored_games()))
+        earlier = Path(tmp) / "earlier"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(earlier), against], check=True)
+        try:
+            then = replay_in(earlier, games)
+            now = replay_in(ROOT, games)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(earlier)], check=True)
+    print(f"The referees against commit {against}, on the same games (each against a fixed workload):")
+    for name in now:
+        print(
+            f"  {name:42s} then {then[name][1] * 1e6:6.2f} us an input, now {now[name][1] * 1e6:6.2f};"
+            f" {then[name][0] / now[name][0]:5.1f} times faster"
+        )
