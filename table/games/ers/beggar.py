@@ -154,6 +154,10 @@ class CardByCard:
             return False
         return True
 
+    def play(self, most: int) -> bool:
+        """Play up to ``most`` tricks; False once the game has ended."""
+        return all(self.trick() for _ in range(most))
+
 
 def _answer(head: tuple[int, ...]) -> tuple[bytes, int]:
     """The cards played of the next ones in a hand, answering a court card: up to and
@@ -246,7 +250,7 @@ def playout(
     is then placed by playing the deal twice, a period apart, to the first position they share."""
     passing_on = runout == "next-player"
     game = _game(hands, first, passing_on)
-    if isinstance(game, TwoHands) and not game.play(WATCH_AFTER):
+    if not game.play(WATCH_AFTER):
         return Playout(game.cards, game.tricks, game.winner, "win")
     seen: dict[tuple[int, tuple[bytes, ...]], int] = {}
     while True:

@@ -19,7 +19,7 @@ Timing rules, all decided on event timestamps:
 from __future__ import annotations
 
 import random
-from collections import deque
+from collections import Counter, deque
 from typing import Any, Self
 
 from table.cards import Card, CardError, make_deck, parse_card
@@ -558,8 +558,7 @@ class ErsReferee(Referee):
             ref.rng.setstate((version, tuple(internal), gauss))
             ref.hands = [deque(_card(c) for c in h) for h in snapshot["hands"]]
             ref.played = [parse_card(c) for c in snapshot["played"]]
-            for card in ref.played:
-                ref.on_pile[card.key] = ref.on_pile.get(card.key, 0) + 1
+            ref.on_pile = dict(Counter(card.key for card in ref.played))
             ref.burned = [_card(c) for c in snapshot["burned"]]
             for key in (
                 "turn",

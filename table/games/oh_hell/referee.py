@@ -81,6 +81,11 @@ def _value(card: Card) -> int:
     return 0 if card.suit is None else 14 if rank == 1 else rank
 
 
+def identical(cards: list[Card]) -> set[Card]:
+    """The cards played more than once in a trick (with several decks: they cancel)."""
+    return {c for c, n in Counter(cards).items() if n > 1}
+
+
 def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> int | None:
     """Index of the winning card, None when every card cancels.
 
@@ -89,13 +94,13 @@ def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> in
     every trump and led-suit card has cancelled, the highest card left wins by rank alone.
     """
     led = led_suit(cards)
-    cancelled = {c for c, n in Counter(cards).items() if n > 1} if cancellation else set()
+    cancelled = identical(cards) if cancellation else set()
     best: int | None = None
     best_key = -1
     for i, card in enumerate(cards):
         if card in cancelled:
             continue
-        suit = led if card.suit is None else card.suit
+        suit = card_suit(card, led)
         key = _value(card) + (32 if suit == trump and trump is not None else 16 if suit == led else 0)
         if key > best_key:
             best, best_key = i, key
@@ -312,7 +317,7 @@ class OhHellReferee(StatefulReferee):
             claims = st.voids.get(self._seat_keys[turn])
             if claims and suit in claims:
                 out = self._revokes(t, turn, claims.pop(suit), suit)
-            led = (trick[0].suit or led_suit(trick)) if trick else None
+            led = led_suit(trick)
             if led is not None and suit != led:  # a claim of having none of the led suit
                 st.voids.setdefault(self._seat_keys[turn], {}).setdefault(str(led), []).append(st.trick_no)
         st.trick_seats.append(turn)
@@ -336,8 +341,8 @@ class OhHellReferee(StatefulReferee):
         cancellation = self.rules.cancellation and self.rules.decks > 1
         trick = st.trick_cards
         best = trick_winner(trick, st.trump, cancellation)
-        counts = Counter(trick) if cancellation else {}
-        cancelled = tuple(c for c in trick if counts[c] > 1) if cancellation else ()
+        twice = identical(trick) if cancellation else set()
+        cancelled = tuple(c for c in trick if c in twice)
         out: list[Decision] = []
         if best is None:
             st.carried += 1
