@@ -28,20 +28,19 @@ def rendered_config(folder: Path, source: str) -> Path:
     return folder / "table.toml"
 
 
-def pile_picture(cards: tuple[str, ...], seed: int, fanned: bool = False, turns: tuple[float, ...] = ()) -> object:
+def _turn(turns: tuple[float, ...], n: int) -> float:
+    return turns[n] if n < len(turns) else 0.0
+
+
+def pile_picture(cards: tuple[str, ...], seed: int, turns: tuple[float, ...] = ()) -> object:
     """The table with ``cards`` laid on the pile one over another (the last on top), as the
-    camera sees it; ``fanned``: spread left to right, each card's corner showing; ``turns``:
-    degrees each card lies turned further (a card laid again lands otherwise)."""
-    turned = [*turns, *(0.0 for _ in cards)]
+    camera sees it; ``turns``: degrees each card lies turned further (a card laid again lands
+    otherwise)."""
     angles = (15.0, -25.0, 40.0, -5.0, 30.0, -35.0)
-    if fanned:
-        left = 400 - 15 * (len(cards) - 1)
-        placed = tuple(CardPlacement(code, left + 30 * n, 300, 0.0, 200) for n, code in enumerate(cards))
-    else:
-        placed = tuple(
-            CardPlacement(code, 400 + 6 * (n % 3), 300 + 4 * (n % 2), angles[n % len(angles)] + turned[n], 200)
-            for n, code in enumerate(cards)
-        )
+    placed = tuple(
+        CardPlacement(code, 400 + 6 * (n % 3), 300 + 4 * (n % 2), angles[n % len(angles)] + _turn(turns, n), 200)
+        for n, code in enumerate(cards)
+    )
     return render_scene(SceneSpec(cards=placed, seed=seed, noise=3.0))[0]
 
 

@@ -86,39 +86,10 @@ def check_value(label: str, hint: Any, value: Any, error: type[Exception]) -> An
     raise error(f"{label}: unsupported type {hint!r}")
 
 
-_ASK = object()  # a quick check's answer where only ``check_value`` can say
-
-
-def _quick(hint: Any) -> Callable[[Any], Any]:
-    """A check of ``hint`` for the values files mostly hold (exactly the type asked, a listed
-    choice), answering ``_ASK`` for anything else: a referee is built per game, a study builds
-    thousands, and ``check_value`` need only see what may be wrong."""
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if len(args) == 1 and len(args) < len(typing.get_args(hint)):
-            inner = _quick(args[0])
-            return lambda v: None if v is None else inner(v)
-        return lambda v: _ASK
-    if origin is typing.Literal:
-        choices = frozenset((c.__class__, c) for c in typing.get_args(hint))
-        return lambda v: v if v.__class__ in (str, int, bool) and (v.__class__, v) in choices else _ASK
-    if hint in (bool, int, str):
-        return lambda v: v if v.__class__ is hint else _ASK
-    items = typing.get_args(hint)
-    if origin is tuple and len(items) == 2 and items[1] is Ellipsis and items[0] in (bool, int, str):
-        return lambda v: tuple(v) if v.__class__ in (list, tuple) and all(x.__class__ is items[0] for x in v) else _ASK
-    if hint is float:
-        return lambda v: float(v) if v.__class__ is float or v.__class__ is int else _ASK
-    return lambda v: _ASK
-
-
 @functools.cache
-def _hints(cls: type) -> tuple[dict[str, Any], dict[str, Callable[[Any], Any]]]:
-    """A dataclass's fields' type hints and quick checks by name, worked out once."""
-    hints = typing.get_type_hints(cls)
-    names = [f.name for f in dataclasses.fields(cls)]
-    return {name: hints[name] for name in names}, {name: _quick(hints[name]) for name in names}
+def _hints(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """A dataclass's fields' type hints and names, worked out once."""
+    return typing.get_type_hints(cls), [f.name for f in dataclasses.fields(cls)]
 
 
 def checked_fields(
@@ -127,13 +98,11 @@ def checked_fields(
     """The values of a dataclass's fields, each checked against its type hint. ``label(key)``
     names a key in messages ("rules key 'slaps'"); an unknown key is refused with the nearest
     known one suggested."""
-    hints, quick = _hints(cls)
+    hints, known = _hints(cls)
     checked: dict[str, Any] = {}
     for key, value in values.items():
-        if key not in quick:
-            refuse_unknown(key, list(hints), label, error)
-        got = quick[key](value)
-        checked[key] = check_value(label(key), hints[key], value, error) if got is _ASK else got
+        refuse_unknown(key, known, label, error)
+        checked[key] = check_value(label(key), hints[key], value, error)
     return checked
 
 

@@ -86,9 +86,17 @@ class StatefulReferee(Referee):
         return self.on_event(event)
 
     def on_command(self, event: Command) -> list[Decision]:
-        """A game command (``end``: the players end the game where it stands); refused unless
-        the game takes it."""
-        return [Rejected(event.t_ns, f"{self.NAME} takes no command {event.name!r}", event.TYPE)]
+        """A game command: ``end`` (the players end the game where it stands) where the game
+        takes it (``COMMANDS``), refused otherwise and once the game is over."""
+        if event.name not in self.COMMANDS:
+            return [Rejected(event.t_ns, f"{self.NAME} takes no command {event.name!r}", event.TYPE)]
+        if self.finished:
+            return [Rejected(event.t_ns, "the game is over already", event.TYPE)]
+        return self.end_game(event.t_ns)
+
+    def end_game(self, t: int) -> list[Decision]:
+        """The game ended by the players where it stands (for games whose ``COMMANDS`` has ``END``)."""
+        raise NotImplementedError(f"{self.NAME} cannot be ended by the players")
 
     def unknown_card(self, card: Card, seen: list[Card]) -> str | None:
         """Why ``card`` cannot be a new card of this deal (``seen``: the deal's cards so far).

@@ -30,7 +30,7 @@ from table.decisions import (
     TurnChanged,
     TurnSkipped,
 )
-from table.events import END, CardSeen, Command, Event, SeatAction, ZoneKind
+from table.events import END, CardSeen, Event, SeatAction, ZoneKind
 from table.games.cuckoo.decisions import (
     AllOutTie,
     CardRevealed,
@@ -427,9 +427,7 @@ class CuckooReferee(StatefulReferee):
             st.points[seat] += 1
             out.append(PointScored(t, seat, st.points[seat]))
         if st.round >= self.rules.rounds:
-            low = min(st.points)
-            winners = [s for s in range(self.players) if st.points[s] == low]
-            out += self._game_over(t, winners, f"fewest points after {st.round} rounds")
+            out += self._game_over(t, self._fewest_points(), f"fewest points after {st.round} rounds")
         return out
 
     def _take_lives(self, t: int, losers: list[int]) -> list[Decision]:
@@ -497,20 +495,20 @@ class CuckooReferee(StatefulReferee):
         carried = self.rules.all_out in ("carry", "carry-new-stakes")
         return {"pot_carried": st.pot} if st.phase == OVER and not st.winners and carried and st.pot else {}
 
-    def on_command(self, event: Command) -> list[Decision]:
-        """``end``: the players end the game where it stands: fewest points (or most lives) win."""
-        if event.name != "end":
-            return super().on_command(event)
+    def end_game(self, t: int) -> list[Decision]:
+        """The players end the game where it stands: fewest points (or most lives) win."""
         st = self.state
-        if st.phase == OVER:
-            return [Rejected(event.t_ns, "the game is over already", event.TYPE)]
         if self.rules.scoring == "points":
-            low = min(st.points)
-            winners = [s for s in range(self.players) if st.points[s] == low]
-            return self._game_over(event.t_ns, winners, f"ended by the players: fewest points after {st.round} rounds")
+            return self._game_over(
+                t, self._fewest_points(), f"ended by the players: fewest points after {st.round} rounds"
+            )
         high = max(st.lives)
         winners = [s for s in range(self.players) if st.lives[s] == high]
-        return self._game_over(event.t_ns, winners, "ended by the players: most lives left")
+        return self._game_over(t, winners, "ended by the players: most lives left")
+
+    def _fewest_points(self) -> list[int]:
+        low = min(self.state.points)
+        return [s for s in range(self.players) if self.state.points[s] == low]
 
     def _game_over(self, t: int, winners: list[int], reason: str) -> list[Decision]:
         st = self.state

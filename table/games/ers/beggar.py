@@ -253,13 +253,12 @@ def playout(
     if not game.play(WATCH_AFTER):
         return Playout(game.cards, game.tricks, game.winner, "win")
     seen: dict[tuple[int, tuple[bytes, ...]], int] = {}
-    while True:
-        if game.tricks >= WATCH_AFTER:
-            key = game.position()
-            earlier = seen.get(key)
-            if earlier is not None:
-                return _cycle(hands, first, passing_on, game.tricks - earlier)
-            seen[key] = game.tricks
+    while True:  # past WATCH_AFTER tricks: every position is recorded
+        key = game.position()
+        earlier = seen.get(key)
+        if earlier is not None:
+            return _cycle(hands, first, passing_on, game.tricks - earlier)
+        seen[key] = game.tricks
         if not game.trick():
             return Playout(game.cards, game.tricks, game.winner, "win")
 

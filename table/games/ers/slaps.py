@@ -62,18 +62,16 @@ def _run(played: Sequence[Card], rules: ErsRules) -> bool:
     if any(c.rank.is_joker for c in top):
         return False
     ranks = [int(c.rank) for c in top]
+    kings = 13  # the ranks a run steps through, ace to king
     if rules.run_skips_ten:  # the sheet's 7-8-9-J: the ten is no step, and no card of a run
         if any(r == int(Rank.TEN) for r in ranks):
             return False
         ranks = [r - 1 if r > int(Rank.TEN) else r for r in ranks]
-        if rules.run_wrap:
-            steps = {(b - a) % 12 for a, b in itertools.pairwise(ranks)}
-            return steps in ({1}, {11})
+        kings = 12
     if rules.run_wrap:
-        steps = {(b - a) % 13 for a, b in itertools.pairwise(ranks)}
-        return steps in ({1}, {12})
-    high_ace = 13 if rules.run_skips_ten else 14
-    for ace in (1, high_ace):
+        steps = {(b - a) % kings for a, b in itertools.pairwise(ranks)}
+        return steps in ({1}, {kings - 1})
+    for ace in (1, kings + 1):
         values = [ace if r == 1 else r for r in ranks]
         steps = {b - a for a, b in itertools.pairwise(values)}
         if steps in ({1}, {-1}):

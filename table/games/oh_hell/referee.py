@@ -24,7 +24,7 @@ from table.decisions import (
     RoundStarted,
     TurnChanged,
 )
-from table.events import END, CardSeen, Command, Event, SeatAction, ZoneKind
+from table.events import END, CardSeen, Event, SeatAction, ZoneKind
 from table.games.oh_hell.decisions import (
     BidMade,
     HandScored,
@@ -369,28 +369,24 @@ class OhHellReferee(StatefulReferee):
             st.totals[seat] += p
         out: list[Decision] = [HandScored(t, st.hand, tuple(bids), tuple(st.tricks), tuple(points), tuple(st.totals))]
         if st.hand == len(st.sizes):
-            st.phase = OVER
-            top = max(st.totals)
-            st.winners = [s for s in range(self.players) if st.totals[s] == top]
-            out.append(GameOver(t, tuple(st.winners), tuple(st.totals), f"highest total after {st.hand} hands"))
-            return out
+            return out + self._game_over(t, f"highest total after {st.hand} hands")
         st.dealer = self.left_of(st.dealer)
         return out + self._new_hand(t)
 
-    def on_command(self, event: Command) -> list[Decision]:
-        """``end``: the players declare the game over (the second rule sheet leaves when to
-        them): the hands scored decide, the one under way counts for nothing."""
-        if event.name != "end":
-            return super().on_command(event)
+    def end_game(self, t: int) -> list[Decision]:
+        """The players declare the game over (the second rule sheet leaves when to them): the
+        hands scored decide, the one under way counts for nothing."""
+        played = self.state.hand - 1
+        return self._game_over(
+            t, f"ended by the players: highest total after {played} hand{'' if played == 1 else 's'}"
+        )
+
+    def _game_over(self, t: int, reason: str) -> list[Decision]:
         st = self.state
-        if st.phase == OVER:
-            return [Rejected(event.t_ns, "the game is over already", event.TYPE)]
-        played = st.hand - 1  # the hand under way is not scored
         st.phase = OVER
         top = max(st.totals)
         st.winners = [s for s in range(self.players) if st.totals[s] == top]
-        reason = f"ended by the players: highest total after {played} hand{'' if played == 1 else 's'}"
-        return [GameOver(event.t_ns, tuple(st.winners), tuple(st.totals), reason)]
+        return [GameOver(t, tuple(st.winners), tuple(st.totals), reason)]
 
     def score(self, bid: int, took: int) -> int:
         exact = bid == took
