@@ -77,19 +77,26 @@ def stored_games() -> dict[str, list]:
 
 
 def replay_in(checkout: Path, games: Path) -> dict[str, list[float]]:
-    done = subprocess.run(
-        [sys.executable, "-c", REPLAY, str(games)], cwd=checkout, capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", REPLAY, str(games)], cwd=checkout, capture_output=True, text=True)
+    if done.returncode:
+        why = done.stderr.strip().splitlines()[-1:] or ["no message"]
+        raise SystemExit(f"versions: the games could not be replayed in {checkout}: {why[0]}")
     return json.loads(done.stdout)
 
 
 def main(against: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        games = Path(tmp) / "games.json"
-        games.write_text(json.dumps(stored_games()))
         earlier = Path(tmp) / "earlier"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(earlier), against], check=True)
+        made = subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(earlier), against],
+            capture_output=True,
+            text=True,
+        )
+        if made.returncode:
+            raise SystemExit(f"versions: no checkout of {against!r} to compare with: {made.stderr.strip()}")
         try:
+            games = Path(tmp) / "games.json"
+            games.write_text(json.dumps(stored_games()))
             then = replay_in(earlier, games)
             now = replay_in(ROOT, games)
         finally:
