@@ -21,15 +21,21 @@ from table.decisions import (
     GoodSlap,
     InputTooLate,
     PileWon,
+    PlayContested,
+    Rejected,
     SlapIgnored,
 )
 from table.events import OUT_OF_CARDS, SeatAction
 from table.games import GameSetup
-from table.games.ers.referee import ErsReferee
+from table.games.ers.referee import CONTEST, ErsReferee
 from table.games.ers.slaps import slap_condition
 
 _VERDICTS = (GoodSlap, BadSlap, SlapIgnored)
 SAY_OUT_NS = 4_000 * MS  # a player asked to play a card they have not got says so after this long
+# Where plays may be contested: how often a player holding cards contests a bad slap, and a
+# pile taken (rightly, as the table referees it: a bluff, or a slap they did not see).
+CONTEST_BAD = 0.5
+CONTEST_TAKEN = 0.05
 PILE = ("pile", None)
 __all__ = ["ErsSimulation", "SimOptions", "SimResult", "deal_setup"]
 
@@ -56,6 +62,7 @@ class ErsSimulation(TableSimulation):
         self.pile_taken = False  # the face-card player has picked up the pile they won
         self.swept_ns = 0  # when the last pile won was gathered up: the next card comes after
         self.unjudged_presses = 0
+        self.contesting: set[int] = set()  # seats whose contest is under way: their press is no bad slap to contest
         self.moved = False
         return dealt
 
@@ -114,10 +121,8 @@ class ErsSimulation(TableSimulation):
         good = slap_condition(self.played, bool(self.burned), self.referee.rules, self.referee.answered) is not None
         slaps = []
         for bot in self.bots:
-            if not self.hands[bot.seat]:
-                barred = self.referee.strikes[bot.seat] >= self.referee.rules.strikes_limit
-                if not self.referee.rules.slap_in or barred:
-                    continue
+            if not self.hands[bot.seat] and not self._may_slap_in(bot.seat):
+                continue
             chance = bot.notice if good else bot.false_slap
             if self.rng.random() < chance:
                 slaps.append([t + bot.reaction_ns(self.rng), bot.seat])
@@ -126,6 +131,14 @@ class ErsSimulation(TableSimulation):
             slaps[1][0] = slaps[0][0] + self.rng.randint(1, 2000) * 1000
         for at, seat in slaps:
             self.at(at, "press", seat)
+
+    def _may_slap_in(self, seat: int) -> bool:
+        """Whether a player out of cards may slap back in, as the players at the table see it."""
+        rules, ref = self.referee.rules, self.referee
+        if not rules.slap_in or ref.strikes[seat] >= rules.strikes_limit or seat in ref.hands_under:
+            return False
+        holders = sum(1 for hand in self.hands if hand)
+        return holders >= 2 or rules.slap_in_always or ref.lone is not None
 
     # -------------------------------------------------------------- decisions
 
@@ -152,6 +165,29 @@ class ErsSimulation(TableSimulation):
             self.moved = True
             for _ in range(d.count):
                 self.tuck(t + 200 * MS, PILE)
+        elif isinstance(d, PlayContested):
+            self.contesting.discard(d.seat)
+            giver, taker = (d.player, d.seat) if d.upheld else (d.seat, d.player)
+            if d.cards and self.hands[giver]:  # none, when the giver's last card is on its way to the pile
+                self.hands[taker].append(self.hands[giver].pop(0))  # its top card, to the bottom
+                self.moved = True
+        elif isinstance(d, Rejected) and d.event == SeatAction.TYPE and d.seat is not None:
+            self.contesting.discard(d.seat)
+        if isinstance(d, BadSlap | PileWon) and d.seat not in self.contesting:
+            self._bots_contest(t, d.seat, isinstance(d, PileWon))
+
+    def _bots_contest(self, t: int, seat: int, taken: bool) -> None:
+        """The others holding cards may contest ``seat``'s play, with a long press."""
+        plays = self.referee.contestable
+        if not plays or plays[-1].seat != seat:  # contests are off, or the bad slap cost a strike
+            return
+        chance = CONTEST_TAKEN if taken else CONTEST_BAD
+        for bot in self.bots:
+            if bot.seat != seat and self.hands[bot.seat] and self.rng.random() < chance:
+                if self.pins is not None:
+                    self.unjudged_presses += 1  # the long press begins with a press, judged as a slap
+                self.contesting.add(bot.seat)
+                self.gesture(t + bot.reaction_ns(self.rng), bot.seat, CONTEST)
 
     def settle(self, t: int) -> None:
         moved, self.moved = self.moved, False

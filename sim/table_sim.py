@@ -331,6 +331,8 @@ class TableSimulation:
             return
         t = max(t, self._seat_free.get(seat, 0))
         self.truth_actions.append((t, seat, action, value))
+        if self.core.slaps:  # where every press is a slap, so is the gesture's first
+            self.truth_presses.append((t, seat))
         edges = action_edges(self.core.meanings, action, value, t, self.fingers, self.core.gestures.timing)
         self._seat_free[seat] = edges[-1][0] + self.core.gestures.timing.pause_ns + 100 * MS
         self._edges(seat, edges)

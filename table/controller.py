@@ -32,7 +32,7 @@ from typing import Any
 from table.decisions import Decision, InputTooLate
 from table.events import ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
 from table.games import GAMES, GameSetup
-from table.gestures import COUNTING, Gesture, GestureKind, GestureReader, GestureTiming, meaning
+from table.gestures import Gesture, GestureKind, GestureReader, GestureTiming, meaning
 from table.journal import Journal, JournalWriter
 from table.laid_while_down import LAID_PART, LaidWhileDown
 from table.lights import Pattern
@@ -104,9 +104,14 @@ class TableCore:
         self.button_names = button_names
         self._edges_late_ns = lateness_ns.get(seat_source, 0)  # how late a seat's edge may reach the core
         self.referee = setup.referee()
-        self.meanings = dict(GAMES[setup.game].gestures) if meanings is None else meanings
-        counting = any(action in COUNTING for action in self.meanings.values())
-        self.gestures = GestureReader(setup.players, gestures, double_taps=not counting)
+        game = GAMES[setup.game]
+        if meanings is None:
+            meanings = dict(game.gestures) if game.gestures_used(setup.rules_value()) else {}
+        self.meanings = meanings
+        self.slaps = game.timed_races  # every press is a slap, whatever gesture it begins
+        # Taps are paired into double taps only where a double tap means something: elsewhere a
+        # press soon after a tap (a slap, then a contest) is a press of its own.
+        self.gestures = GestureReader(setup.players, gestures, double_taps=GestureKind.DOUBLE_TAP in self.meanings)
         bounds = dict(lateness_ns)
         if seat_source in bounds:
             bounds[seat_source] = seat_events_bound(bounds[seat_source], self.gestures.timing)
@@ -308,7 +313,7 @@ class TableCore:
                 self._set_fault(self._button(g.seat), "stuck down" if g.kind == GestureKind.STUCK else "chattering")
             elif g.kind == GestureKind.RECOVERED:
                 self._set_fault(self._button(g.seat), None)  # the tick under way lights it
-            elif g.kind == GestureKind.PRESS and not self.meanings:
+            elif g.kind == GestureKind.PRESS and self.slaps:
                 self._input(ButtonPressed(g.t_ns, source, g.seat), now_ns)
             elif (action := meaning(self.meanings, g)) is not None:
                 self._input(SeatAction(g.t_ns, source, g.seat, action[0], action[1]), now_ns)

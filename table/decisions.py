@@ -134,10 +134,24 @@ class SlapLead(Decision):
 
 @dataclass(slots=True)
 class BadSlap(Decision):
-    """A slap on a pile that was not slappable; the penalty follows as burn or strike."""
+    """A slap on a pile that was not slappable; the penalty follows as burn or strike (or, where
+    bad slaps are contested, only a contest costs)."""
 
     seat: int
     KIND: ClassVar[str] = "bad-slap"
+
+
+@dataclass(slots=True)
+class PlayContested(Decision):
+    """``seat`` contested ``player``'s last play (a pile taken, or a bad slap). ``upheld``: the
+    play was wrong, and the player gives the contester a card; otherwise the contester gives
+    the player one. ``cards``: how many moved (none when the giver holds none)."""
+
+    seat: int
+    player: int
+    upheld: bool
+    cards: int
+    KIND: ClassVar[str] = "contested"
 
 
 @dataclass(slots=True)

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from table.cards import Card, deal_round_robin, shuffled_deck
 from table.decisions import Decision
-from table.events import ButtonPressed, CardSeen, Event
+from table.events import ButtonPressed, CardSeen, Event, SeatAction
 from table.games import GameSetup, setup_game
-from table.games.ers.referee import ErsReferee
+from table.games.ers.referee import CONTEST, ErsReferee
 
 
 @dataclass
@@ -26,7 +26,7 @@ def deck_counter(cards: list[Card | None]) -> Counter[str]:
 
 
 def play_random_game(seed: int, players: int, preset: str, steps: int, check=None) -> RandomGame:
-    """Deal, then interleave the expected plays with random presses (some at equal timestamps)."""
+    """Deal, then interleave the expected plays with random presses (some at equal timestamps) and contests."""
     rng = random.Random(seed)
     base = setup_game("ers", preset, players=players, seed=seed)
     rules = base.rules_value()
@@ -53,6 +53,8 @@ def play_random_game(seed: int, players: int, preset: str, steps: int, check=Non
             # a pending pile is picked up before leading: its bottom card comes after the hand
             top = [*ref.hands[seat], *ref.burned, *ref.played][0]
             event: Event = CardSeen(t, "camera", top, "pile")
+        elif roll < 0.7:  # a long press: a contest where the rules have them
+            event = SeatAction(t, "gpio", rng.randrange(players), CONTEST)
         else:
             event = ButtonPressed(t, "gpio", rng.randrange(players))
             if roll > 0.95:  # an exact tie with another seat, handed over in the sequencer's order

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from table.decisions import Decision
 from table.referee import Referee
@@ -69,6 +69,10 @@ def _nobody_out(d: Decision) -> int | None:
     return None
 
 
+def _always(rules: Any) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Game:
     """A game the table referees, as the table around its referee knows it."""
@@ -80,7 +84,9 @@ class Game:
     preset: str  # its standard preset, of those in its package's ``presets/``
     # Which gesture means which seat action (``table.gestures``); slaps are the raw presses.
     gestures: Mapping[str, str] = field(default_factory=dict)
-    timed_races: bool = False  # slaps race, decided by each button edge's own time
+    # Whether the gestures mean anything under these rules (a house rule may be the only use).
+    gestures_used: Callable[[Any], bool] = _always
+    timed_races: bool = False  # every press is a slap; slaps race, decided by each button edge's own time
     deals: bool = True  # a seat deals each round, and its light says so
     played_to: str = "pile"  # where a card played goes, as the terminal says it ("trick")
     # The terminal's line for a decision of the game's own, None for the rest (``table.terminal_view``).

@@ -7,7 +7,7 @@ from pathlib import Path
 from table import signals as sg
 from table.cards import parse_card
 from table.controller import FrameReport, Outputs, TableCore
-from table.decisions import BadSlap, CardPlayed, GoodSlap, InputTooLate, PileWon
+from table.decisions import BadSlap, CardPlayed, GoodSlap, InputTooLate, PileWon, PlayContested
 from table.events import ButtonPressed, CardSeen
 from table.games import setup_game
 from table.games.cuckoo.decisions import Kept, Traded
@@ -77,16 +77,31 @@ def test_a_slap_before_the_double_landed_is_bad_whenever_the_double_is_reported(
 def test_round_games_take_gestures_a_tap_keeps_and_a_long_press_trades() -> None:
     core, lights = _core("cuckoo", players=3)
     first = core.referee.expects().seat
-    _press(core, first, 1_000 * MS, 1_001 * MS)  # a tap: keep, once no second tap follows (at 1.4 s)
-    core.tick(1_600 * MS)
+    _press(core, first, 1_000 * MS, 1_001 * MS)  # a tap: keep, at its release: no double tap means anything here
+    core.tick(1_340 * MS)
     assert not [d for d in core.decisions if isinstance(d, Kept)]  # no frame vouches: the camera's bound
-    core.tick(1_650 * MS)
+    core.tick(1_360 * MS)
     assert [d.seat for d in core.decisions if isinstance(d, Kept)] == [first]
     second = core.referee.expects().seat
     _press(core, second, 2_000 * MS, 2_001 * MS, held_ms=900)  # held 0.9 s: trade
     core.tick(3_500 * MS)
     assert [d.seat for d in core.decisions if isinstance(d, Traded)] == [second]
     assert lights.shown[core.referee.expects().seat] == sg.TURN
+
+
+def test_a_slap_held_long_contests_where_the_rules_have_contests_and_means_nothing_elsewhere() -> None:
+    for preset, contests in (("wikipedia-extras", True), ("standard", False)):
+        lights = Lights()
+        core = TableCore(setup_game("ers", preset, players=3, seed=1), BOUNDS, Outputs(lights=lights))
+        core.start(0)
+        _card(core, "7H", 1_000 * MS, 1_100 * MS)
+        _press(core, 0, 1_300 * MS, 1_301 * MS)  # a bad slap
+        _press(core, 2, 1_500 * MS, 1_501 * MS, held_ms=900)  # a slap too, then held: a contest
+        core.tick(2_600 * MS)
+        assert [d.seat for d in core.decisions if isinstance(d, BadSlap)] == [0, 2]
+        contested = [d for d in core.decisions if isinstance(d, PlayContested)]
+        assert contested == ([PlayContested(2_200 * MS, 2, 0, True, 1)] if contests else [])
+        assert (lights.shown[2] == sg.WON) is contests
 
 
 def test_a_fault_pauses_the_game_sets_inputs_aside_and_the_game_resumes_where_it_was() -> None:

@@ -32,6 +32,7 @@ from table.decisions import (
     GoodSlap,
     LastChance,
     PileWon,
+    PlayContested,
     PlayerBackIn,
     PlayerOut,
     Rejected,
@@ -41,7 +42,7 @@ from table.decisions import (
     TurnChanged,
 )
 from table.events import OUT_OF_CARDS, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
-from table.games.ers.referee import ErsReferee
+from table.games.ers.referee import CONTEST, ErsReferee
 from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.games.ers.slaps import slap_condition
 from table.referee import Expectation, GameSetupError
@@ -1280,3 +1281,126 @@ def test_a_hand_under_the_pile_bars_slapping_in_until_the_pile_is_won() -> None:
     table.play("9D 9S")  # seat 1, seat 0: a double
     assert of(table.slap(0), PileWon)
     assert table.ref.hands_under == [] and "late" in table.slap(2)[-1].reason  # no longer barred
+
+
+# ================================================================ contests
+
+
+CONTESTS = only("double", bad_slaps="contest")
+
+
+def contest(table: Table, seat: int, at: int | None = None) -> list[Decision]:
+    """``seat`` contests (its long press) now."""
+    return table.send(SeatAction(table.tick(at), "gpio", seat, CONTEST))
+
+
+def test_a_bad_slap_costs_nothing_until_it_is_contested_and_then_a_card_to_each_contester() -> None:
+    """The Wikipedia article: "if the player was incorrect, the player must give a card from the
+    top of their deck to each player that contested the play"."""
+    table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
+    table.play("8H 7C")  # no double
+    sizes = table.hand_sizes()
+    assert untimed(table.slap(0)) == [BadSlap(NOW, 0)]  # no burn
+    assert table.hand_sizes() == sizes
+    assert CONTEST in table.ref.legal_actions()[1] and CONTEST in table.ref.legal_actions()[2]
+    assert untimed(contest(table, 1)) == [PlayContested(NOW, 1, 0, True, 1)]
+    assert untimed(contest(table, 2)) == [PlayContested(NOW, 2, 0, True, 1)]
+    assert table.hand_sizes() == [sizes[0] - 2, sizes[1] + 1, sizes[2] + 1]
+    assert table.hand(1)[-1] == "2C" and table.hand(2)[-1] == "4C"  # its top cards, to the bottom
+
+
+def test_a_pile_taken_by_a_good_slap_contested_costs_each_contester_a_card() -> None:
+    """ "if the player was correct, any who contested the play must give the top card of their
+    deck to the player" """
+    table = double_on_three_seats(only("double", bad_slaps="contest"))
+    table.slap(2, at=2100)
+    sizes = table.hand_sizes()
+    out = contest(table, 0, at=3_000)
+    assert out == [PlayContested(3_000, 0, 2, False, 1)]
+    assert table.hand_sizes() == [sizes[0] - 1, sizes[1], sizes[2] + 1] and table.hand(2)[-1] == "2C"
+    assert of(contest(table, 0), Rejected)[0].reason == "seat 2's play is contested by this seat already"
+
+
+def test_a_pile_won_by_a_challenge_may_be_contested() -> None:
+    table = Table(CONTESTS, tops=[["2C", "3C"], ["JH", "5D"]])
+    table.play("JH 2C")  # seat 1's jack, seat 0's one chance fails: seat 1 takes the pile
+    assert one(table.log, PileWon).seat == 1
+    assert untimed(contest(table, 0)) == [PlayContested(NOW, 0, 1, False, 1)]
+    assert table.hand(1)[-1] == "3C"
+
+
+def test_the_press_that_begins_a_contest_is_no_bad_slap_to_contest() -> None:
+    """A long press starts with a press: on a pile slapped badly it is a bad slap of its own,
+    but once it is a contest it is not one that others can contest."""
+    table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
+    table.play("8H 7C")
+    table.slap(0)  # seat 0 slaps badly
+    table.slap(1)  # seat 1's press-down: a bad slap too, for now
+    assert untimed(contest(table, 1)) == [PlayContested(NOW, 1, 0, True, 1)]  # it contests seat 0, not itself
+    assert untimed(contest(table, 2)) == [PlayContested(NOW, 2, 0, True, 1)]  # seat 1's press is gone
+
+
+def test_contests_end_with_the_next_card_and_need_something_to_contest() -> None:
+    table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
+    assert of(contest(table, 0), Rejected)[0].reason.startswith("nothing to contest")
+    table.play("8H 7C")
+    table.slap(1)
+    table.play("2C")  # the next card: seat 1's bad slap can no longer be contested
+    assert of(contest(table, 0), Rejected)[0].reason.startswith("nothing to contest")
+    assert all(CONTEST not in actions for actions in table.ref.legal_actions().values())
+
+
+def test_a_player_with_no_cards_cannot_contest_and_gets_a_strike_for_a_bad_slap() -> None:
+    table = Table(CONTESTS, players=3, tops=[["5H", "9S"], ["3H", "9D"], ["2C"]], sizes=[None, None, 1])
+    table.play("3H 2C 5H")  # seat 2 plays its only card
+    out = table.slap(2)
+    assert of(out, StrikeGiven) == [StrikeGiven(table.t, 2, 1, False)]  # out of cards: a strike, as ever
+    table.slap(0)
+    assert of(contest(table, 2), Rejected)[0].reason.startswith("no card to give")
+
+
+def test_a_contest_that_takes_the_last_card_of_the_player_to_play_passes_the_turn() -> None:
+    table = Table(CONTESTS, players=3, tops=[["2C"], ["8H", "9D"], ["7C", "JD"]], sizes=[2, None, None])
+    table.play("8H 7C")  # seat 0 to play, holding 2C and one more
+    table.slap(0)
+    contest(table, 1)
+    assert table.ref.turn == 0
+    out = contest(table, 2)  # seat 0 gives its last card
+    assert untimed(out) == [PlayContested(NOW, 2, 0, True, 1), PlayerOut(NOW, 0), TurnChanged(NOW, 1)]
+
+
+def test_a_contest_can_end_the_game() -> None:
+    """Two players; seat 1 wins the pile, seat 0 contests with its last card: seat 1 holds every
+    card, and with no last chance configured the game is won."""
+    table = Table(only("double", bad_slaps="contest", last_chance_cards=0), tops=[["5C", "2D"], ["5H"]],
+                  sizes=[2, None])  # fmt: skip
+    table.play("5H 5C")
+    table.slap(1)
+    assert table.hand_sizes() == [1, 51]
+    out = contest(table, 0)
+    assert untimed(out) == [PlayContested(NOW, 0, 1, False, 1), PlayerOut(NOW, 0), GameWon(NOW, 1)]
+
+
+def test_a_long_press_where_contests_are_off_means_nothing() -> None:
+    table = double_on_three_seats()
+    table.slap(2, at=2100)
+    assert contest(table, 0) == []
+    assert all(CONTEST not in actions for actions in table.ref.legal_actions().values())
+
+
+def test_contests_and_late_slap_penalties_do_not_go_together() -> None:
+    with pytest.raises(RulesError, match="late_slaps"):
+        rules(bad_slaps="contest", late_slaps="penalty")
+    with pytest.raises(RulesError, match="'burn' is set"):
+        rules(bad_slaps="contest", burn=1)
+
+
+def test_a_snapshot_keeps_the_plays_open_to_contest() -> None:
+    table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
+    table.play("8H 7C")
+    table.slap(0)
+    contest(table, 1)
+    clone = ErsReferee.restore(json.loads(json.dumps(table.ref.snapshot())))
+    event = SeatAction(table.tick(), "gpio", 2, CONTEST)
+    assert clone.handle(event) == table.ref.handle(event) == [PlayContested(table.t, 2, 0, True, 1)]
+    assert clone.snapshot() == table.ref.snapshot()

@@ -1,7 +1,7 @@
 """Egyptian Rat Screw, and Beggar-my-neighbour (its preset without slaps)."""
 
-from table.games.ers import lines
-from table.games.ers.referee import ErsReferee
+from table.games.ers import lights, lines
+from table.games.ers.referee import CONTEST, ErsReferee
 from table.games.ers.rules import ErsRules
 from table.games.game import Game
 
@@ -12,6 +12,9 @@ GAME = Game(
     referee=ErsReferee,
     preset="standard",
     timed_races=True,
+    gestures={"long-press": CONTEST},
+    gestures_used=lambda rules: rules.bad_slaps == "contest",
     deals=False,
     lines=lines.describe,
+    news=lights.news,
 )

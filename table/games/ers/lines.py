@@ -14,6 +14,7 @@ from table.decisions import (
     GoodSlap,
     LastChance,
     PileWon,
+    PlayContested,
     PlayerBackIn,
     SlapIgnored,
     SlapLead,
@@ -58,6 +59,11 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         return f"{n(d.seat):>4} slaps for nothing", "bold red"
     if isinstance(d, CardsBurned):
         return f"{PAD}{n(d.seat)} burns {d.count} card(s) under the pile", "red"
+    if isinstance(d, PlayContested):
+        what = "was wrong" if d.upheld else "was right"
+        giver, taker = (d.player, d.seat) if d.upheld else (d.seat, d.player)
+        moved = f"{n(giver)} gives {n(taker)} a card" if d.cards else f"{n(giver)} has no card to give"
+        return f"{PAD}{n(d.seat)} contests: {n(d.player)} {what}; {moved}", "yellow"
     if isinstance(d, StrikeGiven):
         if d.strikes == 0:  # out_slaps = "hand-under": no strikes are counted
             return f"{PAD}{n(d.seat)} slapped with no cards: hand under the pile until it is won", "red"

@@ -13,13 +13,17 @@ Timing rules, all decided on event timestamps:
 * after the pile is won, presses until the next card are late (``rules.late_slaps``); the first
   by another seat within ``RACE_NS`` tells by how much the winner was first (``SlapLead``);
 * when a challenge fails on a slappable card the face-card player's claim waits: a good slap before
-  the next card (or before the camera sees the pile taken) still wins the pile.
+  the next card (or before the camera sees the pile taken) still wins the pile;
+* where bad slaps are contested (``rules.bad_slaps``), a seat's ``contest`` action (a long press)
+  before the next card contests the last pile taken or bad slap by another seat; the press that
+  began it is no slap to contest.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter, deque
+from dataclasses import dataclass, field
 from typing import Any, Self
 
 from table.cards import Card, CardError, make_deck, parse_card
@@ -38,6 +42,7 @@ from table.decisions import (
     GoodSlap,
     LastChance,
     PileWon,
+    PlayContested,
     PlayerBackIn,
     PlayerOut,
     Rejected,
@@ -55,6 +60,17 @@ from table.rules import build_rules, rules_to_dict
 
 PILE = ZoneKind.PILE
 RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card still ran the race
+CONTEST = "contest"  # a seat action: the last pile taken or bad slap by another seat was wrong
+
+
+@dataclass(slots=True)
+class _Contestable:
+    """A play since the last card that may be contested: ``seat`` took a pile (``right``) or
+    slapped badly; ``contesters`` have contested it already."""
+
+    seat: int
+    right: bool
+    contesters: list[int] = field(default_factory=list)
 
 
 def _code(card: Card | None) -> str | None:
@@ -113,6 +129,7 @@ class ErsReferee(Referee):
         self.pending_t: int | None = None
         self.pending_presses: list[int] = []
         self.race: tuple[int, int] | None = None  # (when, who): the good slap no other press has followed yet
+        self.contestable: list[_Contestable] = []  # where bad slaps are contested: the plays since the last card
         while not self.hands[self.turn]:  # fewer cards than seats: start at the first seat that has some
             self.turn = (self.turn + 1) % players
 
@@ -168,6 +185,10 @@ class ErsReferee(Referee):
             return {}
         out = {seat: {"slap"} for seat in range(self.players) if self._why_not(seat) is None}
         out.setdefault(self.turn, set()).add("play")
+        for seat in range(self.players):
+            play = self._contest_target(seat)
+            if play is not None and seat not in self.contestable[play].contesters and self.hands[seat]:
+                out.setdefault(seat, set()).add(CONTEST)
         return {seat: frozenset(actions) for seat, actions in out.items()}
 
     def view(self) -> GameView:
@@ -238,6 +259,8 @@ class ErsReferee(Referee):
                 out += self._award(t, self.pending_award, self.pending_reason)
         elif isinstance(event, SeatAction) and event.action == OUT_OF_CARDS:
             out += self._out_of_cards(t, event.seat)
+        elif isinstance(event, SeatAction) and event.action == CONTEST:
+            out += self._contest(t, event.seat)
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
@@ -285,6 +308,7 @@ class ErsReferee(Referee):
         self.top_player = seat
         self.won_on_this_card = False
         self.race = None
+        self.contestable.clear()
         out.append(CardPlayed(t, seat, card, self.pile_size()))
         if not hand:
             out.append(PlayerOut(t, seat))
@@ -391,6 +415,8 @@ class ErsReferee(Referee):
         self.pending_award = None
         self.hands_under.clear()
         self.won_on_this_card = True
+        if self.rules.bad_slaps == "contest":
+            self.contestable.append(_Contestable(seat, True))
         if self.lone is not None and seat != self.lone:
             self.lone, self.last_chance_left = None, 0
         self.turn = seat
@@ -489,14 +515,18 @@ class ErsReferee(Referee):
         out: list[Decision] = []
         for seat in seats:
             out += self._burn(t, seat)
+        return out + self._turn_emptied(t) if self.turn in seats else out
+
+    def _turn_emptied(self, t: int) -> list[Decision]:
+        """The seat whose turn it is may have just lost its last card outside play (burned,
+        given): it cannot go on; in its last chance, the chance is over."""
         seat = self.turn
-        if seat in seats and not self.hands[seat] and self.pending_award is None and self.winner is None:
-            if self.lone == seat:
-                self.last_chance_left = 0
-                out += self._claim(t, seat, "last chance over")
-            elif self.lone is None:
-                out += self._cannot_go_on(t, seat)
-        return out
+        if self.hands[seat] or self.pending_award is not None or self.winner is not None:
+            return []
+        if self.lone == seat:
+            self.last_chance_left = 0
+            return self._claim(t, seat, "last chance over")
+        return self._cannot_go_on(t, seat) if self.lone is None else []
 
     def _burn(self, t: int, seat: int) -> list[Decision]:
         """One bad slap's penalty: ``rules.burn`` cards under the pile, or a strike for a seat
@@ -510,12 +540,52 @@ class ErsReferee(Referee):
             self.strikes[seat] += 1
             barred = self.strikes[seat] >= self.rules.strikes_limit
             return [*out, StrikeGiven(t, seat, self.strikes[seat], barred)]
+        if self.rules.bad_slaps == "contest":
+            self.contestable.append(_Contestable(seat, False))
+            return out
         burned = [hand.popleft() for _ in range(min(self.rules.burn, len(hand)))]
         self.burned[:0] = burned
         out.append(CardsBurned(t, seat, len(burned), tuple(burned)))
         if not hand:
             out.append(PlayerOut(t, seat))
         return out
+
+    def _contest(self, t: int, seat: int) -> list[Decision]:
+        """``seat`` contests the last pile taken or bad slap by another seat since the last card:
+        whoever was wrong gives the other the top card of their hand (to its bottom)."""
+
+        def no(reason: str) -> list[Decision]:
+            return [Rejected(t, reason, SeatAction.TYPE, seat)]
+
+        if self.rules.bad_slaps != "contest" or not self.rules.slaps:
+            return []  # a slap button held long, where contests are off: it means nothing
+        if self.winner is not None:
+            return no("the game is over")
+        if not self.hands[seat]:
+            return no("no card to give if the contest is wrong: only a player holding cards contests")
+        target = self._contest_target(seat)
+        if target is None:
+            return no("nothing to contest: no pile taken or bad slap by another player since the last card")
+        play = self.contestable[target]
+        self.contestable[target + 1 :] = [p for p in self.contestable[target + 1 :] if p.seat != seat]
+        if seat in play.contesters:
+            return no(f"seat {play.seat}'s play is contested by this seat already")
+        play.contesters.append(seat)
+        giver, taker = (seat, play.seat) if play.right else (play.seat, seat)
+        out: list[Decision] = [PlayContested(t, seat, play.seat, not play.right, 1 if self.hands[giver] else 0)]
+        if not self.hands[giver]:
+            return out
+        came_back = not self.hands[taker]
+        self.hands[taker].append(self.hands[giver].popleft())
+        out += [PlayerBackIn(t, taker)] if came_back else []
+        if not self.hands[giver]:
+            out.append(PlayerOut(t, giver))
+            out += self._turn_emptied(t) if giver == self.turn else []
+        return out + (self._check_end(t) if self.winner is None and not self.pile_size() else [])
+
+    def _contest_target(self, seat: int) -> int | None:
+        """Where in ``contestable`` the play ``seat`` would contest is: the last by another seat."""
+        return next((i for i in range(len(self.contestable) - 1, -1, -1) if self.contestable[i].seat != seat), None)
 
     # ------------------------------------------------------- snapshot/restore
 
@@ -547,6 +617,7 @@ class ErsReferee(Referee):
             "pending_t": self.pending_t,
             "pending_presses": list(self.pending_presses),
             "race": None if self.race is None else list(self.race),
+            "contestable": [[p.seat, p.right, list(p.contesters)] for p in self.contestable],
         }
 
     @classmethod
@@ -581,6 +652,10 @@ class ErsReferee(Referee):
             ref.pending_presses = list(snapshot["pending_presses"])
             race = snapshot.get("race")
             ref.race = None if race is None else (int(race[0]), int(race[1]))
+            ref.contestable = [
+                _Contestable(int(seat), bool(right), [int(c) for c in contesters])
+                for seat, right, contesters in snapshot.get("contestable", [])
+            ]
         except (KeyError, TypeError, ValueError, CardError) as exc:
             raise GameSetupError(f"not an Egyptian Rat Screw snapshot: {exc!r}") from None
         return ref

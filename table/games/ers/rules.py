@@ -73,6 +73,12 @@ class ErsRules:
     jokers: Literal["alike", "apart"] = "alike"
     # Cards burned face up under the pile for a bad slap.
     burn: int = 2
+    # What a bad slap by a player holding cards costs: ``burn`` cards under the pile, or (the
+    # Wikipedia article's alternative) nothing by itself, but plays may be contested: a long
+    # press before the next card contests the last pile taken or the last bad slap by another
+    # player. If the play was right each contester gives the player their top card; if it was
+    # wrong the player gives each contester theirs.
+    bad_slaps: Literal["burn", "contest"] = "burn"
     slap_in: bool = True
     # Slapping back in only while two players or more hold cards, or at any time (the rule
     # sheet: "you can always slap").
@@ -131,6 +137,13 @@ class ErsRules:
             turned_on = sorted(k for k in given & set(SLAP_CONDITIONS) if getattr(self, k))
             if turned_on:
                 raise RulesError(f"rules key {turned_on[0]!r} is on but 'slaps' is off")
+        if self.bad_slaps == "contest" and self.late_slaps == "penalty":
+            raise RulesError(
+                "rules keys 'bad_slaps' and 'late_slaps': a contest begins with a press after the pile is won, "
+                "which late_slaps = 'penalty' would burn"
+            )
+        if self.bad_slaps == "contest" and "burn" in given:
+            raise RulesError("rules key 'burn' is set but bad slaps are contested, not burned")
 
     @property
     def total_cards(self) -> int:
