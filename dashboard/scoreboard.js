@@ -1,4 +1,6 @@
-// The scoreboard: subscribes to one table's retained state and its decisions, and draws them.
+// The scoreboard: subscribes to one table's retained state and its decisions, and draws them:
+// the cards in the middle, whose turn, each seat, what just happened in words, the winner at the
+// end, and while there is no game to show, how to open this page on a phone.
 (function () {
   "use strict";
   const query = new URLSearchParams(location.search);
@@ -6,68 +8,132 @@
   const broker = query.get("broker") || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host || "localhost:9001"}`;
   const base = `cardtable/${table}`;
   const $ = (id) => document.getElementById(id);
+  const el = (tag, props = {}, ...children) => {
+    const node = Object.assign(document.createElement(tag), props);
+    node.append(...children);
+    return node;
+  };
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const GOOD = new Set(["good-slap", "pile-won", "trick-won", "game-won", "game-over", "back-in", "round-won"]);
+  const BAD = new Set(["bad-slap", "burned", "strike", "life-lost", "round-lost", "player-out", "revoke", "misplay"]);
   const last = [];
-  let names = [];
-  const SEAT_KEYS = new Set(["seat", "challenger", "from_seat"]);
-  let tableOnline = false;
+  let state = null;
+  let tableOnline = null; // null: not heard yet
   let brokerUp = false;
 
   function connection() {
-    const el = $("connection");
-    el.textContent = !brokerUp ? "no broker" : tableOnline ? "live" : "table offline";
-    el.className = brokerUp && tableOnline ? "live" : "";
+    const pill = $("connection");
+    pill.textContent = !brokerUp ? "connecting" : tableOnline === false ? "table away" : "live";
+    pill.className = brokerUp && tableOnline !== false ? "live" : "";
+    const idle = state === null || tableOnline === false;
+    $("idle").hidden = !idle;
+    $("idle-said").textContent = tableOnline === false ? "The table is resting" : "Waiting for the table";
   }
 
-  function cardSpan(code) {
-    const span = document.createElement("span");
-    span.textContent = code;
-    if (/[HD]$/.test(code) || code === "RJ") span.className = "red";
-    return span;
+  // A card as the players see it: its rank in the corner, its suit large, red or black.
+  function drawCard(code, top) {
+    const joker = code === "RJ" || code === "BJ";
+    const suit = joker ? "" : code.slice(-1);
+    const rank = joker ? "" : code.slice(0, -1).replace("T", "10");
+    const red = code === "RJ" || suit === "H" || suit === "D";
+    const card = el("div", { className: `card${red ? " red" : ""}${top ? " top" : ""}${joker ? " joker" : ""}` });
+    card.dataset.code = code;
+    if (joker) {
+      card.append(el("div", { className: "pip" }, "JOKER"));
+    } else {
+      card.append(el("div", { className: "corner" }, rank, el("span", {}, SUITS[suit] || suit)));
+      card.append(el("div", { className: "pip" }, SUITS[suit] || suit));
+    }
+    return card;
   }
 
-  function draw(state) {
-    names = state.seats.map((seat) => seat.name);
-    $("title").textContent = `${table}`;
-    const round = state.round == null ? "" : ` · round ${state.round}`;
-    $("game").textContent = `${state.game} (${state.preset})${round} · ${state.phase}` + (state.paused.length ? " · PAUSED" : "");
+  function draw() {
+    const s = state;
+    const names = s.seats.map((seat) => seat.name);
+    $("title").textContent = s.title || s.game;
+    const round = s.round == null ? "" : ` · round ${s.round}`;
+    $("game").textContent = `${s.preset}${round}` + (s.paused.length ? ` · paused: ${s.paused.join("; ")}` : "");
+    const turn = $("turn");
+    if (s.paused.length) turn.replaceChildren("The game is paused");
+    else if (s.turn === null || s.turn === undefined) turn.replaceChildren(s.phase === "over" ? "Game over" : "");
+    else {
+      const what = s.expects && s.expects !== "play" ? ` (${s.expects.replace(/-/g, " ")})` : "";
+      turn.replaceChildren(el("span", { className: "who" }, names[s.turn]), `'s turn${what}`);
+    }
+    const cards = s.middle.cards;
+    $("cards").replaceChildren(...cards.map((code, i) => drawCard(code, i === cards.length - 1)));
+    $("middle-title").textContent = s.middle.title;
+    $("facts").replaceChildren(...(s.facts || []).map(([label, value]) => el("li", {}, el("b", {}, label), value)));
     const seats = $("seats");
     seats.replaceChildren();
-    for (const seat of state.seats) {
-      const box = document.createElement("div");
-      box.className = "seat";
+    for (const seat of s.seats) {
+      const box = el("div", { className: "seat" });
       box.dataset.seat = seat.seat;
-      if (state.turn === seat.seat) box.classList.add("turn");
+      if (s.turn === seat.seat) box.classList.add("turn");
       if (seat.out) box.classList.add("out");
-      if (state.winners.includes(seat.seat)) box.classList.add("winner");
-      const name = document.createElement("div");
-      name.className = "name";
-      const light = document.createElement("span");
-      light.className = "light";
-      if (seat.light && seat.light.kind !== "off") light.style.background = seat.light.colour;
-      name.append(light, seat.name);
-      const score = document.createElement("div");
-      score.className = "score";
-      score.textContent = seat.score;
-      const shown = document.createElement("div");
-      shown.className = "shown";
-      shown.textContent = state.score + (String(seat.shown) !== String(seat.score) ? ` · ${seat.shown}` : "");
-      box.append(name, score, shown);
+      if (s.winners.includes(seat.seat)) box.classList.add("winner");
+      const light = el("span", { className: "light" });
+      if (seat.light && seat.light.kind !== "off") { light.style.background = seat.light.colour; light.style.color = seat.light.colour; }
+      const shown = String(seat.shown) !== String(seat.score) ? ` · ${seat.shown}` : "";
+      box.append(
+        el("div", { className: "name" }, light, seat.name),
+        el("div", { className: "score" }, String(seat.score)),
+        el("div", { className: "shown" }, s.score + shown),
+        el("div", { className: "note" }, seat.note || ""),
+      );
       seats.append(box);
     }
-    $("middle-title").textContent = state.middle.title;
-    $("cards").replaceChildren(...state.middle.cards.map(cardSpan));
+    const history = s.history || [];
+    $("history").replaceChildren(...history.map((row, i) => el("tr", {}, ...row.map((cell) => el(i ? "td" : "th", {}, cell)))));
+    drawWinner(s, names);
+    connection();
   }
 
+  function drawWinner(s, names) {
+    const over = s.phase === "over";
+    $("winner").hidden = !over;
+    if (!over) return;
+    const who = s.winners.map((seat) => names[seat]);
+    $("winner-name").textContent = who.length ? `${who.join(" and ")} win${who.length === 1 ? "s" : ""}!` : "Nobody wins";
+    $("winner-how").textContent = s.ending || "";
+    $("figures").replaceChildren(...(s.figures || []).map(([what, value]) => el("li", {}, el("b", {}, value), what)));
+    const order = [...s.seats].sort((a, b) => (s.fewest_best ? a.score - b.score : b.score - a.score));
+    $("standings").replaceChildren(...order.map((seat, i) => el("li", {}, `${i + 1}. ${seat.name} ${seat.score}`)));
+  }
+
+  // What just happened, in words, newest first; the seat concerned lights up for a moment.
   function decision(event) {
-    if (event.kind === "turn") return;
-    const said = Object.entries(event).filter(([k]) => k !== "t").map(([k, v]) => {
-      if (k === "kind") return v.replace(/-/g, " ");
-      if (SEAT_KEYS.has(k) && names[v] !== undefined) return `${k.replace("_", " ")} ${names[v]}`;
-      return `${k.replace("_", " ")} ${v}`;
-    });
-    last.unshift(said.join(", "));
-    last.length = Math.min(last.length, 8);
-    $("last").replaceChildren(...last.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
+    if (!event.said) return;
+    const item = el("li", { textContent: event.said });
+    if (GOOD.has(event.kind)) item.classList.add("good");
+    if (BAD.has(event.kind)) item.classList.add("bad");
+    if (event.close) item.classList.add("close");
+    item.dataset.kind = event.kind;
+    last.unshift(item);
+    last.length = Math.min(last.length, 12);
+    $("last").replaceChildren(...last);
+    if (typeof event.seat === "number") {
+      const box = document.querySelector(`.seat[data-seat="${event.seat}"]`);
+      if (box) {
+        box.classList.remove("flash");
+        void box.offsetWidth; // starts the highlight again
+        box.classList.add("flash");
+      }
+    }
+  }
+
+  // The way here for a phone: this very page, without anything secret in it.
+  function showAddress() {
+    const shown = new URLSearchParams(query);
+    shown.delete("pass");
+    const address = `${location.origin}${location.pathname}?${shown}`;
+    $("address").textContent = address;
+    if (typeof qrcode === "function") {
+      const qr = qrcode(0, "M");
+      qr.addData(address);
+      qr.make();
+      $("qr").innerHTML = qr.createSvgTag({ cellSize: 4, margin: 0, scalable: true });
+    }
   }
 
   // The password is asked once and kept in this browser, never in the address (a link or a
@@ -127,10 +193,11 @@
       if (topic === `${base}/availability`) { tableOnline = text === "online"; connection(); return; }
       const data = parsed(text);
       if (data === null || typeof data !== "object") return;
-      if (topic === `${base}/state`) draw(data);
+      if (topic === `${base}/state` && Array.isArray(data.seats)) { state = data; draw(); }
       else if (topic === `${base}/events`) decision(data);
     });
   }
+  showAddress();
   connection();
   start();
 })();

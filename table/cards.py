@@ -33,6 +33,19 @@ class Suit(StrEnum):
 
 
 SUIT_NAMES = {s.value: s.name.lower() for s in Suit}  # "C": "clubs", ...
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def counted(n: int, thing: str) -> str:
+    """A number of things as people say it: "1 card", "2 cards", "no card"."""
+    return f"{n or 'no'} {thing}{'' if n == 1 or n == 0 else 's'}"
+
+
+def spoken(code: str) -> str:
+    """A card's code as people read it on a scoreboard: "7♦", "10♥", "the red joker"."""
+    if code in ("RJ", "BJ"):
+        return f"the {'red' if code == 'RJ' else 'black'} joker"
+    return code[:-1] + SUIT_SYMBOLS.get(code[-1], code[-1])
 
 
 class Rank(IntEnum):

@@ -47,6 +47,7 @@ from table.kept_changes import KeptChanges
 from table.lights import OFF, Pattern
 from table.loop_stats import LoopStats, troubles
 from table.mqtt import TablePublisher
+from table.narration import Narrator
 from table.notify import Notifier
 from table.pin_watch import PinWatch
 from table.preset_menu import PresetMenu
@@ -215,8 +216,9 @@ class LiveTable:
         """The decisions from ``since`` on, and the state they leave, to the MQTT broker."""
         if self.publisher is None:
             return
+        narrator = Narrator(self.config.seats.names, close_call_ns=self.close_call_ns)
         for decision in core.decisions[since:]:
-            self.publisher.event(decision)
+            self.publisher.event(narrator.told(decision, core.referee))
         paused = [f"{part}: {why}" for part, why in core.faults.items()]
         patterns = core.signals.patterns(self._now())
         self.publisher.show(core.referee, core.setup, self.config.seats.names, patterns, paused)

@@ -10,7 +10,9 @@ Topics, under ``cardtable/<table_id>/``:
 * ``seat/<n>/name`` and ``seat/<n>/score``: one plain value each, retained, so any dashboard can
   show them.
 * ``state``: the whole table as one JSON object (``table.scoreboard.table_state``), retained.
-* ``events``: each decision as JSON (``Decision.to_json``), QoS 1, not retained.
+* ``events``: each decision as JSON (``Decision.to_json``) with ``said``, the sentence the
+  terminal prints, and ``close`` for a slap's lead (``table.narration.Narrator.told``), QoS 1,
+  not retained.
 
 And Home Assistant's discovery message (``table.home_assistant``), sent again whenever Home
 Assistant says on ``homeassistant/status`` that it is back.
@@ -51,7 +53,8 @@ from table.commands import CommandError, CommandRequest, parse_command
 from table.decisions import Decision
 from table.errors import CardtableError
 from table.lights import Pattern
-from table.scoreboard import table_state
+from table.narration import Narrator
+from table.scoreboard import GameStory, table_state
 
 log = logging.getLogger("cardtable.mqtt")
 
@@ -164,6 +167,7 @@ class TablePublisher:
         self._catch_up_mid = -1  # the subscription whose acknowledgement starts the catch-up
         self._seats = 0  # seats whose topics are published (the rest are cleared)
         self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
+        self.story = GameStory()  # the game under way as its decisions told it: for the winner's screen
         self.on_command: Callable[[CommandRequest], None] | None = None  # where commands go (the table's inbox)
         self._clearing: set[str] = set()  # command topics whose retained message this table cleared
         self._allowance = float(COMMAND_BURST)  # commands that may come now (a token bucket)
@@ -361,8 +365,10 @@ class TablePublisher:
             if self.connected:
                 self.client.publish(topic, payload, qos=1, retain=True)
 
-    def event(self, decision: Decision) -> None:
-        payload = json.dumps(decision.to_json(), separators=(",", ":"))
+    def event(self, told: dict[str, Any]) -> None:
+        """One decision as told (``Narrator.told``), on the ``events`` topic."""
+        self.story.heard(told)
+        payload = json.dumps(told, separators=(",", ":"))
         with self._lock:
             if self.connected:
                 self.client.publish(self._topic("events"), payload, qos=1)
@@ -373,12 +379,17 @@ class TablePublisher:
             self._waiting.append(payload)
 
     def follow(
-        self, setup: Any, names: Sequence[str], lights: Callable[[], Sequence[Pattern]] = lambda: ()
+        self,
+        setup: Any,
+        names: Sequence[str],
+        lights: Callable[[], Sequence[Pattern]] = lambda: (),
+        narrator: Narrator | None = None,
     ) -> Callable[[Decision, Any], None]:
         """A decision output (``Outputs.decisions``) publishing each decision and the state it leaves."""
+        narrator = narrator or Narrator(names)
 
         def decided(decision: Decision, referee: Any) -> None:
-            self.event(decision)
+            self.event(narrator.told(decision, referee))
             self.show(referee, setup, names, lights())
 
         return decided
@@ -393,7 +404,7 @@ class TablePublisher:
     ) -> None:
         """The retained topics as the game now stands: the whole state, and its parts topic by topic."""
         self.announce(names)
-        state = table_state(referee, setup, names, lights, paused)
+        state = table_state(referee, setup, names, lights, paused, self.story)
         game = {key: state[key] for key in ("game", "preset", "round", "phase")}
         self.retain("game", json.dumps(game, separators=(",", ":")))
         self.retain("turn", NOBODY if state["turn"] is None else names[state["turn"]])

@@ -46,12 +46,15 @@ def encode_state(state: Any) -> dict[str, Any]:
 
 
 def decode_state(cls: type, data: Any) -> Any:
-    """Rebuild a state dataclass, refusing missing or unknown fields by name."""
+    """Rebuild a state dataclass, refusing unknown fields and missing ones without a default by name."""
     if not isinstance(data, dict):
         raise SnapshotError("the state must be a JSON object")
-    names = {f.name for f in dataclasses.fields(cls)}
-    if set(data) != names:
-        wrong = sorted(set(data) ^ names)
+    fields = dataclasses.fields(cls)
+    names = {f.name for f in fields}
+    # A field with a default may be missing: the snapshot was made before the field was kept.
+    needed = {f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    if not needed <= set(data) <= names:
+        wrong = sorted((set(data) - names) | (needed - set(data)))
         raise SnapshotError(f"state fields do not match {cls.__name__}: {', '.join(wrong)}")
     return cls(**{k: decode(v) for k, v in data.items()})
 

@@ -56,6 +56,12 @@ class Headless:
         # No Origin header: Chromium refuses DevTools connections from web origins it was not told of.
         self.socket = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=10, suppress_origin=True)
         self._ids = itertools.count(1)
+        # The page's own size, exactly (the window's includes what the browser keeps for itself,
+        # and a window is never narrower than the browser allows); upright is a phone's.
+        width, height = size
+        self.call(
+            "Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=height > width
+        )
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
         sent = next(self._ids)

@@ -41,6 +41,7 @@ OUTPUTS = {
     "table.home_assistant",
     "table.league",
     "table.mqtt",
+    "table.narration",
     "table.notify",
     "table.scoreboard",
     "table.signals",

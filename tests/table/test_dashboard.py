@@ -1,13 +1,18 @@
 """The scoreboard page (``dashboard/``) in a real headless Chromium, served by a real Mosquitto's
 websockets listener (``http_dir``) and fed over MQTT-over-WebSockets while the simulator plays:
-the page ends showing the scores the simulator's referee reached."""
+the page ends showing the scores the simulator's referee reached; on a TV and on a phone it shows
+the cards, the names and the winner, and fits the screen. Its screenshots are kept in
+``build/test-artefacts/dashboard/`` (or ``$CARDTABLE_ARTEFACTS``)."""
 
 from __future__ import annotations
 
+import itertools
+import os
 import threading
 import time
 from pathlib import Path
 
+import cv2
 import pytest
 
 from sim.games import SIMULATIONS
@@ -21,6 +26,8 @@ from tests.mqtt_broker import Broker, free_port
 pytestmark = pytest.mark.system
 
 ROOT = Path(__file__).resolve().parents[2]
+ARTEFACTS = Path(os.environ.get("CARDTABLE_ARTEFACTS", ROOT / "build" / "test-artefacts")) / "dashboard"
+SCREENS = {"tv": (1920, 1080), "phone": (390, 844)}
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 SCORES = "[...document.querySelectorAll('.score')].map(e => e.textContent).join(',')"
 
@@ -43,14 +50,15 @@ def test_the_page_shows_the_game_the_simulator_plays_and_its_final_scores(tmp_pa
         _, scores = seat_scores(sim.referee)
         wanted = ",".join(map(str, scores))
         assert page.wait_for(f"{SCORES} === '{wanted}' && document.getElementById('game').textContent")
-        assert page.evaluate("document.getElementById('game').textContent").endswith("· over")
+        assert page.evaluate("document.getElementById('turn').textContent") == "Game over"
         names = page.evaluate("[...document.querySelectorAll('.name')].map(e => e.textContent).join(',')")
         assert names == ",".join(NAMES)
         winners = page.evaluate("[...document.querySelectorAll('.seat.winner')].map(e => +e.dataset.seat)")
         assert winners == sim.referee.state.winners
         assert page.evaluate("document.querySelectorAll('#last li').length") > 0  # the last decisions
         publisher.stop()
-        assert page.wait_for("document.getElementById('connection').textContent === 'table offline'")
+        assert page.wait_for("document.getElementById('connection').textContent === 'table away'")
+        assert page.wait_for("!document.getElementById('idle').hidden")  # the idle screen, calmly
     finally:
         page.close()
         broker.stop()
@@ -83,6 +91,95 @@ def test_the_page_asks_for_the_password_once_keeps_it_in_the_browser_and_never_i
         assert page.wait_for("document.getElementById('connection').textContent === 'live'")  # kept: not asked again
         assert page.evaluate("document.getElementById('login').hidden")
         assert "dash-pw" not in page.evaluate("location.href")
+    finally:
+        page.close()
+        publisher.stop()
+        broker.stop()
+
+
+def _served(tmp_path: Path) -> tuple[Broker, int]:
+    ws = free_port()
+    broker = Broker(tmp_path, extra=f"listener {ws} 127.0.0.1\nprotocol websockets\nhttp_dir {ROOT / 'dashboard'}\n")
+    return broker.start(), ws
+
+
+def _fits(page: Headless, screen: str) -> None:
+    """Nothing runs off the side of the screen, and every card drawn is wholly on it; the turn,
+    the cards, the facts and the seats, top to bottom, do not overlap; the TV's page needs no
+    scrolling at all."""
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    if screen == "tv":
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
+    stacked = page.evaluate(
+        "['turn', 'cards', 'facts', 'seats'].map(id => document.getElementById(id).getBoundingClientRect())"
+        ".map(r => [r.top, r.bottom])"
+    )
+    for (_, above), (below, _) in itertools.pairwise(stacked):
+        assert above <= below + 1, stacked
+    outside = page.evaluate(
+        "[...document.querySelectorAll('.card')].map(c => c.getBoundingClientRect())"
+        ".filter(r => r.left < 0 || r.right > innerWidth || r.top < 0).length"
+    )
+    assert outside == 0
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(tmp_path: Path, screen: str) -> None:
+    width, height = SCREENS[screen]
+    shots = ARTEFACTS / screen
+    shots.mkdir(parents=True, exist_ok=True)
+    broker, ws = _served(tmp_path)
+    publisher = TablePublisher(parse_url(broker.url, "tv")).start()
+    page = Headless(f"http://127.0.0.1:{ws}/index.html?table=tv&user=", tmp_path, size=(width, height))
+    try:
+        # Before any game: how to open the page on a phone, its address and a QR code of it.
+        assert page.wait_for("document.querySelector('#qr svg') && !document.getElementById('idle').hidden")
+        address = page.evaluate("document.getElementById('address').textContent")
+        assert address == f"http://127.0.0.1:{ws}/index.html?table=tv&user="
+        page.screenshot(shots / "idle.png")
+        read, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(shots / "idle.png")))
+        assert read == address  # a phone's camera reads the page's own address
+
+        # A game under way: the pile's cards drawn large with their suits, whose turn, the names.
+        setup = setup_game("ers", None, {}, 4, 0, 5)
+        sim = SIMULATIONS["ers"](setup, SimOptions(camera="reports", seats="actions", max_cards=23))
+        sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+        sim.run()
+        pile = list(sim.referee.view().cards)
+        assert pile  # this seed stops with cards on the pile
+        drawn = "[...document.querySelectorAll('#cards .card')].map(c => c.dataset.code).join(' ')"
+        assert page.wait_for(f"{drawn} === '{' '.join(pile)}'")
+        suits = page.evaluate("[...document.querySelectorAll('#cards .pip')].map(p => p.textContent).join('')")
+        assert suits and set(suits) <= set("♠♥♦♣JOKER")
+        tall = page.evaluate("Math.min(...[...document.querySelectorAll('#cards .card')].map(c => c.offsetHeight))")
+        across = page.evaluate("document.getElementById('cards').scrollWidth")
+        if screen == "tv":
+            assert tall >= 0.15 * height  # large enough to read across a room
+        else:
+            assert across >= 0.7 * width  # as wide as the phone allows
+        turn = sim.referee.expects().seat
+        assert page.evaluate("document.querySelector('#turn .who').textContent") == NAMES[turn]
+        names = page.evaluate("[...document.querySelectorAll('.name')].map(e => e.textContent).join(',')")
+        assert names == ",".join(NAMES)
+        said = page.evaluate("[...document.querySelectorAll('#last li')].map(e => e.textContent)")
+        assert said and all(any(name in line for name in NAMES) for line in said[:3])  # sentences with names
+        _fits(page, screen)
+        page.screenshot(shots / "playing.png")
+
+        # The end: who won and how, a few figures, then the standings.
+        setup = setup_game("ers", None, {}, 2, 0, 5)
+        sim = SIMULATIONS["ers"](setup, SimOptions(camera="reports", seats="actions"))
+        sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES[:2]))
+        sim.run()
+        winner = NAMES[sim.referee.winner]
+        assert page.wait_for(f"document.getElementById('winner-name').textContent === '{winner} wins!'")
+        assert winner in page.evaluate("document.getElementById('winner-how').textContent")
+        assert page.evaluate("!document.getElementById('winner').hidden")
+        figures = page.evaluate("document.getElementById('figures').textContent")
+        assert f"{sim.cards_played}cards played" in figures
+        standings = page.evaluate("document.getElementById('standings').textContent")
+        assert standings.startswith(f"1. {winner} ")
+        page.screenshot(shots / "winner.png")
     finally:
         page.close()
         publisher.stop()

@@ -19,6 +19,7 @@ from sim.games import SIMULATIONS
 from sim.options import SimOptions
 from table.games import setup_game
 from table.mqtt import MqttError, MqttSettings, TablePublisher, parse_url
+from table.narration import Narrator
 from table.scoreboard import seat_scores
 from tests.mqtt_broker import Broker, Subscriber, connected_client
 
@@ -77,7 +78,7 @@ def test_decisions_stream_on_events_in_order_while_a_dashboard_watches(broker: B
     time.sleep(0.3)
     sim = _sim()
     made = []
-    sim.core.outputs.decisions.append(lambda d, r: made.append(d.to_json()))
+    sim.core.outputs.decisions.append(lambda d, r: made.append(Narrator(NAMES).told(d, r)))
     publisher = TablePublisher(parse_url(broker.url, "t2")).start()
     sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
     sim.run()
@@ -87,6 +88,7 @@ def test_decisions_stream_on_events_in_order_while_a_dashboard_watches(broker: B
         while len(watching.messages) < len(made) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert [json.loads(p) for _, p, _ in watching.messages] == made and publisher.dropped == 0
+        assert [m["said"] for m in made if m["kind"] == "game-started"] == ["The trading game (Cuckoo), 3 players"]
     finally:
         watching.close()
 
@@ -111,7 +113,7 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
         assert watching.wait_for("cardtable/t3/availability", "online", seconds=20)
         assert [watching.wait_for(f"cardtable/t3/seat/{s}/score") for s in range(3)] == [str(v) for v in scores]
         kept = [json.loads(p) for p in watching.wait_count("cardtable/t3/events", 5)]
-        assert kept == made[-5:]  # the five kept, in order
+        assert [{k: v for k, v in e.items() if k != "said"} for e in kept] == made[-5:]  # the five kept, in order
         publisher.stop()
         assert watching.wait_for("cardtable/t3/availability", "offline")
     finally:

@@ -152,7 +152,18 @@ class CuckooReferee(StatefulReferee):
             out=tuple(s for s in range(self.players) if s not in alive),
             winners=tuple(st.winners or ()),
             fewest_best=self.rules.scoring == "points",  # penalty points
+            facts=(("round", str(st.round)), ("pot", str(st.pot))),
+            notes=tuple(self._note(seat) for seat in range(self.players)),
         )
+
+    def _note(self, seat: int) -> str:
+        st = self.state
+        if seat not in st.seats:
+            return "out" if seat not in self.alive() else "sits this round out"
+        card = st.revealed[seat] if seat < len(st.revealed) else None
+        if card is not None:
+            return f"shows {card.code}"
+        return "dealer" if seat == st.dealer else ""
 
     def expects(self) -> Expectation:
         st = self.state

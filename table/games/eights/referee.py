@@ -82,7 +82,30 @@ class EightsReferee(EightsPlays):
             dealer=st.dealer,
             winners=tuple(st.winners or ()),
             fewest_best=self.rules.scoring != "wins",
+            facts=self._facts(),
+            notes=tuple(self._note(seat) for seat in range(self.players)),
         )
+
+    def _facts(self) -> tuple[tuple[str, str], ...]:
+        st = self.state
+        facts = [
+            ("direction", "to the left" if st.direction == 1 else "to the right"),
+            ("suit", SUIT_NAMES.get(st.suit or "", "any")),
+            ("stock", str(st.stock)),
+        ]
+        if st.owed:
+            facts.append(("draw owed", f"{{{st.turn}}} draws {st.owed}"))
+        if st.skips:
+            facts.append(("turns to miss", str(st.skips)))
+        return tuple(facts)
+
+    def _note(self, seat: int) -> str:
+        st = self.state
+        said = [
+            "last card!" if seat < len(st.called) and st.called[seat] else "",
+            "safe card down" if seat < len(st.safe) and st.safe[seat] else "",
+        ]
+        return ", ".join(part for part in said if part)
 
     def expects(self) -> Expectation:
         st = self.state

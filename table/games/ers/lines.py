@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from table.cards import counted
 from table.decisions import (
     BadSlap,
     CardsBurned,
@@ -25,6 +26,21 @@ from table.referee import Referee
 
 TITLE = "Egyptian Rat Screw"
 PAD = "      "
+# Each slap condition as said after "slaps": "Bob slaps a double".
+SLAPS = {
+    "joker": "the joker",
+    "double": "a double",
+    "triple": "a triple",
+    "sandwich": "a sandwich",
+    "hoagie": "a hoagie",
+    "top_bottom": "top and bottom",
+    "tens": "tens",
+    "run": "a run",
+    "marriage": "a marriage",
+    "suit_run": "a run of one suit",
+    "colour_run": "a run of one colour",
+    "counted": "the counted card",
+}
 
 
 def lead_text(ns: int) -> str:
@@ -43,22 +59,22 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         seats = ", ".join(f"{names.names[s]} {k}" for s, k in enumerate(d.hand_sizes))
         return f"{TITLE}, {d.players} players; cards dealt: {seats}", "bold"
     if isinstance(d, ChallengeStarted):
-        return f"{PAD}challenge: {n(d.seat)} has {d.chances} chance(s)", "yellow"
+        return f"{PAD}{n(d.challenger)} challenges: {n(d.seat)} has {counted(d.chances, 'chance')}", "yellow"
     if isinstance(d, ChallengePassed):
-        return f"{PAD}{n(d.from_seat)} ran out: {n(d.seat)} goes on, {d.chances} chance(s)", "yellow"
+        return f"{PAD}{n(d.from_seat)} ran out: {n(d.seat)} goes on, {counted(d.chances, 'chance')} left", "yellow"
     if isinstance(d, ChallengeLost):
-        return f"{PAD}challenge lost: {n(d.challenger)} takes the pile", "yellow"
+        return f"{PAD}{n(d.seat)} lost the challenge: {n(d.challenger)} takes the pile", "yellow"
     if isinstance(d, GoodSlap):
-        tie = f" (exact tie with {', '.join(n(s) for s in d.tied_with)})" if d.tied_with else ""
-        return f"{n(d.seat):>4} SLAPS: {d.condition.replace('_', '-')}{tie}", "bold green"
+        tie = f", in an exact tie with {', '.join(n(s) for s in d.tied_with)}" if d.tied_with else ""
+        return f"{n(d.seat):>4} slaps {SLAPS.get(d.condition, d.condition)}{tie}", "bold green"
     if isinstance(d, SlapLead):
         close = d.lead_ns < names.close_call_ns()
         text = f"{PAD}{n(d.seat)} took the pile, {lead_text(d.lead_ns)} ahead of {n(d.behind)}"
         return text + (": a close call" if close else ""), "bold yellow" if close else "green"
     if isinstance(d, BadSlap):
-        return f"{n(d.seat):>4} slaps for nothing", "bold red"
+        return f"{n(d.seat):>4}'s slap was bad", "bold red"
     if isinstance(d, CardsBurned):
-        return f"{PAD}{n(d.seat)} burns {d.count} card(s) under the pile", "red"
+        return f"{PAD}{n(d.seat)} burns {counted(d.count, 'card')} under the pile", "red"
     if isinstance(d, PlayContested):
         what = "was wrong" if d.upheld else "was right"
         giver, taker = (d.player, d.seat) if d.upheld else (d.seat, d.player)
@@ -69,14 +85,14 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
             return f"{PAD}{n(d.seat)} slapped with no cards: hand under the pile until it is won", "red"
         return f"{PAD}{n(d.seat)} gets strike {d.strikes}{': barred' if d.barred else ''}", "red"
     if isinstance(d, SlapIgnored):
-        return f"{n(d.seat):>4} slap ignored: {d.reason}", "dim"
+        return f"{n(d.seat):>4}'s slap does not count: {d.reason}", "dim"
     if isinstance(d, PileWon):
-        counts = " ".join(f"{names.names[s]}:{k}" for s, k in enumerate(referee.view().scores))
-        return f"{PAD}{n(d.seat)} takes {d.cards} cards ({d.reason})   [{counts}]", "cyan"
+        how = "" if d.reason.startswith("slap") else f" ({d.reason})"
+        return f"{PAD}{n(d.seat)} takes the pile of {d.cards}{how}", "cyan"
     if isinstance(d, PlayerBackIn):
         return f"{PAD}{n(d.seat)} slaps back in!", "bold magenta"
     if isinstance(d, LastChance):
-        return f"{PAD}{n(d.seat)} holds every card: {d.cards} more for a last slap-in", "magenta"
+        return f"{PAD}{n(d.seat)} holds every card: {counted(d.cards, 'card')} more for a last slap-in", "magenta"
     if isinstance(d, GameWon):
         return f"{n(d.seat)} wins the game, holding all the cards!", "bold green"
     return None

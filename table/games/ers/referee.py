@@ -26,7 +26,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from table.cards import Card, CardError, make_deck, parse_card
+from table.cards import Card, CardError, counted, make_deck, parse_card
 from table.decisions import (
     BadSlap,
     CardMismatch,
@@ -206,7 +206,26 @@ class ErsReferee(Referee):
             dealer=self.dealer,
             out=tuple(s for s in range(self.players) if not self.hands[s]),
             winners=() if self.winner is None else (self.winner,),
+            facts=self._facts(),
+            notes=tuple(self._note(seat) for seat in range(self.players)),
         )
+
+    def _facts(self) -> tuple[tuple[str, str], ...]:
+        facts = []
+        if self.challenger is not None:
+            chances = counted(self.chances, "chance")
+            facts.append(("challenge", f"{{{self.turn}}} answers {{{self.challenger}}}: {chances} left"))
+        if self.lone is not None:
+            facts.append(("last chance", f"{counted(self.last_chance_left, 'card')} more to slap back in on"))
+        return tuple(facts)
+
+    def _note(self, seat: int) -> str:
+        if seat in self.hands_under:
+            return "hand under the pile"
+        if self.strikes[seat]:
+            barred = self.strikes[seat] >= self.rules.strikes_limit
+            return f"{self.strikes[seat]} strike(s)" + (": barred" if barred else "")
+        return ""
 
     def expects(self) -> Expectation:
         if self.winner is not None:

@@ -127,6 +127,7 @@ class OhHellState:
     seen: list[Card] = field(default_factory=list)  # the turned card and every card played this hand
     voids: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # seat -> suit -> tricks it was claimed in
     penalties: list[int] = field(default_factory=list)
+    hand_points: list[list[int]] = field(default_factory=list)  # each hand scored, each seat's points
     winners: list[int] | None = None
     last_t: int = 0
 
@@ -191,10 +192,21 @@ class OhHellReferee(StatefulReferee):
             shown=tuple(f"{total} ({bid}/{taken})" for total, bid, taken in zip(st.totals, bids, tricks, strict=False)),
             middle=f"trick {st.trick_no}, {trump}",
             cards=tuple(c.code for c in st.trick_cards),
-            round=int(st.hand) + 1,
+            round=int(st.hand),
             phase="over" if self.finished else str(st.phase),
             dealer=st.dealer,
             winners=tuple(st.winners or ()),
+            facts=(
+                ("hand", f"{int(st.hand)} of {len(st.sizes)}: {self.size} card(s)"),
+                ("trumps", "none" if st.trump is None else st.trump),
+                ("trick", f"{st.trick_no} of {self.size}"),
+                ("bids", f"{sum(b for b in st.bids if b is not None)} for {self.size} trick(s)"),
+            ),
+            notes=tuple("" if b == "-" else f"bid {b}, took {took}" for b, took in zip(bids, tricks, strict=False)),
+            history=(
+                ("hand", *(f"{{{seat}}}" for seat in range(self.players))),
+                *((str(n), *map(str, points)) for n, points in enumerate(st.hand_points, start=1)),
+            ),
         )
 
     def expects(self) -> Expectation:
@@ -367,6 +379,7 @@ class OhHellReferee(StatefulReferee):
         points = [self.score(bid, took) - pen for bid, took, pen in zip(bids, st.tricks, st.penalties, strict=True)]
         for seat, p in enumerate(points):
             st.totals[seat] += p
+        st.hand_points.append(points)
         out: list[Decision] = [HandScored(t, st.hand, tuple(bids), tuple(st.tricks), tuple(points), tuple(st.totals))]
         if st.hand == len(st.sizes):
             return out + self._game_over(t, f"highest total after {st.hand} hands")
