@@ -101,6 +101,17 @@
     $("standings").replaceChildren(...order.map((seat, i) => el("li", {}, `${i + 1}. ${seat.name} ${seat.score}`)));
   }
 
+  // Every game this table has kept (the ``standings`` topic): the players best first, the records.
+  function drawLeague(league) {
+    const best = el("div", {}, el("h3", {}, "All games"),
+      el("ol", {}, ...league.standings.slice(0, 6).map(([name, games, wins]) => el("li", {}, `${name}: ${wins} of ${games} won`))));
+    const records = el("div", {}, el("h3", {}, "Records"),
+      el("ul", {}, ...league.records.map(([what, who, value]) => el("li", {}, `${what}: ${who}, ${value}`))));
+    for (const box of document.querySelectorAll(".records")) {
+      box.replaceChildren(...(league.standings.length ? [best.cloneNode(true), records.cloneNode(true)] : []));
+    }
+  }
+
   // What just happened, in words, newest first; the seat concerned lights up for a moment.
   function decision(event) {
     if (!event.said) return;
@@ -183,7 +194,7 @@
     client.on("connect", () => {
       brokerUp = true;
       connection();
-      client.subscribe([`${base}/state`, `${base}/availability`, `${base}/events`], { qos: 1 });
+      client.subscribe([`${base}/state`, `${base}/availability`, `${base}/events`, `${base}/standings`], { qos: 1 });
     });
     client.on("close", () => { brokerUp = false; connection(); });
     // A cleared (empty) or damaged message is skipped: the page keeps what it shows.
@@ -195,6 +206,7 @@
       if (data === null || typeof data !== "object") return;
       if (topic === `${base}/state` && Array.isArray(data.seats)) { state = data; draw(); }
       else if (topic === `${base}/events`) decision(data);
+      else if (topic === `${base}/standings` && Array.isArray(data.standings)) drawLeague(data);
     });
   }
   showAddress();

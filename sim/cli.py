@@ -89,7 +89,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     sim = SIMULATIONS[setup.game](setup, options, on_decision=view.show if view else None)
     if view is not None:
         view.lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())
-    journal = JournalWriter(args.journal, sim.setup) if args.journal else None
+    journal = JournalWriter(args.journal, sim.setup, names=names) if args.journal else None
     sim.journal = journal
     publisher = _publisher(args, sim, names)
     try:

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from table.arguments import mqtt_arguments, overrides
@@ -18,7 +19,7 @@ from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, setup_game
 from table.games.ers.beggar import GAME as BEGGAR_GAME
 from table.games.ers.beggar import parse_deal, playout
-from table.journal import read_journal
+from table.journal import JournalError, read_journal
 from table.replay import Replay
 from table.rules import RulesError, load_preset, shipped_presets
 
@@ -111,6 +112,41 @@ def cmd_league(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    """The standings and records of the games played on this table (``table.standings``)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from table.config import journal_folder
+    from table.standings import FILE, Standings
+
+    folder = Path(args.journals) if args.journals else journal_folder(args.config)
+    if not folder.is_dir():
+        raise JournalError(f"{folder}: no such journal folder")
+    standings = Standings(folder / FILE)
+    try:
+        if args.rebuild:
+            kept, problems = standings.rebuild(folder)
+            for problem in problems:
+                print(f"cardtable: warning: left out: {problem}", file=sys.stderr)
+            print(f"rebuilt from the journals: {kept} finished game(s)")
+        console = Console(highlight=False)
+        board = Table("", "player", "games", "wins", title="Standings", title_justify="left")
+        for place, s in enumerate(standings.standings(), start=1):
+            board.add_row(str(place), s.name, str(s.games), str(s.wins))
+        if not board.rows:
+            print("no finished game yet" + ("" if args.rebuild else " (--rebuild reads the journals)"))
+            return 0
+        console.print(board)
+        records = Table("record", "who", "", title="Records", title_justify="left")
+        for r in standings.records():
+            records.add_row(r.what, r.who, r.value)
+        console.print(records)
+    finally:
+        standings.close()
+    return 0
+
+
 def cmd_playout(args: argparse.Namespace) -> int:
     preset = load_preset(BEGGAR_GAME, args.rules)
     if preset.values.get("slaps", True):
@@ -193,6 +229,13 @@ def build_parser() -> argparse.ArgumentParser:
     league = sub.add_parser("league", help="every table on an MQTT broker, its game and its standings")
     league.add_argument("--mqtt", required=True, metavar="URL", help="the broker: mqtt://[USER:PASS@]HOST:PORT")
     league.set_defaults(func=cmd_league)
+
+    stats = sub.add_parser("stats", help="the standings and records of the games this table played")
+    where = stats.add_mutually_exclusive_group(required=True)
+    where.add_argument("--config", help="the table's configuration (its journal folder)")
+    where.add_argument("--journals", metavar="FOLDER", help="a journal folder")
+    stats.add_argument("--rebuild", action="store_true", help="make the standings again from the journals")
+    stats.set_defaults(func=cmd_stats)
 
     play = sub.add_parser("playout", help="play a Beggar-my-neighbour deal to its end")
     play.add_argument("--rules", default="beggar-my-neighbour")

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -48,6 +49,11 @@ class Journal:
     start_ns: int = 0  # the moment the game was dealt: the referee's start
     number: int = 0  # its number among the games of its folder (0: not numbered)
     damage: str | None = None  # the first damaged line, named, where the entries end (``salvage``)
+    names: tuple[str, ...] = ()  # the players' names by seat, where the table wrote them
+
+    def player_names(self) -> tuple[str, ...]:
+        """The players' names by seat: as written, or "seat 1", "seat 2"... where they were not."""
+        return self.names or tuple(f"seat {seat + 1}" for seat in range(self.setup.players))
 
 
 def _dumps(data: object) -> str:
@@ -79,10 +85,17 @@ class JournalWriter:
     """Appends events to a new journal file, one flushed (and by default fsynced) line each."""
 
     def __init__(
-        self, path: str | Path, setup: GameSetup | None, fsync: bool = True, start_ns: int = 0, number: int = 0
+        self,
+        path: str | Path,
+        setup: GameSetup | None,
+        fsync: bool = True,
+        start_ns: int = 0,
+        number: int = 0,
+        names: Sequence[str] = (),
     ) -> None:
-        """A new journal for the game ``setup``, dealt at ``start_ns``, the ``number``-th of its
-        folder; or with ``setup`` None an existing one to go on appending to (``resume``)."""
+        """A new journal for the game ``setup`` played by ``names``, dealt at ``start_ns``, the
+        ``number``-th of its folder; or with ``setup`` None an existing one to go on appending
+        to (``resume``)."""
         self.path = Path(path)
         self.fsync = fsync
         if setup is None:
@@ -94,7 +107,8 @@ class JournalWriter:
             raise JournalError(f"{self.path}: already exists; a journal is never overwritten") from None
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create journal: {exc.strerror}") from None
-        self._write({"journal": FORMAT, **setup.to_json(), "start": start_ns, "number": number})
+        named = {"names": list(names)} if names else {}
+        self._write({"journal": FORMAT, **setup.to_json(), "start": start_ns, "number": number, **named})
 
     @classmethod
     def resume(cls, path: str | Path, fsync: bool = True) -> JournalWriter:
@@ -171,7 +185,7 @@ def _header(path: Path, line: bytes) -> tuple[Journal, bool]:
         except ValueError as exc:
             raise JournalError(f"{path}:1: {exc}") from None
         data.pop("journal")
-    start, number = data.pop("start", 0), data.pop("number", 0)
+    start, number, names = data.pop("start", 0), data.pop("number", 0), data.pop("names", [])
     if type(start) is not int or start < 0:
         raise JournalError(f"{path}:1: start must be nanoseconds from 0, not {start!r}")
     if type(number) is not int or number < 0:
@@ -180,7 +194,9 @@ def _header(path: Path, line: bytes) -> tuple[Journal, bool]:
         setup = GameSetup.from_json(data)
     except (GameSetupError, ValueError) as exc:
         raise JournalError(f"{path}:1: {exc}") from None
-    return Journal(setup, start_ns=start, number=number), checked
+    if not (isinstance(names, list) and all(isinstance(n, str) for n in names) and len(names) in (0, setup.players)):
+        raise JournalError(f"{path}:1: names must be the {setup.players} players' names, not {names!r}")
+    return Journal(setup, start_ns=start, number=number, names=tuple(names)), checked
 
 
 def _entry(data: Any, players: int) -> Entry:

@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import queue
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -56,6 +57,8 @@ from table.replay import state_digest
 from table.resume import last_number, newest_journal
 from table.rules import RulesError, shipped_presets
 from table.seat_parts import SEAT_BOARD, open_seat_parts
+from table.standings import FILE as STANDINGS
+from table.standings import Standings
 from table.units import MS
 
 log = logging.getLogger("cardtable")
@@ -130,6 +133,7 @@ class LiveTable:
             if self.publisher is not None:
                 self._parts.append(self.publisher.start())  # stopped with the other parts: "offline"
                 self._publish(core, len(core.decisions))
+                self._keep_result(None)  # the standings so far, for the scoreboard between games
             ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
             next_game: int | None = None
             self.camera.start()
@@ -158,7 +162,7 @@ class LiveTable:
                 woke = woke_host + self.offset_ns
                 if ends is not None and woke >= ends:
                     break
-                decided, faults = len(core.decisions), dict(core.faults)
+                decided, faults, over = len(core.decisions), dict(core.faults), core.referee.finished
                 with core.batch(woke):
                     for item in items:
                         try:
@@ -168,6 +172,8 @@ class LiveTable:
                             log.exception("the table could not take %r; it goes on without it", item)
                 if len(core.decisions) > decided:
                     self.stats.told(woke_host, time.monotonic_ns(), items)
+                if core.referee.finished and not over:
+                    self._keep_result(core)
                 if self.menu is None:
                     self.pins.check(core, woke)
                 playing = core
@@ -211,6 +217,26 @@ class LiveTable:
         if core.referee.finished and next_game is None and self.menu is None:
             return core, now + round(NEXT_GAME_S * 1e9)
         return core, next_game
+
+    def _keep_result(self, core: TableCore | None) -> None:
+        """A game just over (``core``), into the standings beside the journals
+        (``table.standings``); the scoreboard is told them (with None, only told). A database that
+        cannot be written is logged: the game and its journal stand, and ``cardtable stats
+        --rebuild`` makes it again."""
+        names = self.config.seats.names
+        try:
+            standings = Standings(self._folder / STANDINGS)
+            try:
+                if core is not None:
+                    standings.add_played(self.journals[-1].name, core.setup, names, core.decisions, core.referee)
+                summary = standings.summary()
+            finally:
+                standings.close()
+        except (JournalError, sqlite3.Error) as exc:
+            log.error("the game is not in the standings: %s", exc)
+            return
+        if self.publisher is not None:
+            self.publisher.retain("standings", json.dumps(summary, separators=(",", ":")))
 
     def _publish(self, core: TableCore, since: int) -> None:
         """The decisions from ``since`` on, and the state they leave, to the MQTT broker."""
@@ -400,7 +426,8 @@ class LiveTable:
         folder = self.config.resolve(self.config.journal.folder)
         folder.mkdir(parents=True, exist_ok=True)
         path, number = self.series.next_journal(folder, setup.game)
-        journal = JournalWriter(path, setup, fsync=self.config.journal.fsync, start_ns=now, number=number)
+        names = self.config.seats.names
+        journal = JournalWriter(path, setup, self.config.journal.fsync, now, number, names)
         core = TableCore(
             setup,
             self._lateness(),

@@ -54,7 +54,8 @@ from table.decisions import Decision
 from table.errors import CardtableError
 from table.lights import Pattern
 from table.narration import Narrator
-from table.scoreboard import GameStory, table_state
+from table.scoreboard import table_state
+from table.tally import GameTally
 
 log = logging.getLogger("cardtable.mqtt")
 
@@ -167,7 +168,7 @@ class TablePublisher:
         self._catch_up_mid = -1  # the subscription whose acknowledgement starts the catch-up
         self._seats = 0  # seats whose topics are published (the rest are cleared)
         self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
-        self.story = GameStory()  # the game under way as its decisions told it: for the winner's screen
+        self.tally = GameTally()  # the game under way as its decisions told it: for the winner's screen
         self.on_command: Callable[[CommandRequest], None] | None = None  # where commands go (the table's inbox)
         self._clearing: set[str] = set()  # command topics whose retained message this table cleared
         self._allowance = float(COMMAND_BURST)  # commands that may come now (a token bucket)
@@ -367,7 +368,7 @@ class TablePublisher:
 
     def event(self, told: dict[str, Any]) -> None:
         """One decision as told (``Narrator.told``), on the ``events`` topic."""
-        self.story.heard(told)
+        self.tally.heard(told)
         payload = json.dumps(told, separators=(",", ":"))
         with self._lock:
             if self.connected:
@@ -404,7 +405,7 @@ class TablePublisher:
     ) -> None:
         """The retained topics as the game now stands: the whole state, and its parts topic by topic."""
         self.announce(names)
-        state = table_state(referee, setup, names, lights, paused, self.story)
+        state = table_state(referee, setup, names, lights, paused, self.tally)
         game = {key: state[key] for key in ("game", "preset", "round", "phase")}
         self.retain("game", json.dumps(game, separators=(",", ":")))
         self.retain("turn", NOBODY if state["turn"] is None else names[state["turn"]])

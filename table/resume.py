@@ -84,7 +84,7 @@ def _set_aside(path: Path, journal: Journal) -> None:
     prove written in its place, to go on appending to."""
     aside = path.with_name(path.name + DAMAGED)
     path.rename(aside)
-    with JournalWriter(path, journal.setup, fsync=False, start_ns=journal.start_ns, number=journal.number) as writer:
+    with JournalWriter(path, journal.setup, False, journal.start_ns, journal.number, journal.names) as writer:
         for entry in journal.entries:
             writer.record(entry.event, entry.late_ns)
         writer.sync()

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from typing import Any
 
 from table.games import game_of
 from table.lights import Pattern
 from table.referee import Referee
+from table.tally import GameTally
 
 
 def seat_counts(referee: Referee) -> tuple[str, list[str]]:
@@ -34,51 +34,6 @@ def middle_cards(referee: Referee) -> tuple[str, list[str]]:
     return view.middle, list(view.cards)
 
 
-@dataclass
-class GameStory:
-    """What the winner's screen tells of a game: how it ended and a few figures, gathered from
-    its decisions as told (``Narrator.told``) since the game began."""
-
-    cards: int = 0
-    good_slaps: int = 0
-    bad_slaps: int = 0
-    closest_ns: int | None = None  # the smallest lead a slap won by
-    tricks: int = 0
-    lives_lost: int = 0
-    ending: str = ""  # the sentence of the decision that ended the game
-
-    def heard(self, told: dict[str, Any]) -> None:
-        kind = told.get("kind")
-        if kind == "game-started":
-            for f in fields(self):
-                setattr(self, f.name, f.default)
-        elif kind == "card-played":
-            self.cards += 1
-        elif kind == "good-slap":
-            self.good_slaps += 1
-        elif kind == "bad-slap":
-            self.bad_slaps += 1
-        elif kind == "slap-lead":
-            lead = int(told["lead_ns"])
-            self.closest_ns = lead if self.closest_ns is None else min(self.closest_ns, lead)
-        elif kind == "trick-won":
-            self.tricks += 1
-        elif kind == "life-lost":
-            self.lives_lost += 1
-        elif kind in ("game-won", "game-over"):
-            self.ending = told.get("said", "")
-
-    def figures(self) -> list[list[str]]:
-        """The figures worth telling, each as [what, how many]."""
-        out = [["cards played", str(self.cards)]]
-        out += [["slaps won", str(self.good_slaps)], ["bad slaps", str(self.bad_slaps)]] if self.good_slaps else []
-        if self.closest_ns is not None:
-            out.append(["the closest slap won", f"{self.closest_ns / 1e6:.1f} ms"])
-        out += [["tricks", str(self.tricks)]] if self.tricks else []
-        out += [["lives lost", str(self.lives_lost)]] if self.lives_lost else []
-        return out
-
-
 def named(text: str, names: Sequence[str]) -> str:
     """A view's text with each seat written "{2}" replaced by its player's name."""
     return re.sub(r"\{(\d+)\}", lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
@@ -90,7 +45,7 @@ def table_state(
     names: Sequence[str],
     lights: Sequence[Pattern] = (),
     paused: Sequence[str] = (),
-    story: GameStory | None = None,
+    tally: GameTally | None = None,
 ) -> dict[str, Any]:
     """The whole table as one JSON object (the ``state`` topic: what a web page draws)."""
     view = referee.view()
@@ -125,8 +80,8 @@ def table_state(
         "facts": [[label, named(value, names)] for label, value in view.facts],
         "history": [[named(cell, names) for cell in row] for row in view.history],
         "winners": list(view.winners),
-        "ending": story.ending if story is not None else "",
-        "figures": story.figures() if story is not None else [],
+        "ending": tally.ending if tally is not None else "",
+        "figures": tally.figures() if tally is not None else [],
         "paused": list(paused),
     }
 

@@ -45,7 +45,9 @@ OUTPUTS = {
     "table.notify",
     "table.scoreboard",
     "table.signals",
+    "table.standings",
     "table.table_sketch",
+    "table.tally",
     "table.terminal_view",
 }
 WIRING = {

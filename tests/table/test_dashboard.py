@@ -7,6 +7,7 @@ the cards, the names and the winner, and fits the screen. Its screenshots are ke
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import threading
 import time
@@ -20,6 +21,7 @@ from sim.options import SimOptions
 from table.games import setup_game
 from table.mqtt import TablePublisher, parse_url
 from table.scoreboard import seat_scores
+from table.standings import Standings
 from tests.headless import Headless
 from tests.mqtt_broker import Broker, free_port
 
@@ -172,13 +174,23 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES[:2]))
         sim.run()
         winner = NAMES[sim.referee.winner]
+        standings = Standings(tmp_path / "standings.sqlite")  # as the table keeps them when a game ends
+        standings.add_played("game.jsonl", sim.setup, NAMES[:2], sim.core.decisions, sim.referee)
+        publisher.retain("standings", json.dumps(standings.summary()))
         assert page.wait_for(f"document.getElementById('winner-name').textContent === '{winner} wins!'")
         assert winner in page.evaluate("document.getElementById('winner-how').textContent")
         assert page.evaluate("!document.getElementById('winner').hidden")
+        assert page.evaluate(  # the winner's name wholly on the screen
+            "(r => r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth)"
+            "(document.getElementById('winner-name').getBoundingClientRect())"
+        )
         figures = page.evaluate("document.getElementById('figures').textContent")
         assert f"{sim.cards_played}cards played" in figures
         standings = page.evaluate("document.getElementById('standings').textContent")
         assert standings.startswith(f"1. {winner} ")
+        league = "document.querySelector('#winner .records').textContent"
+        assert page.wait_for(f"{league}.includes('{winner}: 1 of 1 won')")
+        assert "fastest slap" in page.evaluate(league)
         page.screenshot(shots / "winner.png")
     finally:
         page.close()

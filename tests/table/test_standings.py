@@ -1,0 +1,111 @@
+"""The players' standings and records (``table.standings``): kept as games end at the table, and
+made again from the journals alike; ``cardtable stats`` prints them."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from sim.games import SIMULATIONS
+from sim.mock_gpio import timed_mock_factory
+from sim.options import SimOptions
+from table.cli import main
+from table.commands import CommandRequest, parse_command
+from table.config import load_config
+from table.games import setup_game
+from table.journal import JournalWriter
+from table.live import LiveTable
+from table.standings import FILE, Standings
+from tests.live_tables import rendered_table, wait_until
+
+NAMES = ["Ann", "Bob", "Cyd", "Dee"]
+
+
+def _played(folder: Path, game: str, seed: int, players: int = 3) -> object:
+    """A simulated game, its journal written with the players' names, as a table plays it."""
+    setup = setup_game(game, None, {}, players, 0, seed)
+    sim = SIMULATIONS[game](setup, SimOptions(camera="reports", seats="actions"))
+    with JournalWriter(folder / f"{game}-{seed}.jsonl", sim.setup, fsync=False, names=NAMES[:players]) as journal:
+        sim.journal = journal
+        sim.run()
+    return sim
+
+
+def test_the_journals_make_the_very_standings_the_games_were_kept_with_as_they_ended(tmp_path: Path) -> None:
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    live = Standings(tmp_path / "live.sqlite")
+    for game, seed in (("ers", 1), ("ers", 2), ("oh-hell", 1), ("cuckoo", 3)):
+        sim = _played(folder, game, seed)
+        assert live.add_played(f"{game}-{seed}.jsonl", sim.setup, NAMES[:3], sim.core.decisions, sim.referee)
+    rebuilt = Standings(tmp_path / "rebuilt.sqlite")
+    assert rebuilt.rebuild(folder) == (4, [])
+    assert rebuilt.dump() == live.dump()
+    games = live.dump()["games"]
+    assert [g[0] for g in games] == ["cuckoo-3.jsonl", "ers-1.jsonl", "ers-2.jsonl", "oh-hell-1.jsonl"]
+    reactions = live.dump()["reactions"]
+    assert reactions and all(0 < ns < 5_000_000_000 for *_, ns in reactions)  # a card to a press, in seconds
+    assert sum(s.wins for s in live.standings()) >= 4  # a winner a game (ties count for each)
+    assert {r.what for r in live.records()} >= {"fastest slap", "best bidder"}
+
+
+def test_a_game_not_over_is_not_kept_and_a_broken_journal_is_named_and_left_out(tmp_path: Path) -> None:
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    setup = setup_game("ers", None, {}, 3, 0, 1)
+    sim = SIMULATIONS["ers"](setup, SimOptions(camera="reports", seats="actions", max_cards=10))
+    with JournalWriter(folder / "unfinished.jsonl", sim.setup, fsync=False, names=NAMES[:3]) as journal:
+        sim.journal = journal
+        sim.run()
+    (folder / "broken.jsonl").write_text('{"journal": "cardtable-1", "game": \n', encoding="utf-8")
+    standings = Standings(tmp_path / "s.sqlite")
+    kept, problems = standings.rebuild(folder)
+    assert kept == 0 and len(problems) == 1 and "broken.jsonl" in problems[0]
+    assert standings.standings() == []
+
+
+def test_cardtable_stats_prints_the_standings_and_records_and_names_a_missing_folder(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    for seed in (1, 2):
+        _played(folder, "ers", seed)
+    assert main(["stats", "--journals", str(folder), "--rebuild"]) == 0
+    said = capsys.readouterr().out
+    assert "rebuilt from the journals: 2 finished game(s)" in said
+    assert "Standings" in said and "Records" in said and "fastest slap" in said and "Egyptian Rat Screw" in said
+    assert main(["stats", "--journals", str(tmp_path / "nowhere")]) == 2
+    assert "no such journal folder" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_live_table_keeps_a_game_as_it_ends_and_the_journal_makes_the_same(tmp_path: Path) -> None:
+    """A bidding game at the live table, ended by the players' command: it is in the standings
+    beside its journal, and the journal replayed makes the same rows."""
+    path = rendered_table(tmp_path, frames=30, card_from=99)
+    config = load_config(path, {"game": {"name": "oh-hell", "preset": "classic"}})
+    table = LiveTable(config, pin_factory=timed_mock_factory())
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 15})
+    runner.start()
+    answers: list[tuple[bool, str]] = []
+    try:
+        wait_until(lambda: table.games)
+        table.inbox.put(CommandRequest(parse_command({"command": "end-game"}), lambda ok, m: answers.append((ok, m))))
+        wait_until(lambda: answers)
+        assert answers[0][0], answers
+        wait_until(lambda: (tmp_path / "journal" / FILE).exists() and _rows(tmp_path / "journal" / FILE))
+    finally:
+        table.stop()
+        runner.join(timeout=30)
+    live = Standings(tmp_path / "journal" / FILE)
+    rebuilt = Standings(tmp_path / "rebuilt.sqlite")
+    assert rebuilt.rebuild(tmp_path / "journal") == (1, [])
+    assert rebuilt.dump() == live.dump()
+    assert [s.name for s in live.standings()] == sorted(NAMES, key=lambda n: n)  # all tied: nothing was played
+
+
+def _rows(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
