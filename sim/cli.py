@@ -20,6 +20,7 @@ from table.arguments import mqtt_arguments, overrides
 from table.games import DEFAULT_GAME, GAMES, setup_game
 from table.journal import JournalWriter
 from table.referee import GameSetupError
+from table.sound import LogPlayer, Sounds
 from table.terminal_view import TerminalView
 
 
@@ -35,6 +36,7 @@ def sim_parser() -> argparse.ArgumentParser:
     sim.add_argument("--fast", action="store_true", help="no pauses: run on the virtual clock flat out")
     sim.add_argument("--speed", type=float, default=8.0, help="times real pace when not --fast (default 8)")
     sim.add_argument("--journal", default=None, help="write the game's journal to this new file")
+    sim.add_argument("--sound-log", default=None, metavar="FILE", help="write the sound cues the table would play")
     sim.add_argument("--max-cards", type=int, default=20_000)
     sim.add_argument(
         "--camera",
@@ -92,12 +94,19 @@ def cmd_sim(args: argparse.Namespace) -> int:
     journal = JournalWriter(args.journal, sim.setup, names=names) if args.journal else None
     sim.journal = journal
     publisher = _publisher(args, sim, names)
+    sound_log = open(args.sound_log, "w", encoding="utf-8") if args.sound_log else None  # noqa: SIM115
+    if sound_log is not None:
+        sounds = Sounds(LogPlayer(sound_log))
+        sim.core.outputs.decisions.append(sounds.decided)
+        sim.core.outputs.ticks.append(sounds.tick)
     try:
         with sketched(view, sim):
             result = sim.run()
     finally:
         if journal is not None:
             journal.close()
+        if sound_log is not None:
+            sound_log.close()
         if publisher is not None:
             publisher.stop()
     if result.abandoned:

@@ -23,15 +23,15 @@ if [[ $DRY == 0 && $(id -u) != 0 ]]; then
 fi
 
 # 1. System packages: Python's venv, the Pi camera's library and lgpio (both only from apt, used
-#    from a venv made with --system-site-packages), and the broker.
+#    from a venv made with --system-site-packages), the broker, and aplay for the sound cues.
 run apt-get update
-run apt-get install -y python3-venv python3-picamera2 python3-lgpio mosquitto mosquitto-clients
+run apt-get install -y python3-venv python3-picamera2 python3-lgpio mosquitto mosquitto-clients alsa-utils
 
 # 2. The table's own user, in the groups for the GPIO chips, the cameras and the serial ports.
 if ! id cardtable >/dev/null 2>&1; then
     run useradd --system --home-dir "$STATE" --shell /usr/sbin/nologin cardtable
 fi
-run usermod -a -G gpio,video,dialout cardtable
+run usermod -a -G gpio,video,dialout,audio cardtable
 
 # 3. The code, in a venv of its own that sees the system's picamera2 and lgpio.
 run mkdir -p "$PREFIX"

@@ -99,6 +99,12 @@ class MqttConfig:
 
 
 @dataclass(frozen=True)
+class SoundConfig:
+    on: bool = True  # short cues on the Pi's audio output, where it has a sound card and aplay
+    volume: float = 0.6  # from 0 (silent) to 1
+
+
+@dataclass(frozen=True)
 class TableConfig:
     path: Path
     game: GameConfig
@@ -107,6 +113,7 @@ class TableConfig:
     journal: JournalConfig
     zones: tuple[Any, ...]  # vision.zones.Zone: where the tracker files each card
     mqtt: MqttConfig = field(default_factory=MqttConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the file's keys, as read
 
     def setup(self, seed: int) -> GameSetup:
@@ -172,6 +179,7 @@ SECTIONS: dict[str, type] = {
     "camera": CameraConfig,
     "seats": SeatsConfig,
     "journal": JournalConfig,
+    "sound": SoundConfig,
     "mqtt": MqttConfig,
 }
 
@@ -248,6 +256,8 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     config = TableConfig(path, zones=(), data=data, **sections)
     _check_seats(config.seats)
     _check_camera(config.camera)
+    if not 0 <= config.sound.volume <= 1:
+        raise ConfigError(f"key 'volume' in [sound]: {config.sound.volume} is outside 0 to 1")
     config.mqtt_settings()  # a bad url, table id or password file is named now, not at the first decision
     _game_setup(config.game, len(config.seats.names), config.game.seed or 0, path)
     try:

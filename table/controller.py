@@ -80,6 +80,7 @@ class Outputs:
 
     lights: Callable[[int, Pattern], None] = lambda seat, pattern: None
     decisions: list[Callable[[Decision, Referee], None]] = field(default_factory=list)
+    ticks: list[Callable[[int], None]] = field(default_factory=list)  # told the time at every tick (sounds)
 
 
 class TableCore:
@@ -266,6 +267,8 @@ class TableCore:
         if self.sequencer.released_to is not None:
             self._emit(self.referee.advance(self.sequencer.released_to), now_ns)
         self._lights(now_ns)
+        for tick in self.outputs.ticks:
+            tick(now_ns)
 
     def waiting(self) -> bool:
         """Whether time alone will bring something: an event held, a gesture or a referee's window

@@ -57,6 +57,7 @@ from table.replay import state_digest
 from table.resume import last_number, newest_journal
 from table.rules import RulesError, shipped_presets
 from table.seat_parts import SEAT_BOARD, open_seat_parts
+from table.sound import table_sounds
 from table.standings import FILE as STANDINGS
 from table.standings import Standings
 from table.units import MS
@@ -109,6 +110,7 @@ class LiveTable:
         if self.publisher is not None:
             self.publisher.on_command = self.inbox.put  # commands from the broker, taken like any input
         self.notifier = Notifier()
+        self.sounds = table_sounds(config.sound.on, config.sound.volume)
         self._kept = KeptChanges(self._folder, self._wired, self._exact_edges)
         self.config = self._kept.kept(config, overrides or {})
         if self.config is not config:
@@ -389,7 +391,11 @@ class LiveTable:
         return {CAMERA: self.config.camera.lateness_ms * MS, self._seat_source: edges}
 
     def _outputs(self) -> Outputs:
-        return Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])
+        outputs = Outputs(lights=self._show, decisions=[self.on_decision] if self.on_decision else [])
+        if self.sounds is not None:
+            outputs.decisions.append(self.sounds.decided)
+            outputs.ticks.append(self.sounds.tick)
+        return outputs
 
     def _resumed(self, now: int) -> TableCore | None:
         """The game the newest journal holds, if it was not over and is this table's game: the

@@ -45,6 +45,7 @@ OUTPUTS = {
     "table.notify",
     "table.scoreboard",
     "table.signals",
+    "table.sound",
     "table.standings",
     "table.table_sketch",
     "table.tally",

@@ -35,9 +35,9 @@ def test_the_shipped_unit_verifies_without_a_warning(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout + done.stderr) == (0, "")  # any word is a warning
     for needed in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StateDirectory=cardtable", "User=cardtable"):
         assert needed in text
-    for device in ("char-gpiochip", "char-video4linux", "char-ttyACM"):
+    for device in ("char-gpiochip", "char-video4linux", "char-ttyACM", "char-alsa"):
         assert f"DeviceAllow={device} rw" in text
-    assert "SupplementaryGroups=gpio video dialout" in text  # the groups that own those devices
+    assert "SupplementaryGroups=gpio video dialout audio" in text  # the groups that own those devices
 
 
 def test_the_shipped_unit_s_exposure_is_at_most_2_5() -> None:
@@ -104,7 +104,7 @@ def test_the_install_script_parses_and_its_dry_run_names_every_step_and_no_passw
     steps = done.stdout
     for step in (
         "apt-get install -y python3-venv python3-picamera2 python3-lgpio mosquitto",
-        "usermod -a -G gpio,video,dialout cardtable",
+        "usermod -a -G gpio,video,dialout,audio cardtable",
         "python3 -m venv --system-site-packages /opt/cardtable/venv",
         "chmod -R u=rwX,g=rX,o= /opt/cardtable/src",  # not the whole clone readable by all
         "chmod -R o+rX /opt/cardtable/src/dashboard",  # but the page Mosquitto serves
