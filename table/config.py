@@ -11,6 +11,7 @@ from the file's own folder.
 from __future__ import annotations
 
 import dataclasses
+import socket
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -96,6 +97,9 @@ class MqttConfig:
     ca_file: str = ""  # mqtts://: the certificate authority that signed the broker's (empty: the system's)
     cert_file: str = ""  # mqtts://: the table's own certificate, where the broker asks for one ...
     key_file: str = ""  # ... and its key
+    # The scoreboard's address, which Home Assistant links to; empty: this machine's, on the
+    # broker's websockets port (http://<hostname>.local:9001/?table=<table_id>&user=dashboard).
+    scoreboard_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,8 @@ class TableConfig:
             if settings.username is None:
                 raise ConfigError("[mqtt] password_file: the url names no user (mqtt://USER@HOST:PORT)")
             settings = dataclasses.replace(settings, password=password)
+        page = mqtt.scoreboard_url or f"http://{socket.gethostname()}.local:9001/?table={mqtt.table_id}&user=dashboard"
+        settings = dataclasses.replace(settings, page=page)
         files = {key: getattr(mqtt, key) for key in ("ca_file", "cert_file", "key_file") if getattr(mqtt, key)}
         if files and not settings.tls:
             raise ConfigError(f"[mqtt] {', '.join(files)}: only for TLS (a url beginning mqtts://)")

@@ -86,6 +86,7 @@ class MqttSettings:
     ca_file: str | None = None  # TLS: the certificate authority that signed the broker's (None: the system's)
     cert_file: str | None = None  # TLS: the table's own certificate and key, where the broker asks for them
     key_file: str | None = None
+    page: str = ""  # the scoreboard's address, for Home Assistant's link to it
 
     @property
     def base(self) -> str:
@@ -164,7 +165,7 @@ class TablePublisher:
         self.dropped = 0  # decisions given up while the broker was away (the queue was full)
         self._lock = threading.Lock()
         self._retained: dict[str, str] = {}  # topic: payload, republished on every connect
-        self._waiting: deque[str] = deque()  # decisions made while the broker was away
+        self._waiting: deque[tuple[str, str]] = deque()  # (topic, payload): events made while the broker was away
         self._catch_up_mid = -1  # the subscription whose acknowledgement starts the catch-up
         self._seats = 0  # seats whose topics are published (the rest are cleared)
         self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
@@ -248,7 +249,7 @@ class TablePublisher:
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
             while self._waiting:
-                client.publish(self._topic("events"), self._waiting.popleft(), qos=1)
+                client.publish(*self._waiting.popleft(), qos=1)
         log.info("MQTT: connected to %s:%d as table %s", self.settings.host, self.settings.port, self.settings.table_id)
 
     def _connect_failed(self, client: Any, userdata: Any) -> None:
@@ -351,12 +352,19 @@ class TablePublisher:
         self._retain(self._topic(name), payload)
 
     def announce(self, names: Sequence[str]) -> None:
-        """Tell Home Assistant of the table and its seats (when they change)."""
+        """Tell Home Assistant of the table and its seats (when they change). Seats gone since
+        the last announcement are removed in one message; the retained one after it names only
+        the seats there are."""
         if tuple(names) == self._announced:
             return
+        gone = range(len(names), len(self._announced or ()))
         self._announced = tuple(names)
-        payload = home_assistant.discovery(self.settings.table_id, names, _version())
-        self._retain(home_assistant.discovery_topic(self.settings.table_id), json.dumps(payload))
+        table_id, page = self.settings.table_id, self.settings.page
+        topic = home_assistant.discovery_topic(table_id)
+        if gone:
+            removal = home_assistant.discovery(table_id, names, _version(), page, removed=gone)
+            self._send(topic, json.dumps(removal), retain=True)
+        self._retain(topic, json.dumps(home_assistant.discovery(table_id, names, _version(), page)))
 
     def _retain(self, topic: str, payload: str) -> None:
         with self._lock:
@@ -367,17 +375,25 @@ class TablePublisher:
                 self.client.publish(topic, payload, qos=1, retain=True)
 
     def event(self, told: dict[str, Any]) -> None:
-        """One decision as told (``Narrator.told``), on the ``events`` topic."""
+        """One decision as told (``Narrator.told``), on the ``events`` topic, and Home
+        Assistant's event entities' messages it makes."""
         self.tally.heard(told)
-        payload = json.dumps(told, separators=(",", ":"))
+        self._send(self._topic("events"), json.dumps(told, separators=(",", ":")))
+        for topic, payload in home_assistant.events(told, self._announced or ()):
+            self._send(self._topic(topic), json.dumps(payload, separators=(",", ":")))
+
+    def _send(self, topic: str, payload: str, retain: bool = False) -> None:
+        """A message sent now, or once the broker is back (the oldest waiting give way)."""
         with self._lock:
             if self.connected:
-                self.client.publish(self._topic("events"), payload, qos=1)
+                self.client.publish(topic, payload, qos=1, retain=retain)
                 return
+            if retain:
+                return  # the retained messages are all sent again on connect
             if len(self._waiting) >= self.settings.keep_events:
                 self._waiting.popleft()
                 self.dropped += 1
-            self._waiting.append(payload)
+            self._waiting.append((topic, payload))
 
     def follow(
         self,
@@ -416,6 +432,7 @@ class TablePublisher:
             self.retain(f"seat/{gone}/name", CLEARED)
             self.retain(f"seat/{gone}/score", CLEARED)
         self._seats = max(self._seats, len(state["seats"]))
+        self.retain("leader", home_assistant.leader(state))
         self.retain("state", json.dumps(state, separators=(",", ":")))
 
 

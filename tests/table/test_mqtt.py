@@ -4,9 +4,11 @@ while the broker is away, and a simulated game's scores on the broker exactly as
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -17,6 +19,8 @@ import pytest
 
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
+from table import home_assistant
+from table.decisions import GoodSlap
 from table.games import setup_game
 from table.mqtt import MqttError, MqttSettings, TablePublisher, parse_url
 from table.narration import Narrator
@@ -101,7 +105,9 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
     sim = _sim()
     sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
     sim.run()
-    made = [d.to_json() for d in sim.result.decisions]
+    told = [Narrator(NAMES).told(d, sim.referee) for d in sim.result.decisions]
+    made = [m for t in told for m in [("cardtable/t3/events", t), *home_assistant.events(t, NAMES)]]
+    made = [(topic if topic.startswith("cardtable/") else f"cardtable/t3/{topic}", payload) for topic, payload in made]
     assert not publisher.connected and publisher.dropped == len(made) - 5  # the oldest gave way to the newest
     publisher.client.loop_stop()  # held back until the dashboard below listens, so it hears the catch-up
     broker.start()
@@ -112,8 +118,11 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
         _, scores = seat_scores(sim.referee)
         assert watching.wait_for("cardtable/t3/availability", "online", seconds=20)
         assert [watching.wait_for(f"cardtable/t3/seat/{s}/score") for s in range(3)] == [str(v) for v in scores]
-        kept = [json.loads(p) for p in watching.wait_count("cardtable/t3/events", 5)]
-        assert [{k: v for k, v in e.items() if k != "said"} for e in kept] == made[-5:]  # the five kept, in order
+        deadline = time.monotonic() + 15
+        sent = lambda: [(t, json.loads(p)) for t, p, _ in watching.messages if "/event" in t]  # noqa: E731
+        while len(sent()) < 5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sent() == made[-5:]  # the five kept, in order: the game's last decisions and Home Assistant's events
         publisher.stop()
         assert watching.wait_for("cardtable/t3/availability", "offline")
     finally:
@@ -285,32 +294,87 @@ def test_the_configurations_mqtt_keys_are_checked(tmp_path: Path) -> None:
         assert says in str(caught.value)
     (tmp_path / "secret").write_text("s3cret\n")
     config = load_config(path, {"mqtt": {"url": "mqtt://table@pi:1884", "password_file": "secret"}})
-    assert config.mqtt_settings() == MqttSettings("pi", 1884, "table", "table", "s3cret")
+    page = f"http://{socket.gethostname()}.local:9001/?table=table&user=dashboard"  # this machine's scoreboard
+    assert config.mqtt_settings() == MqttSettings("pi", 1884, "table", "table", "s3cret", page=page)
+    config = load_config(path, {"mqtt": {"url": "mqtt://pi", "scoreboard_url": "http://tv.lan:9001/"}})
+    assert config.mqtt_settings().page == "http://tv.lan:9001/"
 
 
-def test_home_assistant_is_told_of_the_table_and_told_again_when_it_comes_back(broker: Broker) -> None:
-    sim = _sim()
-    publisher = TablePublisher(parse_url(broker.url, "t6")).start()
-    sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
-    sim.run()
+# What Home Assistant's MQTT integration documents for the platforms used here (the keys each
+# entity may have, those it must), for the device (its abbreviations), and for the device
+# discovery message itself.
+PLATFORMS = {
+    "sensor": (
+        {"p", "name", "state_topic", "unique_id", "default_entity_id"},
+        {"value_template", "json_attributes_topic", "device_class", "options", "state_class", "icon"},
+    ),
+    "event": (
+        {"p", "name", "state_topic", "event_types", "unique_id", "default_entity_id"},
+        {"value_template", "json_attributes_topic", "device_class", "icon"},
+    ),
+}
+DEVICE = {"ids", "name", "mf", "mdl", "sw", "hw", "cu", "sa"}
+MESSAGE = {"dev", "o", "cmps", "availability_topic", "qos", "state_topic", "command_topic"}
+
+
+def _checked_discovery(config: dict, table: str) -> dict:
+    """The device message against the documented schema; its components."""
+    assert set(config) <= MESSAGE and set(config["dev"]) <= DEVICE and config["dev"]["ids"] == [f"cardtable_{table}"]
+    assert config["dev"]["cu"].startswith("http")  # the device page links to the scoreboard
+    parts = config["cmps"]
+    for key, part in parts.items():
+        if set(part) == {"p"}:
+            continue  # a removal
+        required, optional = PLATFORMS[part["p"]]
+        assert required <= set(part) <= required | optional, (key, set(part) ^ required)
+        assert part["unique_id"] == key and part["default_entity_id"] == f"{part['p']}.{key}"  # stable entity ids
+        assert part["state_topic"].startswith(f"cardtable/{table}/")
+        if part["p"] == "event":
+            assert part["event_types"] and all(isinstance(t, str) for t in part["event_types"])
+    return parts
+
+
+def test_home_assistant_is_told_of_the_table_its_events_and_leader_and_a_seat_gone_once(broker: Broker) -> None:
+    sim = _sim("ers", 2)
+    publisher = TablePublisher(dataclasses.replace(parse_url(broker.url, "t6"), page="http://pi.local:9001/")).start()
     topic = "homeassistant/device/cardtable_t6/config"
-    ha = Subscriber(broker, topic)
+    ha = Subscriber(broker, "#")
     try:
-        config = json.loads(ha.wait_for(topic))
-        assert config["dev"]["ids"] == ["cardtable_t6"] and config["availability_topic"] == "cardtable/t6/availability"
-        parts = config["cmps"]
-        scores = [parts[f"cardtable_t6_seat{s}_score"] for s in range(3)]
-        assert [(c["name"], c["state_topic"]) for c in scores] == [
-            (f"{name} score", f"cardtable/t6/seat/{seat}/score") for seat, name in enumerate(NAMES)
-        ]
-        assert parts["cardtable_t6_seat3_score"] == {"p": "sensor"}  # a fourth seat, if there was one, is removed
-        assert parts["cardtable_t6_turn"]["options"] == [*NAMES, "none"] and parts["cardtable_t6_turn"]["p"] == "sensor"
-        ids = [c["unique_id"] for c in parts.values() if "unique_id" in c]
-        assert len(ids) == len(set(ids)) == 5 and all(i.startswith("cardtable_t6_") for i in ids)
+        assert ha.subscribed.wait(10)
+        sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+        sim.run()
+        parts = _checked_discovery(json.loads(ha.wait_for(topic)), "t6")
+        assert [parts[f"cardtable_t6_seat{s}_score"]["name"] for s in range(3)] == [f"{n} score" for n in NAMES]
+        assert "cardtable_t6_seat3_score" not in parts  # no seat that never was
+        assert parts["cardtable_t6_turn"]["options"] == [*NAMES, "none"]
+        events = {key.removeprefix("cardtable_t6_"): part for key, part in parts.items() if part["p"] == "event"}
+        assert set(events) == {"slap", "game", "winner"}
+        # Each event message has an event_type its entity declares; slaps won, the game over, the winner.
+        winner = NAMES[sim.referee.winner]
+        assert ha.wait_for("cardtable/t6/event/winner")
+        heard = {
+            name: [json.loads(p) for t, p, _ in ha.messages if t == f"cardtable/t6/event/{name}"] for name in events
+        }
+        for name, messages in heard.items():
+            assert messages and all(m["event_type"] in events[name]["event_types"] for m in messages)
+        slaps = [d for d in sim.result.decisions if isinstance(d, GoodSlap)]
+        assert [(m["seat"], m["condition"]) for m in heard["slap"]] == [(d.seat, d.condition) for d in slaps]
+        assert [m["winners"] for m in heard["game"]] == [[winner]] and [m["name"] for m in heard["winner"]] == [winner]
+        assert ha.wait_for("cardtable/t6/leader") == winner
+        # A seat gone: removed in one message; the retained one after it no longer names it.
         sent = ha.count(topic)
+        publisher.announce(NAMES[:2])
+        publisher.announce(NAMES[:2])  # the same seats again: nothing is sent
+        configs = [json.loads(p) for p in ha.wait_count(topic, sent + 2)]
+        removal, after = configs[-2:]
+        assert removal["cmps"]["cardtable_t6_seat2_score"] == {"p": "sensor"}
+        assert "cardtable_t6_seat2_score" not in _checked_discovery(after, "t6")
+        time.sleep(0.5)
+        assert ha.count(topic) == sent + 2
         home = connected_client(broker)
         home.publish("homeassistant/status", "online", qos=1).wait_for_publish(5)
-        assert len(ha.wait_count(topic, sent + 1)) == sent + 1  # sent again for Home Assistant
+        again = json.loads(ha.wait_count(topic, sent + 3)[-1])  # sent again for Home Assistant ...
+        assert again == after  # ... without the removal
         home.disconnect()
         home.loop_stop()
     finally:
