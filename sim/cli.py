@@ -19,6 +19,7 @@ from sim.truth import compare
 from table.arguments import mqtt_arguments, overrides
 from table.games import DEFAULT_GAME, GAMES, setup_game
 from table.journal import JournalWriter
+from table.narration import Narrator
 from table.referee import GameSetupError
 from table.sound import LogPlayer, Sounds
 from table.terminal_view import TerminalView
@@ -57,7 +58,9 @@ def sim_parser() -> argparse.ArgumentParser:
         "--lateness-ms", type=int, default=450, help="how long the sequencer waits for late inputs (default 450)"
     )
     sim.add_argument("--quiet", action="store_true", help="print only the result")
-    sim.add_argument("--verbose", action="store_true", help="also print every change of turn")
+    sim.add_argument(
+        "--verbose", action="store_true", help="also print every change of turn, and the simulator's truth check"
+    )
     mqtt_arguments(sim)
     sim.set_defaults(func=cmd_sim)
     return sim
@@ -116,10 +119,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(f"stopped after {result.cards_played} cards with no winner: {result.stuck}")
         print(compare(sim))
         return 1
-    won = result.winners or ()
-    winners = " and ".join(f"{names[s]} (seat {s})" for s in won) or "nobody"
-    print(f"winner: {winners} after {result.cards_played} cards")
-    if not args.quiet:
+    narrator = view or Narrator(names)
+    ended = [d for d in result.decisions if d.KIND in ("game-won", "game-over")]
+    said = narrator.sentence(ended[-1], sim.referee) if ended else None
+    print(f"{said or 'The game is over.'} ({result.cards_played} cards played)")
+    if args.verbose:
         print(compare(sim))
     return 0
 

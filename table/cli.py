@@ -168,8 +168,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for warning in journal.warnings:
         print(f"cardtable: warning: {warning}", file=sys.stderr)
     out = sys.stdout
-    for line in Replay(journal).lines():
-        out.write(line + "\n")
+    if args.pretty:  # told as the terminal told it: the players' names, the seats' lights
+        from table.signals import Signals
+        from table.terminal_view import TerminalView
+
+        replay, signals, now = Replay(journal), Signals(journal.setup.players), [0]
+        view = TerminalView(journal.player_names(), lights=lambda: signals.patterns(now[0]))
+        for decision in replay.decisions():
+            now[0] = decision.t_ns
+            signals.decided(decision, replay.referee, decision.t_ns)
+            view.show(decision, replay.referee)
+    else:
+        for line in Replay(journal).lines():
+            out.write(line + "\n")
     if journal.damage is not None:
         print(f"cardtable: {journal.damage}; replayed the {len(journal.entries)} inputs before it", file=sys.stderr)
         return 1
@@ -245,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="replay a journal: decisions then the final state, JSON lines")
     rep.add_argument("journal")
+    rep.add_argument("--pretty", action="store_true", help="tell the game as the terminal did, with the players' names")
     rep.set_defaults(func=cmd_replay)
 
     rules = sub.add_parser("rules", help="list presets, or show one preset's rules")

@@ -7,6 +7,7 @@ decisions (``Game.lines``); the lines every game shares are here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +30,7 @@ from table.decisions import (
 from table.games import game_of
 
 PAD = "      "  # the terminal's indent for a line that follows a play
+SEAT = re.compile(r"\bseat (\d+)\b")  # a seat by its number, in a referee's reason
 
 
 class Narrator:
@@ -54,9 +56,16 @@ class Narrator:
 
     def describe(self, d: Decision, referee: Any) -> tuple[str, str] | None:
         """The line for a decision and its colour (rich's style), or None for decisions not worth
-        a line: the game's own line for it (``Game.lines``), else the line every game shares."""
+        a line: the game's own line for it (``Game.lines``), else the line every game shares.
+        A seat a referee names by number in a reason ("seat 2 plays next") is named."""
         game = game_of(referee)
-        return game.lines(d, referee, self) or self._shared(d, referee, game.title)
+        described = game.lines(d, referee, self) or self._shared(d, referee, game.title)
+        if described is None:
+            return None
+        return SEAT.sub(lambda m: self._seat_named(int(m[1]), m[0]), described[0]), described[1]
+
+    def _seat_named(self, seat: int, said: str) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else said
 
     def sentence(self, d: Decision, referee: Any) -> str | None:
         """The decision as a sentence on its own (a scoreboard's event), or None."""

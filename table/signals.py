@@ -148,6 +148,12 @@ class Signals:
             self.winners = d.winners
         elif isinstance(d, CardPlayed):
             self.unsure = None
+        if (
+            self.unsure is not None
+            and getattr(d, "seat", None) == self.unsure
+            and not isinstance(d, Rejected | CardMismatch)
+        ):
+            self.unsure = None  # the card shown again was taken, however the game takes it
         for seat, message in _messages(d, referee).items():
             if 0 <= seat < self.seats:
                 self._messages[seat] = (message, now_ns + _length_ns(message))

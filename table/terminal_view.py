@@ -24,6 +24,12 @@ _RED = {"D", "H"}
 _GLYPHS = {LightKind.OFF: "·", LightKind.STEADY: "●", LightKind.PULSE: "◍", LightKind.BLINK: "◉", LightKind.FLASH: "◉"}
 
 
+LEGEND = (
+    "Each line begins with the time and the seats' lights, {names} from the left: "
+    "● lit (white: whose turn), ◉ flashing (news: a pile won, a bad slap), ◍ pulsing, · off."
+)
+
+
 def light_glyph(pattern: Pattern) -> tuple[str, str]:
     """A seat's light as one character and its style: its colour, blinking when it blinks."""
     if pattern.kind == LightKind.OFF:
@@ -60,6 +66,8 @@ class TerminalView(Narrator):
     def _line(self, t_ns: int, *parts: str | Text) -> None:
         if self.zero_ns is None:
             self.zero_ns = t_ns  # times from the first line: the host's clock counts from its boot
+            if self.lights is not None:
+                self.console.print(Text(LEGEND.format(names=", ".join(self.names)), style="dim"))
         line = Text(f"{(t_ns - self.zero_ns) / 1e9:8.2f}s  ", style="dim")
         if self.lights is not None:
             for pattern in self.lights():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -60,7 +61,15 @@ def test_sim_journal_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
     journal = tmp_path / "game.jsonl"
     assert main(["sim", "--fast", *QUICK, "--seed", "4", "--players", "3", "--journal", str(journal)]) == 0
     shown = capsys.readouterr().out
-    assert "wins the game" in shown and "winner:" in shown
+    last = shown.splitlines()[-1]
+    assert re.fullmatch(r"(Ann|Bob|Cyd) wins the game, holding all the cards! \(\d+ cards played\)", last), last
+    assert "truth" not in shown  # the simulator's own check is for --verbose
+    # The recorded game told again as the terminal told it, line for line.
+    assert main(["replay", "--pretty", str(journal)]) == 0
+    told = capsys.readouterr().out
+    assert told.splitlines()[0].startswith("Each line begins with the time and the seats' lights, Ann, Bob, Cyd")
+    unlit = lambda lines: [re.sub(r"^( *[\d.]+s  )\S+  ", r"\1", line) for line in lines]  # noqa: E731
+    assert unlit(told.splitlines()[1:]) == unlit(shown.splitlines()[1:-1])  # the lights follow the replay's clock
     assert main(["replay", str(journal)]) == 0
     first = capsys.readouterr().out
     assert main(["replay", str(journal)]) == 0
@@ -106,8 +115,8 @@ def test_console_script_is_installed() -> None:
     [
         (["--game", "cuckoo", "--players", "5"], ["Round 1", "trades with", "lose"]),
         (["--game", "cuckoo", "--rules", "screw-your-neighbor", "--players", "4"], ["point", "fewest points"]),
-        (["--game", "oh-hell"], ["Hand 1: 1 card(s) each", "bids", "takes trick"]),
-        (["--game", "oh-hell", "--rules", "squares", "--players", "4"], ["Hand 1: 12 card(s) each", "hand 12"]),
+        (["--game", "oh-hell"], ["Hand 1: 1 card each", "bids", "takes trick"]),
+        (["--game", "oh-hell", "--rules", "squares", "--players", "4"], ["Hand 1: 12 cards each", "hand 12"]),
     ],
 )
 def test_sim_plays_the_trading_and_bidding_games(
@@ -116,7 +125,7 @@ def test_sim_plays_the_trading_and_bidding_games(
     journal = tmp_path / "game.jsonl"
     assert main(["sim", "--fast", *QUICK, "--seed", "5", *argv, "--journal", str(journal)]) == 0
     out = capsys.readouterr().out
-    assert "the game:" in out and "winner:" in out
+    assert re.search(r" the game: .*\(\d+ cards played\)$", out.splitlines()[-1])  # who won and how, last
     for text in shown:
         assert text in out
     assert main(["replay", str(journal)]) == 0
@@ -151,7 +160,8 @@ def test_rules_lists_every_games_presets(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_the_simulators_lines_start_with_the_seats_lights(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--fast", "--seed", "7", "--players", "4", "--max-cards", "8"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    legend, *lines = capsys.readouterr().out.splitlines()
+    assert legend.startswith("Each line begins with the time and the seats' lights, Ann, Bob, Cyd, Dee from the left:")
     assert lines[0].split()[1] == "·●··"  # Bob, after the dealer, leads: his light is lit
     assert lines[1].split()[1] == "··●·" and "Bob plays" in lines[1]  # then it is Cyd's turn
 

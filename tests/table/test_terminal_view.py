@@ -1,4 +1,4 @@
-"""The terminal's lines for a slap's lead: by how much, and whether it was a close call."""
+"""The terminal's lines: a slap's lead (by how much, a close call), the players named, people's words."""
 
 from __future__ import annotations
 
@@ -45,3 +45,41 @@ def test_leads_read_as_people_say_them() -> None:
         "2.3 ms",
         "23 ms",
     ]
+
+
+def test_the_lines_name_the_players_and_speak_as_people_do() -> None:
+    from table.cards import parse_card
+    from table.decisions import BadSlap, CardMismatch, CardsBurned, GoodSlap, Rejected
+    from table.narration import Narrator
+
+    referee = setup_game("ers", players=len(NAMES)).referee()
+    narrator = Narrator(NAMES)
+    said = lambda d: narrator.describe(d, referee)  # noqa: E731
+    assert said(GoodSlap(0, 1, "double")) == (" Bob slaps a double", "bold green")
+    assert said(BadSlap(0, 2))[0].strip() == "Cyd's slap was bad"
+    assert said(CardsBurned(0, 2, 1))[0].strip() == "Cyd burns 1 card under the pile"
+    assert said(CardsBurned(0, 2, 2))[0].strip() == "Cyd burns 2 cards under the pile"
+    # A referee's reason naming a seat by number names its player.
+    refused = Rejected(0, "not seat 3's turn: seat 0 plays next", "card-seen", 3)
+    assert said(refused)[0].strip() == "not taken: Dee: not Dee's turn: Ann plays next"
+    # A card the deal guessed otherwise is taken as seen: no error, so not red.
+    text, style = said(CardMismatch(0, 0, parse_card("5C"), parse_card("7D")))
+    assert "taken as seen" in text and style != "red"
+    assert narrator.sentence(GoodSlap(0, 1, "top_bottom"), referee) == "Bob slaps top and bottom"
+
+
+def test_a_seat_asked_to_show_its_card_again_is_let_off_once_the_card_is_taken() -> None:
+    from table import signals as sg
+    from table.events import SeatAction
+
+    core_setup = setup_game("cuckoo", players=3, seed=1)
+    referee = core_setup.referee()
+    signals = sg.Signals(3)
+    for d in referee.start(0):
+        signals.decided(d, referee, 0)
+    seat = referee.expects().seat
+    signals.show_again(seat)
+    assert signals.patterns(0)[seat] == sg.SHOW_AGAIN
+    for d in referee.handle(SeatAction(1, "gpio", seat, "keep")):
+        signals.decided(d, referee, 1)
+    assert signals.patterns(10**10)[seat] != sg.SHOW_AGAIN

@@ -5,6 +5,7 @@ from __future__ import annotations
 from table.cards import counted
 from table.decisions import (
     BadSlap,
+    CardMismatch,
     CardsBurned,
     ChallengeLost,
     ChallengePassed,
@@ -64,6 +65,8 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         return f"{PAD}{n(d.from_seat)} ran out: {n(d.seat)} goes on, {counted(d.chances, 'chance')} left", "yellow"
     if isinstance(d, ChallengeLost):
         return f"{PAD}{n(d.seat)} lost the challenge: {n(d.challenger)} takes the pile", "yellow"
+    if isinstance(d, CardMismatch):  # the card is taken as seen; the deal's guess was wrong
+        return f"{PAD}{n(d.seat)}'s card was {d.seen}, not {d.expected} as dealt: taken as seen", "yellow"
     if isinstance(d, GoodSlap):
         tie = f", in an exact tie with {', '.join(n(s) for s in d.tied_with)}" if d.tied_with else ""
         return f"{n(d.seat):>4} slaps {SLAPS.get(d.condition, d.condition)}{tie}", "bold green"
