@@ -91,7 +91,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         return f"{n(d.seat):>4}'s slap does not count: {d.reason}", "dim"
     if isinstance(d, PileWon):
         how = "" if d.reason.startswith("slap") else f" ({d.reason})"
-        return f"{PAD}{n(d.seat)} takes the pile of {d.cards}{how}", "cyan"
+        return f"{PAD}{n(d.seat)} takes the pile, {counted(d.cards, 'card')}{how}", "cyan"
     if isinstance(d, PlayerBackIn):
         return f"{PAD}{n(d.seat)} slaps back in!", "bold magenta"
     if isinstance(d, LastChance):
