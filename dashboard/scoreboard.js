@@ -57,8 +57,8 @@
     if (s.paused.length) turn.replaceChildren("The game is paused");
     else if (s.turn === null || s.turn === undefined) turn.replaceChildren(s.phase === "over" ? "Game over" : "");
     else {
-      const what = s.expects && s.expects !== "play" ? ` (${s.expects.replace(/-/g, " ")})` : "";
-      turn.replaceChildren(el("span", { className: "who" }, names[s.turn]), `'s turn${what}`);
+      const what = s.expects && s.expects !== "play" ? s.expects.replace(/-/g, " ") : "";
+      turn.replaceChildren(el("span", { className: "who" }, names[s.turn]), "'s turn", el("span", { className: "what" }, what));
     }
     const cards = s.middle.cards;
     $("cards").replaceChildren(...cards.map((code, i) => drawCard(code, i === cards.length - 1)));

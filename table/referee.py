@@ -40,7 +40,7 @@ class GameView:
     scores: tuple[int, ...]  # a seat's score as one number
     counts: str  # what each seat's count as shown says ("score (bid/taken)")
     shown: tuple[str, ...]  # a seat's count as shown ("12 (3/2)")
-    middle: str  # what lies in the middle of the table ("pile of 12", "trick 3, trumps H")
+    middle: str  # what lies in the middle of the table ("pile of 12", "trick 3, hearts are trumps")
     cards: tuple[str, ...]  # the cards showing there, oldest first
     round: int | None  # the round (or hand) under way, from 1; None in a game without rounds
     phase: str  # the phase of play ("playing", "challenge", "bidding", "over", ...)

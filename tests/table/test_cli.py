@@ -116,7 +116,7 @@ def test_console_script_is_installed() -> None:
         (["--game", "cuckoo", "--players", "5"], ["Round 1", "trades with", "lose"]),
         (["--game", "cuckoo", "--rules", "screw-your-neighbor", "--players", "4"], ["point", "fewest points"]),
         (["--game", "oh-hell"], ["Hand 1: 1 card each", "bids", "takes trick"]),
-        (["--game", "oh-hell", "--rules", "squares", "--players", "4"], ["Hand 1: 12 cards each", "hand 12"]),
+        (["--game", "oh-hell", "--rules", "squares", "--players", "4"], ["Hand 1: 12 cards each", "Hand 12 scored"]),
     ],
 )
 def test_sim_plays_the_trading_and_bidding_games(

@@ -196,3 +196,45 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         page.close()
         publisher.stop()
         broker.stop()
+
+
+GAME_VIEWS = {  # a game under way: what its view must show (facts' labels), and how far to play it
+    "cuckoo": ([], 14),  # the round and the pot are in its middle's title
+    "oh-hell": (["hand", "bids"], 40),
+    "eights": (["direction"], 60),
+}
+
+
+@pytest.mark.parametrize("game", GAME_VIEWS)
+def test_each_game_shows_its_own_facts_notes_and_score_table(tmp_path: Path, game: str) -> None:
+    labels, cards = GAME_VIEWS[game]
+    shots = ARTEFACTS / "tv"
+    shots.mkdir(parents=True, exist_ok=True)
+    broker, ws = _served(tmp_path)
+    publisher = TablePublisher(parse_url(broker.url, "tv")).start()
+    page = Headless(f"http://127.0.0.1:{ws}/index.html?table=tv", tmp_path, size=SCREENS["tv"])
+    try:
+        assert page.wait_for("document.getElementById('connection').textContent === 'live'")
+        setup = setup_game(game, None, {}, 4, 0, 1)
+        sim = SIMULATIONS[game](setup, SimOptions(camera="reports", seats="actions", max_cards=cards))
+        sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+        sim.run()
+        view = sim.referee.view()
+        assert not sim.referee.finished  # under way: stopped after that many cards
+        facts = "[...document.querySelectorAll('#facts b')].map(b => b.textContent).join(',')"
+        assert page.wait_for(f"{facts} === '{','.join(labels)}'")
+        assert [label for label, _ in view.facts] == labels
+        notes = "JSON.stringify([...document.querySelectorAll('.note')].map(n => n.textContent))"
+        assert page.wait_for(f"{notes} === {json.dumps(json.dumps(list(view.notes), separators=(',', ':')))}")
+        rows = page.evaluate("document.querySelectorAll('#history tr').length")
+        assert rows == len(view.history)
+        if game == "oh-hell":  # the score table by hand: the names, then a row a hand scored
+            assert rows >= 3
+            heads = page.evaluate("[...document.querySelectorAll('#history th')].map(h => h.textContent)")
+            assert heads == ["hand", *NAMES]
+        page.screenshot(shots / f"{game}.png")
+        _fits(page, "tv")
+    finally:
+        page.close()
+        publisher.stop()
+        broker.stop()

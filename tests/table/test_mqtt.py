@@ -338,9 +338,13 @@ def test_home_assistant_is_told_of_the_table_its_events_and_leader_and_a_seat_go
     sim = _sim("ers", 2)
     publisher = TablePublisher(dataclasses.replace(parse_url(broker.url, "t6"), page="http://pi.local:9001/")).start()
     topic = "homeassistant/device/cardtable_t6/config"
-    ha = Subscriber(broker, "#")
+    # Not "#": the state topics' many messages would overflow the broker's queue for a slow subscriber.
+    ha = Subscriber(
+        broker, "homeassistant/#", "cardtable/t6/event/#", "cardtable/t6/leader", "cardtable/t6/availability"
+    )
     try:
         assert ha.subscribed.wait(10)
+        assert ha.wait_for("cardtable/t6/availability", "online")  # the table is on the broker: nothing waits
         sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
         sim.run()
         parts = _checked_discovery(json.loads(ha.wait_for(topic)), "t6")
@@ -351,7 +355,7 @@ def test_home_assistant_is_told_of_the_table_its_events_and_leader_and_a_seat_go
         assert set(events) == {"slap", "game", "winner"}
         # Each event message has an event_type its entity declares; slaps won, the game over, the winner.
         winner = NAMES[sim.referee.winner]
-        assert ha.wait_for("cardtable/t6/event/winner")
+        assert ha.wait_for("cardtable/t6/event/winner", seconds=60)
         heard = {
             name: [json.loads(p) for t, p, _ in ha.messages if t == f"cardtable/t6/event/{name}"] for name in events
         }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from table.cards import counted, spoken
 from table.decisions import Decision, RoundStarted
 from table.games.cuckoo import decisions as cd
 from table.games.game import Line, Names
@@ -24,14 +25,14 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, cd.KingShown):
         return f"{PAD}{n(d.seat)} turns up {d.card}", "yellow"
     if isinstance(d, cd.TradeBlocked):
-        return f"{PAD}{n(d.by_seat)} shows {d.card}: {n(d.seat)} keeps their card", "bold yellow"
+        return f"{PAD}{n(d.by_seat)} shows {spoken(d.card.code)}: {n(d.seat)} keeps their card", "bold yellow"
     if isinstance(d, cd.DealerDrew):
         kept = ": a king, so the dealer keeps the old card" if d.kept_original else ""
         return f"{PAD}{n(d.seat)} draws {d.card}{kept}", ""
     if isinstance(d, cd.TradingClosed):
         return f"{PAD}trading over ({d.reason}): turn the cards up", "dim"
     if isinstance(d, cd.CardRevealed):
-        return f"{n(d.seat):>4} shows {d.card}", ""
+        return f"{n(d.seat):>4} shows {spoken(d.card.code)}", ""
     if isinstance(d, cd.RoundLost):
         who = " and ".join(n(s) for s in d.seats) or "nobody"
         return f"{PAD}{who} lose{'s' if len(d.seats) == 1 else ''} the round: {d.reason}", "bold red"
@@ -39,7 +40,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         pot = f" (pot {d.pot})" if d.pot else ""
         return f"{PAD}{n(d.seat)} has {d.lives} {'life' if d.lives == 1 else 'lives'} left{pot}", "red"
     if isinstance(d, cd.PointScored):
-        return f"{PAD}{n(d.seat)} now has {d.points} point(s)", "red"
+        return f"{PAD}{n(d.seat)} now has {counted(d.points, 'point')}", "red"
     if isinstance(d, cd.AllOutTie):
         return f"{PAD}everyone left went out together: {d.settle}", "bold magenta"
     if isinstance(d, cd.CutCard):

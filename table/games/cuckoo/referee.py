@@ -152,7 +152,6 @@ class CuckooReferee(StatefulReferee):
             out=tuple(s for s in range(self.players) if s not in alive),
             winners=tuple(st.winners or ()),
             fewest_best=self.rules.scoring == "points",  # penalty points
-            facts=(("round", str(st.round)), ("pot", str(st.pot))),
             notes=tuple(self._note(seat) for seat in range(self.players)),
         )
 

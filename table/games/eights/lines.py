@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from table.cards import counted
 from table.decisions import Decision
 from table.games.eights import decisions as ed
 from table.games.game import Line, Names
@@ -35,10 +36,10 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, ed.Misplay):
         return f"{PAD}{n(d.seat)}: {d.reason}: take it back", "red"
     if isinstance(d, ed.CardsDrawn):
-        return f"{PAD}{n(d.seat)} {REASONS.get(d.reason, d.reason)}: {d.count} card(s), holds {d.holds}", "dim"
+        return f"{PAD}{n(d.seat)} {REASONS.get(d.reason, d.reason)}: {counted(d.count, 'card')}, holds {d.holds}", "dim"
     if isinstance(d, ed.DrawOwed):
         if d.skips:
-            return f"{PAD}{n(d.seat)} misses {d.skips} turn(s) unless a four is played", "yellow"
+            return f"{PAD}{n(d.seat)} misses {counted(d.skips, 'turn')} unless a four is played", "yellow"
         if d.reason == "kings":
             return f"{PAD}{n(d.seat)}: a king, or {d.draw} cards after a card", "yellow"
         return f"{PAD}{n(d.seat)} owes {d.draw} cards: stack, shield with a joker, or take them", "yellow"
@@ -58,7 +59,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         return f"{PAD}{n(d.seat)} and {n(d.other)} swap hands: now {d.holds} and {d.other_holds}", "magenta"
     if isinstance(d, ed.HandsPassed):
         way = "left" if d.direction == 1 else "right"
-        return f"{PAD}every hand passes {d.steps} seat(s) {way}: {' '.join(map(str, d.hands))}", "magenta"
+        return f"{PAD}every hand passes {counted(d.steps, 'seat')} {way}: {' '.join(map(str, d.hands))}", "magenta"
     if isinstance(d, ed.HandRenewed):
         return f"{PAD}{n(d.seat)}'s {d.returned} cards go under the stock: {d.count} new ones", "magenta"
     if isinstance(d, ed.SafeCardTraded):

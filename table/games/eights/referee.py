@@ -88,11 +88,7 @@ class EightsReferee(EightsPlays):
 
     def _facts(self) -> tuple[tuple[str, str], ...]:
         st = self.state
-        facts = [
-            ("direction", "to the left" if st.direction == 1 else "to the right"),
-            ("suit", SUIT_NAMES.get(st.suit or "", "any")),
-            ("stock", str(st.stock)),
-        ]
+        facts = [("direction", "to the left" if st.direction == 1 else "to the right")]  # the rest is in `middle`
         if st.owed:
             facts.append(("draw owed", f"{{{st.turn}}} draws {st.owed}"))
         if st.skips:
@@ -103,7 +99,7 @@ class EightsReferee(EightsPlays):
         st = self.state
         said = [
             "last card!" if seat < len(st.called) and st.called[seat] else "",
-            "safe card down" if seat < len(st.safe) and st.safe[seat] else "",
+            "safe card" if seat < len(st.safe) and st.safe[seat] else "",
         ]
         return ", ".join(part for part in said if part)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table.cards import SUIT_NAMES
+from table.cards import SUIT_NAMES, counted
 from table.decisions import Decision
 from table.games.game import Line, Names
 from table.games.oh_hell import decisions as od
@@ -21,7 +21,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, od.BidMade):
         return f"{n(d.seat):>4} bids {d.bid}   (total {d.total})", ""
     if isinstance(d, od.TrickWon):
-        extra = f", with {d.tricks - 1} cancelled trick(s)" if d.tricks > 1 else ""
+        extra = f", with {counted(d.tricks - 1, 'cancelled trick')}" if d.tricks > 1 else ""
         cancelled = f"; cancelled {' '.join(c.code for c in d.cancelled)}" if d.cancelled else ""
         return f"{PAD}{n(d.seat)} takes trick {d.trick}{extra}{cancelled}", "cyan"
     if isinstance(d, od.TrickCancelled):
@@ -34,5 +34,9 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
             "bold red",
         )
     if isinstance(d, od.HandScored):
-        return f"{PAD}hand {d.hand}: points {names.seats(d.points)}   totals {names.seats(d.totals)}", "bold"
+        made = [names.names[s] for s, (bid, took) in enumerate(zip(d.bids, d.tricks, strict=True)) if bid == took]
+        order = sorted(range(len(d.totals)), key=lambda s: -d.totals[s])
+        totals = ", ".join(f"{names.names[s]} {d.totals[s]}" for s in order)
+        said = f"{' and '.join(made)} made the bid" if made else "nobody made the bid"
+        return f"{PAD}Hand {d.hand} scored: {said}; totals {totals}", "bold"
     return None

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from table.cards import Card, Rank
+from table.cards import Card, Rank, counted
 from table.decisions import (
     CardPlayed,
     Decision,
@@ -184,7 +184,7 @@ class OhHellReferee(StatefulReferee):
         st = self.state
         bids = [("-" if b is None else str(b)) for b in st.bids] or ["-"] * len(st.totals)
         tricks = st.tricks or [0] * len(bids)
-        trump = "no trump" if st.trump is None else f"trumps {st.trump}"
+        trump = "no trump" if st.trump is None else f"{SUIT_NAMES[st.trump]} are trumps"
         return GameView(
             score="points",
             scores=tuple(st.totals),
@@ -197,10 +197,8 @@ class OhHellReferee(StatefulReferee):
             dealer=st.dealer,
             winners=tuple(st.winners or ()),
             facts=(
-                ("hand", f"{int(st.hand)} of {len(st.sizes)}: {self.size} card(s)"),
-                ("trumps", "none" if st.trump is None else st.trump),
-                ("trick", f"{st.trick_no} of {self.size}"),
-                ("bids", f"{sum(b for b in st.bids if b is not None)} for {self.size} trick(s)"),
+                ("hand", f"{int(st.hand)} of {len(st.sizes)}: {counted(self.size, 'card')}"),
+                ("bids", f"{sum(b for b in st.bids if b is not None)} for {counted(self.size, 'trick')}"),
             ),
             notes=tuple("" if b == "-" else f"bid {b}, took {took}" for b, took in zip(bids, tricks, strict=False)),
             history=(
