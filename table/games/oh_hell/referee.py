@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from table.cards import Card, Rank, counted
+from table.cards import SUIT_NAMES, Card, Rank, counted
 from table.decisions import (
     CardPlayed,
     Decision,
