@@ -145,9 +145,12 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         # A game under way: the pile's cards drawn large with their suits, whose turn, the names.
         setup = setup_game("ers", None, {}, 4, 0, 5)
         sim = SIMULATIONS["ers"](setup, SimOptions(camera="reports", seats="actions", max_cards=23))
-        sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
+        lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())  # noqa: E731
+        sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES, lights))
         sim.run()
         pile = list(sim.referee.view().cards)
+        lit = "[...document.querySelectorAll('.light')].filter(l => l.style.background).length"
+        assert page.wait_for(lit)  # the seats' lights in their colours
         assert pile  # this seed stops with cards on the pile
         drawn = "[...document.querySelectorAll('#cards .card')].map(c => c.dataset.code).join(' ')"
         assert page.wait_for(f"{drawn} === '{' '.join(pile)}'")
