@@ -20,6 +20,8 @@
   let state = null;
   let tableOnline = null; // null: not heard yet
   let brokerUp = false;
+  let lit = { seat: null, until: 0 }; // the seat a decision was about, lit until then (ms)
+  const LIT_MS = 1600;
 
   function connection() {
     const pill = $("connection");
@@ -72,6 +74,7 @@
       if (s.turn === seat.seat) box.classList.add("turn");
       if (seat.out) box.classList.add("out");
       if (s.winners.includes(seat.seat)) box.classList.add("winner");
+      if (seat.seat === lit.seat && Date.now() < lit.until) box.classList.add("flash"); // redrawn: still lit
       const light = el("span", { className: "light" });
       if (seat.light && seat.light.kind !== "off") { light.style.background = seat.light.colour; light.style.color = seat.light.colour; }
       const shown = String(seat.shown) !== String(seat.score) ? ` · ${seat.shown}` : "";
@@ -124,6 +127,7 @@
     last.length = Math.min(last.length, 12);
     $("last").replaceChildren(...last);
     if (typeof event.seat === "number") {
+      lit = { seat: event.seat, until: Date.now() + LIT_MS };
       const box = document.querySelector(`.seat[data-seat="${event.seat}"]`);
       if (box) {
         box.classList.remove("flash");

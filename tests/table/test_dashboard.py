@@ -18,8 +18,10 @@ import pytest
 
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
+from table.decisions import BadSlap
 from table.games import setup_game
 from table.mqtt import TablePublisher, parse_url
+from table.narration import Narrator
 from table.scoreboard import seat_scores
 from table.standings import Standings
 from tests.headless import Headless
@@ -170,6 +172,14 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         assert said and all(any(name in line for name in NAMES) for line in said[:3])  # sentences with names
         _fits(page, screen)
         page.screenshot(shots / "playing.png")
+        # News of a seat lights it for a moment, through the state drawn again after it.
+        publisher.event(Narrator(NAMES).told(BadSlap(sim.clock.monotonic_ns(), 2), sim.referee))
+        publisher.show(sim.referee, sim.setup, NAMES, paused=["camera: the lens is covered"])  # a new state
+        assert page.wait_for("document.getElementById('turn').textContent === 'The game is paused'")
+        flashed = "[...document.querySelectorAll('.seat.flash')].map(s => +s.dataset.seat).join()"
+        assert page.wait_for(f"{flashed} === '2'", seconds=1.5)
+        newest = "document.querySelector('#last li')"
+        assert page.evaluate(f"{newest}.textContent + {newest}.className") == "Cyd's slap was badbad"
 
         # The end: who won and how, a few figures, then the standings.
         setup = setup_game("ers", None, {}, 2, 0, 5)
