@@ -18,7 +18,7 @@ import pytest
 
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
-from table.decisions import BadSlap
+from table.decisions import BadSlap, SlapLead
 from table.games import setup_game
 from table.mqtt import TablePublisher, parse_url
 from table.narration import Narrator
@@ -180,6 +180,9 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         assert page.wait_for(f"{flashed} === '2'", seconds=1.5)
         newest = "document.querySelector('#last li')"
         assert page.evaluate(f"{newest}.textContent + {newest}.className") == "Cyd's slap was badbad"
+        publisher.event(Narrator(NAMES).told(SlapLead(sim.clock.monotonic_ns(), 1, 0, 400_000), sim.referee))
+        assert page.wait_for(f"{newest}.classList.contains('close')")  # a close call, marked
+        assert page.evaluate(f"{newest}.textContent") == "Bob took the pile, 0.4 ms ahead of Ann: a close call"
 
         # The end: who won and how, a few figures, then the standings.
         setup = setup_game("ers", None, {}, 2, 0, 5)
