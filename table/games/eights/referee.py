@@ -75,7 +75,8 @@ class EightsReferee(EightsPlays):
             scores=tuple(st.totals),
             counts="cards held (+ safe card)" if one_round else f"{score} (cards held)",
             shown=tuple(held if one_round else (f"{t} ({h})" for t, h in zip(st.totals, held, strict=True))),
-            middle=f"pile of {len(st.pile)}, {SUIT_NAMES.get(st.suit or '', 'any suit')}; stock {st.stock}",
+            middle=(f"pile of {len(st.pile)}, " if st.pile else "")
+            + f"{SUIT_NAMES.get(st.suit or '', 'any suit')}; stock {st.stock}",
             cards=tuple(c.code for c in st.pile[-4:]),
             round=int(st.round),
             phase="over" if self.finished else str(st.phase),

@@ -199,7 +199,7 @@ class ErsReferee(Referee):
             scores=held,
             counts="cards",
             shown=tuple(map(str, held)),
-            middle=f"pile of {self.pile_size()}",
+            middle=f"pile of {self.pile_size()}" if self.pile_size() else "the pile is empty",
             cards=tuple(c.code for c in self.played[-4:]),
             round=None,
             phase="over" if over else "challenge" if self.challenger is not None else "playing",
