@@ -17,6 +17,7 @@ from sim.options import CAMERAS, SEATS, SimOptions
 from sim.presses import MockPinSeats
 from sim.truth import compare
 from table.arguments import mqtt_arguments, overrides
+from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, setup_game
 from table.journal import JournalWriter
 from table.narration import Narrator
@@ -90,6 +91,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
             f"{slowest:.0f} ms after they land or are taken, and later cards could not be put in order"
         )
     names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
+    try:
+        sound_log = open(args.sound_log, "w", encoding="utf-8") if args.sound_log else None  # noqa: SIM115
+    except OSError as exc:
+        raise CardtableError(f"--sound-log {args.sound_log}: {exc.strerror}") from None
     view = None if args.quiet else TerminalView(names, verbose=args.verbose)
     sim = SIMULATIONS[setup.game](setup, options, on_decision=view.show if view else None)
     if view is not None:
@@ -97,7 +102,6 @@ def cmd_sim(args: argparse.Namespace) -> int:
     journal = JournalWriter(args.journal, sim.setup, names=names) if args.journal else None
     sim.journal = journal
     publisher = _publisher(args, sim, names)
-    sound_log = open(args.sound_log, "w", encoding="utf-8") if args.sound_log else None  # noqa: SIM115
     if sound_log is not None:
         sounds = Sounds(LogPlayer(sound_log))
         sim.core.outputs.decisions.append(sounds.decided)

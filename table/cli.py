@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -114,9 +115,6 @@ def cmd_league(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """The standings and records of the games played on this table (``table.standings``)."""
-    from rich.console import Console
-    from rich.table import Table
-
     from table.config import journal_folder
     from table.standings import FILE, Standings
 
@@ -130,21 +128,32 @@ def cmd_stats(args: argparse.Namespace) -> int:
             for problem in problems:
                 print(f"cardtable: warning: left out: {problem}", file=sys.stderr)
             print(f"rebuilt from the journals: {kept} finished game(s)")
-        console = Console(highlight=False)
-        board = Table("", "player", "games", "wins", title="Standings", title_justify="left")
-        for place, s in enumerate(standings.standings(), start=1):
-            board.add_row(str(place), s.name, str(s.games), str(s.wins))
-        if not board.rows:
-            print("no finished game yet" + ("" if args.rebuild else " (--rebuild reads the journals)"))
-            return 0
-        console.print(board)
-        records = Table("record", "who", "", title="Records", title_justify="left")
-        for r in standings.records():
-            records.add_row(r.what, r.who, r.value)
-        console.print(records)
+        _print_stats(standings, args.rebuild)
+    except sqlite3.Error as exc:
+        raise JournalError(
+            f"{folder / FILE}: the standings cannot be read ({exc}); --rebuild makes them again"
+        ) from None
     finally:
         standings.close()
     return 0
+
+
+def _print_stats(standings: Any, rebuilt: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    board = Table("", "player", "games", "wins", title="Standings", title_justify="left")
+    for place, s in enumerate(standings.standings(), start=1):
+        board.add_row(str(place), s.name, str(s.games), str(s.wins))
+    if not board.rows:
+        print("no finished game yet" + ("" if rebuilt else " (--rebuild reads the journals)"))
+        return
+    console = Console(highlight=False)
+    console.print(board)
+    records = Table("record", "who", "", title="Records", title_justify="left")
+    for r in standings.records():
+        records.add_row(r.what, r.who, r.value)
+    console.print(records)
 
 
 def cmd_playout(args: argparse.Namespace) -> int:

@@ -80,7 +80,7 @@ class Outputs:
 
     lights: Callable[[int, Pattern], None] = lambda seat, pattern: None
     decisions: list[Callable[[Decision, Referee], None]] = field(default_factory=list)
-    ticks: list[Callable[[int], None]] = field(default_factory=list)  # told the time at every tick (sounds)
+    ticks: list[Callable[[int, bool], None]] = field(default_factory=list)  # the time and paused, each tick (sounds)
 
 
 class TableCore:
@@ -268,7 +268,7 @@ class TableCore:
             self._emit(self.referee.advance(self.sequencer.released_to), now_ns)
         self._lights(now_ns)
         for tick in self.outputs.ticks:
-            tick(now_ns)
+            tick(now_ns, self.paused)
 
     def waiting(self) -> bool:
         """Whether time alone will bring something: an event held, a gesture or a referee's window

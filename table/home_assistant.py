@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 STATUS_TOPIC = "homeassistant/status"
+MAX_SEATS = 12  # a table's first announcement removes the seats past its own up to this many
 EVENTS = {"slap": ("slap_won",), "game": ("game_over",), "winner": ("won",)}  # topic: event_types
 
 

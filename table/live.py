@@ -134,6 +134,8 @@ class LiveTable:
             core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
             if self.publisher is not None:
                 self._parts.append(self.publisher.start())  # stopped with the other parts: "offline"
+                narrator = Narrator(self.config.seats.names)
+                self.publisher.recount(narrator.told(d, core.referee) for d in core.decisions)  # a resumed game's
                 self._publish(core, len(core.decisions))
                 self._keep_result(None)  # the standings so far, for the scoreboard between games
             ends = None if max_seconds is None else self._now() + round(max_seconds * 1e9)
@@ -220,22 +222,28 @@ class LiveTable:
             return core, now + round(NEXT_GAME_S * 1e9)
         return core, next_game
 
-    def _keep_result(self, core: TableCore | None) -> None:
-        """A game just over (``core``), into the standings beside the journals
-        (``table.standings``); the scoreboard is told them (with None, only told). A database that
-        cannot be written is logged: the game and its journal stand, and ``cardtable stats
-        --rebuild`` makes it again."""
+    def _keep_result(self, core: TableCore | None, journal: Path | None = None) -> None:
+        """A game just over (``core``, journaled in ``journal``: the latest game's by default),
+        into the standings beside the journals (``table.standings``); the scoreboard is told them
+        (with None, only told). Nothing here may stop the table: a database that cannot be
+        written is logged, the game and its journal stand, and ``cardtable stats --rebuild``
+        makes it again."""
         names = self.config.seats.names
         try:
             standings = Standings(self._folder / STANDINGS)
             try:
                 if core is not None:
-                    standings.add_played(self.journals[-1].name, core.setup, names, core.decisions, core.referee)
+                    name = (journal or self.journals[-1]).name
+                    standings.add_played(name, core.setup, names, core.decisions, core.referee)
                 summary = standings.summary()
             finally:
                 standings.close()
         except (JournalError, sqlite3.Error) as exc:
             log.error("the game is not in the standings: %s", exc)
+            return
+        except Exception:  # a fault of the table's own code: logged, and the table goes on
+            self.stats.errors += 1
+            log.exception("the game could not be put in the standings; the table goes on")
             return
         if self.publisher is not None:
             self.publisher.retain("standings", json.dumps(summary, separators=(",", ":")))
@@ -416,6 +424,7 @@ class LiveTable:
         )
         if core.referee.finished:
             self._finished = core  # its journal is left as it is; what it carries goes to the next game
+            self._keep_result(core, path)  # over as the table went down: kept (again, in its place)
             return None
         core.journal = JournalWriter.resume(path, fsync=self.config.journal.fsync)
         self.series.keep(core, path, journal.number)

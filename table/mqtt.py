@@ -43,7 +43,7 @@ import ssl
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -170,6 +170,7 @@ class TablePublisher:
         self._seats = 0  # seats whose topics are published (the rest are cleared)
         self._announced: tuple[str, ...] | None = None  # the seats Home Assistant was told of
         self.tally = GameTally()  # the game under way as its decisions told it: for the winner's screen
+        self._to_remove: set[int] = set()  # seats Home Assistant is yet to be told are gone
         self.on_command: Callable[[CommandRequest], None] | None = None  # where commands go (the table's inbox)
         self._clearing: set[str] = set()  # command topics whose retained message this table cleared
         self._allowance = float(COMMAND_BURST)  # commands that may come now (a token bucket)
@@ -246,6 +247,7 @@ class TablePublisher:
             self.connected = True
             self._up.set()
             client.publish(self._topic("availability"), "online", qos=1, retain=True)
+            self._send_removal(client)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
             while self._waiting:
@@ -357,14 +359,28 @@ class TablePublisher:
         the seats there are."""
         if tuple(names) == self._announced:
             return
-        gone = range(len(names), len(self._announced or ()))
+        # The first announcement of a run removes every seat up to MAX_SEATS past this table's
+        # (it may have had more before a restart); later ones, the seats gone since.
+        before = home_assistant.MAX_SEATS if self._announced is None else len(self._announced)
         self._announced = tuple(names)
+        with self._lock:
+            self._to_remove = (self._to_remove | set(range(len(names), before))) - set(range(len(names)))
+            if self.connected:
+                self._send_removal(self.client)  # else when the broker is back
         table_id, page = self.settings.table_id, self.settings.page
-        topic = home_assistant.discovery_topic(table_id)
-        if gone:
-            removal = home_assistant.discovery(table_id, names, _version(), page, removed=gone)
-            self._send(topic, json.dumps(removal), retain=True)
-        self._retain(topic, json.dumps(home_assistant.discovery(table_id, names, _version(), page)))
+        self._retain(
+            home_assistant.discovery_topic(table_id),
+            json.dumps(home_assistant.discovery(table_id, names, _version(), page)),
+        )
+
+    def _send_removal(self, client: Any) -> None:
+        """Home Assistant told of the seats to remove, once (the lock held)."""
+        if not self._to_remove or self._announced is None:
+            return
+        table_id, page, gone = self.settings.table_id, self.settings.page, sorted(self._to_remove)
+        removal = home_assistant.discovery(table_id, self._announced, _version(), page, removed=gone)
+        client.publish(home_assistant.discovery_topic(table_id), json.dumps(removal), qos=1, retain=True)
+        self._to_remove = set()
 
     def _retain(self, topic: str, payload: str) -> None:
         with self._lock:
@@ -374,6 +390,13 @@ class TablePublisher:
             if self.connected:
                 self.client.publish(topic, payload, qos=1, retain=True)
 
+    def recount(self, told: Iterable[dict[str, Any]]) -> None:
+        """The winner's screen's count made again from a game's decisions so far (a game resumed
+        after a restart), without publishing them again."""
+        self.tally = GameTally()
+        for one in told:
+            self.tally.heard(one)
+
     def event(self, told: dict[str, Any]) -> None:
         """One decision as told (``Narrator.told``), on the ``events`` topic, and Home
         Assistant's event entities' messages it makes."""
@@ -382,14 +405,12 @@ class TablePublisher:
         for topic, payload in home_assistant.events(told, self._announced or ()):
             self._send(self._topic(topic), json.dumps(payload, separators=(",", ":")))
 
-    def _send(self, topic: str, payload: str, retain: bool = False) -> None:
+    def _send(self, topic: str, payload: str) -> None:
         """A message sent now, or once the broker is back (the oldest waiting give way)."""
         with self._lock:
             if self.connected:
-                self.client.publish(topic, payload, qos=1, retain=retain)
+                self.client.publish(topic, payload, qos=1)
                 return
-            if retain:
-                return  # the retained messages are all sent again on connect
             if len(self._waiting) >= self.settings.keep_events:
                 self._waiting.popleft()
                 self.dropped += 1
@@ -400,10 +421,9 @@ class TablePublisher:
         setup: Any,
         names: Sequence[str],
         lights: Callable[[], Sequence[Pattern]] = lambda: (),
-        narrator: Narrator | None = None,
     ) -> Callable[[Decision, Any], None]:
         """A decision output (``Outputs.decisions``) publishing each decision and the state it leaves."""
-        narrator = narrator or Narrator(names)
+        narrator = Narrator(names)
 
         def decided(decision: Decision, referee: Any) -> None:
             self.event(narrator.told(decision, referee))

@@ -121,12 +121,17 @@ class AplayPlayer:
             process = subprocess.Popen(
                 [self.aplay, "-q", "-"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
+        except OSError as exc:  # the player gone: quiet, and the game goes on
+            log.warning("sound: %s could not be played: %s", cue, exc)
+            return
+        self.playing.append(process)
+        try:
             assert process.stdin is not None
             process.stdin.write(self.sounds[cue])
             process.stdin.close()
-            self.playing.append(process)
-        except OSError as exc:  # the player gone, a pipe closed: quiet, and the game goes on
+        except OSError as exc:  # it died at once (no device, a device busy): let go of it
             log.warning("sound: %s could not be played: %s", cue, exc)
+            process.kill()
 
 
 class LogPlayer:
@@ -160,7 +165,12 @@ class Sounds:
         if seat != self.waiting or d.KIND == "turn":
             self.waiting, self.since, self.reminded = seat, d.t_ns, False
 
-    def tick(self, now_ns: int) -> None:
+    def tick(self, now_ns: int, paused: bool = False) -> None:
+        """Time has come to ``now_ns``; while the game is paused nobody is waited on, so the wait
+        starts again."""
+        if paused:
+            self.since = now_ns
+            return
         if self.waiting is not None and not self.reminded and now_ns - self.since >= self.waited_ns:
             self.reminded = True
             self.player.play(Cue.YOUR_TURN, self.waiting, self.since + self.waited_ns)

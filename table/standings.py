@@ -12,7 +12,6 @@ each kind, the best bidder); the scoreboard shows them between games.
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,13 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from table.decisions import Decision
-from table.games import game_named
+from table.games import GAMES
 from table.journal import JournalError, read_journal
 from table.narration import Narrator
 from table.replay import Replay
 from table.tally import GameTally, SeatTally
-
-log = logging.getLogger("cardtable")
 
 FILE = "standings.sqlite"  # in the journal folder
 BEST_BIDDER_BIDS = 5  # bids a player needs for the best bidder's record
@@ -73,11 +70,14 @@ class Standings:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.db = None
         try:
             self.db = sqlite3.connect(self.path)
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.executescript(SCHEMA)
         except sqlite3.Error as exc:
+            if self.db is not None:
+                self.db.close()
             raise JournalError(f"{self.path}: cannot open the standings database: {exc}") from None
 
     def close(self) -> None:
@@ -154,7 +154,8 @@ class Standings:
         for game, journal, cards in self.db.execute(
             "SELECT game, journal, MAX(cards) FROM games GROUP BY game ORDER BY game"
         ):
-            out.append(Record(f"longest game of {game_named(game).title}", journal, f"{cards} cards"))
+            title = GAMES[game].title if game in GAMES else game  # a game this version no longer plays
+            out.append(Record(f"longest game of {title}", journal, f"{cards} cards"))
         bidder = self.db.execute(
             "SELECT name, SUM(bids_made), SUM(bids) FROM seats GROUP BY name HAVING SUM(bids) >= ? "
             "ORDER BY SUM(bids_made) * 1.0 / SUM(bids) DESC, SUM(bids) DESC, name LIMIT 1",

@@ -214,16 +214,16 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         broker.stop()
 
 
-GAME_VIEWS = {  # a game under way: what its view must show (facts' labels), and how far to play it
-    "cuckoo": ([], 14),  # the round and the pot are in its middle's title
-    "oh-hell": (["hand", "bids"], 40),
-    "eights": (["direction"], 60),
+GAME_VIEWS = {  # a game under way: its facts' labels, what its middle says, and how far to play it
+    "cuckoo": ([], "pot", 14),  # the round and the pot are in its middle's title
+    "oh-hell": (["hand", "bids"], "trick", 40),
+    "eights": (["direction"], "stock", 60),
 }
 
 
 @pytest.mark.parametrize("game", GAME_VIEWS)
 def test_each_game_shows_its_own_facts_notes_and_score_table(tmp_path: Path, game: str) -> None:
-    labels, cards = GAME_VIEWS[game]
+    labels, middle, cards = GAME_VIEWS[game]
     shots = ARTEFACTS / "tv"
     shots.mkdir(parents=True, exist_ok=True)
     broker, ws = _served(tmp_path)
@@ -240,6 +240,8 @@ def test_each_game_shows_its_own_facts_notes_and_score_table(tmp_path: Path, gam
         facts = "[...document.querySelectorAll('#facts b')].map(b => b.textContent).join(',')"
         assert page.wait_for(f"{facts} === '{','.join(labels)}'")
         assert [label for label, _ in view.facts] == labels
+        assert middle in view.middle
+        assert page.wait_for(f"document.getElementById('middle-title').textContent === {json.dumps(view.middle)}")
         notes = "JSON.stringify([...document.querySelectorAll('.note')].map(n => n.textContent))"
         assert page.wait_for(f"{notes} === {json.dumps(json.dumps(list(view.notes), separators=(',', ':')))}")
         rows = page.evaluate("document.querySelectorAll('#history tr').length")

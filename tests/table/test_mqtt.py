@@ -347,6 +347,10 @@ def test_home_assistant_is_told_of_the_table_its_events_and_leader_and_a_seat_go
         assert ha.wait_for("cardtable/t6/availability", "online")  # the table is on the broker: nothing waits
         sim.core.outputs.decisions.append(publisher.follow(sim.setup, NAMES))
         sim.run()
+        first = json.loads(ha.wait_count(topic, 1)[0])  # a run's first: the seats it may have had before, removed
+        assert [k for k, c in first["cmps"].items() if c == {"p": "sensor"}] == [
+            f"cardtable_t6_seat{seat}_score" for seat in range(3, home_assistant.MAX_SEATS)
+        ]
         parts = _checked_discovery(json.loads(ha.wait_for(topic)), "t6")
         assert [parts[f"cardtable_t6_seat{s}_score"]["name"] for s in range(3)] == [f"{n} score" for n in NAMES]
         assert "cardtable_t6_seat3_score" not in parts  # no seat that never was
@@ -384,6 +388,31 @@ def test_home_assistant_is_told_of_the_table_its_events_and_leader_and_a_seat_go
     finally:
         ha.close()
         publisher.stop()
+
+
+def test_seats_gone_while_the_broker_is_away_are_removed_from_home_assistant_when_it_is_back(tmp_path: Path) -> None:
+    broker = Broker(tmp_path)  # not started
+    publisher = TablePublisher(parse_url(broker.url, "t9")).start()
+    topic = "homeassistant/device/cardtable_t9/config"
+    publisher.announce(["Ann", "Bob", "Cyd", "Dee"])
+    publisher.announce(["Ann", "Bob"])
+    publisher.announce(["Ann", "Bob", "Cyd"])  # Cyd is back: not removed
+    publisher.client.loop_stop()  # held back until Home Assistant below listens
+    broker.start()
+    ha = Subscriber(broker, topic)
+    try:
+        assert ha.subscribed.wait(10)
+        publisher.client.loop_start()
+        configs = [json.loads(p) for p in ha.wait_count(topic, 2, seconds=20)]
+        removed = [k for k, c in configs[0]["cmps"].items() if c == {"p": "sensor"}]
+        assert removed == [f"cardtable_t9_seat{seat}_score" for seat in range(3, home_assistant.MAX_SEATS)]
+        time.sleep(0.5)
+        last = json.loads(ha.latest[topic])
+        assert sorted(k for k in last["cmps"] if "_seat" in k) == [f"cardtable_t9_seat{s}_score" for s in range(3)]
+    finally:
+        ha.close()
+        publisher.stop()
+        broker.stop()
 
 
 def test_commands_over_mqtt_are_taken_or_refused_with_a_reason_on_reply(broker: Broker, tmp_path: Path) -> None:

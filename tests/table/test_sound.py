@@ -71,6 +71,23 @@ def test_a_seat_waited_on_hears_it_is_its_turn_once() -> None:
     assert out.getvalue() == f"{10 * SECOND} your-turn {seat}\n"
 
 
+def test_nobody_is_waited_on_while_the_game_is_paused() -> None:
+    out = io.StringIO()
+    sounds = Sounds(LogPlayer(out))
+    core = TableCore(setup_game("cuckoo", players=3, seed=1), {"camera": 250 * MS, "gpio": 20 * MS})
+    core.outputs = Outputs(decisions=[sounds.decided], ticks=[sounds.tick])
+    core.start(0)
+    seat = core.referee.expects().seat
+    core.fault("camera", "no frame for 3 s", 1 * SECOND)
+    core.tick(30 * SECOND)
+    assert out.getvalue() == ""  # paused: the seat is not the one keeping the table waiting
+    core.fault("camera", None, 30 * SECOND)
+    core.tick(39 * SECOND)
+    assert out.getvalue() == ""
+    core.tick(41 * SECOND)
+    assert out.getvalue() == f"{40 * SECOND} your-turn {seat}\n"  # 10 s after the pause ended
+
+
 def test_aplay_is_handed_the_cue_and_a_machine_without_it_stays_quiet(tmp_path: Path, monkeypatch, caplog) -> None:
     fake = tmp_path / "aplay"
     heard = tmp_path / "heard.wav"

@@ -3,6 +3,7 @@ made again from the journals alike; ``cardtable stats`` prints them."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from pathlib import Path
@@ -103,9 +104,36 @@ def test_the_live_table_keeps_a_game_as_it_ends_and_the_journal_makes_the_same(t
     rebuilt = Standings(tmp_path / "rebuilt.sqlite")
     assert rebuilt.rebuild(tmp_path / "journal") == (1, [])
     assert rebuilt.dump() == live.dump()
-    assert [s.name for s in live.standings()] == sorted(NAMES, key=lambda n: n)  # all tied: nothing was played
+    assert {(s.games, s.wins) for s in live.standings()} == {(1, 1)}  # ended before a hand: every seat ties
+    assert [s.name for s in live.standings()] == NAMES  # ties by name
+    live.close()
+    rebuilt.close()
 
 
 def _rows(path: Path) -> int:
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db:
         return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
+@pytest.mark.slow
+def test_a_standings_database_that_cannot_be_written_is_named_and_the_table_goes_on(tmp_path: Path, caplog) -> None:
+    path = rendered_table(tmp_path, frames=30, card_from=99)
+    (tmp_path / "journal").mkdir()
+    (tmp_path / "journal" / FILE).write_bytes(b"not a database, a mangled file\n" * 100)
+    table = LiveTable(
+        load_config(path, {"game": {"name": "oh-hell", "preset": "classic"}}), pin_factory=timed_mock_factory()
+    )
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 15})
+    runner.start()
+    answers: list[tuple[bool, str]] = []
+    try:
+        wait_until(lambda: table.games)
+        table.inbox.put(CommandRequest(parse_command({"command": "end-game"}), lambda ok, m: answers.append((ok, m))))
+        wait_until(lambda: answers and "the game is not in the standings" in caplog.text)
+        assert runner.is_alive()  # the game over, its journal kept; the table plays on
+    finally:
+        table.stop()
+        runner.join(timeout=30)
+    assert f"{FILE}: cannot open the standings database" in caplog.text
+    assert table.stats.errors == 0
+    assert main(["stats", "--journals", str(tmp_path / "journal")]) == 2  # said in one line, no traceback

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from table.cards import Card, Rank
+from table.cards import Card, Rank, spoken
 from table.decisions import (
     CardMismatch,
     Decision,
@@ -161,7 +161,7 @@ class CuckooReferee(StatefulReferee):
             return "out" if seat not in self.alive() else "sits this round out"
         card = st.revealed[seat] if seat < len(st.revealed) else None
         if card is not None:
-            return f"shows {card.code}"
+            return f"shows {spoken(card.code)}"
         return "dealer" if seat == st.dealer else ""
 
     def expects(self) -> Expectation:

@@ -224,7 +224,7 @@ class ErsReferee(Referee):
             return "hand under the pile"
         if self.strikes[seat]:
             barred = self.strikes[seat] >= self.rules.strikes_limit
-            return f"{self.strikes[seat]} strike(s)" + (": barred" if barred else "")
+            return counted(self.strikes[seat], "strike") + (": barred" if barred else "")
         return ""
 
     def expects(self) -> Expectation:
@@ -586,7 +586,7 @@ class ErsReferee(Referee):
         if target is None:
             return no("nothing to contest: no pile taken or bad slap by another player since the last card")
         play = self.contestable[target]
-        self.contestable[target + 1 :] = [p for p in self.contestable[target + 1 :] if p.seat != seat]
+        del self.contestable[target + 1 :]  # all this seat's: the press that began this contest
         if seat in play.contesters:
             return no(f"seat {play.seat}'s play is contested by this seat already")
         play.contesters.append(seat)
