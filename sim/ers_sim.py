@@ -27,7 +27,7 @@ from table.decisions import (
 )
 from table.events import OUT_OF_CARDS, SeatAction
 from table.games import GameSetup
-from table.games.ers.referee import CONTEST, ErsReferee
+from table.games.ers.referee import CONTEST, CONTESTABLE, ErsReferee
 from table.games.ers.slaps import slap_condition
 
 _VERDICTS = (GoodSlap, BadSlap, SlapIgnored)
@@ -173,7 +173,8 @@ class ErsSimulation(TableSimulation):
                 self.moved = True
         elif isinstance(d, Rejected) and d.event == SeatAction.TYPE and d.seat is not None:
             self.contesting.discard(d.seat)
-        if isinstance(d, BadSlap | PileWon) and d.seat not in self.contesting:
+        contestable = isinstance(d, PileWon) or (isinstance(d, SlapIgnored) and d.reason == CONTESTABLE)
+        if contestable and d.seat not in self.contesting:
             self._bots_contest(t, d.seat, isinstance(d, PileWon))
 
     def _bots_contest(self, t: int, seat: int, taken: bool) -> None:

@@ -32,6 +32,7 @@ class GameTally:
     winners: tuple[int, ...] = ()
     ending: str = ""  # the sentence of the decision that ended the game
     _card_t: int | None = None  # when the last card landed
+    _found: set[int] = field(default_factory=set)  # seats whose bad slap a contest upheld, since that card
 
     def heard(self, told: dict[str, Any]) -> None:
         kind, t = told.get("kind"), told.get("t", 0)
@@ -40,6 +41,7 @@ class GameTally:
         elif kind == "card-played":
             self.cards += 1
             self._card_t = t
+            self._found.clear()
         elif kind == "good-slap":
             self._seat(told["seat"]).good_slaps += 1
             self._reaction(told["seat"], t)
@@ -49,6 +51,9 @@ class GameTally:
             self._reaction(told["behind"], t)
         elif kind == "bad-slap":
             self._seat(told["seat"]).bad_slaps += 1
+        elif kind == "contested" and told["upheld"] and told["player"] not in self._found:
+            self._found.add(told["player"])  # a bad slap the table kept quiet about, found out (once)
+            self._seat(told["player"]).bad_slaps += 1
         elif kind == "trick-won":
             self.tricks += 1
         elif kind == "hand-scored":

@@ -42,7 +42,7 @@ from table.decisions import (
     TurnChanged,
 )
 from table.events import OUT_OF_CARDS, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
-from table.games.ers.referee import CONTEST, ErsReferee
+from table.games.ers.referee import CONTEST, CONTESTABLE, ErsReferee
 from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.games.ers.slaps import slap_condition
 from table.referee import Expectation, GameSetupError
@@ -1300,7 +1300,7 @@ def test_a_bad_slap_costs_nothing_until_it_is_contested_and_then_a_card_to_each_
     table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
     table.play("8H 7C")  # no double
     sizes = table.hand_sizes()
-    assert untimed(table.slap(0)) == [BadSlap(NOW, 0)]  # no burn
+    assert untimed(table.slap(0)) == [SlapIgnored(NOW, 0, CONTESTABLE)]  # no burn; the table keeps quiet
     assert table.hand_sizes() == sizes
     assert CONTEST in table.ref.legal_actions()[1] and CONTEST in table.ref.legal_actions()[2]
     assert untimed(contest(table, 1)) == [PlayContested(NOW, 1, 0, True, 1)]

@@ -137,3 +137,19 @@ def test_a_standings_database_that_cannot_be_written_is_named_and_the_table_goes
     assert f"{FILE}: cannot open the standings database" in caplog.text
     assert table.stats.errors == 0
     assert main(["stats", "--journals", str(tmp_path / "journal")]) == 2  # said in one line, no traceback
+
+
+def test_a_bad_slap_found_out_by_contests_counts_once() -> None:
+    from table.tally import GameTally
+
+    tally = GameTally()
+    for told in (
+        {"kind": "game-started", "players": 3},
+        {"kind": "card-played", "t": 1, "seat": 0},
+        {"kind": "slap-ignored", "t": 2, "seat": 0, "reason": "no slap here: the others may contest it"},
+        {"kind": "contested", "t": 3, "seat": 1, "player": 0, "upheld": True, "cards": 1},
+        {"kind": "contested", "t": 4, "seat": 2, "player": 0, "upheld": True, "cards": 1},
+        {"kind": "contested", "t": 5, "seat": 2, "player": 1, "upheld": False, "cards": 1},
+    ):
+        tally.heard(told)
+    assert [s.bad_slaps for s in tally.seats] == [1, 0, 0]

@@ -61,6 +61,7 @@ from table.rules import build_rules, rules_to_dict
 PILE = ZoneKind.PILE
 RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card still ran the race
 CONTEST = "contest"  # a seat action: the last pile taken or bad slap by another seat was wrong
+CONTESTABLE = "no slap here: the others may contest it"  # a bad slap where bad slaps are contested
 
 
 @dataclass(slots=True)
@@ -549,9 +550,14 @@ class ErsReferee(Referee):
 
     def _burn(self, t: int, seat: int) -> list[Decision]:
         """One bad slap's penalty: ``rules.burn`` cards under the pile, or a strike for a seat
-        slapping in with none."""
-        out: list[Decision] = [BadSlap(t, seat)]
+        slapping in with none. Where bad slaps are contested, the table keeps quiet about one by
+        a seat holding cards (the players judge it, as at a table without a referee): it is a
+        bad slap once a contest upholds it."""
         hand = self.hands[seat]
+        if hand and self.rules.bad_slaps == "contest":
+            self.contestable.append(_Contestable(seat, False))
+            return [SlapIgnored(t, seat, CONTESTABLE)]
+        out: list[Decision] = [BadSlap(t, seat)]
         if not hand:
             if self.rules.out_slaps == "hand-under":
                 self.hands_under.append(seat)
@@ -559,9 +565,6 @@ class ErsReferee(Referee):
             self.strikes[seat] += 1
             barred = self.strikes[seat] >= self.rules.strikes_limit
             return [*out, StrikeGiven(t, seat, self.strikes[seat], barred)]
-        if self.rules.bad_slaps == "contest":
-            self.contestable.append(_Contestable(seat, False))
-            return out
         burned = [hand.popleft() for _ in range(min(self.rules.burn, len(hand)))]
         self.burned[:0] = burned
         out.append(CardsBurned(t, seat, len(burned), tuple(burned)))
