@@ -58,8 +58,9 @@ class GameSeries:
 
     def abandon(self, core: TableCore) -> None:
         """The game is given up (every button held, or a command): its lights are the table's
-        again, and a journal not finished is renamed so that a restart does not resume it."""
-        core.outputs = dataclasses.replace(core.outputs, lights=lambda seat, pattern: None)
+        again, it waits on nobody (no "your turn"), and a journal not finished is renamed so
+        that a restart does not resume it."""
+        core.outputs = dataclasses.replace(core.outputs, lights=lambda seat, pattern: None, ticks=[])
         if core.referee.finished or core.journal is None:
             return
         self.close_journal(core)
