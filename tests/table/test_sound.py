@@ -115,3 +115,16 @@ def test_the_sound_keys_are_checked(tmp_path: Path) -> None:
         load_config(path, {"sound": {"volume": 2.0}})
     with pytest.raises(ConfigError, match="loud"):
         load_config(path, {"sound": {"loud": True}})
+
+
+def test_a_game_given_up_waits_on_nobody() -> None:
+    from table.game_series import GameSeries
+
+    out = io.StringIO()
+    sounds = Sounds(LogPlayer(out))
+    core = TableCore(setup_game("cuckoo", players=3, seed=1), {"camera": 250 * MS, "gpio": 20 * MS})
+    core.outputs = Outputs(decisions=[sounds.decided], ticks=[sounds.tick])
+    core.start(0)
+    GameSeries().abandon(core)  # every button held: the preset menu opens over it
+    core.tick(30 * SECOND)
+    assert out.getvalue() == ""
