@@ -57,12 +57,18 @@ def test_a_simulated_game_logs_a_cue_for_every_slap_challenge_and_the_winner(tmp
     assert heard[-1][1] == Cue.WINNER
 
 
-def test_a_seat_waited_on_hears_it_is_its_turn_once() -> None:
+def _heard_core() -> tuple[TableCore, io.StringIO]:
+    """A trading game's core started, its sounds written to the log returned."""
     out = io.StringIO()
     sounds = Sounds(LogPlayer(out))
     core = TableCore(setup_game("cuckoo", players=3, seed=1), {"camera": 250 * MS, "gpio": 20 * MS})
     core.outputs = Outputs(decisions=[sounds.decided], ticks=[sounds.tick])
     core.start(0)
+    return core, out
+
+
+def test_a_seat_waited_on_hears_it_is_its_turn_once() -> None:
+    core, out = _heard_core()
     seat = core.referee.expects().seat
     core.tick(9 * SECOND)
     assert out.getvalue() == ""
@@ -72,11 +78,7 @@ def test_a_seat_waited_on_hears_it_is_its_turn_once() -> None:
 
 
 def test_nobody_is_waited_on_while_the_game_is_paused() -> None:
-    out = io.StringIO()
-    sounds = Sounds(LogPlayer(out))
-    core = TableCore(setup_game("cuckoo", players=3, seed=1), {"camera": 250 * MS, "gpio": 20 * MS})
-    core.outputs = Outputs(decisions=[sounds.decided], ticks=[sounds.tick])
-    core.start(0)
+    core, out = _heard_core()
     seat = core.referee.expects().seat
     core.fault("camera", "no frame for 3 s", 1 * SECOND)
     core.tick(30 * SECOND)
@@ -120,11 +122,7 @@ def test_the_sound_keys_are_checked(tmp_path: Path) -> None:
 def test_a_game_given_up_waits_on_nobody() -> None:
     from table.game_series import GameSeries
 
-    out = io.StringIO()
-    sounds = Sounds(LogPlayer(out))
-    core = TableCore(setup_game("cuckoo", players=3, seed=1), {"camera": 250 * MS, "gpio": 20 * MS})
-    core.outputs = Outputs(decisions=[sounds.decided], ticks=[sounds.tick])
-    core.start(0)
+    core, out = _heard_core()
     GameSeries().abandon(core)  # every button held: the preset menu opens over it
     core.tick(30 * SECOND)
     assert out.getvalue() == ""

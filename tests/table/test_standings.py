@@ -85,15 +85,8 @@ def test_cardtable_stats_prints_the_standings_and_records_and_names_a_missing_fo
 def test_the_live_table_keeps_a_game_as_it_ends_and_the_journal_makes_the_same(tmp_path: Path) -> None:
     """A bidding game at the live table, ended by the players' command: it is in the standings
     beside its journal, and the journal replayed makes the same rows."""
-    path = rendered_table(tmp_path, frames=30, card_from=99)
-    config = load_config(path, {"game": {"name": "oh-hell", "preset": "classic"}})
-    table = LiveTable(config, pin_factory=timed_mock_factory())
-    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 15})
-    runner.start()
-    answers: list[tuple[bool, str]] = []
+    table, runner, answers = _bidding_game_ended(tmp_path)
     try:
-        wait_until(lambda: table.games)
-        table.inbox.put(CommandRequest(parse_command({"command": "end-game"}), lambda ok, m: answers.append((ok, m))))
         wait_until(lambda: answers)
         assert answers[0][0], answers
         wait_until(lambda: (tmp_path / "journal" / FILE).exists() and _rows(tmp_path / "journal" / FILE))
@@ -110,6 +103,20 @@ def test_the_live_table_keeps_a_game_as_it_ends_and_the_journal_makes_the_same(t
     rebuilt.close()
 
 
+def _bidding_game_ended(tmp_path: Path) -> tuple[LiveTable, threading.Thread, list[tuple[bool, str]]]:
+    """A live table dealing a bidding game, ended by the players' command as soon as it is
+    dealt; the table, its loop's thread and the command's answers."""
+    path = rendered_table(tmp_path, frames=30, card_from=99)
+    config = load_config(path, {"game": {"name": "oh-hell", "preset": "classic"}})
+    table = LiveTable(config, pin_factory=timed_mock_factory())
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 15})
+    runner.start()
+    answers: list[tuple[bool, str]] = []
+    wait_until(lambda: table.games)
+    table.inbox.put(CommandRequest(parse_command({"command": "end-game"}), lambda ok, m: answers.append((ok, m))))
+    return table, runner, answers
+
+
 def _rows(path: Path) -> int:
     with contextlib.closing(sqlite3.connect(path)) as db:
         return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -117,18 +124,10 @@ def _rows(path: Path) -> int:
 
 @pytest.mark.slow
 def test_a_standings_database_that_cannot_be_written_is_named_and_the_table_goes_on(tmp_path: Path, caplog) -> None:
-    path = rendered_table(tmp_path, frames=30, card_from=99)
     (tmp_path / "journal").mkdir()
     (tmp_path / "journal" / FILE).write_bytes(b"not a database, a mangled file\n" * 100)
-    table = LiveTable(
-        load_config(path, {"game": {"name": "oh-hell", "preset": "classic"}}), pin_factory=timed_mock_factory()
-    )
-    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 15})
-    runner.start()
-    answers: list[tuple[bool, str]] = []
+    table, runner, answers = _bidding_game_ended(tmp_path)
     try:
-        wait_until(lambda: table.games)
-        table.inbox.put(CommandRequest(parse_command({"command": "end-game"}), lambda ok, m: answers.append((ok, m))))
         wait_until(lambda: answers and "the game is not in the standings" in caplog.text)
         assert runner.is_alive()  # the game over, its journal kept; the table plays on
     finally:
