@@ -33,6 +33,12 @@ PAD = "      "  # the terminal's indent for a line that follows a play
 SEAT = re.compile(r"\bseat (\d+)\b")  # a seat by its number, in a referee's reason
 
 
+def named(text: str, names: Sequence[str]) -> str:
+    """A referee's text (a reason, a view's fact) with each seat it names by number ("seat 2")
+    named by its player."""
+    return SEAT.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
+
+
 class Narrator:
     """Says each decision in a sentence with names; ``verbose`` also says each change of turn."""
 
@@ -62,10 +68,7 @@ class Narrator:
         described = game.lines(d, referee, self) or self._shared(d, referee, game.title)
         if described is None:
             return None
-        return SEAT.sub(lambda m: self._seat_named(int(m[1]), m[0]), described[0]), described[1]
-
-    def _seat_named(self, seat: int, said: str) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else said
+        return named(described[0], self.names), described[1]
 
     def sentence(self, d: Decision, referee: Any) -> str | None:
         """The decision as a sentence on its own (a scoreboard's event), or None."""

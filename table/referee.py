@@ -50,7 +50,7 @@ class GameView:
     fewest_best: bool = False  # the lowest score leads (penalty points, cards left)
     # What else an onlooker wants to know, as labelled values ("pot", "3"), for the scoreboard's
     # middle; a short note per seat ("bid 2, took 1", "safe card", "last card!"); and a score
-    # table by round, its first row the headings. "{2}" in a fact stands for seat 2's name.
+    # table by round, its first row the headings. Outputs name "seat 2" (``table.narration.named``).
     facts: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
     history: tuple[tuple[str, ...], ...] = ()

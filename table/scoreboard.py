@@ -5,12 +5,12 @@ the dashboard's MQTT topics, so that both show the same thing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from table.games import game_of
 from table.lights import Pattern
+from table.narration import named
 from table.referee import Referee
 from table.tally import GameTally
 
@@ -32,11 +32,6 @@ def middle_cards(referee: Referee) -> tuple[str, list[str]]:
     """The cards showing in the middle of the table, oldest first, and what they are."""
     view = referee.view()
     return view.middle, list(view.cards)
-
-
-def named(text: str, names: Sequence[str]) -> str:
-    """A view's text with each seat written "{2}" replaced by its player's name."""
-    return re.sub(r"\{(\d+)\}", lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
 def table_state(

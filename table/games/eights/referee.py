@@ -91,7 +91,7 @@ class EightsReferee(EightsPlays):
         st = self.state
         facts = [("direction", "to the left" if st.direction == 1 else "to the right")]  # the rest is in `middle`
         if st.owed:
-            facts.append(("draw owed", f"{{{st.turn}}} draws {st.owed}"))
+            facts.append(("draw owed", f"seat {st.turn} draws {st.owed}"))
         if st.skips:
             facts.append(("turns to miss", str(st.skips)))
         return tuple(facts)

@@ -215,7 +215,7 @@ class ErsReferee(Referee):
         facts = []
         if self.challenger is not None:
             chances = counted(self.chances, "chance")
-            facts.append(("challenge", f"{{{self.turn}}} answers {{{self.challenger}}}: {chances} left"))
+            facts.append(("challenge", f"seat {self.turn} answers seat {self.challenger}: {chances} left"))
         if self.lone is not None:
             facts.append(("last chance", f"{counted(self.last_chance_left, 'card')} more to slap back in on"))
         return tuple(facts)

@@ -202,7 +202,7 @@ class OhHellReferee(StatefulReferee):
             ),
             notes=tuple("" if b == "-" else f"bid {b}, took {took}" for b, took in zip(bids, tricks, strict=False)),
             history=(
-                ("hand", *(f"{{{seat}}}" for seat in range(self.players))),
+                ("hand", *(f"seat {seat}" for seat in range(self.players))),
                 *((str(n), *map(str, points)) for n, points in enumerate(st.hand_points, start=1)),
             ),
         )
