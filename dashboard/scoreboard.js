@@ -147,7 +147,9 @@
       const qr = qrcode(0, "M");
       qr.addData(address);
       qr.make();
-      $("qr").innerHTML = qr.createSvgTag({ cellSize: 4, margin: 0, scalable: true });
+      // The quiet zone the standard asks for, four modules of white, and edges kept sharp.
+      $("qr").innerHTML = qr.createSvgTag({ cellSize: 4, margin: 16, scalable: true })
+        .replace("<svg ", '<svg shape-rendering="crispEdges" ');
     }
   }
 
