@@ -13,7 +13,6 @@ for court cards and ``-`` for any other card, first hand playing first:
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -159,35 +158,38 @@ class CardByCard:
         return all(self.trick() for _ in range(most))
 
 
-def _answer(head: tuple[int, ...]) -> tuple[bytes, int]:
-    """The cards played of the next ones in a hand, answering a court card: up to and
-    including a court card, and that court card's chances (0: none came, the debt is paid or
-    the hand ran out)."""
-    court = next((i for i, v in enumerate(head) if v), len(head))
-    return bytes(head[: court + 1]), head[court] if court < len(head) else 0
-
-
-# Every answer, by the next cards (as many as the court card on top asks, fewer at a hand's end).
-_ANSWERS = {bytes(head): _answer(head) for size in range(5) for head in itertools.product(range(5), repeat=size)}
+_COURTS_MARKED = bytes.maketrans(b"\2\3\4", b"\1\1\1")
 
 
 class TwoHands:
-    """Two hands played a trick at a time, each trick in a few byte-string operations.
+    """Two hands played a trick at a time, a few integer steps for each court card.
 
-    Between court cards nothing but plain cards is played, so a trick is found, not stepped:
-    the plain cards before each hand's first court card say who plays a court card first (or
-    runs out), and an answer to a court card is the next few cards of the other hand. Two hands
-    leave no one to pass a challenge on to, so both runout rules play alike. Results equal
-    :class:`CardByCard`'s, card for card (the tests play both on random deals)."""
+    Between court cards nothing but plain cards is played, so a hand is kept as its court cards
+    (``courts``, their chances) and the runs of plain cards around them (``plains``: before each
+    court card, and after the last). Plain cards go leader, other, leader...: whoever has fewer
+    plain cards before a court card lays one first (the leader on a tie), and an answer pays
+    when the answering hand has as many plain cards before its next court card as the chances
+    asked. Two hands leave no one to pass a challenge on to, so both runout rules play alike.
+    Results equal :class:`CardByCard`'s, card for card (the tests play both on random deals)."""
 
     def __init__(self, hands: Sequence[bytes], first: int) -> None:
-        self.hands = [bytes(hands[0]), bytes(hands[1])]
-        self.turn = first if self.hands[first] else 1 - first
+        one, two = hands
+        self.plains = [
+            deque(map(len, one.translate(_COURTS_MARKED).split(b"\1"))),
+            deque(map(len, two.translate(_COURTS_MARKED).split(b"\1"))),
+        ]
+        self.courts = [deque(one.translate(None, b"\0")), deque(two.translate(None, b"\0"))]
+        self.turn = first if hands[first] else 1 - first
         self.cards = self.tricks = 0
         self.winner = -1
 
     def position(self) -> tuple[int, tuple[bytes, ...]]:
-        return self.turn, tuple(self.hands)
+        hands = (
+            b"".join(bytes(plain) + bytes((court,)) for plain, court in zip(plains, courts, strict=False))
+            + bytes(plains[-1])
+            for plains, courts in zip(self.plains, self.courts, strict=True)
+        )
+        return self.turn, tuple(hands)
 
     def trick(self) -> bool:
         """Play until somebody takes the pile; False when that ends the game."""
@@ -195,42 +197,59 @@ class TwoHands:
 
     def play(self, most: int) -> bool:
         """Play up to ``most`` tricks; False once the game has ended."""
-        hands, turn, cards, tricks = self.hands, self.turn, 0, 0
+        plains, courts, turn, cards, tricks = self.plains, self.courts, self.turn, 0, 0
+        # The leader's hand, then the other's; the winner of a trick leads the next.
+        a_plains, a_courts, b_plains, b_courts = plains[turn], courts[turn], plains[1 - turn], courts[1 - turn]
         while tricks < most:
-            p, q = turn, 1 - turn
-            hp, hq = hands[p], hands[q]
-            # Plain cards go p, q, p, q...: p's first court card (or running out) comes at
-            # its (zp + 1)-th turn, q's at its (zq + 1)-th, after p's.
-            zp, zq = len(hp) - len(hp.lstrip(b"\0")), len(hq) - len(hq.lstrip(b"\0"))
-            if zp <= zq:
-                if zp == len(hp):  # p has run out: q took the pile with its last card
-                    hands[p], hands[q], pile, winner, need = b"", hq[zp:], hq[:zp] + hp, q, 0
-                else:
-                    pile, need = hq[:zp] + hp[: zp + 1], hp[zp]
-                    challenger, out, left, taken, kept = p, hq, hp, zp, zp + 1  # q answers p
-            elif zq == len(hq):  # q has run out: p took the pile with its last card
-                hands[p], hands[q], pile, winner, need = hp[zq + 1 :], b"", hp[: zq + 1] + hq, p, 0
+            # ``a`` lays the first court card (or runs out) and ``b`` answers it: the leader
+            # lays first on a tie; by then ``b`` has laid ``plain`` plain cards, ``a`` ``laid``.
+            lead, other = a_plains[0], b_plains[0]
+            if lead <= other:
+                plain = laid = lead
             else:
-                pile, need = hp[: zq + 1] + hq[: zq + 1], hq[zq]
-                challenger, out, left, taken, kept = q, hp, hq, zq + 1, zq + 1  # p answers q
-            if need:  # a court card is on top: answers until one is paid
-                while True:  # ``out`` answers the challenger's court card; ``left`` waits
-                    paid, need = _ANSWERS[out[taken : taken + need]]
-                    taken += len(paid)
-                    pile += paid
-                    if not need:
-                        break
-                    challenger, out, left, taken, kept = 1 - challenger, left, out, kept, taken
-                winner = challenger
-                hands[winner], hands[1 - winner] = left[kept:], out[taken:]
-            cards += len(pile)
-            tricks += 1
-            hands[winner] += pile
-            turn = winner
-            if not hands[1 - winner]:
-                self.winner = winner
+                a_plains, a_courts, b_plains, b_courts = b_plains, b_courts, a_plains, a_courts
+                plain, laid = other + 1, other
+            b_plains[0] -= plain
+            if not a_courts:  # ``a`` has run out: ``b`` took the pile with its last card
+                a_plains[0] = 0
+                b_plains[-1] += plain + laid
+                cards += plain + laid
+                tricks += 1
+                a_plains = b_plains
+                self.winner = 0 if b_plains is plains[0] else 1
                 break
-        self.turn = turn
+            a_plains.popleft()
+            need = a_courts.popleft()
+            first = plain + laid  # the pile's plain cards before its first court card
+            pile_plains, pile_courts = [], [need]  # then before each later one, and after the last
+            count = first + 1
+            while True:  # ``b`` answers ``a``'s court card
+                before = b_plains[0]
+                if before >= need:  # paid
+                    b_plains[0] = before - need
+                    pile_plains.append(need)
+                    count += need
+                    break
+                if not b_courts:  # ``b`` runs out paying
+                    b_plains[0] = 0
+                    pile_plains.append(before)
+                    count += before
+                    break
+                b_plains.popleft()
+                need = b_courts.popleft()
+                pile_plains.append(before)
+                pile_courts.append(need)
+                count += before + 1
+                a_plains, a_courts, b_plains, b_courts = b_plains, b_courts, a_plains, a_courts
+            a_plains[-1] += first  # ``a`` takes the pile under its hand
+            a_plains.extend(pile_plains)
+            a_courts.extend(pile_courts)
+            cards += count
+            tricks += 1
+            if not b_courts and not b_plains[0]:
+                self.winner = 0 if a_plains is plains[0] else 1
+                break
+        self.turn = 0 if a_plains is plains[0] else 1
         self.cards += cards
         self.tricks += tricks
         return self.winner < 0
