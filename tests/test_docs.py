@@ -1,10 +1,14 @@
 """The documents match what they document: the wiring picture is the one ``table.example.toml``'s
-pins give, and the README's set-up commands are the Makefile's."""
+pins give, the README's set-up commands are the Makefile's, and each game's document names its
+rules keys and presets."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from pathlib import Path
+
+from table.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,3 +29,15 @@ def test_the_readmes_two_commands_are_the_makefiles() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     for target in ("sim", "test"):
         assert f"make {target}" in readme and f"\n{target}: setup" in makefile
+
+
+def test_each_games_document_names_every_rules_key_and_preset() -> None:
+    """docs/games/<game>.md: every key a preset file may set, and every preset shipped, with its
+    reading beside it."""
+    for name, game in GAMES.items():
+        document = (ROOT / "docs" / "games" / f"{name}.md").read_text(encoding="utf-8")
+        keys = [field.name for field in dataclasses.fields(game.rules)]
+        presets = sorted(p.stem for p in (ROOT / "table" / "games" / name.replace("-", "_") / "presets").glob("*.toml"))
+        assert presets, name
+        missing = [key for key in keys + presets if f"`{key}`" not in document]
+        assert not missing, f"docs/games/{name}.md does not name {missing}"
