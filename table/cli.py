@@ -244,6 +244,10 @@ def build_parser() -> argparse.ArgumentParser:
         "out-of-cards", help="ERS, the shedding game: this seat holds no card, though the referee counts some"
     )
     out.add_argument("--seat", type=int, required=True, help="the seat's number, 0 to one less than the seats")
+    dead = kinds.add_parser(
+        "out-of-turn", help="ERS with dead cards: the pile's top card was this seat's, laid out of turn"
+    )
+    dead.add_argument("--seat", type=int, required=True, help="the seat's number, 0 to one less than the seats")
     send.set_defaults(func=cmd_send)
 
     league = sub.add_parser("league", help="every table on an MQTT broker, its game and its standings")

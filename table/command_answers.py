@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from table.commands import PAUSED_PART
 from table.controller import COMMAND, TableCore
-from table.events import END, OUT_OF_CARDS, SeatAction
+from table.events import END, OUT_OF_CARDS, OUT_OF_TURN, SeatAction
 
 Answer = tuple[bool, str]
 
@@ -70,3 +70,22 @@ def out_of_cards(core: TableCore | None, seat: int, names: Sequence[str], now: i
         return False, f"{names[seat]} holds no card by the referee's count already"
     core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_CARDS), now)
     return True, f"the referee is told {names[seat]} holds no card; the {counted} counted go under the pile"
+
+
+def out_of_turn(core: TableCore | None, seat: int, names: Sequence[str], now: int) -> Answer:
+    """The pile's top card was ``seat``'s, laid out of turn: where the rules make such cards
+    dead, the referee is told, in turn. ``core`` is None between games."""
+    if core is None or core.referee.finished:
+        return False, "no game is under way"
+    if core.paused:
+        return False, f"the game is paused ({'; '.join(core.faults)}): say it again when it goes on"
+    if seat >= len(names):
+        return False, f"seat {seat}: the seats are 0 to {len(names) - 1}"
+    if OUT_OF_TURN not in core.referee.legal_actions().get(seat, ()):
+        return False, (
+            f"the top card cannot be taken as {names[seat]}'s, laid out of turn: only in Egyptian Rat Screw "
+            "with dead cards (out_of_turn), for the top card before anything is judged on it, "
+            "laid by another than the player whose turn it was"
+        )
+    core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_TURN), now)
+    return True, f"the top card is {names[seat]}'s, laid out of turn: dead, and the turn goes back"

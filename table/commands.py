@@ -10,7 +10,8 @@ command is refused with a reason and changes nothing.
 dealt after this one; both keep their changes for every game after. ``pause`` holds the game as
 a fault does (the lights blink amber) until ``resume``. ``out-of-cards`` tells the Egyptian Rat
 Screw referee that a seat holds no card where it counted some (the camera missed a card played).
-``end-game`` ends the game under way where it stands, as players agree to stop (the trading
+``out-of-turn`` tells it, where cards laid out of turn are dead, that the pile's top card was a
+seat's, laid out of turn. ``end-game`` ends the game under way where it stands, as players agree to stop (the trading
 game on points or lives, the bidding game); the next game is dealt as after any other.
 """
 
@@ -22,7 +23,8 @@ from typing import Any
 
 from table.errors import CardtableError
 
-KINDS = ("new-game", "set", "pause", "resume", "out-of-cards", "end-game")
+KINDS = ("new-game", "set", "pause", "resume", "out-of-cards", "out-of-turn", "end-game")
+SEAT_KINDS = ("out-of-cards", "out-of-turn")  # the commands that name a seat, and take nothing else
 CHANGES = ("game", "rules", "names", "seed")  # what new-game and set may change
 PAUSED_PART = "players"  # the fault a pause is kept as: the game waits until it is lifted
 
@@ -39,7 +41,7 @@ class TableCommand:
     names: tuple[str, ...] | None = None
     seed: int | None = None
     source: str = "the command line"  # who asked, for the log and the pause's reason
-    seat: int | None = None  # out-of-cards: whose
+    seat: int | None = None  # out-of-cards, out-of-turn: whose
 
     @property
     def changes(self) -> bool:
@@ -73,8 +75,8 @@ def parse_command(data: Any, source: str = "the command line") -> TableCommand:
     kind = data.get("command")
     if kind not in KINDS:
         raise CommandError(f"command {kind!r} is not one of {', '.join(KINDS)}")
-    if kind == "out-of-cards":
-        return _out_of_cards(data, source)
+    if kind in SEAT_KINDS:
+        return _seat_command(kind, data, source)
     unknown = sorted(set(data) - {"command", *CHANGES})
     if unknown:
         raise CommandError(f"{kind}: unknown key {unknown[0]!r} (known: {', '.join(CHANGES)})")
@@ -99,11 +101,11 @@ def parse_command(data: Any, source: str = "the command line") -> TableCommand:
     return command
 
 
-def _out_of_cards(data: Mapping[str, Any], source: str) -> TableCommand:
+def _seat_command(kind: str, data: Mapping[str, Any], source: str) -> TableCommand:
     unknown = sorted(set(data) - {"command", "seat"})
     if unknown:
-        raise CommandError(f"out-of-cards: unknown key {unknown[0]!r} (it takes the seat only)")
+        raise CommandError(f"{kind}: unknown key {unknown[0]!r} (it takes the seat only)")
     seat = data.get("seat")
     if type(seat) is not int or seat < 0:
-        raise CommandError(f"out-of-cards: seat must be a seat's number from 0, not {seat!r}")
-    return TableCommand("out-of-cards", source=source, seat=seat)
+        raise CommandError(f"{kind}: seat must be a seat's number from 0, not {seat!r}")
+    return TableCommand(kind, source=source, seat=seat)

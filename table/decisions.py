@@ -172,6 +172,16 @@ class CardsBurned(Decision):
 
 
 @dataclass(slots=True)
+class CardDead(Decision):
+    """``card``, the pile's top card, was laid out of turn by ``seat``: it is dead (no slap
+    counts on it) and came from that seat's hand, not the hand of the seat whose turn it is."""
+
+    seat: int
+    card: Card
+    KIND: ClassVar[str] = "card-dead"
+
+
+@dataclass(slots=True)
 class CountCorrected(Decision):
     """A player said they hold no card where the referee counted ``count``: cards the camera
     missed (played unseen, so lying in the pile). They go under the pile, unknown."""

@@ -33,6 +33,7 @@ class ZoneKind(StrEnum):
 OUT_OF_CARDS = (
     "out-of-cards"  # a seat action, told by the table's command: "I hold no card", where the referee counted some
 )
+OUT_OF_TURN = "out-of-turn"  # a seat action, told by the table's command: "the top card was mine, laid out of turn"
 
 
 class EventError(CardtableError, ValueError):

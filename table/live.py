@@ -35,7 +35,7 @@ from typing import Any
 from table import command_answers
 from table.buttons import CLOSE_CALL_NS, ButtonLevel, EdgesVouched, RawEdge, drain
 from table.camera_reader import CameraReader
-from table.commands import PAUSED_PART, CommandRequest
+from table.commands import PAUSED_PART, SEAT_KINDS, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
 from table.controller import CAMERA, FrameReport, Outputs, TableCore
@@ -307,10 +307,11 @@ class LiveTable:
             return request.reply(*command_answers.resume(core, now))
         if command.kind == "end-game":
             return request.reply(*command_answers.end_game(None if self.menu is not None else core, now))
-        if command.kind == "out-of-cards":
+        if command.kind in SEAT_KINDS:
             assert command.seat is not None
             playing = None if self.menu is not None else core
-            return request.reply(*command_answers.out_of_cards(playing, command.seat, self.config.seats.names, now))
+            told = command_answers.out_of_cards if command.kind == "out-of-cards" else command_answers.out_of_turn
+            return request.reply(*told(playing, command.seat, self.config.seats.names, now))
         if command.changes:
             try:
                 self._change(game_overrides(command.game, command.rules, command.names, command.seed))

@@ -18,7 +18,7 @@ And Home Assistant's discovery message (``table.home_assistant``), sent again wh
 Assistant says on ``homeassistant/status`` that it is back.
 
 Commands come on ``cmd/<command>`` (``new-game``, ``set``, ``pause``, ``resume``, ``end-game``,
-``out-of-cards``; the payload a JSON object of the command's keys, or nothing), are checked like
+``out-of-cards``, ``out-of-turn``; the payload a JSON object of the command's keys, or nothing), are checked like
 the command line's (``table.commands``) and answered on ``reply``: ``{"command": ..., "ok": ...,
 "message": ...}``. Who may send them is the broker's business: its ACL lets only an admin user
 write ``cmd`` topics (``systemd/mosquitto/``).

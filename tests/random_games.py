@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from table.cards import Card, deal_round_robin, shuffled_deck
 from table.decisions import Decision
-from table.events import ButtonPressed, CardSeen, Event, SeatAction
+from table.events import OUT_OF_TURN, ButtonPressed, CardSeen, Event, SeatAction
 from table.games import GameSetup, setup_game
 from table.games.ers.referee import CONTEST, ErsReferee
 
@@ -26,7 +26,8 @@ def deck_counter(cards: list[Card | None]) -> Counter[str]:
 
 
 def play_random_game(seed: int, players: int, preset: str, steps: int, check=None) -> RandomGame:
-    """Deal, then interleave the expected plays with random presses (some at equal timestamps) and contests."""
+    """Deal, then interleave the expected plays with random presses (some at equal timestamps),
+    contests, and cards laid out of turn (mostly told so at once, where the rules make them dead)."""
     rng = random.Random(seed)
     base = setup_game("ers", preset, players=players, seed=seed)
     rules = base.rules_value()
@@ -55,6 +56,18 @@ def play_random_game(seed: int, players: int, preset: str, steps: int, check=Non
             event: Event = CardSeen(t, "camera", top, "pile")
         elif roll < 0.7:  # a long press: a contest where the rules have them
             event = SeatAction(t, "gpio", rng.randrange(players), CONTEST)
+        elif roll < 0.74:  # a card laid out of turn, and now and then the table told so
+            game.decisions += ref.advance(t - 1)
+            seat = ref.expects().seat
+            others = [s for s in range(players) if s != seat and ref.hands[s]]
+            if ref.finished or not others:
+                continue
+            offender = rng.choice(others)
+            laid = CardSeen(t, "camera", ref.hands[offender][0], "pile")
+            game.events.append(laid)
+            game.decisions += ref.handle(laid)
+            t += 1
+            event = SeatAction(t, "command", offender if rng.random() < 0.9 else rng.randrange(players), OUT_OF_TURN)
         else:
             event = ButtonPressed(t, "gpio", rng.randrange(players))
             if roll > 0.95:  # an exact tie with another seat, handed over in the sequencer's order

@@ -19,6 +19,7 @@ import pytest
 from table.cards import Card, deal_round_robin, make_deck, parse_card, parse_cards, shuffled_deck
 from table.decisions import (
     BadSlap,
+    CardDead,
     CardMismatch,
     CardPlayed,
     CardsBurned,
@@ -41,7 +42,7 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import OUT_OF_CARDS, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
+from table.events import OUT_OF_CARDS, OUT_OF_TURN, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
 from table.games.ers.referee import CONTEST, CONTESTABLE, ErsReferee
 from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.games.ers.slaps import slap_condition
@@ -1404,3 +1405,132 @@ def test_a_snapshot_keeps_the_plays_open_to_contest() -> None:
     event = SeatAction(table.tick(), "gpio", 2, CONTEST)
     assert clone.handle(event) == table.ref.handle(event) == [PlayContested(table.t, 2, 0, True, 1)]
     assert clone.snapshot() == table.ref.snapshot()
+
+
+# ================================================================ cards laid out of turn
+
+
+DEAD = only("double", "sandwich", out_of_turn="dead")
+
+
+def out_of_turn(table: Table, seat: int, at: int | None = None) -> list[Decision]:
+    """The table is told (``cardtable send out-of-turn``) that the top card was ``seat``'s."""
+    return table.send(SeatAction(table.tick(at), "command", seat, OUT_OF_TURN))
+
+
+def three_seats(rule: ErsRules = DEAD) -> Table:
+    """Three seats, seat 1 to play first: seat 1 holds 8H 9D, seat 2 8C JD KD, seat 0 2C 8D 8S."""
+    return Table(rule, players=3, tops=[["2C", "8D", "8S"], ["8H", "9D"], ["8C", "JD", "KD"]])
+
+
+def test_a_card_laid_out_of_turn_is_dead_and_comes_from_its_players_hand() -> None:
+    """The Wikipedia article: "If cards are played out of turn, these cards become dead cards"."""
+    table = three_seats()
+    table.card("8H")  # seat 1
+    sizes = table.hand_sizes()
+    table.card("2C", stacked=False)  # seat 0 lays its card while it is seat 2's turn: credited to seat 2
+    assert table.hand_sizes() == [sizes[0], sizes[1], sizes[2] - 1]
+    assert OUT_OF_TURN in table.ref.legal_actions()[0]
+    out = out_of_turn(table, 0)
+    assert untimed(out) == [CardDead(NOW, 0, parse_card("2C")), TurnChanged(NOW, 2)]
+    assert table.hand_sizes() == [sizes[0] - 1, sizes[1], sizes[2]]
+    assert table.hand(2)[0] == "8C" and table.hand(0)[0] == "8D"  # what each still holds, known
+    assert table.ref.pile_size() == 2 and table.ref.turn == 2
+    assert untimed(table.card("8C")) == [CardPlayed(NOW, 2, parse_card("8C"), 3), TurnChanged(NOW, 0)]
+
+
+def test_a_slap_on_a_dead_card_is_a_bad_slap_even_where_it_makes_a_double() -> None:
+    """ "Any slap over a dead card, even if a player intentionally places it out of turn, results
+    in a penalty." """
+    table = three_seats()
+    table.card("8H")
+    table.card("8D", stacked=False)  # seat 0's 8 on seat 1's: a double, but laid out of turn
+    out_of_turn(table, 0)
+    assert table.ref.slap_condition() is None
+    pressed_bad(table, 1)
+
+
+def test_a_dead_card_makes_no_slap_under_the_next_cards() -> None:
+    """Dead cards make no slap: an 8 on a dead 8 is no double, nor 8, dead card, 8 a sandwich; the
+    cards laid on the dead one count among themselves."""
+    table = three_seats()
+    table.card("8H")  # seat 1
+    table.card("8D", stacked=False)  # seat 0, out of turn
+    out_of_turn(table, 0)
+    table.card("8C")  # seat 2, in turn: on the dead 8, and two above seat 1's
+    assert table.ref.slap_condition() is None
+    table.card("2C", stacked=False)  # seat 0 in turn (its next card is 8S by the deal: taken as seen)
+    table.card("9D")  # seat 1
+    assert table.ref.slap_condition() is None
+    table.card("JD", stacked=False)
+    table.card("8S", stacked=False)
+    assert table.ref.slap_condition() is None
+    rule = only("double", "sandwich", "top_bottom", out_of_turn="dead")
+    table = three_seats(rule)
+    table.card("8H")
+    table.card("2C", stacked=False)
+    out_of_turn(table, 0)
+    table.card("8C")  # the first card of the pile and the top: no top-bottom over a dead card
+    assert table.ref.slap_condition() is None
+
+
+def test_a_dead_card_leaves_a_challenge_its_chances() -> None:
+    table = Table(DEAD, players=3, tops=[["2C", "3C"], ["QH", "9D"], ["5C", "6C", "7C"]])
+    table.card("QH")  # seat 1's queen: seat 2 has two chances
+    table.card("2C", stacked=False)  # seat 0 answers for seat 2, out of turn
+    assert table.ref.chances == 1
+    out = out_of_turn(table, 0)
+    assert untimed(out) == [CardDead(NOW, 0, parse_card("2C")), TurnChanged(NOW, 2)]
+    assert (table.ref.challenger, table.ref.chances, table.ref.turn) == (1, 2, 2)
+    table.play("5C 6C")
+    assert one(table.log, PileWon).seat == 1 and table.ref.pile_size() == 0
+
+
+def test_laying_out_of_turn_may_cost_a_burn() -> None:
+    """ "In some cases, this same penalty is applied to putting down a card when it is not one's turn"."""
+    table = three_seats(only("double", out_of_turn="dead-and-burn", burn=1))
+    table.card("8H")
+    table.card("2C", stacked=False)
+    out = out_of_turn(table, 0)
+    assert untimed(out) == [
+        CardDead(NOW, 0, parse_card("2C")),
+        CardsBurned(NOW, 0, 1, (parse_card("8D"),)),
+        TurnChanged(NOW, 2),
+    ]
+    with pytest.raises(RulesError, match="out_of_turn"):
+        rules(bad_slaps="contest", out_of_turn="dead-and-burn")
+
+
+def test_a_card_laid_out_of_turn_is_told_before_anything_is_judged_on_it() -> None:
+    table = three_seats()
+    table.card("8H")
+    table.card("2C", stacked=False)
+    pressed_bad(table, 1)  # a slap judged on it: too late to take it back
+    assert of(out_of_turn(table, 0), Rejected)[0].reason.startswith("only the pile's top card")
+    assert OUT_OF_TURN not in table.ref.legal_actions().get(0, set())
+
+    table = three_seats()
+    table.card("8H")
+    assert of(out_of_turn(table, 1), Rejected)[0].reason == "seat 1 laid the top card in turn"
+    table.card("2C", stacked=False)
+    out_of_turn(table, 0)
+    assert of(out_of_turn(table, 0), Rejected)[0].reason == "the top card is dead already"
+
+
+def test_where_cards_laid_out_of_turn_are_the_turns_players_the_table_cannot_be_told_otherwise() -> None:
+    table = three_seats(DOUBLES)
+    table.card("8H")
+    table.card("2C", stacked=False)
+    assert all(OUT_OF_TURN not in actions for actions in table.ref.legal_actions().values())
+    assert "out_of_turn = 'credited'" in of(out_of_turn(table, 0), Rejected)[0].reason
+
+
+def test_a_snapshot_keeps_the_dead_cards() -> None:
+    table = three_seats()
+    table.card("8H")
+    table.card("8D", stacked=False)
+    out_of_turn(table, 0)
+    clone = ErsReferee.restore(json.loads(json.dumps(table.ref.snapshot())))
+    assert clone.snapshot() == table.ref.snapshot() and clone.slap_condition() is None
+    event = CardSeen(table.tick(), "camera", parse_card("8C"), "pile")
+    assert clone.handle(event) == table.ref.handle(event)

@@ -310,3 +310,24 @@ def test_cardtable_send_talks_to_cardtable_run(tmp_path: Path) -> None:
     assert "in 2 game(s)" in err and '"command": "new-game"' in err
     done = sent("resume")
     assert done.returncode == 2 and "cardtable: error: no table is running on" in done.stderr
+
+
+def test_a_card_laid_out_of_turn_is_told_and_is_dead_where_the_rules_say_so(tmp_path: Path) -> None:
+    config = rendered_table(tmp_path, frames=100, card_from=15)  # the queen of hearts, 3 s in
+    config.write_text(
+        config.read_text(encoding="utf-8").replace('preset = "standard"', 'preset = "wikipedia-extras"'),
+        encoding="utf-8",
+    )
+    with Running(tmp_path) as running:
+        core = running.table.games[0]
+        assert running.send(command="out-of-turn", seat=3)[0] is False  # no card on the pile yet
+        wait_until(lambda: any(d.KIND == "card-played" for d in core.decisions))
+        assert core.referee.turn == 2  # Bob's queen: Cyd answers
+        ok, says = running.send(command="out-of-turn", seat=3)
+        assert (ok, says) == (True, "the top card is Dee's, laid out of turn: dead, and the turn goes back")
+        wait_until(lambda: any(d.KIND == "card-dead" for d in core.decisions))
+        assert core.referee.turn == 1 and core.referee.challenger is None and core.referee.dead == [0]
+        again = running.send(command="out-of-turn", seat=3)
+        assert again[0] is False and "cannot be taken as Dee's" in again[1]
+    actions = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "action"]
+    assert [(e["seat"], e["source"], e["action"]) for e in actions] == [(3, "command", "out-of-turn")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from table.cards import counted
 from table.decisions import (
     BadSlap,
+    CardDead,
     CardMismatch,
     CardsBurned,
     ChallengeLost,
@@ -78,6 +79,8 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         return f"{n(d.seat):>4}'s slap was bad", "bold red"
     if isinstance(d, CardsBurned):
         return f"{PAD}{n(d.seat)} burns {counted(d.count, 'card')} under the pile", "red"
+    if isinstance(d, CardDead):
+        return f"{PAD}{n(d.seat)} laid {d.card} out of turn: a dead card, no slap on it", "yellow"
     if isinstance(d, PlayContested):
         what = "was wrong" if d.upheld else "was right"
         giver, taker = (d.player, d.seat) if d.upheld else (d.seat, d.player)

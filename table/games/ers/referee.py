@@ -16,7 +16,10 @@ Timing rules, all decided on event timestamps:
   the next card (or before the camera sees the pile taken) still wins the pile;
 * where bad slaps are contested (``rules.bad_slaps``), a seat's ``contest`` action (a long press)
   before the next card contests the last pile taken or bad slap by another seat; the press that
-  began it is no slap to contest.
+  began it is no slap to contest;
+* where cards laid out of turn are dead (``rules.out_of_turn``), the table's word that the top
+  card was a seat's, laid out of turn, is taken while nothing has been judged since the card:
+  the game goes back to before it, and the card lies on the pile from that seat's hand, dead.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any, Self
 from table.cards import Card, CardError, counted, make_deck, parse_card
 from table.decisions import (
     BadSlap,
+    CardDead,
     CardMismatch,
     CardPlayed,
     CardsBurned,
@@ -51,7 +55,17 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import OUT_OF_CARDS, ButtonPressed, ButtonReleased, CardGone, CardSeen, Event, SeatAction, ZoneKind
+from table.events import (
+    OUT_OF_CARDS,
+    OUT_OF_TURN,
+    ButtonPressed,
+    ButtonReleased,
+    CardGone,
+    CardSeen,
+    Event,
+    SeatAction,
+    ZoneKind,
+)
 from table.games.ers.rules import ErsRules
 from table.games.ers.slaps import chances as challenge_chances
 from table.games.ers.slaps import slap_condition
@@ -131,6 +145,10 @@ class ErsReferee(Referee):
         self.pending_presses: list[int] = []
         self.race: tuple[int, int] | None = None  # (when, who): the good slap no other press has followed yet
         self.contestable: list[_Contestable] = []  # where bad slaps are contested: the plays since the last card
+        self.dead: list[int] = []  # where in ``played`` the dead cards lie (rules.out_of_turn)
+        # Where cards laid out of turn are dead: the game as it stood before the top card, while
+        # nothing has been judged since it (a snapshot), else None.
+        self.before_card: dict[str, Any] | None = None
         while not self.hands[self.turn]:  # fewer cards than seats: start at the first seat that has some
             self.turn = (self.turn + 1) % players
 
@@ -190,6 +208,8 @@ class ErsReferee(Referee):
             play = self._contest_target(seat)
             if play is not None and seat not in self.contestable[play].contesters and self.hands[seat]:
                 out.setdefault(seat, set()).add(CONTEST)
+            if self._why_not_out_of_turn(seat) is None:
+                out.setdefault(seat, set()).add(OUT_OF_TURN)
         return {seat: frozenset(actions) for seat, actions in out.items()}
 
     def view(self) -> GameView:
@@ -240,7 +260,10 @@ class ErsReferee(Referee):
         return Expectation("play", self.turn)
 
     def slap_condition(self) -> str | None:
-        """The condition the pile shows right now, or None."""
+        """The condition the pile shows right now, or None. Dead cards make no slap: only the
+        cards above the last of them count, and top-bottom not at all."""
+        if self.dead:
+            return slap_condition(self.played[self.dead[-1] + 1 :], True, self.rules, self.answered)
         return slap_condition(self.played, bool(self.burned), self.rules, self.answered)
 
     def next_holder(self, seat: int) -> int | None:
@@ -262,6 +285,10 @@ class ErsReferee(Referee):
         if self.pending_t is not None and (t > self.pending_t or not isinstance(event, (ButtonPressed, CardSeen))):
             out += self._resolve_presses()
         self.last_t = t
+        if not isinstance(event, (CardSeen, ButtonPressed, ButtonReleased, SeatAction)) or (
+            isinstance(event, SeatAction) and event.action != OUT_OF_TURN
+        ):
+            self.before_card = None  # something else happened since the top card
         seat = getattr(event, "seat", None)
         if seat is not None and seat >= self.players:
             out.append(Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat))
@@ -281,6 +308,8 @@ class ErsReferee(Referee):
             out += self._out_of_cards(t, event.seat)
         elif isinstance(event, SeatAction) and event.action == CONTEST:
             out += self._contest(t, event.seat)
+        elif isinstance(event, SeatAction) and event.action == OUT_OF_TURN:
+            out += self._out_of_turn(t, event.seat)
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
@@ -317,6 +346,9 @@ class ErsReferee(Referee):
         hand = self.hands[seat]
         if not hand:  # no count should leave the turn with an empty hand; refused rather than guessed
             return [*out, Rejected(t, f"seat {seat} holds no card by the referee's count", event.TYPE, seat)]
+        if self.rules.out_of_turn != "credited" and self.winner is None:
+            self.before_card = None  # not kept inside the one taken now
+            self.before_card = self.snapshot()
         known = hand.popleft()
         if known is not None and known != card:
             out.append(CardMismatch(t, seat, known, card))
@@ -431,6 +463,8 @@ class ErsReferee(Referee):
         self.burned.clear()
         self.played.clear()
         self.on_pile.clear()
+        self.dead.clear()
+        self.before_card = None
         self.challenger, self.chances = None, 0
         self.pending_award = None
         self.hands_under.clear()
@@ -487,6 +521,7 @@ class ErsReferee(Referee):
     def _resolve_presses(self) -> list[Decision]:
         t = self.pending_t
         assert t is not None
+        self.before_card = None  # a slap judged on the top card: its player can no longer change
         seats, self.pending_presses, self.pending_t = sorted(self.pending_presses), [], None
         out: list[Decision] = []
         eligible = []
@@ -565,9 +600,14 @@ class ErsReferee(Referee):
             self.strikes[seat] += 1
             barred = self.strikes[seat] >= self.rules.strikes_limit
             return [*out, StrikeGiven(t, seat, self.strikes[seat], barred)]
+        return out + self._burn_cards(t, seat)
+
+    def _burn_cards(self, t: int, seat: int) -> list[Decision]:
+        """``rules.burn`` cards of ``seat``'s (or as many as it holds) under the pile."""
+        hand = self.hands[seat]
         burned = [hand.popleft() for _ in range(min(self.rules.burn, len(hand)))]
         self.burned[:0] = burned
-        out.append(CardsBurned(t, seat, len(burned), tuple(burned)))
+        out: list[Decision] = [CardsBurned(t, seat, len(burned), tuple(burned))]
         if not hand:
             out.append(PlayerOut(t, seat))
         return out
@@ -605,6 +645,55 @@ class ErsReferee(Referee):
             out += self._turn_emptied(t) if giver == self.turn else []
         return out + (self._check_end(t) if self.winner is None and not self.pile_size() else [])
 
+    def _why_not_out_of_turn(self, seat: int) -> str | None:
+        """Why the top card cannot be taken as ``seat``'s, laid out of turn, or None when it can."""
+        if self.rules.out_of_turn == "credited":
+            return "cards laid out of turn count as the turn's player's here (out_of_turn = 'credited')"
+        if self.winner is not None:
+            return "the game is over"
+        if self.dead and self.dead[-1] == len(self.played) - 1:
+            return "the top card is dead already"
+        if not self.played or self.before_card is None:
+            return "only the pile's top card, before anything else is judged on it, can be told as laid out of turn"
+        if seat == self.top_player:
+            return f"seat {seat} laid the top card in turn"
+        if not self.hands[seat]:
+            return f"seat {seat} holds no card by the referee's count"
+        return None
+
+    def _out_of_turn(self, t: int, seat: int) -> list[Decision]:
+        """The top card was ``seat``'s, laid out of turn: the game goes back to before it (nothing
+        has been judged since), and the card lies on the pile from ``seat``'s hand, dead. The
+        turn, a challenge's chances and a last chance are as they were before it."""
+        why = self._why_not_out_of_turn(seat)
+        if why is not None:
+            return [Rejected(t, why, SeatAction.TYPE, seat)]
+        assert self.before_card is not None
+        card = self.played[-1]
+        moment = self.last_t, self.pending_t, self.pending_presses
+        self._load(self.before_card)
+        self.last_t, self.pending_t, self.pending_presses = moment
+        hand = self.hands[seat]
+        known = hand.popleft()
+        out: list[Decision] = []
+        if known is not None and known != card:
+            out.append(CardMismatch(t, seat, known, card))
+            self._swap_knowledge(card, known)
+        elif known is None and card in self.burned:
+            self.burned[self.burned.index(card)] = None
+        self.played.append(card)
+        self.on_pile[card.key] = self.on_pile.get(card.key, 0) + 1
+        self.dead.append(len(self.played) - 1)
+        self.won_on_this_card = False
+        self.race = None
+        self.contestable.clear()
+        out.append(CardDead(t, seat, card))
+        if not hand:
+            out.append(PlayerOut(t, seat))
+        elif self.rules.out_of_turn == "dead-and-burn":
+            out += self._burn_cards(t, seat)
+        return [*out, TurnChanged(t, self.turn)]
+
     def _contest_target(self, seat: int) -> int | None:
         """Where in ``contestable`` the play ``seat`` would contest is: the last by another seat."""
         return next((i for i in range(len(self.contestable) - 1, -1, -1) if self.contestable[i].seat != seat), None)
@@ -640,6 +729,8 @@ class ErsReferee(Referee):
             "pending_presses": list(self.pending_presses),
             "race": None if self.race is None else list(self.race),
             "contestable": [[p.seat, p.right, list(p.contesters)] for p in self.contestable],
+            "dead": list(self.dead),
+            "before_card": self.before_card,
         }
 
     @classmethod
@@ -647,37 +738,44 @@ class ErsReferee(Referee):
         try:
             rules = build_rules(ErsRules, snapshot["rules"])
             ref = cls(rules, snapshot["players"], snapshot["dealer"])
-            version, internal, gauss = snapshot["rng"]
-            ref.rng.setstate((version, tuple(internal), gauss))
-            ref.hands = [deque(_card(c) for c in h) for h in snapshot["hands"]]
-            ref.played = [parse_card(c) for c in snapshot["played"]]
-            ref.on_pile = dict(Counter(card.key for card in ref.played))
-            ref.burned = [_card(c) for c in snapshot["burned"]]
-            for key in (
-                "turn",
-                "top_player",
-                "challenger",
-                "chances",
-                "pending_award",
-                "pending_reason",
-                "won_on_this_card",
-                "lone",
-                "last_chance_left",
-                "winner",
-                "last_t",
-                "pending_t",
-            ):
-                setattr(ref, key, snapshot[key])
-            ref.strikes = list(snapshot["strikes"])
-            ref.hands_under = [int(seat) for seat in snapshot.get("hands_under", [])]
-            ref.answered = int(snapshot.get("answered", 0))
-            ref.pending_presses = list(snapshot["pending_presses"])
-            race = snapshot.get("race")
-            ref.race = None if race is None else (int(race[0]), int(race[1]))
-            ref.contestable = [
-                _Contestable(int(seat), bool(right), [int(c) for c in contesters])
-                for seat, right, contesters in snapshot.get("contestable", [])
-            ]
+            ref._load(snapshot)
         except (KeyError, TypeError, ValueError, CardError) as exc:
             raise GameSetupError(f"not an Egyptian Rat Screw snapshot: {exc!r}") from None
         return ref
+
+    def _load(self, snapshot: dict[str, Any]) -> None:
+        """The game as ``snapshot`` holds it (the rules, players and dealer are this referee's)."""
+        version, internal, gauss = snapshot["rng"]
+        self.rng.setstate((version, tuple(internal), gauss))
+        self.hands = [deque(_card(c) for c in h) for h in snapshot["hands"]]
+        self.played = [parse_card(c) for c in snapshot["played"]]
+        self.on_pile = dict(Counter(card.key for card in self.played))
+        self.burned = [_card(c) for c in snapshot["burned"]]
+        for key in (
+            "turn",
+            "top_player",
+            "challenger",
+            "chances",
+            "pending_award",
+            "pending_reason",
+            "won_on_this_card",
+            "lone",
+            "last_chance_left",
+            "winner",
+            "last_t",
+            "pending_t",
+        ):
+            setattr(self, key, snapshot[key])
+        self.strikes = list(snapshot["strikes"])
+        self.hands_under = [int(seat) for seat in snapshot.get("hands_under", [])]
+        self.answered = int(snapshot.get("answered", 0))
+        self.pending_presses = list(snapshot["pending_presses"])
+        race = snapshot.get("race")
+        self.race = None if race is None else (int(race[0]), int(race[1]))
+        self.contestable = [
+            _Contestable(int(seat), bool(right), [int(c) for c in contesters])
+            for seat, right, contesters in snapshot.get("contestable", [])
+        ]
+        self.dead = [int(i) for i in snapshot.get("dead", [])]
+        before = snapshot.get("before_card")
+        self.before_card = dict(before) if before is not None else None

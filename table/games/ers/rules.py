@@ -100,6 +100,12 @@ class ErsRules:
     # Presses after the pile was already won on that card: ignored, or penalised like bad slaps
     # (but its winner's own: the pile is theirs).
     late_slaps: Literal["ignore", "penalty"] = "ignore"
+    # A card laid out of turn: the turn's player's, as the camera cannot tell whose hand laid
+    # it, or (the Wikipedia article) a dead card once the table is told whose it was while it
+    # is the pile's top card: it stays on the pile, makes no slap (a slap on it is bad), and
+    # the turn stays where it was; "dead-and-burn" also burns its player's cards as for a bad
+    # slap ("in some cases, this same penalty is applied").
+    out_of_turn: Literal["credited", "dead", "dead-and-burn"] = "credited"
 
     def check(self, given: frozenset[str]) -> None:
         """Refuse values out of range and combinations that cannot be played."""
@@ -141,6 +147,11 @@ class ErsRules:
             raise RulesError(
                 "rules keys 'bad_slaps' and 'late_slaps': a contest begins with a press after the pile is won, "
                 "which late_slaps = 'penalty' would burn"
+            )
+        if self.bad_slaps == "contest" and self.out_of_turn == "dead-and-burn":
+            raise RulesError(
+                "rules keys 'bad_slaps' and 'out_of_turn': nothing is burned where bad slaps are contested, "
+                "so a card laid out of turn cannot cost a burn"
             )
         if self.bad_slaps == "contest" and "burn" in given:
             raise RulesError("rules key 'burn' is set but bad slaps are contested, not burned")
