@@ -119,6 +119,7 @@ class TableCore:
         self.sequencer = Sequencer({**bounds, COMMAND: 0})  # a command is stamped as it comes
         self.outputs = outputs or Outputs()
         self.journal = journal
+        self.names: tuple[str, ...] = ()  # the players' names for this game, as its journal has them
         self.signals = Signals(setup.players)
         self.faults: dict[str, str] = {}  # what is wrong, by part: the game is paused while any is
         self.set_aside = 0  # inputs that came while paused

@@ -134,7 +134,7 @@ class LiveTable:
             core = self._resumed(time.monotonic_ns()) or self._new_game(self.config.game.dealer, self._now())
             if self.publisher is not None:
                 self._parts.append(self.publisher.start())  # stopped with the other parts: "offline"
-                narrator = Narrator(self.config.seats.names)
+                narrator = Narrator(self._names(core))
                 self.publisher.recount(narrator.told(d, core.referee) for d in core.decisions)  # a resumed game's
                 self._publish(core, len(core.decisions))
                 self._keep_result(None)  # the standings so far, for the scoreboard between games
@@ -228,7 +228,7 @@ class LiveTable:
         (with None, only told). Nothing here may stop the table: a database that cannot be
         written is logged, the game and its journal stand, and ``cardtable stats --rebuild``
         makes it again."""
-        names = self.config.seats.names
+        names = self._names(core)
         try:
             standings = Standings(self._folder / STANDINGS)
             try:
@@ -252,12 +252,18 @@ class LiveTable:
         """The decisions from ``since`` on, and the state they leave, to the MQTT broker."""
         if self.publisher is None:
             return
-        narrator = Narrator(self.config.seats.names, close_call_ns=self.close_call_ns)
+        names = self._names(core)
+        narrator = Narrator(names, close_call_ns=self.close_call_ns)
         for decision in core.decisions[since:]:
             self.publisher.event(narrator.told(decision, core.referee))
         paused = [f"{part}: {why}" for part, why in core.faults.items()]
         patterns = core.signals.patterns(self._now())
-        self.publisher.show(core.referee, core.setup, self.config.seats.names, patterns, paused)
+        self.publisher.show(core.referee, core.setup, names, patterns, paused)
+
+    def _names(self, core: TableCore | None) -> tuple[str, ...]:
+        """The players' names of ``core``'s game: as dealt (names changed since are the next
+        game's), or the configuration's."""
+        return core.names if core is not None and core.names else tuple(self.config.seats.names)
 
     def _preset_menu(self, now: int) -> PresetMenu:
         """The presets of the game played that this table can play, the one played first."""
@@ -423,6 +429,7 @@ class LiveTable:
             seat_source=self._seat_source,
             button_names=self._button_names,
         )
+        core.names = journal.names
         if core.referee.finished:
             self._finished = core  # its journal is left as it is; what it carries goes to the next game
             self._keep_result(core, path)  # over as the table went down: kept (again, in its place)
@@ -452,6 +459,7 @@ class LiveTable:
             seat_source=self._seat_source,
             button_names=self._button_names,
         )
+        core.names = tuple(names)
         if self.games:
             previous = self.games[-1]
             for part in CARRIED:

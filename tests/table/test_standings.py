@@ -84,11 +84,12 @@ def test_cardtable_stats_prints_the_standings_and_records_and_names_a_missing_fo
 @pytest.mark.slow
 def test_the_live_table_keeps_a_game_as_it_ends_and_the_journal_makes_the_same(tmp_path: Path) -> None:
     """A bidding game at the live table, ended by the players' command: it is in the standings
-    beside its journal, and the journal replayed makes the same rows."""
-    table, runner, answers = _bidding_game_ended(tmp_path)
+    beside its journal, and the journal replayed makes the same rows. Names changed during it
+    are the next game's: this one is kept under the names it was dealt to."""
+    table, runner, answers = _bidding_game_ended(tmp_path, renamed="Wes,Xan,Yul,Zed")
     try:
-        wait_until(lambda: answers)
-        assert answers[0][0], answers
+        wait_until(lambda: len(answers) == 2)
+        assert answers[0][0] and answers[1][0], answers
         wait_until(lambda: (tmp_path / "journal" / FILE).exists() and _rows(tmp_path / "journal" / FILE))
     finally:
         table.stop()
@@ -103,9 +104,12 @@ def test_the_live_table_keeps_a_game_as_it_ends_and_the_journal_makes_the_same(t
     rebuilt.close()
 
 
-def _bidding_game_ended(tmp_path: Path) -> tuple[LiveTable, threading.Thread, list[tuple[bool, str]]]:
+def _bidding_game_ended(
+    tmp_path: Path, renamed: str | None = None
+) -> tuple[LiveTable, threading.Thread, list[tuple[bool, str]]]:
     """A live table dealing a bidding game, ended by the players' command as soon as it is
-    dealt; the table, its loop's thread and the command's answers."""
+    dealt (with the seats ``renamed`` for the next games first); the table, its loop's thread
+    and the commands' answers."""
     path = rendered_table(tmp_path, frames=30, card_from=99)
     config = load_config(path, {"game": {"name": "oh-hell", "preset": "classic"}})
     table = LiveTable(config, pin_factory=timed_mock_factory())
@@ -113,6 +117,9 @@ def _bidding_game_ended(tmp_path: Path) -> tuple[LiveTable, threading.Thread, li
     runner.start()
     answers: list[tuple[bool, str]] = []
     wait_until(lambda: table.games)
+    if renamed is not None:
+        rename = parse_command({"command": "set", "names": renamed})
+        table.inbox.put(CommandRequest(rename, lambda ok, m: answers.append((ok, m))))
     table.inbox.put(CommandRequest(parse_command({"command": "end-game"}), lambda ok, m: answers.append((ok, m))))
     return table, runner, answers
 
