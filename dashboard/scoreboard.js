@@ -25,15 +25,15 @@
 
   function connection() {
     const pill = $("connection");
-    pill.textContent = !brokerUp ? "connecting" : tableOnline === false ? "table away" : "live";
-    pill.className = brokerUp && tableOnline !== false ? "live" : "";
+    pill.textContent = !brokerUp ? "connecting" : tableOnline === null ? "waiting for the table" : tableOnline ? "live" : "table away";
+    pill.className = brokerUp && tableOnline ? "live" : "";
     const idle = state === null || tableOnline === false;
     $("idle").hidden = !idle;
     $("idle-said").textContent = tableOnline === false ? "The table is resting" : "Waiting for the table";
   }
 
   // A card as the players see it: its rank in the corner, its suit large, red or black.
-  function drawCard(code, top) {
+  function drawCard(code, top, label) {
     const joker = code === "RJ" || code === "BJ";
     const suit = joker ? "" : code.slice(-1);
     const rank = joker ? "" : code.slice(0, -1).replace("T", "10");
@@ -45,6 +45,10 @@
     } else {
       card.append(el("div", { className: "corner" }, rank, el("span", {}, SUITS[suit] || suit)));
       card.append(el("div", { className: "pip" }, SUITS[suit] || suit));
+    }
+    if (label) {  // a card beside the middle's (the trump card), named under it
+      card.classList.add("beside");
+      card.append(el("div", { className: "label" }, label));
     }
     return card;
   }
@@ -63,11 +67,19 @@
       turn.replaceChildren(el("span", { className: "who" }, names[s.turn]), "'s turn", el("span", { className: "what" }, what));
     }
     const cards = s.middle.cards;
-    $("cards").replaceChildren(...cards.map((code, i) => drawCard(code, i === cards.length - 1)));
+    const beside = s.middle.beside || [];
+    $("cards").style.setProperty("--n", Math.max(1, cards.length + beside.length));
+    $("cards").replaceChildren(
+      ...beside.map(([label, code]) => drawCard(code, false, label)),
+      ...cards.map((code, i) => drawCard(code, i === cards.length - 1)),
+    );
     $("middle-title").textContent = s.middle.title;
     $("facts").replaceChildren(...(s.facts || []).map(([label, value]) => el("li", {}, el("b", {}, label), value)));
     const seats = $("seats");
     seats.replaceChildren();
+    const crowded = s.seats.length > 5;
+    seats.style.setProperty("--per-row", crowded ? Math.ceil(s.seats.length / 2) : s.seats.length);
+    seats.classList.toggle("crowded", crowded);
     for (const seat of s.seats) {
       const box = el("div", { className: "seat" });
       box.dataset.seat = seat.seat;
@@ -79,7 +91,7 @@
       if (seat.light && seat.light.kind !== "off") { light.style.background = seat.light.colour; light.style.color = seat.light.colour; }
       const shown = String(seat.shown) !== String(seat.score) ? ` · ${seat.shown}` : "";
       box.append(
-        el("div", { className: "name" }, light, seat.name),
+        el("div", { className: "name" }, light, el("span", {}, seat.name)),
         el("div", { className: "score" }, String(seat.score)),
         el("div", { className: "shown" }, s.score + shown),
         el("div", { className: "note" }, seat.note || ""),
@@ -117,6 +129,7 @@
 
   // What just happened, in words, newest first; the seat concerned lights up for a moment.
   function decision(event) {
+    if (event.kind === "game-started") { last.length = 0; $("last").replaceChildren(); }  // a new game's story
     if (!event.said) return;
     const item = el("li", { textContent: event.said });
     if (GOOD.has(event.kind)) item.classList.add("good");

@@ -48,6 +48,7 @@ class GameView:
     out: tuple[int, ...] = ()  # the seats out of the game
     winners: tuple[int, ...] = ()  # once it is over
     fewest_best: bool = False  # the lowest score leads (penalty points, cards left)
+    beside: tuple[tuple[str, str], ...] = ()  # cards shown beside the middle's, named: ("trump card", "QH")
     # What else an onlooker wants to know, as labelled values ("pot", "3"), for the scoreboard's
     # middle; a short note per seat ("bid 2, took 1", "safe card", "last card!"); and a score
     # table by round, its first row the headings. Outputs name "seat 2" (``table.narration.named``).

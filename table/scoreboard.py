@@ -71,7 +71,7 @@ def table_state(
         "expects": expected.action,
         "dealer": view.dealer,
         "seats": seats,
-        "middle": {"title": view.middle, "cards": list(view.cards)},
+        "middle": {"title": view.middle, "cards": list(view.cards), "beside": [list(card) for card in view.beside]},
         "facts": [[label, named(value, names)] for label, value in view.facts],
         "history": [[named(cell, names) for cell in row] for row in view.history],
         "winners": list(view.winners),

@@ -10,7 +10,6 @@ import itertools
 import json
 import os
 import threading
-import time
 from pathlib import Path
 
 import cv2
@@ -18,7 +17,9 @@ import pytest
 
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
+from table.cards import parse_card
 from table.decisions import BadSlap, SlapLead
+from table.events import CardSeen, SeatAction
 from table.games import setup_game
 from table.mqtt import TablePublisher, parse_url
 from table.narration import Narrator
@@ -90,9 +91,10 @@ def test_the_page_asks_for_the_password_once_keeps_it_in_the_browser_and_never_i
         page.evaluate("document.getElementById('password').value = 'dash-pw'")
         page.evaluate("document.getElementById('login').requestSubmit()")
         assert page.wait_for("document.getElementById('connection').textContent === 'live'")
-        page.evaluate("location.reload()")
-        time.sleep(1.0)
-        assert page.wait_for("document.getElementById('connection').textContent === 'live'")  # kept: not asked again
+        page.evaluate("window.before = true; location.reload()")
+        assert page.wait_for(  # the page loaded again (no ``before``), kept: not asked again
+            "!window.before && document.getElementById('connection').textContent === 'live'"
+        )
         assert page.evaluate("document.getElementById('login').hidden")
         assert "dash-pw" not in page.evaluate("location.href")
     finally:
@@ -115,12 +117,19 @@ def _qr_read(screenshot: Path) -> set[str]:
 
 
 def _fits(page: Headless, screen: str) -> None:
-    """Nothing runs off the side of the screen, and every card drawn is wholly on it; the turn,
-    the cards, the facts and the seats, top to bottom, do not overlap; the TV's page needs no
-    scrolling at all."""
-    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    """Nothing runs off the side of the screen (its own width, not the page's: a phone's page
+    grows to fit what it holds), and every card, seat and sentence drawn is wholly across it;
+    the turn, the cards, the facts and the seats, top to bottom, do not overlap; the TV's page
+    needs no scrolling at all."""
+    width, height = SCREENS[screen]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    across = page.evaluate(
+        "[...document.querySelectorAll('.card, .seat, #story, #turn, #facts')].map(e => e.getBoundingClientRect())"
+        ".map(r => [Math.floor(r.left), Math.ceil(r.right)])"
+    )
+    assert all(left >= 0 and right <= width for left, right in across), across
     if screen == "tv":
-        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
     stacked = page.evaluate(
         "['turn', 'cards', 'facts', 'seats'].map(id => document.getElementById(id).getBoundingClientRect())"
         ".map(r => [r.top, r.bottom])"
@@ -179,13 +188,14 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         _fits(page, screen)
         page.screenshot(shots / "playing.png")
         # News of a seat lights it for a moment, through the state drawn again after it.
-        publisher.event(Narrator(NAMES).told(BadSlap(sim.clock.monotonic_ns(), 2), sim.referee))
+        newest = "document.querySelector('#last li')"
+        flashed = "[...document.querySelectorAll('.seat.flash')].map(s => +s.dataset.seat).join()"
+        assert page.evaluate(flashed) != "0"  # Ann is not the seat the game's own news was about
+        publisher.event(Narrator(NAMES).told(BadSlap(sim.clock.monotonic_ns(), 0), sim.referee))
         publisher.show(sim.referee, sim.setup, NAMES, paused=["camera: the lens is covered"])  # a new state
         assert page.wait_for("document.getElementById('turn').textContent === 'The game is paused'")
-        flashed = "[...document.querySelectorAll('.seat.flash')].map(s => +s.dataset.seat).join()"
-        assert page.wait_for(f"{flashed} === '2'", seconds=1.5)
-        newest = "document.querySelector('#last li')"
-        assert page.evaluate(f"{newest}.textContent + {newest}.className") == "Cyd's slap was badbad"
+        assert page.wait_for(f"{flashed} === '0'", seconds=1.5)
+        assert page.evaluate(f"{newest}.textContent + {newest}.className") == "Ann's slap was badbad"
         publisher.event(Narrator(NAMES).told(SlapLead(sim.clock.monotonic_ns(), 1, 0, 400_000), sim.referee))
         assert page.wait_for(f"{newest}.classList.contains('close')")  # a close call, marked
         assert page.evaluate(f"{newest}.textContent") == "Bob took the pile, 0.4 ms ahead of Ann: a close call"
@@ -258,6 +268,54 @@ def test_each_game_shows_its_own_facts_notes_and_score_table(tmp_path: Path, gam
             assert heads == ["hand", *NAMES]
         page.screenshot(shots / f"{game}.png")
         _fits(page, "tv")
+    finally:
+        page.close()
+        publisher.stop()
+        broker.stop()
+
+
+LONG_NAMES = [
+    "Konstantinos",
+    "Maximiliane",
+    "Bartholomew",
+    "Guinevere",
+    "Anastasia",
+    "Christopher",
+    "Wilhelmina",
+    "Theodora",
+]
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_eight_long_names_and_a_trick_of_seven_fit_the_screen(tmp_path: Path, screen: str) -> None:
+    """The bidding game at eight seats, with long names, seven cards in the trick and the trump
+    card turned beside them: every name is there (cut short with an ellipsis where it must be),
+    every card and seat is on the screen, and the trump card is drawn as a card, named."""
+    setup = setup_game("oh-hell", "big-table", {}, 8, 0, 1)
+    referee = setup.referee()
+    referee.start(0)
+    t = 1
+    referee.handle(CardSeen(t, "camera", parse_card("QH"), "trump"))
+    while referee.expects().action == "bid":
+        t += 1
+        referee.handle(SeatAction(t, "gpio", referee.expects().seat, "bid", 1 if referee.expects().seat % 2 else 0))
+    for code in ["2C", "3C", "4C", "5C", "6C", "7C", "8C"]:
+        t += 1
+        assert not [d for d in referee.handle(CardSeen(t, "camera", parse_card(code), "pile")) if d.KIND == "rejected"]
+    assert len(referee.view().cards) == 7
+    broker, ws = _served(tmp_path)
+    publisher = TablePublisher(parse_url(broker.url, "tv")).start()
+    page = Headless(f"http://127.0.0.1:{ws}/index.html?table=tv", tmp_path, size=SCREENS[screen])
+    try:
+        assert page.wait_for("document.getElementById('connection').textContent === 'live'")
+        publisher.show(referee, setup, LONG_NAMES)
+        assert page.wait_for("document.querySelectorAll('#cards .card').length === 8")
+        names = page.evaluate("[...document.querySelectorAll('.name')].map(e => e.textContent).join(',')")
+        assert names == ",".join(LONG_NAMES)
+        beside = "document.querySelector('#cards .card.beside')"
+        assert page.evaluate(f"{beside}.dataset.code + ' ' + {beside}.textContent.slice(-10)") == "QH trump card"
+        page.screenshot(ARTEFACTS / screen / "eight-seats.png")
+        _fits(page, screen)
     finally:
         page.close()
         publisher.stop()

@@ -192,6 +192,7 @@ class OhHellReferee(StatefulReferee):
             shown=tuple(f"{total} ({bid}/{taken})" for total, bid, taken in zip(st.totals, bids, tricks, strict=False)),
             middle=f"trick {st.trick_no}, {trump}",
             cards=tuple(c.code for c in st.trick_cards),
+            beside=() if st.trump_card is None else (("trump card", st.trump_card.code),),
             round=int(st.hand),
             phase="over" if self.finished else str(st.phase),
             dealer=st.dealer,
