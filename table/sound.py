@@ -27,6 +27,9 @@ log = logging.getLogger("cardtable")
 
 RATE = 22_050  # samples a second: plenty for beeps, and small
 WAITED_NS = 10 * SECOND  # a seat waited on this long hears that it is its turn (once a wait)
+# What a dealer does once the hand is dealt: the table cannot see a deal under way (the cards go
+# face down), so a dealer is never reminded.
+AFTER_A_DEAL = frozenset({"trump-card", "turn-up"})
 
 
 class Cue(StrEnum):
@@ -148,7 +151,9 @@ class LogPlayer:
 @dataclass
 class Sounds:
     """A decision output: the cue of each decision that has one, and "your turn" for a seat the
-    referee has waited on ``waited_ns`` (told by ``tick``)."""
+    referee has waited on ``waited_ns`` (told by ``tick``): waited on since its turn came, or
+    since it last did something (a card played answering a challenge, a bid), but not a dealer
+    dealing."""
 
     player: Any  # AplayPlayer, LogPlayer: play(cue, seat, t_ns)
     waited_ns: int = WAITED_NS
@@ -161,8 +166,8 @@ class Sounds:
         if found is not None:
             self.player.play(found[0], found[1], d.t_ns)
         expected = referee.expects()
-        seat = expected.seat if expected.action not in ("none", "") else None
-        if seat != self.waiting or d.KIND == "turn":
+        seat = expected.seat if expected.action not in ("none", "", *AFTER_A_DEAL) else None
+        if seat != self.waiting or d.KIND == "turn" or getattr(d, "seat", None) == seat:
             self.waiting, self.since, self.reminded = seat, d.t_ns, False
 
     def tick(self, now_ns: int, paused: bool = False) -> None:

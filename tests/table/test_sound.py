@@ -14,13 +14,19 @@ import pytest
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
 from table import sound
+from table.cards import parse_card
 from table.config import ConfigError, load_config
 from table.controller import Outputs, TableCore
 from table.decisions import BadSlap, ChallengeStarted, GameWon, GoodSlap
+from table.events import CardSeen
 from table.games import setup_game
+from table.games.ers.referee import ErsReferee
+from table.games.ers.rules import ErsRules
+from table.rules import build_rules
 from table.sound import Cue, LogPlayer, Sounds, table_sounds, wav
 from table.units import MS, SECOND
 from tests.live_tables import rendered_table
+from tests.table.test_ers_rules import stacked_deal
 
 
 def _samples(data: bytes) -> tuple[wave._wave_params, list[int]]:
@@ -75,6 +81,36 @@ def test_a_seat_waited_on_hears_it_is_its_turn_once() -> None:
     core.tick(11 * SECOND)
     core.tick(30 * SECOND)
     assert out.getvalue() == f"{10 * SECOND} your-turn {seat}\n"
+
+
+def test_a_seat_that_keeps_playing_is_not_reminded_nor_a_dealer_dealing() -> None:
+    """An Egyptian Rat Screw player answering an ace plays card after card without the turn
+    changing: each card starts the wait again. A bidding game's dealer deals before turning up
+    the trump card, which the table cannot see: no reminder."""
+    out = io.StringIO()
+    sounds = Sounds(LogPlayer(out))
+    rules = build_rules(ErsRules, {})
+    referee = ErsReferee(rules, 2, deal=stacked_deal(rules, 2, [["2C", "3C", "4C", "5C"], ["AS"]]))
+    for d in referee.start(0):
+        sounds.decided(d, referee)
+    for n, code in enumerate(["AS", "2C", "3C", "4C"], start=1):  # 8 s apart, three by the same seat
+        t = n * 8 * SECOND
+        sounds.tick(t - 1)
+        for d in referee.handle(CardSeen(t, "camera", parse_card(code), "pile")):
+            sounds.decided(d, referee)
+    assert referee.expects().seat == 0 and referee.challenger == 1
+    reminded = lambda: [line for line in out.getvalue().splitlines() if "your-turn" in line]  # noqa: E731
+    sounds.tick(4 * 8 * SECOND + 9 * SECOND)
+    assert reminded() == []  # 9 s since its last card: not yet
+    sounds.tick(4 * 8 * SECOND + 10 * SECOND)
+    assert reminded() == [f"{42 * SECOND} your-turn 0"]
+    dealer = Sounds(LogPlayer(io.StringIO()))
+    bidding = TableCore(setup_game("oh-hell", players=4, seed=1), {"camera": 250 * MS, "gpio": 20 * MS})
+    bidding.outputs = Outputs(decisions=[dealer.decided], ticks=[dealer.tick])
+    bidding.start(0)
+    assert bidding.referee.expects().action == "trump-card"
+    bidding.tick(60 * SECOND)
+    assert dealer.player.out.getvalue() == ""
 
 
 def test_nobody_is_waited_on_while_the_game_is_paused() -> None:
