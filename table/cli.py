@@ -121,10 +121,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
     folder = Path(args.journals) if args.journals else journal_folder(args.config)
     if not folder.is_dir():
         raise JournalError(f"{folder}: no such journal folder")
-    standings = Standings(folder / FILE)
+    if args.rebuild:
+        standings, kept, problems = Standings.rebuilt(folder / FILE, folder)
+    else:
+        standings = Standings(folder / FILE)
     try:
         if args.rebuild:
-            kept, problems = standings.rebuild(folder)
             for problem in problems:
                 print(f"cardtable: warning: left out: {problem}", file=sys.stderr)
             print(f"rebuilt from the journals: {kept} finished game(s)")
@@ -150,7 +152,10 @@ def _print_stats(standings: Any, rebuilt: bool) -> None:
         return
     console = Console(highlight=False)
     console.print(board)
-    records = Table("record", "who", "", title="Records", title_justify="left")
+    records = Table(title="Records", title_justify="left")
+    records.add_column("record", no_wrap=True)  # the players' names wrap on a narrow terminal instead
+    records.add_column("who")
+    records.add_column("")
     for r in standings.records():
         records.add_row(r.what, r.who, r.value)
     console.print(records)

@@ -230,7 +230,7 @@ class LiveTable:
         makes it again."""
         names = self._names(core)
         try:
-            standings = Standings(self._folder / STANDINGS)
+            standings = Standings.opened(self._folder / STANDINGS)
             try:
                 if core is not None:
                     name = (journal or self.journals[-1]).name
@@ -238,7 +238,7 @@ class LiveTable:
                 summary = standings.summary()
             finally:
                 standings.close()
-        except (JournalError, sqlite3.Error) as exc:
+        except (JournalError, sqlite3.Error, OSError) as exc:
             log.error("the game is not in the standings: %s", exc)
             return
         except Exception:  # a fault of the table's own code: logged, and the table goes on

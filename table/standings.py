@@ -12,6 +12,8 @@ each kind, the best bidder); the scoreboard shows them between games.
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +26,8 @@ from table.journal import JournalError, read_journal
 from table.narration import Narrator
 from table.replay import Replay
 from table.tally import GameTally, SeatTally
+
+log = logging.getLogger(__name__)
 
 FILE = "standings.sqlite"  # in the journal folder
 BEST_BIDDER_BIDS = 5  # bids a player needs for the best bidder's record
@@ -53,7 +57,7 @@ class Standing:
 @dataclass(frozen=True)
 class Record:
     what: str  # "fastest slap"
-    who: str  # a player's name, or the game's journal
+    who: str  # a player's name, or the players of a game
     value: str  # as said: "212 ms"
 
 
@@ -63,6 +67,13 @@ def tally_of(decisions: Iterable[Decision], referee: Any, names: Sequence[str]) 
     for d in decisions:
         tally.heard(narrator.told(d, referee))
     return tally
+
+
+def _moved(source: Path, target: Path) -> None:
+    try:
+        os.replace(source, target)
+    except OSError as exc:
+        raise JournalError(f"{source}: cannot be moved to {target.name}: {exc.strerror}") from None
 
 
 class Standings:
@@ -79,6 +90,36 @@ class Standings:
             if self.db is not None:
                 self.db.close()
             raise JournalError(f"{self.path}: cannot open the standings database: {exc}") from None
+
+    @classmethod
+    def opened(cls, path: Path) -> Standings:
+        """The database at ``path``, or, where the file there is damaged (not a database), a new
+        one begun in its place, the damaged file kept aside as ``.damaged`` (the journals fill it
+        again: ``cardtable stats --rebuild``)."""
+        try:
+            return cls(path)
+        except JournalError as exc:
+            if not path.is_file():
+                raise
+            aside = path.with_name(path.name + ".damaged")
+            _moved(path, aside)
+            log.error("%s: kept aside as %s, and a new one begun", exc, aside.name)
+            return cls(path)
+
+    @classmethod
+    def rebuilt(cls, path: Path, folder: Path) -> tuple[Standings, int, list[str]]:
+        """The database made anew from the journals in ``folder`` beside the one at ``path``, then
+        put in its place (whatever that one held, damaged or not); how many games were over, and
+        the journals that could not be read."""
+        fresh = path.with_name(path.name + ".new")
+        fresh.unlink(missing_ok=True)
+        made = cls(fresh)
+        try:
+            kept, problems = made.rebuild(folder)
+        finally:
+            made.close()
+        _moved(fresh, path)
+        return cls(path), kept, problems
 
     def close(self) -> None:
         self.db.close()
@@ -151,11 +192,15 @@ class Standings:
         fastest = self.db.execute("SELECT name, ns FROM reactions WHERE ns > 0 ORDER BY ns, name LIMIT 1").fetchone()
         if fastest is not None:
             out.append(Record("fastest slap", fastest[0], f"{fastest[1] / 1e6:.0f} ms after the card"))
-        for game, journal, cards in self.db.execute(
-            "SELECT game, journal, MAX(cards) FROM games GROUP BY game ORDER BY game"
-        ):
+        longest = self.db.execute(  # of the games that count cards played (the trading game reveals them)
+            "SELECT game, journal, MAX(cards) FROM games WHERE cards > 0 GROUP BY game ORDER BY game"
+        ).fetchall()
+        for game, journal, cards in longest:
             title = GAMES[game].title if game in GAMES else game  # a game this version no longer plays
-            out.append(Record(f"longest game of {title}", journal, f"{cards} cards"))
+            seats = self.db.execute("SELECT name FROM seats WHERE journal = ? ORDER BY seat", (journal,))
+            names = [name for (name,) in seats]
+            who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+            out.append(Record(f"longest game of {title}", who, f"{cards} cards"))
         bidder = self.db.execute(
             "SELECT name, SUM(bids_made), SUM(bids) FROM seats GROUP BY name HAVING SUM(bids) >= ? "
             "ORDER BY SUM(bids_made) * 1.0 / SUM(bids) DESC, SUM(bids) DESC, name LIMIT 1",

@@ -50,7 +50,10 @@ def test_the_journals_make_the_very_standings_the_games_were_kept_with_as_they_e
     reactions = live.dump()["reactions"]
     assert reactions and all(0 < ns < 5_000_000_000 for *_, ns in reactions)  # a card to a press, in seconds
     assert sum(s.wins for s in live.standings()) >= 4  # a winner a game (ties count for each)
-    assert {r.what for r in live.records()} >= {"fastest slap", "best bidder"}
+    records = {r.what: r for r in live.records()}
+    assert set(records) >= {"fastest slap", "best bidder", "longest game of Egyptian Rat Screw"}
+    assert records["longest game of Egyptian Rat Screw"].who == "Ann, Bob and Cyd"  # who played it
+    assert not [what for what in records if "trading" in what]  # its cards are revealed, not played
 
 
 def test_a_game_not_over_is_not_kept_and_a_broken_journal_is_named_and_left_out(tmp_path: Path) -> None:
@@ -125,14 +128,17 @@ def _bidding_game_ended(
 
 
 def _rows(path: Path) -> int:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    """The games kept in the database at ``path`` (none while it is being made)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
 
 
 @pytest.mark.slow
 def test_a_standings_database_that_cannot_be_written_is_named_and_the_table_goes_on(tmp_path: Path, caplog) -> None:
-    (tmp_path / "journal").mkdir()
-    (tmp_path / "journal" / FILE).write_bytes(b"not a database, a mangled file\n" * 100)
+    (tmp_path / "journal" / FILE).mkdir(parents=True)  # a folder where the database would be
     table, runner, answers = _bidding_game_ended(tmp_path)
     try:
         wait_until(lambda: answers and "the game is not in the standings" in caplog.text)
@@ -143,6 +149,39 @@ def test_a_standings_database_that_cannot_be_written_is_named_and_the_table_goes
     assert f"{FILE}: cannot open the standings database" in caplog.text
     assert table.stats.errors == 0
     assert main(["stats", "--journals", str(tmp_path / "journal")]) == 2  # said in one line, no traceback
+
+
+@pytest.mark.slow
+def test_a_damaged_standings_database_is_kept_aside_and_begun_anew_at_the_table(tmp_path: Path, caplog) -> None:
+    (tmp_path / "journal").mkdir()
+    (tmp_path / "journal" / FILE).write_bytes(b"not a database, a mangled file\n" * 100)
+    table, runner, answers = _bidding_game_ended(tmp_path)
+    try:
+        aside = tmp_path / "journal" / f"{FILE}.damaged"
+        wait_until(lambda: answers and aside.is_file() and _rows(tmp_path / "journal" / FILE))
+    finally:
+        table.stop()
+        runner.join(timeout=30)
+    assert f"kept aside as {FILE}.damaged, and a new one begun" in caplog.text
+    assert aside.read_bytes().startswith(b"not a database")
+    assert table.stats.errors == 0
+
+
+def test_cardtable_stats_rebuild_mends_a_damaged_or_foreign_database(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    _played(folder, "ers", 1)
+    (folder / FILE).write_bytes(b"not a database, a mangled file\n" * 100)
+    assert main(["stats", "--journals", str(folder)]) == 2  # named in one line
+    assert "cannot open the standings database" in capsys.readouterr().err
+    assert main(["stats", "--journals", str(folder), "--rebuild"]) == 0
+    assert "rebuilt from the journals: 1 finished game(s)" in capsys.readouterr().out
+    with contextlib.closing(sqlite3.connect(folder / FILE)) as db:  # another program's database
+        db.execute("DROP TABLE reactions")
+        db.execute("CREATE TABLE reactions (x)")
+        db.commit()
+    assert main(["stats", "--journals", str(folder), "--rebuild"]) == 0
+    assert _rows(folder / FILE) == 1 and not (folder / f"{FILE}.new").exists()
 
 
 def test_a_bad_slap_found_out_by_contests_counts_once() -> None:
