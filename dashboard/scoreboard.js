@@ -150,11 +150,13 @@
     }
   }
 
-  // The way here for a phone: this very page, without anything secret in it.
-  function showAddress() {
+  // The way here for a phone: this very page, without anything secret in it; opened on the Pi
+  // itself (a loopback address no phone can reach), the address the table gives (``shared``).
+  function showAddress(shared) {
     const shown = new URLSearchParams(query);
     shown.delete("pass");
-    const address = `${location.origin}${location.pathname}?${shown}`;
+    const loopback = ["localhost", "127.0.0.1", "[::1]", ""].includes(location.hostname);
+    const address = shared && loopback ? shared : `${location.origin}${location.pathname}?${shown}`;
     $("address").textContent = address;
     if (typeof qrcode === "function") {
       const qr = qrcode(0, "M");
@@ -213,7 +215,7 @@
     client.on("connect", () => {
       brokerUp = true;
       connection();
-      client.subscribe([`${base}/state`, `${base}/availability`, `${base}/events`, `${base}/standings`], { qos: 1 });
+      client.subscribe([`${base}/state`, `${base}/availability`, `${base}/events`, `${base}/standings`, `${base}/page`], { qos: 1 });
     });
     client.on("close", () => { brokerUp = false; connection(); });
     // A cleared (empty) or damaged message is skipped: the page keeps what it shows.
@@ -221,6 +223,7 @@
     client.on("message", (topic, payload) => {
       const text = payload.toString();
       if (topic === `${base}/availability`) { tableOnline = text === "online"; connection(); return; }
+      if (topic === `${base}/page`) { if (/^https?:\/\/\S+$/.test(text)) showAddress(text); return; }
       const data = parsed(text);
       if (data === null || typeof data !== "object") return;
       if (topic === `${base}/state` && Array.isArray(data.seats)) { state = data; draw(); }

@@ -10,6 +10,8 @@ Topics, under ``cardtable/<table_id>/``:
 * ``seat/<n>/name`` and ``seat/<n>/score``: one plain value each, retained, so any dashboard can
   show them.
 * ``state``: the whole table as one JSON object (``table.scoreboard.table_state``), retained.
+* ``page``: the scoreboard's address (``[mqtt] scoreboard_url``), retained: the page opened on the
+  Pi itself shows it for phones, not its own loopback address.
 * ``events``: each decision as JSON (``Decision.to_json``) with ``said``, the sentence the
   terminal prints, and ``close`` for a slap's lead (``table.narration.Narrator.told``), QoS 1,
   not retained.
@@ -183,6 +185,8 @@ class TablePublisher:
         self.refused: str | None = None  # why the last try to connect failed, said once a reason
         c.will_set(self._topic("availability"), "offline", qos=1, retain=True)
         c.reconnect_delay_set(min_delay=1, max_delay=10)
+        if settings.page:
+            self._retained[self._topic("page")] = settings.page
         c.on_connect = self._connected
         c.on_disconnect = self._disconnected
         c.on_connect_fail = self._connect_failed

@@ -6,6 +6,7 @@ the cards, the names and the winner, and fits the screen. Its screenshots are ke
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -316,6 +317,24 @@ def test_eight_long_names_and_a_trick_of_seven_fit_the_screen(tmp_path: Path, sc
         assert page.evaluate(f"{beside}.dataset.code + ' ' + {beside}.textContent.slice(-10)") == "QH trump card"
         page.screenshot(ARTEFACTS / screen / "eight-seats.png")
         _fits(page, screen)
+    finally:
+        page.close()
+        publisher.stop()
+        broker.stop()
+
+
+def test_a_page_opened_on_the_pi_itself_shows_phones_the_tables_own_address(tmp_path: Path) -> None:
+    """A TV plugged into the Pi opens the page at 127.0.0.1, which no phone can reach: the idle
+    screen shows the scoreboard's address the table gives (``[mqtt] scoreboard_url``)."""
+    shared = "http://cardtable.local:9001/?table=tv&user=dashboard"
+    broker, ws = _served(tmp_path)
+    publisher = TablePublisher(dataclasses.replace(parse_url(broker.url, "tv"), page=shared)).start()
+    page = Headless(f"http://127.0.0.1:{ws}/index.html?table=tv&user=", tmp_path, size=SCREENS["tv"])
+    try:
+        address = "document.getElementById('address').textContent"
+        assert page.wait_for(f"{address} === {json.dumps(shared)} && !document.getElementById('idle').hidden")
+        page.screenshot(tmp_path / "shared.png")
+        assert shared in _qr_read(tmp_path / "shared.png")
     finally:
         page.close()
         publisher.stop()

@@ -4,6 +4,7 @@ read, and only the admin send commands."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import threading
@@ -14,7 +15,10 @@ from pathlib import Path
 import pytest
 from paho.mqtt.client import CallbackAPIVersion, Client
 
+from sim.games import SIMULATIONS
+from sim.options import SimOptions
 from table.commands import CommandRequest
+from table.games import setup_game
 from table.mqtt import TablePublisher, parse_url
 from tests.mqtt_broker import Broker, Subscriber, connected_client
 
@@ -243,3 +247,34 @@ def test_a_message_larger_than_the_brokers_bound_is_refused_and_never_reaches_th
         assert commands == [] and _replies(watching, "kept") == []
     finally:
         _closed(table, admin, watching)
+
+
+def test_every_topic_the_table_writes_in_a_game_gets_through_the_shipped_acl(broker: Broker) -> None:
+    """A whole simulated game with its standings and its scoreboard address, through the
+    shipped ACL: every topic the table publishes (spied on at its client) reaches the dashboard
+    and Home Assistant; none is refused on the way."""
+    url = f"mqtt://own:{USERS['own']}@127.0.0.1:{broker.port}"
+    settings = dataclasses.replace(parse_url(url, "own"), page="http://cardtable.local:9001/?table=own")
+    table = TablePublisher(settings)
+    written: set[str] = set()
+    publish = table.client.publish
+    table.client.publish = lambda topic, *a, **k: (written.add(topic), publish(topic, *a, **k))[1]  # type: ignore[method-assign]
+    dashboard = Subscriber(broker, "cardtable/#", username="dashboard", password=USERS["dashboard"])
+    ha = Subscriber(broker, "homeassistant/#", username="homeassistant", password=USERS["homeassistant"])
+    try:
+        assert dashboard.subscribed.wait(10) and ha.subscribed.wait(10)
+        table.start()
+        setup = setup_game("ers", None, {}, 3, 0, 2)
+        sim = SIMULATIONS["ers"](setup, SimOptions(camera="reports", seats="actions"))
+        sim.core.outputs.decisions.append(table.follow(sim.setup, ["Ann", "Bob", "Cyd"]))
+        sim.run()
+        table.retain("standings", json.dumps({"standings": [["Ann", 1, 1]], "records": []}))
+        assert sim.referee.finished
+        mine = sorted(t for t in written if t.startswith("cardtable/own/") and "/cmd/" not in t)
+        assert {"cardtable/own/leader", "cardtable/own/page", "cardtable/own/event/winner"} <= set(mine)
+        for topic in mine:
+            dashboard.wait_for(topic)
+        for topic in (t for t in written if t.startswith("homeassistant/")):
+            ha.wait_for(topic)
+    finally:
+        _closed(table, dashboard, ha)
