@@ -58,7 +58,7 @@ class Narrator:
         return "-" if seat is None else self.names[seat]
 
     def seats(self, values: Sequence[int]) -> str:
-        return " ".join(f"{self.names[s]}:{v}" for s, v in enumerate(values))
+        return ", ".join(f"{self.names[s]} {v}" for s, v in enumerate(values))
 
     def describe(self, d: Decision, referee: Any) -> tuple[str, str] | None:
         """The line for a decision and its colour (rich's style), or None for decisions not worth

@@ -52,7 +52,8 @@ class Names(Protocol):
 
     def name(self, seat: int | None) -> str: ...
 
-    def seats(self, values: Sequence[int]) -> str: ...
+    def seats(self, values: Sequence[int]) -> str:
+        """Each seat's value after its name: "Ann 1, Bob 0"."""
 
     def close_call_ns(self) -> int: ...
 

@@ -83,3 +83,22 @@ def test_a_seat_asked_to_show_its_card_again_is_let_off_once_the_card_is_taken()
     for d in referee.handle(SeatAction(1, "gpio", seat, "keep")):
         signals.decided(d, referee, 1)
     assert signals.patterns(10**10)[seat] != sg.SHOW_AGAIN
+
+
+def test_the_shedding_games_lines_say_choices_and_totals_in_words() -> None:
+    from table.cards import parse_card
+    from table.games.eights import decisions as ed
+    from table.narration import Narrator
+
+    referee = setup_game("eights", players=len(NAMES)).referee()
+    said = lambda d: Narrator(NAMES).describe(d, referee)[0].strip()  # noqa: E731
+    offered = ed.ChoiceOffered(0, 0, "red-ace", ("seat 1", "seat 2", "seat 3"), "none")
+    assert said(offered) == "Ann chooses whom to swap hands with: 1 tap: Bob, 2 taps: Cyd, 3 taps: Dee; hold: nobody"
+    assert said(ed.ChoiceMade(0, 0, "red-ace", "none")) == "Ann swaps hands with nobody"
+    assert said(ed.ChoiceMade(0, 0, "suit", "hearts")) == "Ann names hearts"
+    assert (
+        said(ed.RoundWon(0, 2, 1, (0, 1, 0, 0), (3, 1, 0, 2)))
+        == "Bob is out of cards! Totals: Ann 3, Bob 1, Cyd 0, Dee 2"
+    )
+    pair = ed.MatchPlayed(0, 2, (parse_card("KS"), parse_card("KS")), True)
+    assert said(pair) == "Cyd plays K♠ K♠ as one play, a natural pair"

@@ -16,7 +16,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     n = names.name
     if isinstance(d, RoundStarted):
         view = referee.view()
-        return f"Round {d.round}, {n(d.dealer)} deals   [{view.score} {names.seats(view.scores)}]", "bold cyan"
+        return f"Round {d.round}, {n(d.dealer)} deals; {view.score}: {names.seats(view.scores)}", "bold cyan"
     if isinstance(d, cd.Kept):
         return f"{n(d.seat):>4} keeps", ""
     if isinstance(d, cd.Traded):

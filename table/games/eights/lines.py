@@ -21,6 +21,23 @@ REASONS = {
     "last-card": "forgot last card",
     "reshuffle-extra": "is dealt the reshuffle's extra card",
 }
+# A choice offered, as said after "chooses", and each option in words.
+CHOICES = {
+    "order": "what comes first",
+    "switch": "what to switch",
+    "pair": "where the pair's draw goes",
+    "suit": "the suit",
+    "red-ace": "whom to swap hands with",
+}
+OPTIONS = {
+    "pass-first": "pass the hands first",
+    "swap-first": "swap first",
+    "hands": "the hands",
+    "safe-card": "the safe card",
+    "all-to-next": "all to the next player",
+    "split": "split it",
+    "none": "nobody",
+}
 
 
 def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
@@ -32,7 +49,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         return f"{PAD}{n(d.seat)} takes the turned card, and discards", ""
     if isinstance(d, ed.MatchPlayed):
         what = "a natural pair" if d.natural else "a match"
-        return f"{PAD}{n(d.seat)}: {' '.join(c.code for c in d.cards)} as one play, {what}", "cyan"
+        return f"{PAD}{n(d.seat)} plays {' '.join(map(str, d.cards))} as one play, {what}", "cyan"
     if isinstance(d, ed.Misplay):
         return f"{PAD}{n(d.seat)}: {d.reason}: take it back", "red"
     if isinstance(d, ed.CardsDrawn):
@@ -47,19 +64,26 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         onto = "nobody" if d.onto is None else n(d.onto)
         return f"{PAD}{n(d.seat)} shields with a joker: {onto} takes the {d.count}", "magenta"
     if isinstance(d, ed.ChoiceOffered):
-        options = ", ".join(f"{i} tap{'s' if i > 1 else ''}: {o}" for i, o in enumerate(d.options, 1))
-        return f"{PAD}{n(d.seat)} chooses the {d.choice}: {options}; hold: {d.default}", "dim"
+        said = (OPTIONS.get(o, o) for o in d.options)
+        options = ", ".join(f"{counted(i, 'tap')}: {o}" for i, o in enumerate(said, 1))
+        what = CHOICES.get(d.choice, d.choice)
+        return f"{PAD}{n(d.seat)} chooses {what}: {options}; hold: {OPTIONS.get(d.default, d.default)}", "dim"
     if isinstance(d, ed.ChoiceMade):
+        option = OPTIONS.get(d.option, d.option)
         if d.choice == "red-aces":
             return f"{PAD}{n(d.seat)} has the red aces this hand", "magenta"
-        return f"{PAD}{n(d.seat)}: {d.choice} {d.option}", ""
+        if d.choice == "red-ace":
+            return f"{PAD}{n(d.seat)} swaps hands with {option}", ""
+        if d.choice == "suit":
+            return f"{PAD}{n(d.seat)} names {option}", ""
+        return f"{PAD}{n(d.seat)} chooses: {option}", ""
     if isinstance(d, ed.DirectionChanged):
         return f"{PAD}play turns {'left' if d.direction == 1 else 'right'}", "yellow"
     if isinstance(d, ed.HandsSwapped):
         return f"{PAD}{n(d.seat)} and {n(d.other)} swap hands: now {d.holds} and {d.other_holds}", "magenta"
     if isinstance(d, ed.HandsPassed):
         way = "left" if d.direction == 1 else "right"
-        return f"{PAD}every hand passes {counted(d.steps, 'seat')} {way}: {' '.join(map(str, d.hands))}", "magenta"
+        return f"{PAD}every hand passes {counted(d.steps, 'seat')} {way}: now {names.seats(d.hands)}", "magenta"
     if isinstance(d, ed.HandRenewed):
         return f"{PAD}{n(d.seat)}'s {d.returned} cards go under the stock: {d.count} new ones", "magenta"
     if isinstance(d, ed.SafeCardTraded):
@@ -67,7 +91,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, ed.SafeCardUsed):
         return f"{PAD}{n(d.seat)}'s safe card is in play", "dim"
     if isinstance(d, ed.StockReshuffled):
-        kept = " ".join(c.code for c in d.kept) or "nothing"
+        kept = " ".join(map(str, d.kept)) or "nothing"
         return f"{PAD}the stock ran out: {d.cards} cards of the pile reshuffled into it (kept {kept})", "yellow"
     if isinstance(d, ed.LastCardCalled):
         return f"{n(d.seat):>4} says: last card!", "bold"
@@ -76,5 +100,5 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, ed.HandMiscounted):
         return f"{PAD}{n(d.seat)} played a card the table had not counted: a draw went unseen", "red"
     if isinstance(d, ed.RoundWon):
-        return f"{PAD}{n(d.seat)} is out of cards! totals {' '.join(map(str, d.totals))}", "bold green"
+        return f"{PAD}{n(d.seat)} is out of cards! Totals: {names.seats(d.totals)}", "bold green"
     return None
