@@ -85,7 +85,7 @@ def cmd_send(args: argparse.Namespace) -> int:
     from table.control import SOCKET_NAME, send_command
 
     data: dict[str, Any] = {"command": args.command}
-    for key in ("game", "rules", "names", "seed", "seat"):
+    for key in ("game", "rules", "names", "seed", "seat", "card"):
         if getattr(args, key, None) is not None:
             data[key] = getattr(args, key)
     parse_command(data)  # a bad one is named here, before the table is asked
@@ -253,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
         "out-of-turn", help="ERS with dead cards: the pile's top card was this seat's, laid out of turn"
     )
     dead.add_argument("--seat", type=int, required=True, help="the seat's number, 0 to one less than the seats")
+    dead.add_argument("--card", required=True, help="the card it laid, as 2C, 10H, QS or RJ")
     send.set_defaults(func=cmd_send)
 
     league = sub.add_parser("league", help="every table on an MQTT broker, its game and its standings")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from table.cards import parse_card, spoken
 from table.commands import PAUSED_PART
 from table.controller import COMMAND, TableCore
 from table.events import END, OUT_OF_CARDS, OUT_OF_TURN, SeatAction
@@ -72,9 +73,10 @@ def out_of_cards(core: TableCore | None, seat: int, names: Sequence[str], now: i
     return True, f"the referee is told {names[seat]} holds no card; the {counted} counted go under the pile"
 
 
-def out_of_turn(core: TableCore | None, seat: int, names: Sequence[str], now: int) -> Answer:
-    """The pile's top card was ``seat``'s, laid out of turn: where the rules make such cards
-    dead, the referee is told, in turn. ``core`` is None between games."""
+def out_of_turn(core: TableCore | None, seat: int, card: str, names: Sequence[str], now: int) -> Answer:
+    """The pile's top card, ``card``, was ``seat``'s, laid out of turn: where the rules make
+    such cards dead, the referee is told, in turn (with the card, so that a card laid since is
+    not taken for it). ``core`` is None between games."""
     if core is None or core.referee.finished:
         return False, "no game is under way"
     if core.paused:
@@ -87,5 +89,11 @@ def out_of_turn(core: TableCore | None, seat: int, names: Sequence[str], now: in
             "with dead cards (out_of_turn), for the top card before anything is judged on it, "
             "laid by another than the player whose turn it was"
         )
-    core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_TURN), now)
-    return True, f"the top card is {names[seat]}'s, laid out of turn: dead, and the turn goes back"
+    top = core.referee.view().cards[-1:]
+    if top != (card,):
+        return False, f"the top card is {spoken(top[0]) if top else 'none'}, not {spoken(card)}"
+    core.seat_input(SeatAction(now, COMMAND, seat, OUT_OF_TURN, parse_card(card).key), now)
+    return (
+        True,
+        f"the referee is told {spoken(card)} is {names[seat]}'s, laid out of turn: dead, and the turn goes back",
+    )

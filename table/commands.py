@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from table.cards import CardError, parse_card
 from table.errors import CardtableError
 
 KINDS = ("new-game", "set", "pause", "resume", "out-of-cards", "out-of-turn", "end-game")
@@ -42,6 +43,7 @@ class TableCommand:
     seed: int | None = None
     source: str = "the command line"  # who asked, for the log and the pause's reason
     seat: int | None = None  # out-of-cards, out-of-turn: whose
+    card: str | None = None  # out-of-turn: the card laid out of turn
 
     @property
     def changes(self) -> bool:
@@ -49,7 +51,7 @@ class TableCommand:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"command": self.kind}
-        for key in (*CHANGES, "seat"):
+        for key in (*CHANGES, "seat", "card"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = list(value) if key == "names" else value
@@ -102,10 +104,21 @@ def parse_command(data: Any, source: str = "the command line") -> TableCommand:
 
 
 def _seat_command(kind: str, data: Mapping[str, Any], source: str) -> TableCommand:
-    unknown = sorted(set(data) - {"command", "seat"})
+    """``out-of-cards`` takes the seat; ``out-of-turn`` the seat and the card it laid."""
+    keys = {"seat", "card"} if kind == "out-of-turn" else {"seat"}
+    unknown = sorted(set(data) - {"command", *keys})
     if unknown:
-        raise CommandError(f"{kind}: unknown key {unknown[0]!r} (it takes the seat only)")
+        raise CommandError(f"{kind}: unknown key {unknown[0]!r} (it takes {' and '.join(sorted(keys))})")
     seat = data.get("seat")
     if type(seat) is not int or seat < 0:
         raise CommandError(f"{kind}: seat must be a seat's number from 0, not {seat!r}")
-    return TableCommand(kind, source=source, seat=seat)
+    if kind != "out-of-turn":
+        return TableCommand(kind, source=source, seat=seat)
+    card = data.get("card")
+    try:
+        code = parse_card(card).code if isinstance(card, str) else None
+    except CardError:
+        code = None
+    if code is None:
+        raise CommandError(f"{kind}: card must be the card laid, as 2C, 10H, QS or RJ, not {card!r}")
+    return TableCommand(kind, source=source, seat=seat, card=code)

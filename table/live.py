@@ -316,8 +316,11 @@ class LiveTable:
         if command.kind in SEAT_KINDS:
             assert command.seat is not None
             playing = None if self.menu is not None else core
-            told = command_answers.out_of_cards if command.kind == "out-of-cards" else command_answers.out_of_turn
-            return request.reply(*told(playing, command.seat, self.config.seats.names, now))
+            names = self.config.seats.names
+            if command.kind == "out-of-cards":
+                return request.reply(*command_answers.out_of_cards(playing, command.seat, names, now))
+            assert command.card is not None
+            return request.reply(*command_answers.out_of_turn(playing, command.seat, command.card, names, now))
         if command.changes:
             try:
                 self._change(game_overrides(command.game, command.rules, command.names, command.seed))

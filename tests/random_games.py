@@ -25,11 +25,13 @@ def deck_counter(cards: list[Card | None]) -> Counter[str]:
     return Counter("??" if c is None else c.code for c in cards)
 
 
-def play_random_game(seed: int, players: int, preset: str, steps: int, check=None) -> RandomGame:
+def play_random_game(
+    seed: int, players: int, preset: str, steps: int, check=None, rules: dict | None = None
+) -> RandomGame:
     """Deal, then interleave the expected plays with random presses (some at equal timestamps),
     contests, and cards laid out of turn (mostly told so at once, where the rules make them dead)."""
     rng = random.Random(seed)
-    base = setup_game("ers", preset, players=players, seed=seed)
+    base = setup_game("ers", preset, rules or {}, players=players, seed=seed)
     rules = base.rules_value()
     deck = shuffled_deck(rng, rules.decks, rules.jokers_per_deck)
     hands = deal_round_robin(deck, players, 0)
@@ -67,7 +69,10 @@ def play_random_game(seed: int, players: int, preset: str, steps: int, check=Non
             game.events.append(laid)
             game.decisions += ref.handle(laid)
             t += 1
-            event = SeatAction(t, "command", offender if rng.random() < 0.9 else rng.randrange(players), OUT_OF_TURN)
+            named = laid.card if rng.random() < 0.9 else ref.hands[seat][0] if ref.hands[seat] else laid.card
+            assert named is not None
+            told = offender if rng.random() < 0.9 else rng.randrange(players)
+            event = SeatAction(t, "command", told, OUT_OF_TURN, named.key)
         else:
             event = ButtonPressed(t, "gpio", rng.randrange(players))
             if roll > 0.95:  # an exact tie with another seat, handed over in the sequencer's order

@@ -23,6 +23,8 @@ def test_a_command_is_read_with_its_changes() -> None:
     assert not parse_command({"command": "pause"}, source="seat 2").changes
     out = parse_command({"command": "out-of-cards", "seat": 2})
     assert (out.seat, out.changes, out.to_json()) == (2, False, {"command": "out-of-cards", "seat": 2})
+    dead = parse_command({"command": "out-of-turn", "seat": 1, "card": "th"})
+    assert dead.to_json() == {"command": "out-of-turn", "seat": 1, "card": "10H"}
 
 
 @pytest.mark.parametrize(
@@ -38,7 +40,13 @@ def test_a_command_is_read_with_its_changes() -> None:
         ({"command": "new-game", "seed": -1}, "seed must be a whole number from 0"),
         ({"command": "new-game", "seed": True}, "seed must be a whole number from 0"),
         ({"command": "out-of-cards"}, "out-of-cards: seat must be a seat's number from 0, not None"),
-        ({"command": "out-of-cards", "seat": 1, "names": "A"}, "unknown key 'names' \\(it takes the seat only\\)"),
+        ({"command": "out-of-cards", "seat": 1, "names": "A"}, "unknown key 'names' \\(it takes seat\\)"),
+        (
+            {"command": "out-of-turn", "seat": 1},
+            "out-of-turn: card must be the card laid, as 2C, 10H, QS or RJ, not None",
+        ),
+        ({"command": "out-of-turn", "seat": 1, "card": "ZZ"}, "card must be the card laid"),
+        ({"command": "out-of-turn", "seat": 1, "card": "2C", "x": 1}, "unknown key 'x' \\(it takes card and seat\\)"),
     ],
 )
 def test_a_bad_command_is_refused_with_what_was_wrong(data: object, says: str) -> None:

@@ -155,7 +155,7 @@ def test_cardtable_run_referees_the_shedding_game_from_the_camera(tmp_path: Path
     assert done.returncode == 0, done.stderr
     lines = journal_lines(tmp_path)
     assert lines[0]["game"] == "eights" and lines[0]["preset"] == "screw-your-neighbour"
-    assert "The shedding game (Crazy Eights), 4 players" in done.stdout and "QH turned up" in done.stdout
+    assert "The shedding game (Crazy Eights), 4 players" in done.stdout and "Q♥ turned up" in done.stdout
 
 
 def test_the_simulated_players_refuse_to_move_cards_that_are_not_where_the_referee_says() -> None:

@@ -17,8 +17,12 @@ from table.replay import Replay
 from table.rules import shipped_presets
 from tests.random_games import deck_counter, play_random_game
 
-PRESETS = st.sampled_from(shipped_presets("ers"))  # every shipped preset: the house rules they gather too
-games = given(seed=st.integers(0, 2**31), players=st.integers(2, 6), preset=PRESETS)
+# Every shipped preset (the house rules they gather too), and rules no preset gathers.
+VARIANTS = st.sampled_from(
+    [(preset, {}) for preset in shipped_presets("ers")]
+    + [("standard", {"out_of_turn": "dead"}), ("standard", {"out_of_turn": "dead-and-burn"})]
+)
+games = given(seed=st.integers(0, 2**31), players=st.integers(2, 6), variant=VARIANTS)
 cheap = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -36,15 +40,15 @@ def conserved(ref: ErsReferee, deck: list[Card]) -> None:
 
 @cheap
 @games
-def test_cards_are_conserved_in_every_reachable_state(seed: int, players: int, preset: str) -> None:
-    play_random_game(seed, players, preset, steps=600, check=conserved)
+def test_cards_are_conserved_in_every_reachable_state(seed: int, players: int, variant: tuple[str, dict]) -> None:
+    play_random_game(seed, players, variant[0], steps=600, check=conserved, rules=variant[1])
 
 
 @cheap
 @games
-@example(seed=8954888, players=6, preset="standard")  # two presses at one instant, after the game is over
-def test_replaying_the_journal_reproduces_the_game(seed: int, players: int, preset: str) -> None:
-    game = play_random_game(seed, players, preset, steps=400)
+@example(seed=8954888, players=6, variant=("standard", {}))  # two presses at one instant, after the game is over
+def test_replaying_the_journal_reproduces_the_game(seed: int, players: int, variant: tuple[str, dict]) -> None:
+    game = play_random_game(seed, players, variant[0], steps=400, rules=variant[1])
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.jsonl"
         with JournalWriter(path, game.setup, fsync=False) as journal:
@@ -62,8 +66,8 @@ def test_replaying_the_journal_reproduces_the_game(seed: int, players: int, pres
 
 @cheap
 @games
-def test_restore_of_a_snapshot_carries_on_identically(seed: int, players: int, preset: str) -> None:
-    game = play_random_game(seed, players, preset, steps=300)
+def test_restore_of_a_snapshot_carries_on_identically(seed: int, players: int, variant: tuple[str, dict]) -> None:
+    game = play_random_game(seed, players, variant[0], steps=300, rules=variant[1])
     half = len(game.events) // 2
     replay = Replay(read_journal_free(game))
     ref = replay.referee

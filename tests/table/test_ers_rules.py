@@ -1451,27 +1451,27 @@ def test_a_slap_on_a_dead_card_is_a_bad_slap_even_where_it_makes_a_double() -> N
 
 
 def test_a_dead_card_makes_no_slap_under_the_next_cards() -> None:
-    """Dead cards make no slap: an 8 on a dead 8 is no double, nor 8, dead card, 8 a sandwich; the
-    cards laid on the dead one count among themselves."""
-    table = three_seats()
+    """Dead cards make no slap: an 8 on a dead 8 is no double; the cards laid on the dead one
+    count among themselves; top-bottom does not count over a dead card."""
+    table = Table(DEAD, players=3, tops=[["8D", "9S"], ["8H", "9D"], ["8C", "JD"]])
     table.card("8H")  # seat 1
-    table.card("8D", stacked=False)  # seat 0, out of turn
+    table.card("8D", stacked=False)  # seat 0's own top card, out of turn (credited to seat 2)
     out_of_turn(table, 0)
-    table.card("8C")  # seat 2, in turn: on the dead 8, and two above seat 1's
+    table.card("8C")  # seat 2, in turn: on the dead 8
     assert table.ref.slap_condition() is None
-    table.card("2C", stacked=False)  # seat 0 in turn (its next card is 8S by the deal: taken as seen)
-    table.card("9D")  # seat 1
-    assert table.ref.slap_condition() is None
-    table.card("JD", stacked=False)
-    table.card("8S", stacked=False)
-    assert table.ref.slap_condition() is None
-    rule = only("double", "sandwich", "top_bottom", out_of_turn="dead")
-    table = three_seats(rule)
-    table.card("8H")
-    table.card("2C", stacked=False)
-    out_of_turn(table, 0)
-    table.card("8C")  # the first card of the pile and the top: no top-bottom over a dead card
-    assert table.ref.slap_condition() is None
+    table.play("9S 9D")  # seat 0, then seat 1: a double above the dead card
+    assert table.ref.slap_condition() == "double"
+    for told in (False, True):
+        table = Table(only("top_bottom", out_of_turn="dead"), players=3, tops=[["2C"], ["8H"], ["8C"]])
+        table.card("8H")
+        table.card("2C", stacked=False)  # seat 0's, out of turn
+        if told:
+            out_of_turn(table, 0)
+            table.card("8C")  # seat 2: the pile's first card and its top, with a dead card between
+            assert table.ref.slap_condition() is None
+        else:  # the same cards with nothing told: seat 2's 2C, then seat 0's 8C
+            table.card("8C", stacked=False)
+            assert table.ref.slap_condition() == "top_bottom"
 
 
 def test_a_dead_card_leaves_a_challenge_its_chances() -> None:
@@ -1482,12 +1482,51 @@ def test_a_dead_card_leaves_a_challenge_its_chances() -> None:
     out = out_of_turn(table, 0)
     assert untimed(out) == [CardDead(NOW, 0, parse_card("2C")), TurnChanged(NOW, 2)]
     assert (table.ref.challenger, table.ref.chances, table.ref.turn) == (1, 2, 2)
-    table.play("5C 6C")
-    assert one(table.log, PileWon).seat == 1 and table.ref.pile_size() == 0
+    table.play("5C 6C")  # seat 2's two chances fail: seat 1 takes the pile, the dead card with it
+    table.send(CardGone(table.tick(), "camera", "pile"))
+    assert one(table.log, PileWon) == PileWon(table.t, 1, 4, "challenge") and table.ref.pile_size() == 0
+
+
+def test_a_card_laid_out_of_turn_that_ended_a_challenge_gives_no_pile_until_it_is_picked_up() -> None:
+    """The common case: someone lays a card while another answers a challenge. Credited to the
+    answer, it ends the challenge, but the pile waits to be picked up, so the table can still
+    be told; then the challenge goes on, and the seat the card had emptied is back in."""
+    table = Table(DEAD, players=3, tops=[["5C"], ["JH"], ["6C"]], sizes=[None, None, 1])
+    table.card("JH")  # seat 1's jack: seat 2, holding one card, has one chance
+    table.card("5C", stacked=False)  # seat 0's card, out of turn: credited to seat 2, it ends the challenge
+    assert of(table.log, PlayerOut) == [PlayerOut(table.t, 2)] and not of(table.log, PileWon)
+    out = out_of_turn(table, 0)
+    assert untimed(out) == [PlayerBackIn(NOW, 2), CardDead(NOW, 0, parse_card("5C")), TurnChanged(NOW, 2)]
+    assert (table.ref.challenger, table.ref.chances, table.ref.turn, table.hand(2)) == (1, 1, 2, ["6C"])
+    table.card("6C")  # seat 2's own answer fails the challenge: seat 1 takes the pile as it is picked up
+    assert not of(table.log, PileWon)
+    out = table.send(CardGone(table.tick(), "camera", "pile"))
+    assert of(out, PileWon) == [PileWon(table.t, 1, 3, "challenge")]
+
+
+def test_the_card_named_must_be_the_top_card() -> None:
+    """By the time the table is told, the next player may have laid a card in turn: the card
+    named is not the top card, and nothing changes."""
+    table = three_seats()
+    table.card("8H")
+    table.card("2C", stacked=False)  # seat 0's, out of turn
+    told = table.send(SeatAction(table.tick(), "command", 0, OUT_OF_TURN, parse_card("QS").key))
+    assert of(told, Rejected)[0].reason == "the top card is 2C, not the card named"
+    told = table.send(SeatAction(table.tick(), "command", 0, OUT_OF_TURN, parse_card("2C").key))
+    assert of(told, CardDead) == [CardDead(table.t, 0, parse_card("2C"))]
+
+
+def test_a_press_that_judged_nothing_leaves_the_card_open_to_be_told() -> None:
+    table = three_seats(only("double", out_of_turn="dead", slap_in=False, last_chance_cards=0))
+    table.card("8H")
+    table.card("2C", stacked=False)
+    table.send(CardGone(table.tick(), "camera", "pile"))  # a hand resting on the pile: no award waits
+    assert of(out_of_turn(table, 0), CardDead)
 
 
 def test_laying_out_of_turn_may_cost_a_burn() -> None:
-    """ "In some cases, this same penalty is applied to putting down a card when it is not one's turn"."""
+    """ "In some cases, this same penalty is applied to putting down a card when it is not one's
+    turn": cards burned, or for a player who laid their last card, a strike."""
     table = three_seats(only("double", out_of_turn="dead-and-burn", burn=1))
     table.card("8H")
     table.card("2C", stacked=False)
@@ -1495,6 +1534,16 @@ def test_laying_out_of_turn_may_cost_a_burn() -> None:
     assert untimed(out) == [
         CardDead(NOW, 0, parse_card("2C")),
         CardsBurned(NOW, 0, 1, (parse_card("8D"),)),
+        TurnChanged(NOW, 2),
+    ]
+    table = Table(only("double", out_of_turn="dead-and-burn"), players=3, tops=[["2C"], ["8H"]], sizes=[1, None, None])
+    table.card("8H")
+    table.card("2C", stacked=False)  # seat 0's last card
+    out = out_of_turn(table, 0)
+    assert untimed(out) == [
+        CardDead(NOW, 0, parse_card("2C")),
+        PlayerOut(NOW, 0),
+        StrikeGiven(NOW, 0, 1, False),
         TurnChanged(NOW, 2),
     ]
     with pytest.raises(RulesError, match="out_of_turn"):

@@ -15,6 +15,7 @@ import pytest
 
 from sim.mock_gpio import MOCK_PINS_ENV, press, release, timed_mock_factory
 from table import signals as sg
+from table.cards import parse_card
 from table.config import load_config
 from table.control import SOCKET_NAME, ControlError, send_command
 from table.game_series import KEPT_GAMES
@@ -320,14 +321,17 @@ def test_a_card_laid_out_of_turn_is_told_and_is_dead_where_the_rules_say_so(tmp_
     )
     with Running(tmp_path) as running:
         core = running.table.games[0]
-        assert running.send(command="out-of-turn", seat=3)[0] is False  # no card on the pile yet
+        assert running.send(command="out-of-turn", seat=3, card="QH")[0] is False  # no card on the pile yet
         wait_until(lambda: any(d.KIND == "card-played" for d in core.decisions))
         assert core.referee.turn == 2  # Bob's queen: Cyd answers
-        ok, says = running.send(command="out-of-turn", seat=3)
-        assert (ok, says) == (True, "the top card is Dee's, laid out of turn: dead, and the turn goes back")
+        assert running.send(command="out-of-turn", seat=3, card="7C") == (False, "the top card is Q♥, not 7♣")
+        ok, says = running.send(command="out-of-turn", seat=3, card="QH")
+        assert (ok, says) == (True, "the referee is told Q♥ is Dee's, laid out of turn: dead, and the turn goes back")
         wait_until(lambda: any(d.KIND == "card-dead" for d in core.decisions))
         assert core.referee.turn == 1 and core.referee.challenger is None and core.referee.dead == [0]
-        again = running.send(command="out-of-turn", seat=3)
+        again = running.send(command="out-of-turn", seat=3, card="QH")
         assert again[0] is False and "cannot be taken as Dee's" in again[1]
     actions = [e for e in journal_lines(tmp_path)[1:] if e["type"] == "action"]
-    assert [(e["seat"], e["source"], e["action"]) for e in actions] == [(3, "command", "out-of-turn")]
+    assert [(e["seat"], e["source"], e["action"], e["value"]) for e in actions] == [
+        (3, "command", "out-of-turn", parse_card("QH").key)
+    ]

@@ -23,12 +23,12 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         target = "the stock" if d.with_seat is None else n(d.with_seat)
         return f"{n(d.seat):>4} trades with {target}", ""
     if isinstance(d, cd.KingShown):
-        return f"{PAD}{n(d.seat)} turns up {d.card}", "yellow"
+        return f"{PAD}{n(d.seat)} turns up {spoken(d.card.code)}", "yellow"
     if isinstance(d, cd.TradeBlocked):
         return f"{PAD}{n(d.by_seat)} shows {spoken(d.card.code)}: {n(d.seat)} keeps their card", "bold yellow"
     if isinstance(d, cd.DealerDrew):
         kept = ": a king, so the dealer keeps the old card" if d.kept_original else ""
-        return f"{PAD}{n(d.seat)} draws {d.card}{kept}", ""
+        return f"{PAD}{n(d.seat)} draws {spoken(d.card.code)}{kept}", ""
     if isinstance(d, cd.TradingClosed):
         return f"{PAD}trading over ({d.reason}): turn the cards up", "dim"
     if isinstance(d, cd.CardRevealed):
@@ -44,5 +44,5 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, cd.AllOutTie):
         return f"{PAD}everyone left went out together: {d.settle}", "bold magenta"
     if isinstance(d, cd.CutCard):
-        return f"{PAD}{n(d.seat)} cuts {d.card}", ""
+        return f"{PAD}{n(d.seat)} cuts {spoken(d.card.code)}", ""
     return None

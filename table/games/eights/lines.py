@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table.cards import counted
+from table.cards import counted, spoken
 from table.decisions import Decision
 from table.games.eights import decisions as ed
 from table.games.game import Line, Names
@@ -44,12 +44,12 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     """The line for a decision of the game's own and its style; None for others."""
     n = names.name
     if isinstance(d, ed.CardTurned):
-        return f"{PAD}{d.card} turned up", "yellow"
+        return f"{PAD}{spoken(d.card.code)} turned up", "yellow"
     if isinstance(d, ed.TurnedCardTaken):
         return f"{PAD}{n(d.seat)} takes the turned card, and discards", ""
     if isinstance(d, ed.MatchPlayed):
         what = "a natural pair" if d.natural else "a match"
-        return f"{PAD}{n(d.seat)} plays {' '.join(map(str, d.cards))} as one play, {what}", "cyan"
+        return f"{PAD}{n(d.seat)} plays {' '.join(spoken(c.code) for c in d.cards)} as one play, {what}", "cyan"
     if isinstance(d, ed.Misplay):
         return f"{PAD}{n(d.seat)}: {d.reason}: take it back", "red"
     if isinstance(d, ed.CardsDrawn):
@@ -91,7 +91,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, ed.SafeCardUsed):
         return f"{PAD}{n(d.seat)}'s safe card is in play", "dim"
     if isinstance(d, ed.StockReshuffled):
-        kept = " ".join(map(str, d.kept)) or "nothing"
+        kept = " ".join(spoken(c.code) for c in d.kept) or "nothing"
         return f"{PAD}the stock ran out: {d.cards} cards of the pile reshuffled into it (kept {kept})", "yellow"
     if isinstance(d, ed.LastCardCalled):
         return f"{n(d.seat):>4} says: last card!", "bold"

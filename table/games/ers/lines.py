@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table.cards import counted
+from table.cards import counted, spoken
 from table.decisions import (
     BadSlap,
     CardDead,
@@ -67,7 +67,8 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, ChallengeLost):
         return f"{PAD}{n(d.seat)} lost the challenge: {n(d.challenger)} takes the pile", "yellow"
     if isinstance(d, CardMismatch):  # the card is taken as seen; the deal's guess was wrong
-        return f"{PAD}{n(d.seat)}'s card was {d.seen}, not {d.expected} as dealt: taken as seen", "yellow"
+        seen, dealt = spoken(d.seen.code), spoken(d.expected.code)
+        return f"{PAD}{n(d.seat)}'s card was {seen}, not {dealt} as dealt: taken as seen", "yellow"
     if isinstance(d, GoodSlap):
         tie = f", in an exact tie with {', '.join(n(s) for s in d.tied_with)}" if d.tied_with else ""
         return f"{n(d.seat):>4} slaps {SLAPS.get(d.condition, d.condition)}{tie}", "bold green"
@@ -80,7 +81,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     if isinstance(d, CardsBurned):
         return f"{PAD}{n(d.seat)} burns {counted(d.count, 'card')} under the pile", "red"
     if isinstance(d, CardDead):
-        return f"{PAD}{n(d.seat)} laid {d.card} out of turn: a dead card, no slap on it", "yellow"
+        return f"{PAD}{n(d.seat)} laid {spoken(d.card.code)} out of turn: a dead card, no slap on it", "yellow"
     if isinstance(d, PlayContested):
         what = "was wrong" if d.upheld else "was right"
         giver, taker = (d.player, d.seat) if d.upheld else (d.seat, d.player)

@@ -285,10 +285,6 @@ class ErsReferee(Referee):
         if self.pending_t is not None and (t > self.pending_t or not isinstance(event, (ButtonPressed, CardSeen))):
             out += self._resolve_presses()
         self.last_t = t
-        if not isinstance(event, (CardSeen, ButtonPressed, ButtonReleased, SeatAction)) or (
-            isinstance(event, SeatAction) and event.action != OUT_OF_TURN
-        ):
-            self.before_card = None  # something else happened since the top card
         seat = getattr(event, "seat", None)
         if seat is not None and seat >= self.players:
             out.append(Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat))
@@ -309,7 +305,7 @@ class ErsReferee(Referee):
         elif isinstance(event, SeatAction) and event.action == CONTEST:
             out += self._contest(t, event.seat)
         elif isinstance(event, SeatAction) and event.action == OUT_OF_TURN:
-            out += self._out_of_turn(t, event.seat)
+            out += self._out_of_turn(t, event.seat, event.value)
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
@@ -375,7 +371,7 @@ class ErsReferee(Referee):
             self.challenger, self.chances = seat, chances
             nxt = self.next_holder(seat)
             if nxt is None:
-                return out + self._award(t, seat, "no one left to answer")
+                return out + self._claim(t, seat, "no one left to answer")
             self.turn = nxt
             return [*out, ChallengeStarted(t, seat, nxt, card, chances), TurnChanged(t, nxt)]
         if self.challenger is not None:
@@ -399,6 +395,7 @@ class ErsReferee(Referee):
         count = len(hand)
         self.burned[:0] = hand
         hand.clear()
+        self.before_card = None  # counts put right: the top card's player can no longer change
         out: list[Decision] = [CountCorrected(t, seat, count), PlayerOut(t, seat)]
         if self.turn != seat or self.pending_award is not None:
             return out
@@ -419,7 +416,7 @@ class ErsReferee(Referee):
     def _pass_turn(self, t: int, seat: int) -> list[Decision]:
         nxt = self.next_holder(seat)
         if nxt is None:
-            return self._award(t, seat, "only player with cards")
+            return self._claim(t, seat, "only player with cards")
         self.turn = nxt
         return [TurnChanged(t, nxt)]
 
@@ -443,10 +440,12 @@ class ErsReferee(Referee):
         return out + self._claim(t, winner, "challenge")
 
     def _claim(self, t: int, seat: int, reason: str) -> list[Decision]:
-        """``seat`` takes the pile, unless its top card is slappable: then a good slap before the
-        pile is picked up (the next card, or the camera seeing it go) still wins it."""
+        """``seat`` takes the pile, unless its top card is slappable, or may yet be told as laid
+        out of turn (``before_card``): then it takes the pile as it is picked up (the next card,
+        or the camera seeing it go), and a good slap before then still wins it."""
         may_slap_in = self.lone is not None or len(set(self.holders()) | {seat}) > 1
-        if self.rules.slaps and may_slap_in and self.slap_condition() is not None:
+        slappable = self.rules.slaps and may_slap_in and self.slap_condition() is not None
+        if slappable or self.before_card is not None:
             self.pending_award, self.pending_reason = seat, reason
             self.turn = seat
             return [TurnChanged(t, seat)]
@@ -521,7 +520,6 @@ class ErsReferee(Referee):
     def _resolve_presses(self) -> list[Decision]:
         t = self.pending_t
         assert t is not None
-        self.before_card = None  # a slap judged on the top card: its player can no longer change
         seats, self.pending_presses, self.pending_t = sorted(self.pending_presses), [], None
         out: list[Decision] = []
         eligible = []
@@ -533,6 +531,7 @@ class ErsReferee(Referee):
                 out.append(SlapIgnored(t, seat, reason))
         if not eligible:
             return out
+        self.before_card = None  # a slap judged on the top card: whose it was can no longer change
         if self.won_on_this_card:
             if self.race is not None and (behind := [s for s in eligible if s != self.race[1]]):
                 won_at, winner = self.race
@@ -592,19 +591,19 @@ class ErsReferee(Referee):
         if hand and self.rules.bad_slaps == "contest":
             self.contestable.append(_Contestable(seat, False))
             return [SlapIgnored(t, seat, CONTESTABLE)]
-        out: list[Decision] = [BadSlap(t, seat)]
+        return [BadSlap(t, seat), *self._penalty(t, seat)]
+
+    def _penalty(self, t: int, seat: int) -> list[Decision]:
+        """A bad slap's penalty: ``rules.burn`` of ``seat``'s cards under the pile (as many as it
+        holds), or, holding none, a strike or its hand under the pile (``rules.out_slaps``)."""
+        hand = self.hands[seat]
         if not hand:
             if self.rules.out_slaps == "hand-under":
                 self.hands_under.append(seat)
-                return [*out, StrikeGiven(t, seat, self.strikes[seat], True)]
+                return [StrikeGiven(t, seat, self.strikes[seat], True)]
             self.strikes[seat] += 1
             barred = self.strikes[seat] >= self.rules.strikes_limit
-            return [*out, StrikeGiven(t, seat, self.strikes[seat], barred)]
-        return out + self._burn_cards(t, seat)
-
-    def _burn_cards(self, t: int, seat: int) -> list[Decision]:
-        """``rules.burn`` cards of ``seat``'s (or as many as it holds) under the pile."""
-        hand = self.hands[seat]
+            return [StrikeGiven(t, seat, self.strikes[seat], barred)]
         burned = [hand.popleft() for _ in range(min(self.rules.burn, len(hand)))]
         self.burned[:0] = burned
         out: list[Decision] = [CardsBurned(t, seat, len(burned), tuple(burned))]
@@ -633,6 +632,7 @@ class ErsReferee(Referee):
         if seat in play.contesters:
             return no(f"seat {play.seat}'s play is contested by this seat already")
         play.contesters.append(seat)
+        self.before_card = None  # cards given: the top card's player can no longer change
         giver, taker = (seat, play.seat) if play.right else (play.seat, seat)
         out: list[Decision] = [PlayContested(t, seat, play.seat, not play.right, 1 if self.hands[giver] else 0)]
         if not self.hands[giver]:
@@ -661,21 +661,24 @@ class ErsReferee(Referee):
             return f"seat {seat} holds no card by the referee's count"
         return None
 
-    def _out_of_turn(self, t: int, seat: int) -> list[Decision]:
-        """The top card was ``seat``'s, laid out of turn: the game goes back to before it (nothing
-        has been judged since), and the card lies on the pile from ``seat``'s hand, dead. The
-        turn, a challenge's chances and a last chance are as they were before it."""
+    def _out_of_turn(self, t: int, seat: int, key: int | None) -> list[Decision]:
+        """The top card (the card of ``key``, where the table was told which) was ``seat``'s,
+        laid out of turn: the game goes back to before it (nothing has been judged since), and
+        the card lies on the pile from ``seat``'s hand, dead. The turn, a challenge's chances
+        and a last chance are as they were before it; a pile it gave away is not given."""
         why = self._why_not_out_of_turn(seat)
+        if why is None and key is not None and self.played[-1].face.key != key:
+            why = f"the top card is {self.played[-1]}, not the card named"
         if why is not None:
             return [Rejected(t, why, SeatAction.TYPE, seat)]
         assert self.before_card is not None
         card = self.played[-1]
-        moment = self.last_t, self.pending_t, self.pending_presses
+        was_out = {s for s in range(self.players) if not self.hands[s]}
         self._load(self.before_card)
-        self.last_t, self.pending_t, self.pending_presses = moment
+        self.last_t, self.pending_t, self.pending_presses = t, None, []  # presses were settled before this
+        out: list[Decision] = [PlayerBackIn(t, s) for s in sorted(was_out) if self.hands[s]]
         hand = self.hands[seat]
         known = hand.popleft()
-        out: list[Decision] = []
         if known is not None and known != card:
             out.append(CardMismatch(t, seat, known, card))
             self._swap_knowledge(card, known)
@@ -690,8 +693,8 @@ class ErsReferee(Referee):
         out.append(CardDead(t, seat, card))
         if not hand:
             out.append(PlayerOut(t, seat))
-        elif self.rules.out_of_turn == "dead-and-burn":
-            out += self._burn_cards(t, seat)
+        if self.rules.out_of_turn == "dead-and-burn":
+            out += self._penalty(t, seat)
         return [*out, TurnChanged(t, self.turn)]
 
     def _contest_target(self, seat: int) -> int | None:

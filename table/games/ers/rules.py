@@ -103,8 +103,8 @@ class ErsRules:
     # A card laid out of turn: the turn's player's, as the camera cannot tell whose hand laid
     # it, or (the Wikipedia article) a dead card once the table is told whose it was while it
     # is the pile's top card: it stays on the pile, makes no slap (a slap on it is bad), and
-    # the turn stays where it was; "dead-and-burn" also burns its player's cards as for a bad
-    # slap ("in some cases, this same penalty is applied").
+    # the turn stays where it was; "dead-and-burn" also costs its player a bad slap's penalty
+    # ("in some cases, this same penalty is applied").
     out_of_turn: Literal["credited", "dead", "dead-and-burn"] = "credited"
 
     def check(self, given: frozenset[str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table.cards import SUIT_NAMES, counted
+from table.cards import SUIT_NAMES, counted, spoken
 from table.decisions import Decision
 from table.games.game import Line, Names
 from table.games.oh_hell import decisions as od
@@ -15,7 +15,7 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
     """The line for a decision of the game's own and its style; None for others."""
     n = names.name
     if isinstance(d, od.TrumpTurned):
-        turned = "no card left to turn" if d.card is None else f"{d.card} turned"
+        turned = "no card left to turn" if d.card is None else f"{spoken(d.card.code)} turned"
         trump = "no trump" if d.suit is None else f"{SUIT_NAMES[d.suit]} are trump"
         return f"{PAD}{turned}: {trump}", "yellow"
     if isinstance(d, od.BidMade):
