@@ -15,7 +15,7 @@
   };
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const GOOD = new Set(["good-slap", "pile-won", "trick-won", "game-won", "game-over", "back-in", "round-won"]);
-  const BAD = new Set(["bad-slap", "burned", "strike", "life-lost", "round-lost", "player-out", "revoke", "misplay"]);
+  const BAD = new Set(["bad-slap", "burned", "strike", "life-lost", "round-lost", "player-out", "revoke", "misplay", "penalty-owed", "card-dead"]);
   const last = [];
   let state = null;
   let tableOnline = null; // null: not heard yet

@@ -17,9 +17,12 @@ from table.decisions import (
     BadSlap,
     CardPlayed,
     CardsBurned,
+    CountCorrected,
     Decision,
     GoodSlap,
     InputTooLate,
+    PenaltyCard,
+    PenaltyOwed,
     PileWon,
     PlayContested,
     Rejected,
@@ -31,6 +34,7 @@ from table.games.ers.referee import CONTEST, CONTESTABLE, ErsReferee
 from table.games.ers.slaps import slap_condition
 
 _VERDICTS = (GoodSlap, BadSlap, SlapIgnored)
+PENALTY_PAUSE_NS = 800 * MS  # before a bad slap's penalty card is laid on top (penalty_cards)
 SAY_OUT_NS = 4_000 * MS  # a player asked to play a card they have not got says so after this long
 # Where plays may be contested: how often a player holding cards contests a bad slap, and a
 # pile taken (rightly, as the table referees it: a bluff, or a slap they did not see).
@@ -145,8 +149,10 @@ class ErsSimulation(TableSimulation):
     def apply(self, d: Decision, t: int) -> None:
         if isinstance(d, _VERDICTS) or (isinstance(d, InputTooLate) and d.event == "press"):
             self.unjudged_presses = max(0, self.unjudged_presses - 1)
-        if isinstance(d, CardPlayed):
+        if isinstance(d, CardPlayed | PenaltyCard):
             self.card_in_flight = False
+            self.moved = True
+        elif isinstance(d, PenaltyOwed | CountCorrected):
             self.moved = True
         elif isinstance(d, PileWon):
             self.card_in_flight = False
@@ -197,8 +203,10 @@ class ErsSimulation(TableSimulation):
             if expected.action == "play" and expected.seat is not None:
                 self.play_token += 1
                 bot = self.bots[expected.seat]
-                action = "play" if self.referee.pending_award is None else "collect"
+                action = "play" if self.referee.pending_award is None or self.referee.penalty_owed else "collect"
                 # No one plays before the pile just won is gathered up: its winner, about to lead,
                 # has it in hand, and the others watch it go.
                 start = max(t, self.swept_ns)
+                if self.referee.penalty_owed:  # a penalty card: the slapper takes in the verdict first
+                    start += PENALTY_PAUSE_NS
                 self.at(start + bot.play_delay_ns(self.rng), action, (expected.seat, self.play_token))

@@ -182,6 +182,26 @@ class CardDead(Decision):
 
 
 @dataclass(slots=True)
+class PenaltyOwed(Decision):
+    """``seat`` lays ``count`` cards on top of the pile as dead cards for a bad slap (its
+    penalty cards, ``penalty_cards = "on-top"``) before play goes on."""
+
+    seat: int
+    count: int
+    KIND: ClassVar[str] = "penalty-owed"
+
+
+@dataclass(slots=True)
+class PenaltyCard(Decision):
+    """``card``, seen on the pile, is ``seat``'s penalty card, dead; ``left``: how many more it owes."""
+
+    seat: int
+    card: Card
+    left: int
+    KIND: ClassVar[str] = "penalty-card"
+
+
+@dataclass(slots=True)
 class CountCorrected(Decision):
     """A player said they hold no card where the referee counted ``count``: cards the camera
     missed (played unseen, so lying in the pile). They go under the pile, unknown."""

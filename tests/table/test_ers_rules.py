@@ -32,6 +32,8 @@ from table.decisions import (
     GameWon,
     GoodSlap,
     LastChance,
+    PenaltyCard,
+    PenaltyOwed,
     PileWon,
     PlayContested,
     PlayerBackIn,
@@ -48,6 +50,7 @@ from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.games.ers.slaps import slap_condition
 from table.referee import Expectation, GameSetupError
 from table.rules import RulesError, build_rules, load_preset, shipped_presets
+from table.units import MS, SECOND
 from tests.decision_helpers import NOW, of, one, untimed
 
 # ====================================================================== helpers
@@ -1583,3 +1586,77 @@ def test_a_snapshot_keeps_the_dead_cards() -> None:
     assert clone.snapshot() == table.ref.snapshot() and clone.slap_condition() is None
     event = CardSeen(table.tick(), "camera", parse_card("8C"), "pile")
     assert clone.handle(event) == table.ref.handle(event)
+
+
+# ================================================================ penalty cards on top
+
+
+ON_TOP = only("double", "sandwich", penalty_cards="on-top")
+
+
+def test_a_bad_slaps_penalty_cards_are_laid_on_top_as_dead_cards_before_play_goes_on() -> None:
+    """The Wikipedia article: "Penalty cards may be placed at the top of the deck as dead cards"."""
+    table = Table(ON_TOP, players=3, tops=[["2C", "7D", "7S"], ["8H", "9D"], ["7C", "JD"]])
+    table.card("8H")  # seat 1; seat 2 to play
+    sizes = table.hand_sizes()
+    out = table.slap(0, at=table.t + 100)
+    assert untimed(out) == [BadSlap(NOW, 0), PenaltyOwed(NOW, 0, 2), TurnChanged(NOW, 0)]
+    assert table.ref.expects().seat == 0 and table.hand_sizes() == sizes  # owed, not yet laid
+    table.card("2C", at=table.t + 2 * SECOND)
+    out = table.card("7D", at=table.t + SECOND)
+    assert untimed(out) == [PenaltyCard(NOW, 0, parse_card("7D"), 0), TurnChanged(NOW, 2)]
+    assert table.hand_sizes() == [sizes[0] - 2, sizes[1], sizes[2]] and table.ref.dead == [1, 2]
+    assert table.ref.slap_condition() is None
+    table.card("7C")  # seat 2 in turn: a 7 on a dead 7 is no double
+    assert table.ref.slap_condition() is None
+
+
+def test_a_slap_on_a_penalty_card_is_bad_and_owes_its_own() -> None:
+    table = Table(only("double", penalty_cards="on-top", burn=1), players=3, tops=[["8D"], ["8H", "9D"], ["7C"]])
+    table.card("8H")
+    table.slap(0, at=table.t + 100)
+    table.card("8D", at=table.t + 2 * SECOND)  # seat 0's penalty card: an 8 on the 8, dead
+    assert table.ref.slap_condition() is None
+    out = table.slap(2, at=table.t + 300 * MS)
+    assert untimed(out) == [BadSlap(NOW, 2), PenaltyOwed(NOW, 2, 1), TurnChanged(NOW, 2)]
+
+
+def test_a_card_seen_just_after_the_bad_slap_was_on_its_way_and_is_played() -> None:
+    """A card thrown as the slap came down lands within 0.6 s: the turn's play, not a penalty card."""
+    table = Table(ON_TOP, players=3, tops=[["2C", "3C"], ["8H", "9D"], ["7C", "JD"]])
+    table.card("8H")
+    table.slap(0, at=table.t + 100)
+    out = table.card("7C", at=table.t + 400 * MS)  # seat 2's card, in flight
+    assert of(out, CardPlayed) == [CardPlayed(table.t, 2, parse_card("7C"), 2)] and not of(out, PenaltyCard)
+    assert table.ref.expects().seat == 0  # the penalty cards are still owed
+    out = table.card("2C", at=table.t + SECOND)
+    assert of(out, PenaltyCard) == [PenaltyCard(table.t, 0, parse_card("2C"), 1)]
+
+
+def test_a_player_with_no_card_for_its_penalty_says_so_and_play_goes_on() -> None:
+    table = Table(ON_TOP, players=3, tops=[["2C"], ["8H", "9D"], ["7C", "JD"]], sizes=[1, None, None])
+    table.card("8H")
+    table.slap(0, at=table.t + 100)
+    assert table.ref.penalty_owed == [0]  # one card held: one owed
+    table.card("2C", at=table.t + SECOND)
+    assert of(table.log, PlayerOut)[-1] == PlayerOut(table.t, 0) and table.ref.expects().seat == 2
+    table = Table(ON_TOP, players=3, tops=[["2C", "3C"], ["8H", "9D"], ["7C", "JD"]])
+    table.card("8H")
+    table.slap(0, at=table.t + 100)
+    out = table.send(SeatAction(table.tick(), "command", 0, OUT_OF_CARDS))  # its cards went unseen before
+    assert untimed(out)[-1] == TurnChanged(NOW, 2) and table.ref.penalty_owed == []
+
+
+def test_penalty_cards_on_top_and_contests_do_not_go_together() -> None:
+    with pytest.raises(RulesError, match="penalty_cards"):
+        rules(bad_slaps="contest", penalty_cards="on-top")
+
+
+def test_a_snapshot_keeps_the_penalty_cards_owed() -> None:
+    table = Table(ON_TOP, players=3, tops=[["2C", "3C"], ["8H", "9D"], ["7C", "JD"]])
+    table.card("8H")
+    table.slap(0, at=table.t + 100)
+    clone = ErsReferee.restore(json.loads(json.dumps(table.ref.snapshot())))
+    event = CardSeen(table.t + SECOND, "camera", parse_card("2C"), "pile")
+    assert clone.handle(event) == table.ref.handle(event) == [PenaltyCard(event.t_ns, 0, parse_card("2C"), 1)]
+    assert clone.snapshot() == table.ref.snapshot()

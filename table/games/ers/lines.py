@@ -16,6 +16,8 @@ from table.decisions import (
     GameWon,
     GoodSlap,
     LastChance,
+    PenaltyCard,
+    PenaltyOwed,
     PileWon,
     PlayContested,
     PlayerBackIn,
@@ -80,6 +82,10 @@ def describe(d: Decision, referee: Referee, names: Names) -> Line | None:
         return f"{n(d.seat):>4}'s slap was bad", "bold red"
     if isinstance(d, CardsBurned):
         return f"{PAD}{n(d.seat)} burns {counted(d.count, 'card')} under the pile", "red"
+    if isinstance(d, PenaltyOwed):
+        return f"{PAD}{n(d.seat)} lays {counted(d.count, 'penalty card')} on top of the pile", "red"
+    if isinstance(d, PenaltyCard):
+        return f"{PAD}{n(d.seat)}'s penalty card {spoken(d.card.code)} lies dead on the pile", "red"
     if isinstance(d, CardDead):
         return f"{PAD}{n(d.seat)} laid {spoken(d.card.code)} out of turn: a dead card, no slap on it", "yellow"
     if isinstance(d, PlayContested):

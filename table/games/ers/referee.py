@@ -45,6 +45,8 @@ from table.decisions import (
     GameWon,
     GoodSlap,
     LastChance,
+    PenaltyCard,
+    PenaltyOwed,
     PileWon,
     PlayContested,
     PlayerBackIn,
@@ -74,6 +76,9 @@ from table.rules import build_rules, rules_to_dict
 
 PILE = ZoneKind.PILE
 RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card still ran the race
+# A card seen this soon after a bad slap whose cards go on top was already on its way: the play
+# of the player whose turn it is, not a penalty card (nobody lays one within 0.6 s of slapping).
+IN_FLIGHT_NS = 600_000_000
 CONTEST = "contest"  # a seat action: the last pile taken or bad slap by another seat was wrong
 CONTESTABLE = "no slap here: the others may contest it"  # a bad slap where bad slaps are contested
 
@@ -145,7 +150,9 @@ class ErsReferee(Referee):
         self.pending_presses: list[int] = []
         self.race: tuple[int, int] | None = None  # (when, who): the good slap no other press has followed yet
         self.contestable: list[_Contestable] = []  # where bad slaps are contested: the plays since the last card
-        self.dead: list[int] = []  # where in ``played`` the dead cards lie (rules.out_of_turn)
+        self.dead: list[int] = []  # where in ``played`` the dead cards lie (rules.out_of_turn, penalty_cards)
+        self.penalty_owed: list[int] = []  # a seat for each penalty card to be laid on top, in turn
+        self.penalty_since = 0  # when the last bad slap that owes them was judged
         # Where cards laid out of turn are dead: the game as it stood before the top card, while
         # nothing has been judged since it (a snapshot), else None.
         self.before_card: dict[str, Any] | None = None
@@ -203,7 +210,7 @@ class ErsReferee(Referee):
         if self.winner is not None:
             return {}
         out = {seat: {"slap"} for seat in range(self.players) if self._why_not(seat) is None}
-        out.setdefault(self.turn, set()).add("play")
+        out.setdefault(self.penalty_owed[0] if self.penalty_owed else self.turn, set()).add("play")
         for seat in range(self.players):
             play = self._contest_target(seat)
             if play is not None and seat not in self.contestable[play].contesters and self.hands[seat]:
@@ -251,6 +258,10 @@ class ErsReferee(Referee):
     def expects(self) -> Expectation:
         if self.winner is not None:
             return Expectation("none", None, f"game over: seat {self.winner} won")
+        if self.penalty_owed:
+            seat = self.penalty_owed[0]
+            owed = self.penalty_owed.count(seat)
+            return Expectation("play", seat, f"lay {owed} penalty card(s) on top of the pile")
         if self.lone is not None:
             return Expectation("play", self.turn, f"last chance: {self.last_chance_left} more card(s)")
         if self.pending_award is not None:
@@ -309,7 +320,18 @@ class ErsReferee(Referee):
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
+        if self.penalty_owed:
+            self._owed_within_hands()
         return out
+
+    def _owed_within_hands(self) -> None:
+        """No seat owes more penalty cards than it holds (a hand that played a card in flight,
+        or was found empty by its word)."""
+        kept: list[int] = []
+        for seat in self.penalty_owed:
+            if kept.count(seat) < len(self.hands[seat]):
+                kept.append(seat)
+        self.penalty_owed = kept
 
     def advance(self, t_ns: int) -> list[Decision]:
         if self.pending_t is not None and t_ns >= self.pending_t:
@@ -333,6 +355,8 @@ class ErsReferee(Referee):
         on_pile = self.on_pile.get(card.key, 0)
         if on_pile >= allowed:
             return [Rejected(t, f"{card} is already on the pile: show the new card again", event.TYPE)]
+        if self.penalty_owed and t - self.penalty_since >= IN_FLIGHT_NS:
+            return self._penalty_card(t, card)
         out: list[Decision] = []
         if self.pending_award is not None:
             out += self._award(t, self.pending_award, self.pending_reason)
@@ -397,6 +421,9 @@ class ErsReferee(Referee):
         hand.clear()
         self.before_card = None  # counts put right: the top card's player can no longer change
         out: list[Decision] = [CountCorrected(t, seat, count), PlayerOut(t, seat)]
+        if seat in self.penalty_owed:  # no card left to lay on top: the next owing seat, or the turn's
+            self.penalty_owed = [s for s in self.penalty_owed if s != seat]
+            out.append(TurnChanged(t, self.penalty_owed[0] if self.penalty_owed else self.turn))
         if self.turn != seat or self.pending_award is not None:
             return out
         if self.lone == seat:  # the last chance ends with the cards: it takes the pile back, and has won
@@ -604,12 +631,44 @@ class ErsReferee(Referee):
             self.strikes[seat] += 1
             barred = self.strikes[seat] >= self.rules.strikes_limit
             return [StrikeGiven(t, seat, self.strikes[seat], barred)]
+        if self.rules.penalty_cards == "on-top":
+            count = min(self.rules.burn, len(hand) - self.penalty_owed.count(seat))
+            self.penalty_owed += [seat] * count
+            self.penalty_since = t
+            return [PenaltyOwed(t, seat, count), TurnChanged(t, self.penalty_owed[0])] if count else []
         burned = [hand.popleft() for _ in range(min(self.rules.burn, len(hand)))]
         self.burned[:0] = burned
         out: list[Decision] = [CardsBurned(t, seat, len(burned), tuple(burned))]
         if not hand:
             out.append(PlayerOut(t, seat))
         return out
+
+    def _penalty_card(self, t: int, card: Card) -> list[Decision]:
+        """``card`` is the first owing seat's penalty card, laid on top of the pile, dead; once
+        none is owed, play goes on with the player whose turn it is."""
+        seat = self.penalty_owed.pop(0)
+        hand = self.hands[seat]
+        known = hand.popleft()
+        out: list[Decision] = []
+        if known is not None and known != card:
+            out.append(CardMismatch(t, seat, known, card))
+            self._swap_knowledge(card, known)
+        elif known is None and card in self.burned:
+            self.burned[self.burned.index(card)] = None
+        self.played.append(card)
+        self.on_pile[card.key] = self.on_pile.get(card.key, 0) + 1
+        self.dead.append(len(self.played) - 1)
+        self.won_on_this_card = False
+        self.race = None
+        self.before_card = None
+        out.append(PenaltyCard(t, seat, card, self.penalty_owed.count(seat)))
+        if not hand:
+            out.append(PlayerOut(t, seat))
+        if self.penalty_owed:
+            return out
+        if not self.hands[self.turn]:  # the player whose turn it is laid its last card as a penalty
+            return out + self._turn_emptied(t)
+        return [*out, TurnChanged(t, self.turn)]
 
     def _contest(self, t: int, seat: int) -> list[Decision]:
         """``seat`` contests the last pile taken or bad slap by another seat since the last card:
@@ -733,6 +792,8 @@ class ErsReferee(Referee):
             "race": None if self.race is None else list(self.race),
             "contestable": [[p.seat, p.right, list(p.contesters)] for p in self.contestable],
             "dead": list(self.dead),
+            "penalty_owed": list(self.penalty_owed),
+            "penalty_since": self.penalty_since,
             "before_card": self.before_card,
         }
 
@@ -780,5 +841,7 @@ class ErsReferee(Referee):
             for seat, right, contesters in snapshot.get("contestable", [])
         ]
         self.dead = [int(i) for i in snapshot.get("dead", [])]
+        self.penalty_owed = [int(seat) for seat in snapshot.get("penalty_owed", [])]
+        self.penalty_since = int(snapshot.get("penalty_since", 0))
         before = snapshot.get("before_card")
         self.before_card = dict(before) if before is not None else None

@@ -71,8 +71,12 @@ class ErsRules:
     # Jokers alike (each a slap where joker_slap is on), or told apart (the Wikipedia article):
     # the red joker a slap, the black joker a challenge with 13 chances.
     jokers: Literal["alike", "apart"] = "alike"
-    # Cards burned face up under the pile for a bad slap.
+    # Cards a bad slap costs a player holding cards.
     burn: int = 2
+    # Where they go: burned under the pile, or (the Wikipedia article: "penalty cards may be
+    # placed at the top of the deck as dead cards") laid on top of it as dead cards by the
+    # player, before play goes on.
+    penalty_cards: Literal["under", "on-top"] = "under"
     # What a bad slap by a player holding cards costs: ``burn`` cards under the pile, or (the
     # Wikipedia article's alternative) nothing by itself, but plays may be contested: a long
     # press before the next card contests the last pile taken or the last bad slap by another
@@ -153,6 +157,8 @@ class ErsRules:
                 "rules keys 'bad_slaps' and 'out_of_turn': nothing is burned where bad slaps are contested, "
                 "so a card laid out of turn cannot cost a burn"
             )
+        if self.bad_slaps == "contest" and self.penalty_cards == "on-top":
+            raise RulesError("rules key 'penalty_cards' is set but bad slaps are contested, not paid in cards")
         if self.bad_slaps == "contest" and "burn" in given:
             raise RulesError("rules key 'burn' is set but bad slaps are contested, not burned")
 
