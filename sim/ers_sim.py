@@ -68,6 +68,7 @@ class ErsSimulation(TableSimulation):
         self.unjudged_presses = 0
         self.contesting: set[int] = set()  # seats whose contest is under way: their press is no bad slap to contest
         self.moved = False
+        self.dead_from = 0  # the truth pile's cards from here up are above its last dead card
         return dealt
 
     def run(self) -> SimResult:
@@ -89,6 +90,9 @@ class ErsSimulation(TableSimulation):
             self.at(t + SAY_OUT_NS, "out_of_cards", payload)
             return
         card = hand.pop(0)
+        owed = self.referee.penalty_owed
+        if owed and owed[0] == seat:  # a penalty card on top: the players know it is dead
+            self.dead_from = len(self.played) + 1
         self.played.append(card)
         self.cards_played += 1
         self.card_in_flight = True
@@ -122,7 +126,9 @@ class ErsSimulation(TableSimulation):
     def _bots_react(self, t: int) -> None:
         if not self.referee.rules.slaps:
             return
-        good = slap_condition(self.played, bool(self.burned), self.referee.rules, self.referee.answered) is not None
+        live = self.played[self.dead_from :]
+        dead = self.dead_from > 0
+        good = slap_condition(live, bool(self.burned) or dead, self.referee.rules, self.referee.answered) is not None
         slaps = []
         for bot in self.bots:
             if not self.hands[bot.seat] and not self._may_slap_in(bot.seat):
@@ -159,6 +165,7 @@ class ErsSimulation(TableSimulation):
             self.hands[d.seat].extend(self.burned + self.played)
             self.burned.clear()
             self.played.clear()
+            self.dead_from = 0
             self.moved = True
             if not self.pile_taken:  # won by a slap: the slapper sweeps the pile up
                 self.pile_taken = True

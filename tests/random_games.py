@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from table.cards import Card, deal_round_robin, shuffled_deck
 from table.decisions import Decision
-from table.events import OUT_OF_TURN, ButtonPressed, CardSeen, Event, SeatAction
+from table.events import OUT_OF_CARDS, OUT_OF_TURN, ButtonPressed, CardSeen, Event, SeatAction
 from table.games import GameSetup, setup_game
 from table.games.ers.referee import CONTEST, ErsReferee
 
@@ -29,7 +29,8 @@ def play_random_game(
     seed: int, players: int, preset: str, steps: int, check=None, rules: dict | None = None
 ) -> RandomGame:
     """Deal, then interleave the expected plays with random presses (some at equal timestamps),
-    contests, and cards laid out of turn (mostly told so at once, where the rules make them dead)."""
+    contests, cards laid out of turn (mostly told so at once, where the rules make them dead), and
+    now and then a player saying they hold no card."""
     rng = random.Random(seed)
     base = setup_game("ers", preset, rules or {}, players=players, seed=seed)
     rules = base.rules_value()
@@ -73,6 +74,8 @@ def play_random_game(
             assert named is not None
             told = offender if rng.random() < 0.9 else rng.randrange(players)
             event = SeatAction(t, "command", told, OUT_OF_TURN, named.key)
+        elif roll < 0.75:  # a player says they hold no card (a count the table lost)
+            event = SeatAction(t, "command", rng.randrange(players), OUT_OF_CARDS)
         else:
             event = ButtonPressed(t, "gpio", rng.randrange(players))
             if roll > 0.95:  # an exact tie with another seat, handed over in the sequencer's order

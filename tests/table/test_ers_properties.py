@@ -29,13 +29,14 @@ cheap = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 def conserved(ref: ErsReferee, deck: list[Card]) -> None:
     cards = [c for h in ref.hands for c in h] + list(ref.played) + list(ref.burned)
     assert deck_counter(cards) == deck_counter([c.face for c in deck])
+    assert all(ref.penalty_owed.count(seat) <= len(ref.hands[seat]) for seat in set(ref.penalty_owed))
     if not ref.finished:
         expected = ref.expects()
         assert expected.seat is not None, expected
         assert ref.hands[expected.seat] or ref.pending_award == expected.seat, expected
     else:
         assert [len(h) > 0 for h in ref.hands].count(True) == 1
-        assert not ref.played and not ref.burned
+        assert not ref.played and not ref.burned and not ref.penalty_owed
 
 
 @cheap

@@ -1652,11 +1652,40 @@ def test_penalty_cards_on_top_and_contests_do_not_go_together() -> None:
         rules(bad_slaps="contest", penalty_cards="on-top")
 
 
-def test_a_snapshot_keeps_the_penalty_cards_owed() -> None:
+def test_a_snapshot_keeps_the_penalty_cards_owed_and_when_they_came_to_be() -> None:
     table = Table(ON_TOP, players=3, tops=[["2C", "3C"], ["8H", "9D"], ["7C", "JD"]])
-    table.card("8H")
+    table.card("8H", at=2 * SECOND)
     table.slap(0, at=table.t + 100)
     clone = ErsReferee.restore(json.loads(json.dumps(table.ref.snapshot())))
+    early = CardSeen(table.t + 300 * MS, "camera", parse_card("7C"), "pile")  # in flight: seat 2's play
+    played = table.ref.handle(early)
+    assert clone.handle(early) == played and of(played, CardPlayed)
     event = CardSeen(table.t + SECOND, "camera", parse_card("2C"), "pile")
     assert clone.handle(event) == table.ref.handle(event) == [PenaltyCard(event.t_ns, 0, parse_card("2C"), 1)]
     assert clone.snapshot() == table.ref.snapshot()
+
+
+def test_a_second_bad_slap_while_penalty_cards_are_owed_opens_no_window_for_a_card_in_flight() -> None:
+    """While penalty cards are owed the player whose turn it is waits: a card seen soon after a
+    second bad slap is still a penalty card."""
+    table = Table(ON_TOP, players=3, tops=[["2C", "7D"], ["8H", "9D"], ["7C", "JD"]])
+    table.card("8H")
+    table.slap(0, at=table.t + 100)
+    table.card("2C", at=table.t + SECOND)  # seat 0's first penalty card
+    table.slap(1, at=table.t + 100)  # a slap on the dead card: seat 1 owes two
+    out = table.card("7D", at=table.t + 300 * MS)
+    assert of(out, PenaltyCard) == [PenaltyCard(table.t, 0, parse_card("7D"), 0)]
+    assert table.ref.penalty_owed == [1, 1] and table.ref.expects().seat == 1
+
+
+def test_the_turns_player_laying_its_last_card_as_a_penalty_cannot_go_on_once_none_is_owed() -> None:
+    table = Table(ON_TOP, players=3, tops=[["2C", "3C"], ["8H", "9D"], ["7C"]], sizes=[None, None, 1])
+    table.card("8H")  # seat 2 to play, holding one card
+    table.press(0, 2, at=table.t + 100)  # both slap badly at once: seat 0 owes two, seat 2 one
+    table.settle()
+    assert table.ref.penalty_owed == [0, 0, 2]
+    table.card("2C", at=table.t + SECOND)
+    table.card("3C", at=table.t + SECOND)
+    out = table.card("7C", at=table.t + SECOND)  # seat 2's last card, as its penalty card
+    assert of(out, PlayerOut) == [PlayerOut(table.t, 2)] and table.ref.expects().seat == 0  # it cannot go on
+    assert table.ref.hands[table.ref.expects().seat]

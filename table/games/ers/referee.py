@@ -320,18 +320,19 @@ class ErsReferee(Referee):
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
-        if self.penalty_owed:
-            self._owed_within_hands()
+        if self.penalty_owed and self._owed_within_hands() and not self.penalty_owed:
+            out += self._penalties_settled(t)
         return out
 
-    def _owed_within_hands(self) -> None:
-        """No seat owes more penalty cards than it holds (a hand that played a card in flight,
-        or was found empty by its word)."""
+    def _owed_within_hands(self) -> bool:
+        """No seat owes more penalty cards than it holds (a hand that played a card in flight);
+        whether any owed was let off."""
         kept: list[int] = []
         for seat in self.penalty_owed:
             if kept.count(seat) < len(self.hands[seat]):
                 kept.append(seat)
-        self.penalty_owed = kept
+        trimmed, self.penalty_owed = len(kept) < len(self.penalty_owed), kept
+        return trimmed
 
     def advance(self, t_ns: int) -> list[Decision]:
         if self.pending_t is not None and t_ns >= self.pending_t:
@@ -421,9 +422,12 @@ class ErsReferee(Referee):
         hand.clear()
         self.before_card = None  # counts put right: the top card's player can no longer change
         out: list[Decision] = [CountCorrected(t, seat, count), PlayerOut(t, seat)]
-        if seat in self.penalty_owed:  # no card left to lay on top: the next owing seat, or the turn's
+        if seat in self.penalty_owed:  # no card left to lay on top
             self.penalty_owed = [s for s in self.penalty_owed if s != seat]
-            out.append(TurnChanged(t, self.penalty_owed[0] if self.penalty_owed else self.turn))
+            if self.turn != seat:
+                return out + (
+                    [TurnChanged(t, self.penalty_owed[0])] if self.penalty_owed else self._penalties_settled(t)
+                )
         if self.turn != seat or self.pending_award is not None:
             return out
         if self.lone == seat:  # the last chance ends with the cards: it takes the pile back, and has won
@@ -516,6 +520,7 @@ class ErsReferee(Referee):
             return [LastChance(t, last, self.last_chance_left)]
         self.lone = None
         self.winner = last
+        self.penalty_owed.clear()  # the winner's own, to a pile that is no more
         return [GameWon(t, last)]
 
     def _anyone_may_slap_in(self, holder: int) -> bool:
@@ -633,8 +638,9 @@ class ErsReferee(Referee):
             return [StrikeGiven(t, seat, self.strikes[seat], barred)]
         if self.rules.penalty_cards == "on-top":
             count = min(self.rules.burn, len(hand) - self.penalty_owed.count(seat))
+            if not self.penalty_owed:  # while cards are owed, the turn's player waits: no card is in flight
+                self.penalty_since = t
             self.penalty_owed += [seat] * count
-            self.penalty_since = t
             return [PenaltyOwed(t, seat, count), TurnChanged(t, self.penalty_owed[0])] if count else []
         burned = [hand.popleft() for _ in range(min(self.rules.burn, len(hand)))]
         self.burned[:0] = burned
@@ -664,11 +670,16 @@ class ErsReferee(Referee):
         out.append(PenaltyCard(t, seat, card, self.penalty_owed.count(seat)))
         if not hand:
             out.append(PlayerOut(t, seat))
-        if self.penalty_owed:
-            return out
-        if not self.hands[self.turn]:  # the player whose turn it is laid its last card as a penalty
-            return out + self._turn_emptied(t)
-        return [*out, TurnChanged(t, self.turn)]
+        return out + self._penalties_settled(t) if not self.penalty_owed else out
+
+    def _penalties_settled(self, t: int) -> list[Decision]:
+        """Whose turn it is once no penalty card is owed: the player whose turn it is, unless it
+        laid its last card meanwhile (then it cannot go on)."""
+        if self.winner is not None:
+            return []
+        if not self.hands[self.turn]:
+            return self._turn_emptied(t)
+        return [TurnChanged(t, self.turn)]
 
     def _contest(self, t: int, seat: int) -> list[Decision]:
         """``seat`` contests the last pile taken or bad slap by another seat since the last card:
@@ -754,7 +765,7 @@ class ErsReferee(Referee):
             out.append(PlayerOut(t, seat))
         if self.rules.out_of_turn == "dead-and-burn":
             out += self._penalty(t, seat)
-        return [*out, TurnChanged(t, self.turn)]
+        return [*out, TurnChanged(t, self.penalty_owed[0] if self.penalty_owed else self.turn)]
 
     def _contest_target(self, seat: int) -> int | None:
         """Where in ``contestable`` the play ``seat`` would contest is: the last by another seat."""
