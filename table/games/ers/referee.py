@@ -370,17 +370,8 @@ class ErsReferee(Referee):
         if self.rules.out_of_turn != "credited" and self.winner is None:
             self.before_card = None  # not kept inside the one taken now
             self.before_card = self.snapshot()
-        known = hand.popleft()
-        if known is not None and known != card:
-            out.append(CardMismatch(t, seat, known, card))
-            self._swap_knowledge(card, known)
-        elif known is None and card in self.burned:  # guessed burned, but played: what was burned is not known
-            self.burned[self.burned.index(card)] = None
-        self.played.append(card)
-        self.on_pile[card.key] = on_pile + 1
+        out += self._lay(t, seat, card)
         self.top_player = seat
-        self.won_on_this_card = False
-        self.race = None
         self.contestable.clear()
         out.append(CardPlayed(t, seat, card, self.pile_size()))
         if not hand:
@@ -406,6 +397,22 @@ class ErsReferee(Referee):
             if hand:
                 return out
         return out + self._cannot_go_on(t, seat) if not hand else out + self._pass_turn(t, seat)
+
+    def _lay(self, t: int, seat: int, card: Card) -> list[Decision]:
+        """``card``, from ``seat``'s hand, onto the pile: what was known of that hand put right
+        where the camera saw another card than the deal put there."""
+        known = self.hands[seat].popleft()
+        out: list[Decision] = []
+        if known is not None and known != card:
+            out.append(CardMismatch(t, seat, known, card))
+            self._swap_knowledge(card, known)
+        elif known is None and card in self.burned:  # guessed burned, but played: what was burned is not known
+            self.burned[self.burned.index(card)] = None
+        self.played.append(card)
+        self.on_pile[card.key] = self.on_pile.get(card.key, 0) + 1
+        self.won_on_this_card = False
+        self.race = None
+        return out
 
     def _out_of_cards(self, t: int, seat: int) -> list[Decision]:
         """``seat`` says it holds no card, where the referee counts some. The camera missed a
@@ -653,22 +660,11 @@ class ErsReferee(Referee):
         """``card`` is the first owing seat's penalty card, laid on top of the pile, dead; once
         none is owed, play goes on with the player whose turn it is."""
         seat = self.penalty_owed.pop(0)
-        hand = self.hands[seat]
-        known = hand.popleft()
-        out: list[Decision] = []
-        if known is not None and known != card:
-            out.append(CardMismatch(t, seat, known, card))
-            self._swap_knowledge(card, known)
-        elif known is None and card in self.burned:
-            self.burned[self.burned.index(card)] = None
-        self.played.append(card)
-        self.on_pile[card.key] = self.on_pile.get(card.key, 0) + 1
+        out = self._lay(t, seat, card)
         self.dead.append(len(self.played) - 1)
-        self.won_on_this_card = False
-        self.race = None
         self.before_card = None
         out.append(PenaltyCard(t, seat, card, self.penalty_owed.count(seat)))
-        if not hand:
+        if not self.hands[seat]:
             out.append(PlayerOut(t, seat))
         return out + self._penalties_settled(t) if not self.penalty_owed else out
 
@@ -747,21 +743,11 @@ class ErsReferee(Referee):
         self._load(self.before_card)
         self.last_t, self.pending_t, self.pending_presses = t, None, []  # presses were settled before this
         out: list[Decision] = [PlayerBackIn(t, s) for s in sorted(was_out) if self.hands[s]]
-        hand = self.hands[seat]
-        known = hand.popleft()
-        if known is not None and known != card:
-            out.append(CardMismatch(t, seat, known, card))
-            self._swap_knowledge(card, known)
-        elif known is None and card in self.burned:
-            self.burned[self.burned.index(card)] = None
-        self.played.append(card)
-        self.on_pile[card.key] = self.on_pile.get(card.key, 0) + 1
+        out += self._lay(t, seat, card)
         self.dead.append(len(self.played) - 1)
-        self.won_on_this_card = False
-        self.race = None
         self.contestable.clear()
         out.append(CardDead(t, seat, card))
-        if not hand:
+        if not self.hands[seat]:
             out.append(PlayerOut(t, seat))
         if self.rules.out_of_turn == "dead-and-burn":
             out += self._penalty(t, seat)
