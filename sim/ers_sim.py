@@ -159,6 +159,8 @@ class ErsSimulation(TableSimulation):
             self.card_in_flight = False
             self.moved = True
         elif isinstance(d, PenaltyOwed | CountCorrected):
+            if isinstance(d, PenaltyOwed):  # the player about to play waits for the penalty cards
+                self.play_token += 1
             self.moved = True
         elif isinstance(d, PileWon):
             self.card_in_flight = False
