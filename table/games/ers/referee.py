@@ -150,6 +150,7 @@ class ErsReferee(Referee):
         self.pending_presses: list[int] = []
         self.race: tuple[int, int] | None = None  # (when, who): the good slap no other press has followed yet
         self.contestable: list[_Contestable] = []  # where bad slaps are contested: the plays since the last card
+        self.told_dead = rules.out_of_turn != "credited"  # a card may be told as laid out of turn
         self.dead: list[int] = []  # where in ``played`` the dead cards lie (rules.out_of_turn, penalty_cards)
         self.penalty_owed: list[int] = []  # a seat for each penalty card to be laid on top, in turn
         self.penalty_since = 0  # when the last bad slap that owes them was judged
@@ -367,10 +368,10 @@ class ErsReferee(Referee):
         hand = self.hands[seat]
         if not hand:  # no count should leave the turn with an empty hand; refused rather than guessed
             return [*out, Rejected(t, f"seat {seat} holds no card by the referee's count", event.TYPE, seat)]
-        if self.rules.out_of_turn != "credited" and self.winner is None:
+        if self.told_dead and self.winner is None:
             self.before_card = None  # not kept inside the one taken now
             self.before_card = self.snapshot()
-        out += self._lay(t, seat, card)
+        self._lay(t, seat, card, out)
         self.top_player = seat
         self.contestable.clear()
         out.append(CardPlayed(t, seat, card, self.pile_size()))
@@ -398,11 +399,10 @@ class ErsReferee(Referee):
                 return out
         return out + self._cannot_go_on(t, seat) if not hand else out + self._pass_turn(t, seat)
 
-    def _lay(self, t: int, seat: int, card: Card) -> list[Decision]:
+    def _lay(self, t: int, seat: int, card: Card, out: list[Decision]) -> None:
         """``card``, from ``seat``'s hand, onto the pile: what was known of that hand put right
-        where the camera saw another card than the deal put there."""
+        where the camera saw another card than the deal put there (said in ``out``)."""
         known = self.hands[seat].popleft()
-        out: list[Decision] = []
         if known is not None and known != card:
             out.append(CardMismatch(t, seat, known, card))
             self._swap_knowledge(card, known)
@@ -412,7 +412,6 @@ class ErsReferee(Referee):
         self.on_pile[card.key] = self.on_pile.get(card.key, 0) + 1
         self.won_on_this_card = False
         self.race = None
-        return out
 
     def _out_of_cards(self, t: int, seat: int) -> list[Decision]:
         """``seat`` says it holds no card, where the referee counts some. The camera missed a
@@ -660,7 +659,8 @@ class ErsReferee(Referee):
         """``card`` is the first owing seat's penalty card, laid on top of the pile, dead; once
         none is owed, play goes on with the player whose turn it is."""
         seat = self.penalty_owed.pop(0)
-        out = self._lay(t, seat, card)
+        out: list[Decision] = []
+        self._lay(t, seat, card, out)
         self.dead.append(len(self.played) - 1)
         self.before_card = None
         out.append(PenaltyCard(t, seat, card, self.penalty_owed.count(seat)))
@@ -743,7 +743,7 @@ class ErsReferee(Referee):
         self._load(self.before_card)
         self.last_t, self.pending_t, self.pending_presses = t, None, []  # presses were settled before this
         out: list[Decision] = [PlayerBackIn(t, s) for s in sorted(was_out) if self.hands[s]]
-        out += self._lay(t, seat, card)
+        self._lay(t, seat, card, out)
         self.dead.append(len(self.played) - 1)
         self.contestable.clear()
         out.append(CardDead(t, seat, card))
