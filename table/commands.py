@@ -11,8 +11,9 @@ dealt after this one; both keep their changes for every game after. ``pause`` ho
 a fault does (the lights blink amber) until ``resume``. ``out-of-cards`` tells the Egyptian Rat
 Screw referee that a seat holds no card where it counted some (the camera missed a card played).
 ``out-of-turn`` tells it, where cards laid out of turn are dead, that the pile's top card was a
-seat's, laid out of turn. ``end-game`` ends the game under way where it stands, as players agree to stop (the trading
-game on points or lives, the bidding game); the next game is dealt as after any other.
+seat's, laid out of turn. ``end-game`` ends the game under way where it stands, as players agree
+to stop (the trading game on points or lives, the bidding game); the next game is dealt as after
+any other.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from typing import Any
 from table import command_answers
 from table.buttons import CLOSE_CALL_NS, ButtonLevel, EdgesVouched, RawEdge, drain
 from table.camera_reader import CameraReader
-from table.commands import PAUSED_PART, SEAT_KINDS, CommandRequest
+from table.commands import PAUSED_PART, CommandRequest
 from table.config import ConfigError, TableConfig, game_overrides
 from table.control import SOCKET_NAME, ControlError, ControlServer, claim
 from table.controller import CAMERA, FrameReport, Outputs, TableCore
@@ -313,14 +313,12 @@ class LiveTable:
             return request.reply(*command_answers.resume(core, now))
         if command.kind == "end-game":
             return request.reply(*command_answers.end_game(None if self.menu is not None else core, now))
-        if command.kind in SEAT_KINDS:
-            assert command.seat is not None
-            playing = None if self.menu is not None else core
-            names = self.config.seats.names
-            if command.kind == "out-of-cards":
-                return request.reply(*command_answers.out_of_cards(playing, command.seat, names, now))
-            assert command.card is not None
-            return request.reply(*command_answers.out_of_turn(playing, command.seat, command.card, names, now))
+        playing = None if self.menu is not None else core
+        if command.kind == "out-of-cards" and command.seat is not None:
+            return request.reply(*command_answers.out_of_cards(playing, command.seat, self._names(playing), now))
+        if command.kind == "out-of-turn" and command.seat is not None and command.card is not None:
+            told = command_answers.out_of_turn(playing, command.seat, command.card, self._names(playing), now)
+            return request.reply(*told)
         if command.changes:
             try:
                 self._change(game_overrides(command.game, command.rules, command.names, command.seed))

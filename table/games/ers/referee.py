@@ -211,7 +211,7 @@ class ErsReferee(Referee):
         if self.winner is not None:
             return {}
         out = {seat: {"slap"} for seat in range(self.players) if self._why_not(seat) is None}
-        out.setdefault(self.penalty_owed[0] if self.penalty_owed else self.turn, set()).add("play")
+        out.setdefault(self._to_play(), set()).add("play")
         for seat in range(self.players):
             play = self._contest_target(seat)
             if play is not None and seat not in self.contestable[play].contesters and self.hands[seat]:
@@ -260,7 +260,7 @@ class ErsReferee(Referee):
         if self.winner is not None:
             return Expectation("none", None, f"game over: seat {self.winner} won")
         if self.penalty_owed:
-            seat = self.penalty_owed[0]
+            seat = self._to_play()
             owed = self.penalty_owed.count(seat)
             return Expectation("play", seat, f"lay {owed} penalty card(s) on top of the pile")
         if self.lone is not None:
@@ -270,6 +270,10 @@ class ErsReferee(Referee):
         if self.challenger is not None:
             return Expectation("play", self.turn, f"answer seat {self.challenger}: {self.chances} chance(s) left")
         return Expectation("play", self.turn)
+
+    def _to_play(self) -> int:
+        """Who lays the next card: the first seat owing penalty cards, else the turn's player."""
+        return self.penalty_owed[0] if self.penalty_owed else self.turn
 
     def slap_condition(self) -> str | None:
         """The condition the pile shows right now, or None. Dead cards make no slap: only the
@@ -431,9 +435,7 @@ class ErsReferee(Referee):
         if seat in self.penalty_owed:  # no card left to lay on top
             self.penalty_owed = [s for s in self.penalty_owed if s != seat]
             if self.turn != seat:
-                return out + (
-                    [TurnChanged(t, self.penalty_owed[0])] if self.penalty_owed else self._penalties_settled(t)
-                )
+                return out + self._penalties_settled(t)
         if self.turn != seat or self.pending_award is not None:
             return out
         if self.lone == seat:  # the last chance ends with the cards: it takes the pile back, and has won
@@ -669,10 +671,12 @@ class ErsReferee(Referee):
         return out + self._penalties_settled(t) if not self.penalty_owed else out
 
     def _penalties_settled(self, t: int) -> list[Decision]:
-        """Whose turn it is once no penalty card is owed: the player whose turn it is, unless it
-        laid its last card meanwhile (then it cannot go on)."""
+        """Who plays once the penalty cards owed have changed: the next owing seat, else the
+        player whose turn it is, unless it laid its last card meanwhile (then it cannot go on)."""
         if self.winner is not None:
             return []
+        if self.penalty_owed:
+            return [TurnChanged(t, self._to_play())]
         if not self.hands[self.turn]:
             return self._turn_emptied(t)
         return [TurnChanged(t, self.turn)]
@@ -713,7 +717,7 @@ class ErsReferee(Referee):
 
     def _why_not_out_of_turn(self, seat: int) -> str | None:
         """Why the top card cannot be taken as ``seat``'s, laid out of turn, or None when it can."""
-        if self.rules.out_of_turn == "credited":
+        if not self.told_dead:
             return "cards laid out of turn count as the turn's player's here (out_of_turn = 'credited')"
         if self.winner is not None:
             return "the game is over"
@@ -751,7 +755,7 @@ class ErsReferee(Referee):
             out.append(PlayerOut(t, seat))
         if self.rules.out_of_turn == "dead-and-burn":
             out += self._penalty(t, seat)
-        return [*out, TurnChanged(t, self.penalty_owed[0] if self.penalty_owed else self.turn)]
+        return [*out, TurnChanged(t, self._to_play())]
 
     def _contest_target(self, seat: int) -> int | None:
         """Where in ``contestable`` the play ``seat`` would contest is: the last by another seat."""
