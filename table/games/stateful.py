@@ -120,6 +120,22 @@ class StatefulReferee(Referee):
             return f"{card} was already seen this deal ({copies}): show the card again"
         return None
 
+    def admit_card(self, card: Card, seen: list[Card]) -> str | None:
+        """``unknown_card``; a card that may be new is added to ``seen`` (and counted) at once."""
+        key = card.key
+        if seen is not self._seen or self._seen_n != len(seen):
+            why = self.unknown_card(card, seen)  # counts ``seen`` afresh
+            if why is not None:
+                return why
+        counts = self._seen_by_key
+        n = counts.get(key, 0)
+        if n >= self._allowed.get(key, 0):
+            return self.unknown_card(card, seen)
+        counts[key] = n + 1
+        self._seen_n += 1
+        seen.append(card)
+        return None
+
     # ------------------------------------------------------- snapshot/restore
 
     def snapshot(self) -> dict[str, Any]:

@@ -75,12 +75,6 @@ def led_suit(cards: list[Card]) -> str | None:
     return None
 
 
-def _value(card: Card) -> int:
-    """A card's rank in a trick: aces high, a joker a zero."""
-    rank = card.rank
-    return 0 if card.suit is None else 14 if rank == 1 else rank
-
-
 def identical(cards: list[Card]) -> set[Card]:
     """The cards played more than once in a trick (with several decks: they cancel)."""
     return {c for c, n in Counter(cards).items() if n > 1}
@@ -94,14 +88,18 @@ def trick_winner(cards: list[Card], trump: str | None, cancellation: bool) -> in
     every trump and led-suit card has cancelled, the highest card left wins by rank alone.
     """
     led = led_suit(cards)
-    cancelled = identical(cards) if cancellation else set()
+    cancelled = identical(cards) if cancellation else ()
     best: int | None = None
     best_key = -1
     for i, card in enumerate(cards):
-        if card in cancelled:
+        if cancelled and card in cancelled:
             continue
-        suit = card_suit(card, led)
-        key = _value(card) + (32 if suit == trump and trump is not None else 16 if suit == led else 0)
+        suit = card.suit
+        if suit is None:  # a joker: a zero of the led suit
+            key = 32 if led == trump and trump is not None else 16
+        else:
+            rank = card.rank
+            key = (14 if rank == 1 else rank) + (32 if suit == trump else 16 if suit == led else 0)
         if key > best_key:
             best, best_key = i, key
     return best
@@ -249,6 +247,16 @@ class OhHellReferee(StatefulReferee):
 
     # ----------------------------------------------------------------- events
 
+    def handle(self, event: Event) -> list[Decision]:
+        """Every input, the card laid on the trick in its turn (most of a hand) by a short way."""
+        st = self.state
+        if event.__class__ is CardSeen and st.phase == PLAYING and event.zone == PILE:
+            t, card, seat = event.t_ns, event.card, event.seat
+            if t >= st.last_t and (seat is None or seat == st.turn) and card.deck == 0:  # type: ignore[union-attr]
+                st.last_t = t
+                return self._lay(t, card)  # type: ignore[arg-type]
+        return super().handle(event)
+
     def on_event(self, event: Event) -> list[Decision]:
         t = event.t_ns
         if isinstance(event, CardSeen):
@@ -270,10 +278,9 @@ class OhHellReferee(StatefulReferee):
         st = self.state
         if st.phase != TRUMP:
             return [Rejected(t, f"the trump card is already turned: waiting for {self.expects().action}", "card-seen")]
-        why = self.unknown_card(card, st.seen)
+        why = self.admit_card(card, st.seen)
         if why is not None:
             return [Rejected(t, why, "card-seen")]
-        st.seen.append(card)
         st.trump_card = card
         honour = self.rules.trump == "no-trump-on-honours" and card.rank in HONOURS
         st.trump = None if card.suit is None or honour else str(card.suit)
@@ -317,10 +324,15 @@ class OhHellReferee(StatefulReferee):
             return [Rejected(t, f"no cards to the pile now: waiting for {self.expects().action}", "card-seen", seat)]
         if seat is not None and seat != turn:
             return [Rejected(t, f"not seat {seat}'s turn: seat {turn} plays next", "card-seen", seat)]
-        why = self.unknown_card(card, st.seen)
+        return self._lay(t, card)
+
+    def _lay(self, t: int, card: Card) -> list[Decision]:
+        """The card of the seat whose turn it is, on the trick (if no copy too many)."""
+        st = self.state
+        turn = st.turn
+        why = self.admit_card(card, st.seen)
         if why is not None:
             return [Rejected(t, why, "card-seen", turn)]
-        st.seen.append(card)
         trick = st.trick_cards
         out: list[Decision] = []
         suit = card.suit  # a joker is of the led suit, and claims nothing
@@ -328,13 +340,15 @@ class OhHellReferee(StatefulReferee):
             claims = st.voids.get(self._seat_keys[turn])
             if claims and suit in claims:
                 out = self._revokes(t, turn, claims.pop(suit), suit)
-            led = led_suit(trick)
-            if led is not None and suit != led:  # a claim of having none of the led suit
-                st.voids.setdefault(self._seat_keys[turn], {}).setdefault(str(led), []).append(st.trick_no)
+            if trick:
+                led = trick[0].suit or led_suit(trick)
+                if led is not None and suit != led:  # a claim of having none of the led suit
+                    st.voids.setdefault(self._seat_keys[turn], {}).setdefault(str(led), []).append(st.trick_no)
         st.trick_seats.append(turn)
         trick.append(card)
-        out.append(CardPlayed(t, turn, card, len(trick)))
-        if len(trick) < self.players:
+        n = len(trick)
+        out.append(CardPlayed(t, turn, card, n))
+        if n < self.players:
             st.turn = turn = turn + 1 if turn + 1 < self.players else 0
             out.append(TurnChanged(t, turn))
             return out
@@ -352,8 +366,8 @@ class OhHellReferee(StatefulReferee):
         cancellation = self.rules.cancellation and self.rules.decks > 1
         trick = st.trick_cards
         best = trick_winner(trick, st.trump, cancellation)
-        twice = identical(trick) if cancellation else set()
-        cancelled = tuple(c for c in trick if c in twice)
+        twice = identical(trick) if cancellation else ()
+        cancelled = tuple(c for c in trick if c in twice) if twice else ()
         out: list[Decision] = []
         if best is None:
             st.carried += 1
