@@ -364,10 +364,9 @@ class CuckooReferee(StatefulReferee):
             if reason is not None:
                 return [Rejected(t, reason, "card-seen", dealer)]
             st.pending_trade = None
-        why = self.unknown_card(card, st.seen)
+        why = self.admit_card(card, st.seen)
         if why is not None:
             return [Rejected(t, why, "card-seen", dealer)]
-        st.seen.append(card)
         out: list[Decision] = [Traded(t, dealer, None)] if implicit else []
         kept = card.rank is Rank.KING and self.rules.kings != "traded"  # rule 1: kings have no effect
         if not kept:
@@ -385,10 +384,9 @@ class CuckooReferee(StatefulReferee):
         if expected is not None and expected != card:
             return [CardMismatch(t, seat, expected, card)]
         if expected is None:
-            why = self.unknown_card(card, st.seen)
+            why = self.admit_card(card, st.seen)
             if why is not None:
                 return [Rejected(t, why, "card-seen", seat)]
-            st.seen.append(card)
         st.revealed[seat] = card
         return [CardRevealed(t, seat, card), *self._judge_if_revealed(t)]
 
