@@ -17,7 +17,7 @@ from typing import Any
 
 from benchmarks.timing import median_times
 from table.cards import parse_card
-from table.decisions import GameOver, Rejected
+from table.decisions import CardPlayed, GameOver, Rejected, TurnChanged
 from table.events import CardSeen, Event, SeatAction
 from table.games import GameSetup, setup_game
 
@@ -101,6 +101,15 @@ def replay_referee(games: list[PlayedGame]) -> list[Any]:
     return ends
 
 
+def replay_floor(games: list[PlayedGame]) -> None:
+    """The least any Python referee does on replay: each game's referee made and started, each
+    input answered with the two decisions a card makes (played, and whose turn), no rule looked at."""
+    for played in games:
+        played.setup.referee().start(0)
+        for event in played.events:
+            [CardPlayed(event.t_ns, 0, None, 1), TurnChanged(event.t_ns, 1)]  # type: ignore[arg-type]
+
+
 def disagreements(games: list[PlayedGame]) -> list[str]:
     """The games whose replay through the referee refuses an input or ends with other scores."""
     wrong = []
@@ -126,7 +135,9 @@ def main(count: int = 300) -> None:
     games = random_games(count)
     wrong = disagreements(games)
     events = sum(len(g.events) for g in games)
-    ours, theirs = median_times([lambda: replay_referee(games), lambda: replay_openspiel(games)], rounds=15)
+    ours, theirs, floor = median_times(
+        [lambda: replay_referee(games), lambda: replay_openspiel(games), lambda: replay_floor(games)], rounds=15
+    )
     print(f"Oh Hell against OpenSpiel's oh_hell (C++), {count} random 4-player games, one hand each:")
     print(f"  games ending with OpenSpiel's scores: {count - len(wrong)} of {count}")
     for line in wrong[:5]:
@@ -134,3 +145,7 @@ def main(count: int = 300) -> None:
     print(f"  this referee: {ours / events * 1e6:6.2f} us an input, {count / ours:8,.0f} games/s")
     print(f"  OpenSpiel:    {theirs / events * 1e6:6.2f} us an input, {count / theirs:8,.0f} games/s")
     print(f"  ratio (this referee's time over OpenSpiel's): {ours / theirs:.1f}x")
+    print(
+        f"  baseline, a stand-in that looks at no rule and answers each input with two decisions:"
+        f" {floor / theirs:.1f}x OpenSpiel's time"
+    )
