@@ -122,6 +122,7 @@ class ErsReferee(Referee):
         self.dealer = dealer
         self.rng = random.Random(seed)
         self._deck_counts = self._composition(rules)
+        self._deck_by_key = {card.key: n for card, n in self._deck_counts.items()}
         if deal is None:
             sizes = [0] * players
             for i in range(total):
@@ -305,15 +306,16 @@ class ErsReferee(Referee):
         if seat is not None and seat >= self.players:
             out.append(Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat))
             return out
-        if isinstance(event, ButtonPressed):
+        cls = event.__class__
+        if cls is CardSeen:
+            out += self._card_seen(t, event)  # type: ignore[arg-type]
+        elif cls is ButtonPressed:
             if self.winner is not None:
                 out.append(Rejected(t, "the game is over", event.TYPE, seat))
             elif event.seat not in self.pending_presses:
                 self.pending_t = t
                 self.pending_presses.append(event.seat)
-        elif isinstance(event, CardSeen):
-            out += self._card_seen(t, event)
-        elif isinstance(event, CardGone):
+        elif cls is CardGone:
             if event.zone == PILE and event.card is None and self.pending_award is not None:
                 out += self._award(t, self.pending_award, self.pending_reason)
         elif isinstance(event, SeatAction) and event.action == OUT_OF_CARDS:
@@ -347,13 +349,15 @@ class ErsReferee(Referee):
     # ------------------------------------------------------------------ cards
 
     def _card_seen(self, t: int, event: CardSeen) -> list[Decision]:
-        assert event.card is not None
-        card = event.card.face
+        card = event.card
+        assert card is not None
+        if card.deck:
+            card = card.face
         if self.winner is not None:
             return [Rejected(t, "the game is over", event.TYPE)]
         if event.zone != PILE:
             return [Rejected(t, f"zone {event.zone!r} plays no part in Egyptian Rat Screw", event.TYPE)]
-        allowed = self._deck_counts.get(card, 0)
+        allowed = self._deck_by_key.get(card.key, 0)
         if allowed == 0:
             return [Rejected(t, f"{card} is not in this game's deck", event.TYPE)]
         # Burned cards went under the pile face down: what they were is the referee's guess from
