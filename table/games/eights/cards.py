@@ -12,7 +12,7 @@ SUITS = tuple(SUIT_NAMES)
 
 
 def naturals(cards: list[Card]) -> list[Card]:
-    return [c for c in cards if not c.is_joker]
+    return [c for c in cards if c.suit is not None]  # a joker has no suit
 
 
 def is_black_ace(card: Card) -> bool:

@@ -5,6 +5,7 @@ choices it offers, whose turn is next, and the end of a game.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from table.cards import Card, Rank
@@ -353,10 +354,10 @@ class EightsPlays(EightsBase):
     def _next(self, t: int, seat: int) -> list[Decision]:
         """The turn passes from ``seat`` (NOBODY: the turned card, from the dealer)."""
         st = self.state
-        if seat != NOBODY:  # out of cards: the player, or a seat its play left with none
+        # Out of cards (every card held: ``total``): the player, or a seat its play left with none.
+        if seat != NOBODY and 0 in map(operator.add, st.hands, st.safe):
             out_of_cards = [s for k in range(self.players) if self.total(s := self.step(seat, k)) == 0]
-            if out_of_cards:
-                return self._round_won(t, out_of_cards[0])
+            return self._round_won(t, out_of_cards[0])
         st.phase, st.drawn = PLAY, False
         st.turn = self.step(st.dealer if seat == NOBODY else seat)
         out: list[Decision] = []
