@@ -17,6 +17,7 @@ from rich.console import Console
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
 from table.decisions import Decision, GameOver, GameStarted, GameWon, TurnChanged
+from table.events import ButtonPressed, Command, Event
 from table.games import GAMES, game_of, setup_game
 from table.lights import Pattern
 from table.mqtt import TablePublisher, parse_url
@@ -116,3 +117,35 @@ def test_nothing_outside_the_games_spells_a_games_name() -> None:
     ]
     outside = [p for p in shipped if not p.is_relative_to(ROOT / "table" / "games")]
     assert [hit for path in outside for hit in _names_a_game(path)] == []
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_live_and_replay_give_the_same_decisions_in_the_same_order(name: str) -> None:
+    """A live table tells the referee that time has passed (``advance``) before each later input;
+    a replay hands the inputs over alone. Among a whole game's inputs, now and then a command the
+    game may not take and a press from a seat that does not exist, answered by any referee."""
+    setup = setup_game(name, players=4, seed=3)
+    sim = SIMULATIONS[name](setup, SimOptions(camera="reports", seats="actions", max_cards=3000))
+    sim.run()
+    events: list[Event] = []
+    for n, (event, late) in enumerate(sim.core.inputs):
+        if late is None:
+            events.append(event)
+        if n % 7 == 3:
+            events += [
+                Command(event.t_ns + 900_000_000, "cli", "shuffle"),
+                ButtonPressed(event.t_ns + 900_000_001, "gpio", 9),
+            ]
+    events.sort(key=lambda e: e.sort_key())
+
+    def decisions(live: bool) -> list[dict[str, Any]]:
+        referee = setup.referee()
+        out = referee.start(0)
+        for event in events:
+            out += referee.advance(event.t_ns - 1) if live else []
+            out += referee.handle(event)
+        return [d.to_json() for d in out + referee.advance(events[-1].t_ns + 10**10)]
+
+    live, replay = decisions(True), decisions(False)
+    assert any(d.get("event") == "command" for d in replay) and any(d.get("seat") == 9 for d in replay)
+    assert live == replay

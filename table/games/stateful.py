@@ -78,12 +78,17 @@ class StatefulReferee(Referee):
         if t < self.state.last_t:
             return [Rejected(t, f"out of order: {t} is before {self.state.last_t}", event.TYPE)]
         self.state.last_t = t
+        # What waited on time up to this input is settled first, as a live table's clock
+        # (``advance``) would have settled it: replay gives the same decisions in the same order.
+        due = self.advance(t)
         seat = getattr(event, "seat", None)
         if seat is not None and seat >= self.players:
-            return [Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat)]
-        if isinstance(event, Command):
-            return self.on_command(event)
-        return self.on_event(event)
+            out = [Rejected(t, f"seat {seat} does not exist at a table of {self.players}", event.TYPE, seat)]
+        elif isinstance(event, Command):
+            out = self.on_command(event)
+        else:
+            out = self.on_event(event)
+        return due + out if due else out
 
     def on_command(self, event: Command) -> list[Decision]:
         """A game command: ``end`` (the players end the game where it stands) where the game

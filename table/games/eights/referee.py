@@ -152,12 +152,11 @@ class EightsReferee(EightsPlays):
                 return [Rejected(t, "the game is over", event.TYPE, getattr(event, "seat", None))]
             return []
         out: list[Decision] = []
-        end = self.wakeup()
-        if end is not None:  # the play closes when its window ends, or when its player goes on
-            if t >= end:
-                out += self._close(end)
-            elif isinstance(event, SeatAction) and event.seat == st.turn and event.action in GOING_ON:
-                out += self._close(t)  # (a tap while laying a match, "last card" say, leaves it open)
+        # A play open to a match closes when its window ends (``advance``, before any input
+        # after it) or when its player goes on (a tap while laying a match, "last card" say,
+        # leaves it open).
+        if isinstance(event, SeatAction) and event.seat == st.turn and event.action in GOING_ON and self.wakeup() is not None:
+            out += self._close(t)
         if isinstance(event, SeatAction):
             return out + self._action(t, event.seat, event.action, event.value)
         if isinstance(event, CardGone):
