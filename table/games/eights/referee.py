@@ -155,7 +155,8 @@ class EightsReferee(EightsPlays):
         # A play open to a match closes when its window ends (``advance``, before any input
         # after it) or when its player goes on (a tap while laying a match, "last card" say,
         # leaves it open).
-        if isinstance(event, SeatAction) and event.seat == st.turn and event.action in GOING_ON and self.wakeup() is not None:
+        going_on = isinstance(event, SeatAction) and event.seat == st.turn and event.action in GOING_ON
+        if going_on and self.wakeup() is not None:
             out += self._close(t)
         if isinstance(event, SeatAction):
             return out + self._action(t, event.seat, event.action, event.value)
