@@ -392,6 +392,25 @@ def test_a_card_played_before_its_player_burned_is_played_and_the_burn_took_the_
     assert table.hand(0)[0] == "JS"
 
 
+def test_a_card_played_that_was_guessed_at_the_bottom_of_a_hand_is_guessed_there_no_more() -> None:
+    """The deal is not known (as at a real table). Seat 0 wins JD JC to the bottom of its hand,
+    then puts that pile on top by mistake and lays the JD from what the referee thought were its
+    unknown cards: the JD guessed at the bottom is not known any more, and when seat 0 reaches
+    that place, whatever card comes is no mismatch."""
+    ref = ErsReferee(DOUBLES, 3)
+    ref.start(0)
+    ref.handle(CardSeen(1 * SECOND, "camera", parse_card("JD"), "pile"))
+    ref.handle(CardSeen(2 * SECOND, "camera", parse_card("JC"), "pile"))
+    ref.handle(ButtonPressed(3 * SECOND, "gpio", 0))
+    assert of(ref.advance(3 * SECOND), PileWon)
+    assert list(ref.hands[0])[-2:] == parse_cards("JD JC")
+    ref.handle(CardSeen(4 * SECOND, "camera", parse_card("JD"), "pile"))
+    assert list(ref.hands[0])[-2:] == [None, parse_card("JC")]
+    assert sum(c == parse_card("JD") for hand in ref.hands for c in hand) == 0
+    restored = ErsReferee.restore(ref.snapshot())
+    assert restored.snapshot() == ref.snapshot()
+
+
 def test_bad_slap_burns_no_more_than_the_hand_holds() -> None:
     table = Table(only("double", burn=3), players=3, tops=[["KD"], ["3H"]], sizes=[1, None, None])
     table.card("3H")

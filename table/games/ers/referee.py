@@ -132,6 +132,10 @@ class ErsReferee(Referee):
             self.hands = [deque(c.face for c in hand) for hand in self._checked_deal(deal)]
         self.played: list[Card] = []
         self.on_pile: dict[int, int] = {}  # the played cards counted by card key
+        # The keys of every card that may be guessed to lie in a hand or burned (from the deal,
+        # won piles and the camera's corrections): a card played from a hand's unknown cards
+        # is looked for only among these.
+        self._guessed: set[int] = {c.key for hand in self.hands for c in hand if c is not None}
         self.burned: list[Card | None] = []
         self.turn = (dealer + 1) % players
         self.top_player: int | None = None
@@ -414,10 +418,10 @@ class ErsReferee(Referee):
         if known is not None and known != card:
             out.append(CardMismatch(t, seat, known, card))
             self._swap_knowledge(card, known)
-        elif known is None and card in self.burned:  # guessed burned, but played: what was burned is not known
-            self.burned[self.burned.index(card)] = None
         self.played.append(card)
         self.on_pile[card.key] = self.on_pile.get(card.key, 0) + 1
+        if known is None and card.key in self._guessed:
+            self._forget_copies_too_many(card)
         self.won_on_this_card = False
         self.race = None
 
@@ -447,6 +451,19 @@ class ErsReferee(Referee):
             return out + self._claim(t, seat, "last chance over")
         return out + self._cannot_go_on(t, seat)
 
+    def _forget_copies_too_many(self, card: Card) -> None:
+        """``card`` came from a hand's unknown cards (a won pile put on top, a card misread
+        before): where more copies of it than the decks hold were guessed to lie, in a hand or
+        burned under the pile, what lies there is not known."""
+        key = card.key
+        spare = self._deck_by_key[key] - self.on_pile[key]
+        for place in (*self.hands, self.burned):
+            for i in [i for i, guess in enumerate(place) if guess is not None and guess.key == key]:
+                if spare > 0:
+                    spare -= 1
+                else:
+                    place[i] = None
+
     def _swap_knowledge(self, seen: Card, expected: Card) -> None:
         """The camera is right: where we thought ``seen`` was (a hand, or burned under the pile),
         ``expected`` must be instead."""
@@ -454,6 +471,7 @@ class ErsReferee(Referee):
             for i, card in enumerate(hand):
                 if card == seen:
                     hand[i] = expected
+                    self._guessed.add(expected.key)
                     return
 
     def _pass_turn(self, t: int, seat: int) -> list[Decision]:
@@ -499,6 +517,7 @@ class ErsReferee(Referee):
         was_out = not hand
         hand.extend(self.burned)
         hand.extend(self.played)
+        self._guessed.update(self.on_pile)
         out: list[Decision] = [PileWon(t, seat, self.pile_size(), reason)]
         if was_out and hand:
             out.append(PlayerBackIn(t, seat))
@@ -820,6 +839,7 @@ class ErsReferee(Referee):
         self.played = [parse_card(c) for c in snapshot["played"]]
         self.on_pile = dict(Counter(card.key for card in self.played))
         self.burned = [_card(c) for c in snapshot["burned"]]
+        self._guessed = {c.key for place in (*self.hands, self.burned) for c in place if c is not None}
         for key in (
             "turn",
             "top_player",
