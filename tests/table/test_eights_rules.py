@@ -785,6 +785,18 @@ def test_no_last_card_is_owed_while_the_player_makes_the_choice_its_play_offered
     assert one(g.act(1, "taps", 1), LastCardCalled).seat == 1
 
 
+def test_the_dealer_owes_no_last_card_while_its_taps_are_the_red_aces() -> None:
+    """A deal of two with the safe card not counted leaves everyone one card. At the deal the
+    dealer's taps say the red aces: nobody catches it before play starts and it can speak."""
+    g = Game(players=3, hand_size=2, last_card_counts_safe=False)
+    assert one(g.act(0, "taps", 1), ChoiceMade).choice == "red-aces"
+    assert one(g.act(1, "taps", 1), LastCardCalled).seat == 1
+    caught = of(g.act(1, "taps", 1), LastCardCaught)
+    assert [c.seat for c in caught] == [2]
+    g.on("9C")
+    assert one(g.act(2, "taps", 1), LastCardCaught).seat == 0  # in play, the dealer could have said it
+
+
 def test_only_the_next_player_going_on_takes_a_choice_as_made() -> None:
     g = Game()
     g.on("9C")

@@ -25,6 +25,7 @@ from table.games.eights.decisions import ChoiceMade, LastCardCalled, LastCardCau
 from table.games.eights.plays import EightsPlays
 from table.games.eights.state import (
     CHOOSE,
+    DEAL_PHASES,
     DEALER_DISCARD,
     DEALER_OPTION,
     MS,
@@ -214,7 +215,7 @@ class EightsReferee(EightsPlays):
         st = self.state
         if st.choices and st.choices[0]["seat"] == seat:
             return Action.CHOOSE, 0 if gesture == Action.HOLD else taps
-        if st.phase in (TURN_UP, DEALER_OPTION, DEALER_DISCARD) and seat == st.dealer:
+        if st.phase in DEAL_PHASES and seat == st.dealer:
             return (Action.LEAVE, None) if gesture == Action.HOLD else (Action.RED_ACES, None)
         if gesture == Action.HOLD:
             return Action.PLAY_HOLD, None

@@ -45,6 +45,7 @@ class Phase(StrEnum):
 
 
 TURN_UP, DEALER_OPTION, DEALER_DISCARD, PLAY, CHOOSE, OVER = Phase
+DEAL_PHASES = (TURN_UP, DEALER_OPTION, DEALER_DISCARD)  # the dealer's taps say the red aces
 NOBODY = -1  # who played the turned card
 # A safe card traded away (a switch) leaves its place and another is laid there face down: the
 # place emptying within this long after the trade is that exchange, not the safe card taken up.
@@ -127,16 +128,19 @@ class EightsBase(StatefulReferee):
 
     def owes_call(self, seat: int) -> bool:
         """Whether ``seat`` holds one card unannounced: not while its play may still become a
-        match, nor while it makes a choice its play offered (its taps are the choice then)."""
+        match, nor while its taps mean something else (a choice its play offered; the dealer's
+        red aces, at the deal)."""
         st = self.state
         laying = bool(st.open_cards) and seat == st.turn
         choosing = any(c["seat"] == seat for c in st.choices)
+        dealing = seat == st.dealer and st.phase in DEAL_PHASES
         return (
             bool(self.rules.last_card_penalty)
             and self.held(seat) == 1
             and not st.called[seat]
             and not laying
             and not choosing
+            and not dealing
         )
 
     def card_count(self) -> int:
