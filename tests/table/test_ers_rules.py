@@ -1576,7 +1576,9 @@ def test_a_card_laid_out_of_turn_is_told_before_anything_is_judged_on_it() -> No
     table = three_seats()
     table.card("8H")
     table.card("2C", stacked=False)
-    pressed_bad(table, 1)  # a slap judged on it: too late to take it back
+    table.press(1)  # a slap, to be judged on it: too late to take it back
+    assert OUT_OF_TURN not in table.ref.legal_actions().get(0, set())
+    assert of(table.settle(), BadSlap)
     assert of(out_of_turn(table, 0), Rejected)[0].reason.startswith("only the pile's top card")
     assert OUT_OF_TURN not in table.ref.legal_actions().get(0, set())
 

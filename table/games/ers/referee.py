@@ -217,11 +217,13 @@ class ErsReferee(Referee):
             return {}
         out = {seat: {"slap"} for seat in range(self.players) if self._why_not(seat) is None}
         out.setdefault(self._to_play(), set()).add("play")
+        # A press still to be judged is judged before the next input, on the top card.
+        judged = any(self._why_not(seat) is None for seat in self.pending_presses)
         for seat in range(self.players):
             play = self._contest_target(seat)
             if play is not None and seat not in self.contestable[play].contesters and self.hands[seat]:
                 out.setdefault(seat, set()).add(CONTEST)
-            if self._why_not_out_of_turn(seat) is None:
+            if not judged and self._why_not_out_of_turn(seat) is None:
                 out.setdefault(seat, set()).add(OUT_OF_TURN)
         return {seat: frozenset(actions) for seat, actions in out.items()}
 
