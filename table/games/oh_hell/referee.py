@@ -248,7 +248,7 @@ class OhHellReferee(StatefulReferee):
     # ----------------------------------------------------------------- events
 
     def handle(self, event: Event) -> list[Decision]:
-        """Every input, the card laid on the trick in its turn (most of a hand) by a short way."""
+        """Every input; a card laid on the trick in its turn, most of a hand, goes by a short way."""
         st = self.state
         if event.__class__ is CardSeen and st.phase == PLAYING and event.zone == PILE:
             t, card, seat = event.t_ns, event.card, event.seat
