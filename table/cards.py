@@ -7,6 +7,7 @@ raises :class:`CardError` quoting the bad text.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -204,6 +205,16 @@ def make_deck(decks: int = 1, jokers_per_deck: int = 0) -> list[Card]:
         cards.extend(Card(r, s, d) for s in Suit for r in STANDARD_RANKS)
         cards.extend(Card(j, None, d) for j in (Rank.RED_JOKER, Rank.BLACK_JOKER)[:jokers_per_deck])
     return cards
+
+
+@functools.cache
+def pack_counts(decks: int = 1, jokers_per_deck: int = 0) -> tuple[dict[Card, int], dict[int, int]]:
+    """How many of each face the decks hold, by face and by card key (worked out once for each
+    pack; the referees only read them)."""
+    counts: dict[Card, int] = {}
+    for card in make_deck(decks, jokers_per_deck):
+        counts[card.face] = counts.get(card.face, 0) + 1
+    return counts, {card.key: n for card, n in counts.items()}
 
 
 def shuffled_deck(rng: random.Random, decks: int = 1, jokers_per_deck: int = 0) -> list[Card]:

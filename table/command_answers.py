@@ -44,6 +44,20 @@ def _still(core: TableCore) -> str:
     return f"; still paused: {'; '.join(f'{p}: {w}' for p, w in core.faults.items())}" if core.faults else ""
 
 
+def _paused(core: TableCore) -> Answer | None:
+    """The refusal of a game command while the game is paused (None: it goes on)."""
+    if core.paused:
+        return False, f"the game is paused ({'; '.join(core.faults)}): say it again when it goes on"
+    return None
+
+
+def _no_seat(seat: int, names: Sequence[str]) -> Answer | None:
+    """The refusal of a command for a seat the table does not have (None: it has it)."""
+    if seat >= len(names):
+        return False, f"seat {seat}: the seats are 0 to {len(names) - 1}"
+    return None
+
+
 def end_game(core: TableCore | None, now: int) -> Answer:
     """The players end the game where it stands: the referee decides its winners once every
     input before now is decided. ``core`` is None between games."""
@@ -51,8 +65,8 @@ def end_game(core: TableCore | None, now: int) -> Answer:
         return False, "no game is under way"
     if END not in core.referee.COMMANDS:
         return False, f"{core.setup.game} ends by its own rules only, not by the players' word"
-    if core.paused:
-        return False, f"the game is paused ({'; '.join(core.faults)}): say it again when it goes on"
+    if (refused := _paused(core)) is not None:
+        return refused
     core.command(END, now)
     return True, "the game ends where it stands: the scores so far decide"
 
@@ -62,10 +76,10 @@ def out_of_cards(core: TableCore | None, seat: int, names: Sequence[str], now: i
     ``core`` is None between games."""
     if core is None or core.referee.finished or core.referee.cards_held(0) is None:
         return False, "only a game of Egyptian Rat Screw or the shedding game under way counts the cards in hand"
-    if core.paused:
-        return False, f"the game is paused ({'; '.join(core.faults)}): say it again when it goes on"
-    if seat >= len(names):
-        return False, f"seat {seat}: the seats are 0 to {len(names) - 1}"
+    if (refused := _paused(core)) is not None:
+        return refused
+    if (refused := _no_seat(seat, names)) is not None:
+        return refused
     counted = core.referee.cards_held(seat)
     if not counted:
         return False, f"{names[seat]} holds no card by the referee's count already"
@@ -79,10 +93,10 @@ def out_of_turn(core: TableCore | None, seat: int, card: str, names: Sequence[st
     not taken for it). ``core`` is None between games."""
     if core is None or core.referee.finished:
         return False, "no game is under way"
-    if core.paused:
-        return False, f"the game is paused ({'; '.join(core.faults)}): say it again when it goes on"
-    if seat >= len(names):
-        return False, f"seat {seat}: the seats are 0 to {len(names) - 1}"
+    if (refused := _paused(core)) is not None:
+        return refused
+    if (refused := _no_seat(seat, names)) is not None:
+        return refused
     if OUT_OF_TURN not in core.referee.legal_actions().get(seat, ()):
         return False, (
             f"the top card cannot be taken as {names[seat]}'s, laid out of turn: only in Egyptian Rat Screw "

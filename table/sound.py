@@ -30,6 +30,7 @@ WAITED_NS = 10 * SECOND  # a seat waited on this long hears that it is its turn 
 # What a dealer does once the hand is dealt: the table cannot see a deal under way (the cards go
 # face down), so a dealer is never reminded.
 AFTER_A_DEAL = frozenset({"trump-card", "turn-up"})
+NOT_REMINDED = AFTER_A_DEAL | {"none", ""}  # expected actions nobody is reminded of
 
 
 class Cue(StrEnum):
@@ -166,7 +167,7 @@ class Sounds:
         if found is not None:
             self.player.play(found[0], found[1], d.t_ns)
         expected = referee.expects()
-        seat = expected.seat if expected.action not in ("none", "", *AFTER_A_DEAL) else None
+        seat = expected.seat if expected.action not in NOT_REMINDED else None
         if seat != self.waiting or d.KIND == "turn" or getattr(d, "seat", None) == seat:
             self.waiting, self.since, self.reminded = seat, d.t_ns, False
 

@@ -13,21 +13,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
-from table.cards import Card, make_deck
+from table.cards import Card, pack_counts
 from table.decisions import Decision, Rejected
 from table.events import Command, Event
 from table.referee import GameSetupError, Referee
 from table.rules import RulesError, build_rules, rules_to_dict
 from table.snapshots import SnapshotError, decode_state, encode_state, rng_state, set_rng_state
-
-
-@functools.cache
-def _pack(decks: int, jokers_per_deck: int) -> tuple[dict[Card, int], dict[int, int]]:
-    """How many of each face the decks hold, by face and by card key (once for each pack)."""
-    counts: dict[Card, int] = {}
-    for card in make_deck(decks, jokers_per_deck):
-        counts[card.face] = counts.get(card.face, 0) + 1
-    return counts, {card.key: n for card, n in counts.items()}
 
 
 class StatefulReferee(Referee):
@@ -43,7 +34,7 @@ class StatefulReferee(Referee):
         self.players = players
         self.dealer = dealer
         self._seed = seed
-        copies, self._allowed = _pack(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0))
+        copies, self._allowed = pack_counts(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0))
         self.copies: Mapping[Card, int] = MappingProxyType(copies)
         self.pack_size = sum(copies.values())
         self._seen: list[Card] = []  # the list last counted, how many of it, and by card key

@@ -356,8 +356,7 @@ class EightsPlays(EightsBase):
         st = self.state
         # Out of cards (every card held: ``total``): the player, or a seat its play left with none.
         if seat != NOBODY and 0 in map(operator.add, st.hands, st.safe):
-            out_of_cards = [s for k in range(self.players) if self.total(s := self.step(seat, k)) == 0]
-            return self._round_won(t, out_of_cards[0])
+            return self._round_won(t, next(s for k in range(self.players) if self.total(s := self.step(seat, k)) == 0))
         st.phase, st.drawn = PLAY, False
         st.turn = self.step(st.dealer if seat == NOBODY else seat)
         out: list[Decision] = []

@@ -29,7 +29,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from table.cards import Card, CardError, counted, make_deck, parse_card
+from table.cards import Card, CardError, counted, pack_counts, parse_card
 from table.decisions import (
     BadSlap,
     CardDead,
@@ -121,8 +121,7 @@ class ErsReferee(Referee):
         self.players = players
         self.dealer = dealer
         self.rng = random.Random(seed)
-        self._deck_counts = self._composition(rules)
-        self._deck_by_key = {card.key: n for card, n in self._deck_counts.items()}
+        self._deck_counts, self._deck_by_key = pack_counts(rules.decks, rules.jokers_per_deck)
         if deal is None:
             sizes = [0] * players
             for i in range(total):
@@ -166,13 +165,6 @@ class ErsReferee(Referee):
             self.turn = (self.turn + 1) % players
 
     # ----------------------------------------------------------------- set-up
-
-    @staticmethod
-    def _composition(rules: ErsRules) -> dict[Card, int]:
-        counts: dict[Card, int] = {}
-        for card in make_deck(rules.decks, rules.jokers_per_deck):
-            counts[card.face] = counts.get(card.face, 0) + 1
-        return counts
 
     def _checked_deal(self, deal: list[list[Card]]) -> list[list[Card]]:
         if len(deal) != self.players:
@@ -333,19 +325,19 @@ class ErsReferee(Referee):
         elif not isinstance(event, ButtonReleased):
             what = f"{event.TYPE} {getattr(event, 'name', '')}".strip()
             out.append(Rejected(t, f"Egyptian Rat Screw takes no {what}", event.TYPE))
-        if self.penalty_owed and self._owed_within_hands() and not self.penalty_owed:
-            out += self._penalties_settled(t)
+        if self.penalty_owed:
+            self._owed_within_hands()
+            if not self.penalty_owed:  # all let off
+                out += self._penalties_settled(t)
         return out
 
-    def _owed_within_hands(self) -> bool:
-        """No seat owes more penalty cards than it holds (a hand that played a card in flight);
-        whether any owed was let off."""
+    def _owed_within_hands(self) -> None:
+        """No seat owes more penalty cards than it holds (a hand that played a card in flight)."""
         kept: list[int] = []
         for seat in self.penalty_owed:
             if kept.count(seat) < len(self.hands[seat]):
                 kept.append(seat)
-        trimmed, self.penalty_owed = len(kept) < len(self.penalty_owed), kept
-        return trimmed
+        self.penalty_owed = kept
 
     def advance(self, t_ns: int) -> list[Decision]:
         if self.pending_t is not None and t_ns >= self.pending_t:
@@ -382,9 +374,8 @@ class ErsReferee(Referee):
         hand = self.hands[seat]
         if not hand:  # no count should leave the turn with an empty hand; refused rather than guessed
             return [*out, Rejected(t, f"seat {seat} holds no card by the referee's count", event.TYPE, seat)]
-        if self.told_dead and self.winner is None:
-            self.before_card = None  # not kept inside the one taken now
-            self.before_card = self.snapshot()
+        if self.told_dead:
+            self.before_card = self._play_state()
         self._lay(t, seat, card, out)
         self.top_player = seat
         self.contestable.clear()
@@ -796,6 +787,14 @@ class ErsReferee(Referee):
             "players": self.players,
             "dealer": self.dealer,
             "rng": [state[0], list(state[1]), state[2]],
+            **self._play_state(),
+            "before_card": self.before_card,
+        }
+
+    def _play_state(self) -> dict[str, Any]:
+        """Where the play stands: the snapshot but for the rules, seats and generator, which
+        the play does not change, and the game before the top card."""
+        return {
             "hands": [[_code(c) for c in h] for h in self.hands],
             "played": [c.code for c in self.played],
             "burned": [_code(c) for c in self.burned],
@@ -820,7 +819,6 @@ class ErsReferee(Referee):
             "dead": list(self.dead),
             "penalty_owed": list(self.penalty_owed),
             "penalty_since": self.penalty_since,
-            "before_card": self.before_card,
         }
 
     @classmethod
@@ -834,9 +832,11 @@ class ErsReferee(Referee):
         return ref
 
     def _load(self, snapshot: dict[str, Any]) -> None:
-        """The game as ``snapshot`` holds it (the rules, players and dealer are this referee's)."""
-        version, internal, gauss = snapshot["rng"]
-        self.rng.setstate((version, tuple(internal), gauss))
+        """The game as ``snapshot`` holds it (the rules, players and dealer are this referee's;
+        the game before the top card holds no generator: nothing drew from it since)."""
+        if "rng" in snapshot:
+            version, internal, gauss = snapshot["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
         self.hands = [deque(_card(c) for c in h) for h in snapshot["hands"]]
         self.played = [parse_card(c) for c in snapshot["played"]]
         self.on_pile = dict(Counter(card.key for card in self.played))
