@@ -919,8 +919,15 @@ def test_a_tap_while_laying_a_match_leaves_the_play_open_and_a_long_press_closes
     g.on("9C")
     g.t += 2 * S
     g.ref.handle(CardSeen(g.t, "camera", parse_card("5C"), "pile"))
-    out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, "hold"))  # done: and it is no longer its turn
-    assert turn(out) == 2 and one(out, Rejected).seat == 1
+    out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, "hold"))  # done: the play closes, nothing refused
+    assert turn(out) == 2 and not of(out, Rejected)
+    rejected(g.ref.handle(SeatAction(g.t + S // 5, "buttons", 1, "hold")), "not your turn")  # a second one is
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.t += 2 * S
+    g.ref.handle(CardSeen(g.t, "camera", parse_card("8H"), "pile"))
+    out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, "hold"))  # closed, and the suit's default taken
+    assert one(out, ChoiceMade).seat == 1 and turn(out) == 2 and not of(out, Rejected)
 
 
 # ====================================================================== counts kept whole

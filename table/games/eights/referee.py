@@ -159,6 +159,8 @@ class EightsReferee(EightsPlays):
         going_on = isinstance(event, SeatAction) and event.seat == st.turn and event.action in GOING_ON
         if going_on and self.wakeup() is not None:
             out += self._close(t)
+            if self.expects().seat != event.seat:  # the player said it is done: nothing more is its to do
+                return out
         if isinstance(event, SeatAction):
             return out + self._action(t, event.seat, event.action, event.value)
         if isinstance(event, CardGone):
