@@ -1710,3 +1710,13 @@ def test_the_turns_player_laying_its_last_card_as_a_penalty_cannot_go_on_once_no
     out = table.card("7C", at=table.t + SECOND)  # seat 2's last card, as its penalty card
     assert of(out, PlayerOut) == [PlayerOut(table.t, 2)] and table.ref.expects().seat == 0  # it cannot go on
     assert table.ref.hands[table.ref.expects().seat]
+
+
+def test_a_pile_waiting_to_be_picked_up_that_ends_the_game_is_said_to_win_it() -> None:
+    table = Table(
+        only("double", out_of_turn="dead", slap_in=False, last_chance_cards=0), tops=[["5C"], ["JH"]], sizes=[1, None]
+    )
+    table.play("JH 5C")  # seat 0's last card fails the jack: seat 1 takes the pile as it is picked up
+    assert table.ref.expects() == Expectation("play", 1, "takes the pile and wins")
+    out = table.send(CardGone(table.tick(), "camera", "pile"))
+    assert of(out, GameWon) == [GameWon(table.t, 1)]

@@ -80,6 +80,7 @@ RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card 
 # of the player whose turn it is, not a penalty card (nobody lays one within 0.6 s of slapping).
 IN_FLIGHT_NS = 600_000_000
 CONTEST = "contest"  # a seat action: the last pile taken or bad slap by another seat was wrong
+WON, LAST_CHANCE = "won", "last-chance"  # how an empty pile with one seat holding cards ends (``_ending``)
 CONTESTABLE = "no slap here: the others may contest it"  # a bad slap where bad slaps are contested
 
 
@@ -265,10 +266,16 @@ class ErsReferee(Referee):
         if self.lone is not None:
             return Expectation("play", self.turn, f"last chance: {self.last_chance_left} more card(s)")
         if self.pending_award is not None:
-            return Expectation("play", self.turn, "takes the pile, then leads")
+            return Expectation("play", self.turn, self._award_awaited(self.pending_award))
         if self.challenger is not None:
             return Expectation("play", self.turn, f"answer seat {self.challenger}: {self.chances} chance(s) left")
         return Expectation("play", self.turn)
+
+    def _award_awaited(self, seat: int) -> str:
+        """What ``seat`` does once it takes the pile waiting for it: win, or lead on."""
+        holders = sorted({*self.holders(), seat})
+        ending = self._ending(holders, self.lone if self.lone == seat else None)
+        return "takes the pile and wins" if ending == WON else "takes the pile, then leads"
 
     def _to_play(self) -> int:
         """Who lays the next card: the first seat owing penalty cards, else the turn's player."""
@@ -531,14 +538,25 @@ class ErsReferee(Referee):
         out.append(TurnChanged(t, seat))
         return out + self._check_end(t)
 
+    def _ending(self, holders: list[int], lone: int | None) -> str | None:
+        """What an empty pile with only ``holders`` holding cards means (``lone``: the seat on
+        its last chance): ``WON``, ``LAST_CHANCE`` given, or None, the game going on."""
+        if len(holders) != 1:
+            return None
+        last = holders[0]
+        if lone == last and self.last_chance_left > 0:
+            return None
+        if lone is None and self.rules.slaps and self.rules.last_chance_cards and self._anyone_may_slap_in(last):
+            return LAST_CHANCE
+        return WON
+
     def _check_end(self, t: int) -> list[Decision]:
         holders = self.holders()
-        if len(holders) != 1 or self.pile_size():
+        ending = None if self.pile_size() else self._ending(holders, self.lone)
+        if ending is None:
             return []
         last = holders[0]
-        if self.lone == last and self.last_chance_left > 0:
-            return []
-        if self.lone is None and self.rules.slaps and self.rules.last_chance_cards and self._anyone_may_slap_in(last):
+        if ending == LAST_CHANCE:
             self.lone = last
             self.last_chance_left = min(self.rules.last_chance_cards, len(self.hands[last]))
             return [LastChance(t, last, self.last_chance_left)]
