@@ -18,11 +18,7 @@ frames: a card read once and then hidden by a slapping hand for a few frames, re
 it lay once the hand is gone, landed when it was first read, at 15 frames a second as at 60.
 
 A card lands blurred: the unreadable frames in its zone just before its first reading (at most
-``settle`` of them, unbroken) are when it appeared, and its ``CardSeen`` carries the first. A frame
-that reads only covered cards there (a pile whose top card is not found) is no landing: a card
-read next is dated by its first reading. Two cards overlapping each other's outline may both read
-as covered; where the zone's card still lies where it lay under exactly one card new to the zone,
-read surely, that one was laid on it (cards are laid on a pile, not slid under it). A
+``settle`` of them, unbroken) are when it appeared, and its ``CardSeen`` carries the first. A
 zone's card that comes back after the zone emptied, before any other card was placed there, was
 hidden, not taken: a hand resting on the pile hides it whole (the camera sees no card at all),
 a player lifts a card to look at it and puts it down. It is shown again, and no ``CardSeen``
@@ -174,7 +170,6 @@ class CardTracker:
         top: dict[Zone, SeenCard] = {}
         under: dict[Zone, list[SeenCard]] = {}
         present: set[Zone] = set()
-        blurred: set[Zone] = set()  # zones with an outline on top that does not read (a card landing, a hand)
         for card in cards:
             zone = self.zone_of(card.center)
             if zone is None:
@@ -183,16 +178,9 @@ class CardTracker:
             if card.covered:  # a card under others (a trick, a fan) is never what a zone shows on top
                 under.setdefault(zone, []).append(card)
                 continue
-            blurred.add(zone)
             readable = card.code is not None and (card.code == BACK or card.confidence >= self.config.min_confidence)
             if readable and (zone not in top or card.confidence > top[zone].confidence):
                 top[zone] = card
-        for zone, below in under.items():
-            if zone not in top:
-                laid = _laid_on(self.zones.get(zone), below, self.config.min_confidence)
-                if laid is not None:
-                    top[zone] = laid
-                    under[zone] = [c for c in below if c is not laid]
         sure = self.config.min_confidence
         self.views = {
             zone: (*(c.code if c.confidence >= sure else None for c in bottom_up(under.get(zone, []))), card.code)
@@ -208,10 +196,7 @@ class CardTracker:
             elif zone in present:
                 state.empty_since, state.empty_frames = None, 0  # something is there, unreadable: wait
                 state.bare_since = None
-                if zone in blurred:
-                    state.unreadable.append(t_ns)
-                else:  # only cards read as covered: no card landing blurred
-                    state.unreadable.clear()
+                state.unreadable.append(t_ns)
                 state.unreadable_run += 1
             else:
                 state.unreadable.clear()
@@ -312,19 +297,6 @@ class CardTracker:
         state.bare_since = t
         state.beneath.clear()
         return [CardGone(gone, self.source, name, seat=seat)]  # a seat's safe card taken up, face down too
-
-
-def _laid_on(state: _ZoneState | None, covered: list[SeenCard], sure: float) -> SeenCard | None:
-    """The card laid on a zone's card when the reader takes both to be covered (each reaching
-    under the other's outline): the zone's card is seen covered where it lay, and exactly one
-    card read surely there is new to the zone. A card is laid on a pile, not slid under it, so
-    the new one is on top. None when anything is less plain than that."""
-    shown = None if state is None else state.shown
-    if shown is None or shown.code == BACK or not _seen_covered(shown, covered):
-        return None
-    known = {shown.code, *(c.code for c in state.beneath)}  # type: ignore[union-attr]
-    new = [c for c in covered if c.code is not None and c.code != BACK and c.confidence >= sure and c.code not in known]
-    return new[0] if len(new) == 1 else None
 
 
 def _at_index_corner(point: tuple[float, float], card: SeenCard) -> bool:

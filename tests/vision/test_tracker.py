@@ -201,8 +201,6 @@ def test_a_card_landing_blurred_is_dated_by_its_unreadable_frame() -> None:
     assert run(CardTracker(), hovering) == [CardSeen(200 * MS, "camera", parse_card("QH"), "pile")]
     strict = CardTracker(config=TrackerConfig(settle=0))
     assert run(strict, landing) == [CardSeen(200 * MS, "camera", parse_card("QH"), "pile")]
-    covered = [[], [SeenCard("5S", 0.9, PILE, covered=True)], [seen("QH")], [seen("QH")]]  # no landing frame
-    assert run(CardTracker(), covered) == [CardSeen(200 * MS, "camera", parse_card("QH"), "pile")]
 
 
 def test_a_tracker_configured_to_confirm_over_no_frames_is_refused_by_name() -> None:
@@ -426,24 +424,3 @@ def test_a_face_down_card_taken_up_from_a_seat_is_gone_from_that_seat() -> None:
     tracker = CardTracker(zone_of=lambda point: ("seat", 2))
     assert run(tracker, [[seen("back")]] * 3) == []
     assert run(tracker, [[]] * 6, start=3) == [CardGone(300 * MS, "camera", "seat", seat=2)]
-
-
-def test_a_card_laid_on_the_top_card_is_played_when_the_reader_takes_both_to_be_covered() -> None:
-    """Two cards overlapping each other's outline may both read as covered. The pile's card still
-    lies where it lay, under the one card new to the pile: that one was laid on it, and is dated
-    by its first frame. Nothing is played while either is less plain: the old card not where it
-    lay, two new cards, or a new card read unsurely."""
-    both = [SeenCard("7H", 0.99, PILE, covered=True), SeenCard("JH", 0.99, PILE + 30, covered=True)]
-    tracker = CardTracker()
-    run(tracker, [[seen("7H")]] * 3)
-    laid = run(tracker, [both] * 3, start=3)
-    assert [(e.card.code, e.t_ns) for e in laid] == [("JH", 300 * MS)]
-    assert tracker.unsure() == [] and run(tracker, [[seen("JH", where=PILE + 30)]] * 3, start=6) == []
-    for frame in (
-        [SeenCard("7H", 0.99, PILE + 40, covered=True), both[1]],  # the old card moved: no plainer than before
-        [*both, SeenCard("2C", 0.99, PILE + 15, covered=True)],  # two new cards
-        [both[0], SeenCard("JH", 0.3, PILE + 30, covered=True)],  # the new one read unsurely
-    ):
-        tracker = CardTracker()
-        run(tracker, [[seen("7H")]] * 3)
-        assert run(tracker, [frame] * 3, start=3) == []
