@@ -1720,3 +1720,10 @@ def test_a_pile_waiting_to_be_picked_up_that_ends_the_game_is_said_to_win_it() -
     assert table.ref.expects() == Expectation("play", 1, "takes the pile and wins")
     out = table.send(CardGone(table.tick(), "camera", "pile"))
     assert of(out, GameWon) == [GameWon(table.t, 1)]
+
+
+def test_a_last_chance_ended_on_a_pile_waiting_to_be_picked_up_says_its_taker_wins() -> None:
+    table, _ = lone_table(rules(), "2D 7H 7S")
+    table.play("2D 7H 7S")  # the last chance ends on a double: the pile waits for slaps
+    assert table.ref.pending_award == 0 and table.ref.expects() == Expectation("play", 0, "takes the pile and wins")
+    assert of(table.send(CardGone(table.tick(), "camera", "pile")), GameWon) == [GameWon(table.t, 0)]

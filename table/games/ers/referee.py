@@ -263,7 +263,7 @@ class ErsReferee(Referee):
             seat = self._to_play()
             owed = self.penalty_owed.count(seat)
             return Expectation("play", seat, f"lay {owed} penalty card(s) on top of the pile")
-        if self.lone is not None:
+        if self.lone is not None and (self.last_chance_left or self.pending_award is None):
             return Expectation("play", self.turn, f"last chance: {self.last_chance_left} more card(s)")
         if self.pending_award is not None:
             return Expectation("play", self.turn, self._award_awaited(self.pending_award))
