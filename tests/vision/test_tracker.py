@@ -257,11 +257,17 @@ def test_the_tracker_vouches_for_every_frame_but_the_events_it_is_still_confirmi
     assert tracker.vouched_to == 600 * MS
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(
     st.lists(
         st.lists(
-            st.tuples(st.sampled_from([None, "QH", "7C", "back"]), st.sampled_from([0.1, 0.6, 0.95]), st.booleans()),
+            st.tuples(
+                st.sampled_from([None, "QH", "7C", "back"]),
+                st.sampled_from([0.1, 0.6, 0.95]),
+                st.booleans(),
+                st.booleans(),  # read as covered (under another card)
+                st.sampled_from([0, 20]),  # where on its zone: moved, or a twin laid beside
+            ),
             max_size=3,
         ),
         max_size=30,
@@ -273,7 +279,10 @@ def test_no_event_is_ever_dated_before_what_the_tracker_vouched_for(frames: list
     tracker = CardTracker(zone_of=lambda c: ("pile", None) if c[0] < 250 else ("seat", 1))
     vouched = None
     for n, cards in enumerate(frames):
-        readings = [seen(code, conf, PILE if on_pile else SEAT) for code, conf, on_pile in cards]
+        readings = [
+            SeenCard(code, conf, (PILE if on_pile else SEAT) + off, covered=covered)
+            for code, conf, on_pile, covered, off in cards
+        ]
         for event in tracker.update(n * 66 * MS, readings):
             assert vouched is None or event.t_ns > vouched, (event, vouched)
         vouched = tracker.vouched_to
