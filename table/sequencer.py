@@ -3,7 +3,7 @@
 Inputs arrive late and out of order: the camera reports a card a few frames after it landed,
 stamped with the frame it first showed in; a button's press is confirmed once its bounce has
 settled; a serial link batches presses. Each source has a bound on that lateness: an event from
-it reaches the sequencer at most ``lateness`` after its own time. The sequencer holds every event
+it reaches the sequencer less than ``lateness`` after its own time. The sequencer holds every event
 until the watermark has passed its time, then releases it in ``Event.sort_key`` order.
 
 The watermark is where every source has delivered everything before: for each source, ``now``

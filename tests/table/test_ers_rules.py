@@ -746,7 +746,8 @@ def test_press_before_the_card_that_makes_a_double_is_a_bad_slap() -> None:
 
 
 def test_press_at_the_same_time_as_the_card_sees_the_card() -> None:
-    """At equal timestamps the sequencer hands over cards before presses."""
+    """A card and a press at the same nanosecond: the referee takes the card first, as the
+    sequencer hands them over, whatever order they come in."""
     table = Table(DOUBLES, players=3, tops=[["2C"], ["8H"], ["8C"]])
     table.card("8H", at=1000)
     table.card("8C", at=2000)

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from table.events import ButtonPressed
+from table.cards import parse_card
+from table.events import ButtonPressed, CardSeen, Event
 from table.sequencer import Sequencer
 from table.units import MS
 
@@ -106,7 +107,7 @@ def test_sources_with_their_own_bounds_and_word_are_ordered_whatever_the_arrival
     bounds = {"camera": 250 * MS, "gpio": 20 * MS, "bridge": 40 * MS}
     seq = Sequencer(bounds)
     times = sorted({t for t, _ in inputs})
-    arrivals = sorted((t + rng.randrange(bounds[s] + 1), t, s) for t, s in dict((t, s) for t, s in inputs).items())
+    arrivals = sorted((t + rng.randrange(bounds[s]), t, s) for t, s in dict((t, s) for t, s in inputs).items())
     out = []
     for n, (arrival, t, source) in enumerate(arrivals):
         out += seq.release(arrival)
@@ -116,6 +117,33 @@ def test_sources_with_their_own_bounds_and_word_are_ordered_whatever_the_arrival
             seq.progress(source, min(later, default=arrival) - 1)
     out += seq.drain()
     assert [e.t_ns for e in out] == times
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.booleans(), st.integers(0, 3)), min_size=1, max_size=40),
+    st.randoms(use_true_random=False),
+)
+def test_events_of_one_moment_come_out_cards_first_then_presses_by_seat_whatever_the_arrival(
+    inputs: list[tuple[int, bool, int]], rng: random.Random
+) -> None:
+    """Cards and presses crowded into a few nanoseconds: at one moment a card comes before a
+    press, and presses by seat, in whatever order they arrived (``Event.sort_key``)."""
+    lateness = 10
+    events: list[Event] = [
+        CardSeen(t, "camera", parse_card("QH")) if card else ButtonPressed(t, "camera", seat)
+        for t, card, seat in inputs
+    ]
+    arrivals = sorted((e.t_ns + rng.randrange(lateness), rng.random(), n) for n, e in enumerate(events))
+    seq = Sequencer(lateness)
+    out: list[Event] = []
+    for arrival, _, n in arrivals:
+        event = events[n]
+        out += seq.release(arrival)
+        assert seq.push(event) is None
+    out += seq.drain()
+    assert [e.sort_key() for e in out] == sorted(e.sort_key() for e in events)
+    firsts = {e.t_ns: e for e in reversed(out)}  # each moment's first event out
+    assert all(isinstance(firsts[e.t_ns], CardSeen) for e in out if isinstance(e, CardSeen))
 
 
 def test_the_next_release_is_the_earliest_event_past_every_bound_not_yet_vouched_for() -> None:
