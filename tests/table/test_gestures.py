@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -88,6 +90,9 @@ def test_taps_double_taps_and_long_presses() -> None:
     out = run(r, tap + double + hold, t + 8_000 * MS)
     got = kinds(out, "tap", "double-tap", "long-press")
     assert got == [("tap", t + 380 * MS, 0), ("double-tap", t + 2_200 * MS, 0), ("long-press", t + 4_700 * MS, 0)]
+    # Counts: the lone tap is one when its pause ends; a double tap counts none of its taps; a
+    # long press ends a count of none.
+    assert [(g.t_ns, g.count) for g in out if g.kind == "count"] == [(t + 1_280 * MS, 1), (t + 4_700 * MS, 0)]
 
 
 def test_a_bid_is_a_count_of_taps_ended_by_a_pause_or_by_holding() -> None:
@@ -193,16 +198,29 @@ def test_a_chattering_contact_that_settles_down_reports_the_press() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 2_000)), max_size=12), st.booleans())
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(1, 2_000)), max_size=12),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
 def test_nothing_completes_before_the_next_deadline_and_polling_there_is_enough(
-    presses: list[tuple[int, int]], double_taps: bool
+    presses: list[tuple[int, int]], double_taps: bool, chatter: bool, jam: bool
 ) -> None:
-    """A loop that sleeps until ``next_deadline`` misses nothing: polling every 10 ms between
-    gives the same gestures as polling only at the deadlines."""
+    """A loop that sleeps until ``next_deadline`` misses nothing, and learns nothing later:
+    polling every 10 ms between gives the same gestures, none of them sooner, as polling only at
+    the deadlines. Taps, counts, long presses, a loose contact and a button jammed down."""
     edges, t = [], 0
     for seat, gap_ms in presses:
         t += gap_ms * MS
         edges += [(t, seat % 2, True), (t + (gap_ms % 900) * MS + MS, seat % 2, False)]
+    if chatter:  # seat 1's contact comes loose: 30 changes in 300 ms, ending released
+        t += 2_000 * MS
+        edges += [(t + k * 10 * MS, 1, k % 2 == 0) for k in range(30)]
+        t += 300 * MS
+    if jam:  # seat 0's button jams down until the end
+        t += 2_000 * MS
+        edges.append((t, 0, True))
     edges.sort()
     fine, sparse = GestureReader(2, double_taps=double_taps), GestureReader(2, double_taps=double_taps)
     by_ms, by_deadline = [], []
@@ -216,6 +234,7 @@ def test_nothing_completes_before_the_next_deadline_and_polling_there_is_enough(
             assert deadline > polled, "polling at a deadline must move it on (a loop would spin)"
             by_deadline += sparse.poll(deadline)
             polled = deadline
+        assert not Counter(by_ms) - Counter(by_deadline), "a gesture the deadlines left for an edge to find"
         by_ms += fine.edge(seat, pressed, at)
         by_deadline += sparse.edge(seat, pressed, at)
         now = at
@@ -237,6 +256,9 @@ def test_an_edge_from_one_seat_does_not_decide_another_seats_gesture() -> None:
     out += r.poll(t0 + 2_000 * MS)
     assert kinds([g for g in out if g.seat == 0], "tap", "long-press") == [("tap", t0 + 994 * MS, 0)]
     assert r.late_edges == 0
+    r.poll(t0 + 3_000 * MS)  # seat 1's time decided to 3 s: an edge of seat 1 from before comes late
+    r.edge(1, False, t0 + 1_500 * MS)
+    assert r.late_edges == 1
 
 
 def test_gestures_are_decided_to_just_before_an_edge_still_in_its_bounce_window() -> None:
