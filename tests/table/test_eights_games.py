@@ -25,6 +25,7 @@ from sim.eights_players import EightsCards
 from sim.eights_sim import EightsSimulation
 from sim.mock_gpio import MOCK_PINS_ENV
 from sim.options import SimOptions
+from sim.truth import compare
 from table.cards import parse_card
 from table.decisions import GameOver, InputTooLate
 from table.games import setup_game
@@ -83,8 +84,9 @@ def test_games_through_button_presses_on_mock_pins() -> None:
     for seed in range(6):
         sim = play(seed, 4, seats="gpio")
         assert sim.mismatches == [] and sim.referee.finished, (seed, sim.result.stuck)
-        held = [a for a in sim.truth_actions if a[2] in ("hold", "taps")]
-        assert held  # the bots' taps and long presses went through the pins and the gesture reader
+        meant = [a for a in sim.truth_actions if a[2] in ("hold", "taps")]
+        truth = compare(sim)  # every gesture the bots made on the pins was read as the action they meant
+        assert meant and not truth.problems, (seed, truth.problems[:2])
 
 
 @settings(max_examples=10, deadline=None)
