@@ -16,10 +16,21 @@ from rich.console import Console
 
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
-from table.decisions import Decision, GameOver, GameStarted, GameWon, TurnChanged
+from table.decisions import (
+    BadSlap,
+    CardMismatch,
+    Decision,
+    GameOver,
+    GameStarted,
+    GameWon,
+    PileWon,
+    PlayerOut,
+    Rejected,
+    TurnChanged,
+)
 from table.events import ButtonPressed, Command, Event
 from table.games import GAMES, game_of, setup_game
-from table.lights import Pattern
+from table.lights import LightKind, Pattern
 from table.mqtt import TablePublisher, parse_url
 from table.rules import shipped_presets
 from table.table_sketch import TableSketch
@@ -46,6 +57,9 @@ class _Broker:
         return lambda *args, **kwargs: None  # will_set, reconnect_delay_set and the like
 
 
+SHARED_NEWS = (PileWon, BadSlap, PlayerOut, Rejected, CardMismatch)  # decisions every game's lights tell
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_whole_game_goes_through_every_output(name: str) -> None:
     game = GAMES[name]
@@ -58,6 +72,7 @@ def test_a_whole_game_goes_through_every_output(name: str) -> None:
     publisher.connected = True
     own: dict[str, int] = {}  # the decisions by kind, and how many of them had a line
     said: dict[str, int] = {}
+    told = [0]  # seats told the game's own news on their lights
     sim: Any = None
 
     def output(d: Decision, referee: Any) -> None:
@@ -68,12 +83,20 @@ def test_a_whole_game_goes_through_every_output(name: str) -> None:
         said[d.KIND] = said.get(d.KIND, 0) + (len(console.file.getvalue()) > printed)
         lights = sim.core.signals.patterns(sim.clock.monotonic_ns())
         assert len(lights) == setup.players and all(isinstance(p, Pattern) for p in lights)
+        waits = referee.expects().seat
+        if waits is not None and not referee.finished:  # the seat the game waits on is lit
+            assert lights[waits].kind != LightKind.OFF, (d, waits, lights)
+        shared = {d.seat} if isinstance(d, SHARED_NEWS) and d.seat is not None else set()
+        for seat in set(game.news(d)) | shared:  # news of a seat, the game's own or any game's, shows at once
+            assert lights[seat].kind == LightKind.FLASH, (d, seat, lights[seat])
+            told[0] += 1
         publisher.follow(setup, names, lambda: lights)(d, referee)
         assert TableSketch(names, lambda: referee, lambda: lights, lambda: "").__rich__() is not None
 
     sim = SIMULATIONS[name](setup, SimOptions(camera="reports", seats="actions", max_cards=3000), on_decision=output)
     result = sim.run()
     assert result.winners, f"{name}: the game did not end"
+    assert told[0], f"{name}: no seat's light told it what happened to it"
 
     out = console.file.getvalue()
     lines = out.splitlines()
