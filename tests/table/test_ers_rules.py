@@ -44,7 +44,17 @@ from table.decisions import (
     StrikeGiven,
     TurnChanged,
 )
-from table.events import OUT_OF_CARDS, OUT_OF_TURN, ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
+from table.events import (
+    OUT_OF_CARDS,
+    OUT_OF_TURN,
+    ButtonPressed,
+    CardGone,
+    CardSeen,
+    Command,
+    Event,
+    SeatAction,
+    event_from_json,
+)
 from table.games.ers.referee import CONTEST, CONTESTABLE, ErsReferee
 from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.games.ers.slaps import slap_condition
@@ -1024,12 +1034,14 @@ def test_out_of_cards_on_a_last_chance_ends_it_and_the_game() -> None:
 
 
 def test_a_game_replayed_with_its_out_of_cards_reaches_the_same_state() -> None:
+    """Replayed as a journal keeps it: each input written as JSON and read back."""
     tables = [Table(DOUBLES, players=3, tops=[[], ["4C", "9D"], ["8S"]], sizes=[20, 16, 16]) for _ in range(2)]
     events = [CardSeen(STEP, "camera", parse_card("9D"), "pile"), SeatAction(2 * STEP, "command", 2, OUT_OF_CARDS)]
-    for table in tables:
-        for event in events:
-            table.send(event)
-    assert tables[0].log == tables[1].log and game_state(tables[0].ref) == game_state(tables[1].ref)
+    for event in events:
+        tables[0].send(event)
+        tables[1].send(event_from_json(json.loads(json.dumps(event.to_json()))))
+    assert of(tables[0].log, PlayerOut) and tables[0].log == tables[1].log
+    assert game_state(tables[0].ref) == game_state(tables[1].ref)
     assert ErsReferee.restore(tables[0].ref.snapshot()).snapshot() == tables[0].ref.snapshot()
     burned = tables[0].ref.burned
     assert len(burned) == 16 and burned[0] == parse_card("8S")  # seat 2's cards, as known, under the pile
