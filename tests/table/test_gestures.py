@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.gestures import MS, Gesture, GestureReader, GestureTiming
+from table.gestures import MS, Gesture, GestureKind, GestureReader, GestureTiming
 from table.units import US
 
 
@@ -280,3 +280,30 @@ def test_a_button_held_as_the_reader_starts_is_stuck_until_let_go_and_its_releas
     assert kinds(out) == [("release", 3_000 * MS, 0), ("recovered", 3_000 * MS, 0)]
     out = run(r, [(1, True, 6_000 * MS), (1, False, 6_100 * MS)], 7_000 * MS)
     assert "tap" in [g.kind for g in out]  # a working button again
+
+
+def test_a_button_down_from_before_the_reader_began_gives_no_gesture_and_may_jam() -> None:
+    """The hold that dealt the game: its release is no tap, no long press and no count; held on
+    for the stuck time it is reported stuck."""
+    r = GestureReader(2)
+    r.pressed_before(0, 1_000 * MS)
+    out = r.poll(1_600 * MS) + r.edge(0, False, 1_650 * MS) + r.poll(5_000 * MS)
+    assert kinds(out, "tap", "long-press", "count", "stuck") == []
+    assert [g.kind for g in out] == ["release"]
+    r.pressed_before(1, 1_000 * MS)
+    assert r.next_deadline() == 21_000 * MS
+    assert [(g.kind, g.t_ns, g.seat) for g in r.poll(21_000 * MS)] == [("stuck", 21_000 * MS, 1)]
+
+
+def test_a_button_let_go_whose_release_was_lost_is_up_and_decides_nothing() -> None:
+    """Its release never came: let go, nothing is made of it, a stuck button is recovered, and
+    the next press is a press like any other."""
+    r = GestureReader(1)
+    assert r.edge(0, True, 1_000 * MS) + r.poll(1_100 * MS) == [Gesture(0, GestureKind.PRESS, 1_000 * MS)]
+    assert r.let_go(0) == []
+    assert r.poll(30_000 * MS) == []  # no long press, no release, no stuck
+    r.edge(0, True, 31_000 * MS)
+    assert "stuck" in [g.kind for g in r.poll(52_000 * MS)]
+    assert [g.kind for g in r.let_go(0)] == ["recovered"]
+    tap = r.edge(0, True, 53_000 * MS) + r.edge(0, False, 53_100 * MS) + r.poll(54_000 * MS)
+    assert kinds(tap, "press", "tap") == [("press", 53_000 * MS, 0), ("tap", 53_400 * MS, 0)]
