@@ -161,6 +161,9 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         assert address in _qr_read(shots / "idle.png")  # a phone's camera reads the page's own address
 
         # A game under way: the pile's cards drawn large with their suits, whose turn, the names.
+        # The page is subscribed once the table's retained "online" has reached it: the game's
+        # story, which no broker keeps, is sent only after that.
+        assert page.wait_for("document.getElementById('connection').textContent === 'live'")
         setup = setup_game("ers", None, {}, 4, 0, 5)
         sim = SIMULATIONS["ers"](setup, SimOptions(camera="reports", seats="actions", max_cards=23))
         lights = lambda: sim.core.signals.patterns(sim.clock.monotonic_ns())  # noqa: E731
@@ -184,6 +187,7 @@ def test_on_a_tv_and_a_phone_the_page_shows_the_cards_the_names_and_the_winner(t
         assert page.evaluate("document.querySelector('#turn .who').textContent") == NAMES[turn]
         names = page.evaluate("[...document.querySelectorAll('.name')].map(e => e.textContent).join(',')")
         assert names == ",".join(NAMES)
+        assert page.wait_for("document.querySelectorAll('#last li').length >= 3")  # the story: its own topic
         said = page.evaluate("[...document.querySelectorAll('#last li')].map(e => e.textContent)")
         assert said and all(any(name in line for name in NAMES) for line in said[:3])  # sentences with names
         _fits(page, screen)
