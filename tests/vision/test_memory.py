@@ -55,8 +55,9 @@ def test_a_frame_read_again_reuses_the_pages_its_buffers_had(tmp_path: Path) -> 
     spec = SceneSpec(cards=(CardPlacement("QH", 400, 300, 20.0, 200),), seed=3, noise=3.0, table="carpet")
     frame = tmp_path / "frame.png"
     cv2.imwrite(str(frame), render_scene(spec)[0])
-    how, kept = _faults_a_frame(frame, keep=True)
-    assert how == "kept"
+    runs = [_faults_a_frame(frame, keep=True) for _ in range(2)]
+    assert all(how == "kept" for how, _ in runs)
+    kept = min(faults for _, faults in runs)  # other work on the machine only adds faults to a run
     # The same reads with the C library's defaults: each frame maps and zeroes pages anew. Kept,
     # a run faults 0 pages a frame mostly, now and then a 136 KB block's 34 pages once more
     # (measured over twenty runs: 0-13.6 a frame, 22.2 once in CI, 61-77 with both cores busy
