@@ -46,22 +46,25 @@ def workload():
     return sorted(counts.items())
 
 def replay(games):
+    ended = 0
     for s, events in games:
         ref = s.referee()
         ref.start(0)
         for event in events:
             ref.handle(event)
         ref.advance(events[-1].t_ns)
+        ended += ref.finished
+    return ended
 
 out = {}
 for name, stored in json.load(open(sys.argv[1])).items():
     games = [(setup(s), [event_from_json(e) for e in ev]) for s, ev in stored]
     ours, base = [], []
     for _ in range(9):
-        start = time.process_time(); replay(games); ours.append(time.process_time() - start)
+        start = time.process_time(); ended = replay(games); ours.append(time.process_time() - start)
         start = time.process_time(); workload(); base.append(time.process_time() - start)
     inputs = sum(len(ev) for _, ev in games)
-    out[name] = [statistics.median(ours) / statistics.median(base), statistics.median(ours) / inputs]
+    out[name] = [statistics.median(ours) / statistics.median(base), statistics.median(ours) / inputs, ended]
 print(json.dumps(out))
 """
 
@@ -107,3 +110,5 @@ def main(against: str) -> None:
             f"  {name:42s} then {then[name][1] * 1e6:6.2f} us an input, now {now[name][1] * 1e6:6.2f};"
             f" {then[name][0] / now[name][0]:5.1f} times faster"
         )
+        if then[name][2] != now[name][2]:  # both replays must have played the games to their ends alike
+            print(f"    but the games ended differently: {then[name][2]} then, {now[name][2]} now")
