@@ -18,5 +18,5 @@ def test_stored_games_replay_in_a_checkout(tmp_path: Path) -> None:
     path.write_text(json.dumps(stored))
     timed = replay_in(ROOT, path)
     assert list(timed) == ["oh-hell"]
-    relative, per_input = timed["oh-hell"]
-    assert relative > 0 and 0 < per_input < 0.01
+    relative, per_input, ended = timed["oh-hell"]
+    assert relative > 0 and 0 < per_input < 0.01 and ended == 1  # the one game played to its end
