@@ -16,18 +16,8 @@ from rich.console import Console
 
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
-from table.decisions import (
-    BadSlap,
-    CardMismatch,
-    Decision,
-    GameOver,
-    GameStarted,
-    GameWon,
-    PileWon,
-    PlayerOut,
-    Rejected,
-    TurnChanged,
-)
+from table import decisions as dc
+from table.decisions import Decision, GameOver, GameStarted, GameWon, TurnChanged
 from table.events import ButtonPressed, Command, Event
 from table.games import GAMES, game_of, setup_game
 from table.lights import LightKind, Pattern
@@ -57,7 +47,7 @@ class _Broker:
         return lambda *args, **kwargs: None  # will_set, reconnect_delay_set and the like
 
 
-SHARED_NEWS = (PileWon, BadSlap, PlayerOut, Rejected, CardMismatch)  # decisions every game's lights tell
+SHARED_NEWS = (dc.PileWon, dc.BadSlap, dc.PlayerOut, dc.Rejected, dc.CardMismatch)  # decisions every game's lights tell
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
