@@ -6,9 +6,10 @@ A mutated configuration must be read or refused with one ``ConfigError`` naming 
 never a traceback.
 
 Every mutated journal must be refused or salvaged with the file and line named, or read whole
-and replayed; never a traceback, and never a damaged byte read as a game without a word (a line
-read whole must be one whose checksum still matches: a field changed and the line written again,
-as a bug in the table would write it). ``python -m benchmarks damage``: 1,000 mutations; the
+and replayed; never a traceback, and never damage read as a game without a word: a byte changed,
+a line lost, doubled or cut. A journal read whole must be one whose checksums all still follow
+on: a field changed and the lines written again from there, as a bug in the table would write
+them. ``python -m benchmarks damage``: 1,000 mutations; the
 tests run fewer (``tests/benchmarks/test_bench_damage.py``).
 """
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from table.errors import CardtableError
 from table.games import setup_game
-from table.journal import JournalError, JournalWriter, checksummed, read_journal
+from table.journal import JournalError, JournalWriter, checksummed, line_checksum, read_journal
 from table.replay import Replay
 
 ODD_VALUES = [None, True, -1, 0, 2**70, 1.5, "", "x", "5ile", [], [1], {}, {"a": 1}, "AS", "\u0000"]
@@ -32,7 +33,7 @@ FAILURES = ("traceback", "read as a game")  # what must never happen
 
 
 def mutate(lines: list[bytes], rng: random.Random) -> tuple[list[bytes], bool]:
-    """One mutation of a journal's lines, and whether every line's checksum still matches."""
+    """One mutation of a journal's lines, and whether their checksums all still follow on."""
     lines = list(lines)
     at = rng.randrange(len(lines))
     how = rng.choice(MUTATIONS)
@@ -43,17 +44,38 @@ def mutate(lines: list[bytes], rng: random.Random) -> tuple[list[bytes], bool]:
         return lines, False
     if how == "field":
         data = json.loads(lines[at])
-        data.pop("crc", None)
+        checked = data.pop("crc", None) is not None
         key = rng.choice(sorted(data))
         data[key] = rng.choice(ODD_VALUES)
-        lines[at] = checksummed(data).encode()
-    elif how == "double":
+        if not checked:  # a record written by hand: no checksums to carry on
+            lines[at] = json.dumps(data).encode()
+            return lines, True
+        lines[at] = checksummed(data).encode()  # the set-up line's checksum is its own
+        if at:
+            lines[at:] = written_on(lines[at - 1], [data, *(json.loads(line) for line in lines[at + 1 :])])
+        else:
+            lines[1:] = written_on(lines[0], [json.loads(line) for line in lines[1:]])
+        return lines, True
+    if how == "double":
         lines.insert(at, lines[at])
     elif how == "drop" and len(lines) > 1:
         del lines[at]
+        if at == len(lines):  # the last line lost: as if the table had stopped before writing it
+            return lines, True
     else:
         lines[at] = lines[at][: rng.randrange(len(lines[at]))]
-    return lines, True
+    return lines, False
+
+
+def written_on(before: bytes, objects: list[dict]) -> list[bytes]:
+    """``objects`` as the table writes lines after ``before``: each checksum carried on."""
+    out, after = [], line_checksum(before)
+    for data in objects:
+        data.pop("crc", None)
+        line = checksummed(data, after).encode()
+        after = line_checksum(line)
+        out.append(line)
+    return out
 
 
 def simulated_journal(game: str, seed: int, path: Path) -> list[bytes]:
@@ -93,7 +115,7 @@ def judge(lines: list[bytes], count: int, rng: random.Random, folder: Path) -> t
             outcomes["whole"] += 1
         else:
             outcomes["read as a game"] += 1
-            failures.append(f"a damaged byte read as a game: {path.read_bytes()!r}")
+            failures.append(f"damage read as a game: {path.read_bytes()!r}")
     return outcomes, failures
 
 

@@ -47,12 +47,13 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     ORDER: ClassVar[int] = 0
+    SEATED: ClassVar[bool] = False  # every event of the kind names its seat (a press, a seat's action)
 
     def __post_init__(self) -> None:
         if type(self.t_ns) is not int:
             raise EventError(f"{self.TYPE}: t_ns must be integer nanoseconds, not {self.t_ns!r}")
         seat = getattr(self, "seat", None)
-        if seat is not None and (type(seat) is not int or seat < 0):
+        if (seat is not None or self.SEATED) and (type(seat) is not int or seat < 0):
             raise EventError(f"{self.TYPE}: seat must be a whole number from 0, not {seat!r}")
 
     def sort_key(self) -> tuple[int, int, int, str]:
@@ -129,6 +130,7 @@ class SeatAction(Event):
     value: int | None = None
 
     TYPE: ClassVar[str] = "action"
+    SEATED: ClassVar[bool] = True
     ORDER: ClassVar[int] = 3
 
     def __post_init__(self) -> None:
@@ -144,6 +146,7 @@ class ButtonReleased(Event):
     seat: int = 0
 
     TYPE: ClassVar[str] = "release"
+    SEATED: ClassVar[bool] = True
     ORDER: ClassVar[int] = 4
 
 
@@ -154,6 +157,7 @@ class ButtonPressed(Event):
     seat: int = 0
 
     TYPE: ClassVar[str] = "press"
+    SEATED: ClassVar[bool] = True
     ORDER: ClassVar[int] = 5
 
 
@@ -177,6 +181,8 @@ def event_from_json(data: Any) -> Event:
         raise EventError(f"{kind}: unknown field(s) {', '.join(sorted(unknown))}")
     if "t" not in data:
         raise EventError(f"{kind}: missing timestamp 't'")
+    if cls.SEATED and "seat" not in data:  # written by the table, a seat's event always names its seat
+        raise EventError(f"{kind}: missing seat")
     kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in names}
     if "card" in kwargs and kwargs["card"] is not None:
         if not isinstance(kwargs["card"], str):

@@ -3,8 +3,9 @@
 Line 1 is the game's set-up (rules, seats, seed, deal, the moment it was dealt and its number in
 the table's folder); every further line is one input event as it entered the sequencer, with
 ``"late": N`` when it came N ns too late to be ordered. The table ends every line it writes with
-a CRC-32 of the rest (``"crc"``), and every field is checked on reading, so that a damaged byte is
-found, never read as another game. A power cut can leave a torn last line; reading tolerates that
+a CRC-32 of the rest (``"crc"``), carried on from the line before's, and every field is checked on
+reading, so that a damaged byte, or a line lost, doubled or put out of place, is found, never read
+as another game. A power cut can leave a torn last line; reading tolerates that
 one (and says so). Any other bad line is named by file and line: ``read_journal`` refuses the
 journal, or with ``salvage`` keeps what the lines before it prove. A journal written by hand
 (``cardtable-journal/1``) needs no checksums. The format is documented in ``docs/journal.md``.
@@ -26,7 +27,8 @@ from table.events import Event, EventError, event_from_json
 from table.games import GameSetup
 from table.referee import GameSetupError
 
-FORMAT = "cardtable-journal/2"  # what the table writes: every line checksummed
+FORMAT = "cardtable-journal/3"  # what the table writes: each line's checksum carried on from the line before's
+UNCHAINED = "cardtable-journal/2"  # an older table's: each line checksummed on its own (still read)
 BY_HAND = "cardtable-journal/1"  # a record written by hand: no checksums
 CHECKSUM = re.compile(rb',"crc":"([0-9a-f]{8})"}$')
 
@@ -60,14 +62,25 @@ def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
-def checksummed(data: object) -> str:
-    """One journal line: the object's canonical JSON, ``"crc"`` (of the text before it) last."""
+def checksummed(data: object, after: int = 0) -> str:
+    """One journal line: the object's canonical JSON, ``"crc"`` last: the CRC-32 of the text before
+    it, carried on from ``after``, the line before's (0: the set-up line, or a line of the older
+    format, each on its own)."""
     body = _dumps(data)
-    return f'{body[:-1]},"crc":"{zlib.crc32(body.encode()):08x}"}}'
+    return f'{body[:-1]},"crc":"{zlib.crc32(body.encode(), after):08x}"}}'
 
 
-def _checked(line: bytes) -> bytes:
-    """A checksummed line's text without its checksum; a ``ValueError`` saying what is wrong."""
+def line_checksum(line: bytes) -> int:
+    """The checksum a journal line ends with (a ``ValueError`` where it has none)."""
+    found = CHECKSUM.search(line.rstrip(b"\n"))
+    if found is None:
+        raise ValueError("no checksum")
+    return int(found.group(1), 16)
+
+
+def _checked(line: bytes, after: int = 0) -> bytes:
+    """A checksummed line's text without its checksum, carried on from ``after``; a ``ValueError``
+    saying what is wrong."""
     found = CHECKSUM.search(line)
     if found is None:
         try:
@@ -76,7 +89,9 @@ def _checked(line: bytes) -> bytes:
             raise ValueError(f"not JSON: {exc}") from None
         raise ValueError("no checksum")
     body = line[: found.start()] + b"}"
-    if f"{zlib.crc32(body):08x}".encode() != found.group(1):
+    if f"{zlib.crc32(body, after):08x}".encode() != found.group(1):
+        if after:
+            raise ValueError("damaged, or a line before it lost, doubled or moved: its checksum does not match")
         raise ValueError("damaged: its checksum does not match")
     return body
 
@@ -98,6 +113,7 @@ class JournalWriter:
         to (``resume``)."""
         self.path = Path(path)
         self.fsync = fsync
+        self._after: int | None = 0  # the last line's checksum, the next one's start (None: not carried on)
         if setup is None:
             self._file = self._append()
             return
@@ -117,16 +133,22 @@ class JournalWriter:
 
     def _append(self) -> IO[str]:
         """The journal opened to append to, a torn last line cut off first: its input was being
-        written when the table died, before the referee was given it, so it was never decided."""
+        written when the table died, before the referee was given it, so it was never decided.
+        Its lines go on as its format has them: carried on from its last line's checksum."""
         try:
             with open(self.path, "r+b") as raw:
                 data = raw.read()
                 end = data.rfind(b"\n") + 1
                 if end < len(data):
                     raw.truncate(end)
+            whole = data[:end].splitlines()
+            chained = bool(whole) and b'"journal":"' + FORMAT.encode() + b'"' in whole[0]
+            self._after = line_checksum(whole[-1]) if chained else None
             return open(self.path, "a", encoding="utf-8")
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot append to the journal: {exc.strerror}") from None
+        except ValueError as exc:
+            raise JournalError(f"{self.path}:{len(whole)}: cannot go on from the last line: {exc}") from None
 
     def record(self, event: Event, late_ns: int | None = None) -> None:
         data = event.to_json()
@@ -135,7 +157,10 @@ class JournalWriter:
         self._write(data)
 
     def _write(self, data: object) -> None:
-        self._file.write(checksummed(data) + "\n")
+        line = checksummed(data, self._after or 0)
+        if self._after is not None:
+            self._after = line_checksum(line.encode())
+        self._file.write(line + "\n")
         self._file.flush()
         if self.fsync:
             self.sync()
@@ -169,17 +194,16 @@ def read_header(path: str | Path) -> Journal:
     return header
 
 
-def _header(path: Path, line: bytes) -> tuple[Journal, bool]:
-    """The set-up line read, and whether the journal's lines carry checksums."""
+def _header(path: Path, line: bytes) -> tuple[Journal, str]:
+    """The set-up line read, and the journal's format (``FORMAT``, ``UNCHAINED``, ``BY_HAND``)."""
     try:
         data = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise JournalError(f"{path}:1: set-up line is not JSON: {exc}") from None
     version = data.pop("journal", None) if isinstance(data, dict) else None
-    if version not in (FORMAT, BY_HAND):
+    if version not in (FORMAT, UNCHAINED, BY_HAND):
         raise JournalError(f'{path}:1: not a cardtable journal (expected "journal": "{FORMAT}")')
-    checked = version == FORMAT
-    if checked:
+    if version != BY_HAND:
         try:
             data = json.loads(_checked(line))
         except ValueError as exc:
@@ -196,7 +220,7 @@ def _header(path: Path, line: bytes) -> tuple[Journal, bool]:
         raise JournalError(f"{path}:1: {exc}") from None
     if not (isinstance(names, list) and all(isinstance(n, str) for n in names) and len(names) in (0, setup.players)):
         raise JournalError(f"{path}:1: names must be the {setup.players} players' names, not {names!r}")
-    return Journal(setup, start_ns=start, number=number, names=tuple(names)), checked
+    return Journal(setup, start_ns=start, number=number, names=tuple(names)), version
 
 
 def _entry(data: Any, players: int) -> Entry:
@@ -229,11 +253,13 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
         warnings.append(f"{path}:{len(lines) + 1}: torn last line ({len(torn)} bytes) ignored")
     if not lines:
         raise JournalError(f"{path}: empty journal (no set-up line)")
-    journal, checked = _header(path, lines[0])
+    journal, version = _header(path, lines[0])
     journal.warnings = warnings
+    after = line_checksum(lines[0]) if version == FORMAT else 0
     for number, line in enumerate(lines[1:], start=2):
         try:
-            data = json.loads(_checked(line) if checked else line)
+            data = json.loads(line if version == BY_HAND else _checked(line, after))
+            after = line_checksum(line) if version == FORMAT else 0
             journal.entries.append(_entry(data, journal.setup.players))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             problem = f"{path}:{number}: not JSON: {exc}"

@@ -1,5 +1,5 @@
-"""Helpers the whole-game tests share: a simulated game's journal, its replay, and a referee
-restored from a snapshot halfway through it."""
+"""Helpers the whole-game tests share: a simulated game's journal, its replay, a referee
+restored from a snapshot halfway through it, and lines appended as a bug in the table would."""
 
 from __future__ import annotations
 
@@ -9,8 +9,19 @@ from pathlib import Path
 from typing import Any
 
 from table.games import setup_game
-from table.journal import Journal, JournalWriter, read_journal
+from table.journal import Journal, JournalWriter, checksummed, line_checksum, read_journal
 from table.replay import Replay
+
+
+def append_as_written(path: Path, *lines: Any) -> None:
+    """``lines`` appended to a journal as the table writes its lines, each checksum carried on
+    from the line before's: whatever they hold (a bug's wrong value), they are in place."""
+    after = line_checksum(path.read_bytes().splitlines()[-1])
+    with path.open("a") as f:
+        for data in lines:
+            line = checksummed(data, after)
+            after = line_checksum(line.encode())
+            f.write(line + "\n")
 
 
 def journal_and_replay(sim_cls: Any, game: str, preset: str | None, seed: int, players: int | None = None):

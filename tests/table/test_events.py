@@ -67,3 +67,13 @@ def test_json_round_trip(event: object) -> None:
 def test_bad_json_names_what_is_wrong(data: object, message: str) -> None:
     with pytest.raises(EventError, match=message):
         event_from_json(data)
+
+
+@pytest.mark.parametrize("kind", ["press", "release", "action"])
+def test_a_seat_s_event_must_name_its_seat(kind: str) -> None:
+    """A press, a release or a seat's action without a seat, or with none, is refused by name:
+    a referee given one would not know whose it was."""
+    extra = {"action": "bid"} if kind == "action" else {}
+    for data in ({"t": 1, "type": kind, **extra}, {"t": 1, "type": kind, "seat": None, **extra}):
+        with pytest.raises(EventError, match=f"{kind}: (missing seat|seat must be a whole number from 0, not None)"):
+            event_from_json(data)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from table.cards import parse_card
 from table.events import ButtonPressed, CardSeen
 from table.games import setup_game
-from table.journal import FORMAT, JournalError, JournalWriter, checksummed, read_journal
+from table.journal import FORMAT, UNCHAINED, JournalError, JournalWriter, checksummed, read_journal
 from table.replay import Replay
+from tests.journal_helpers import append_as_written
 
 
 def write_game(path: Path) -> None:
@@ -81,8 +83,7 @@ def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: st
 def test_bad_event_line_is_named(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     write_game(path)
-    with path.open("a") as f:
-        f.write(checksummed({"t": 50, "type": "card-seen", "card": "1X", "zone": "pile"}) + "\n")
+    append_as_written(path, {"t": 50, "type": "card-seen", "card": "1X", "zone": "pile"})
     with pytest.raises(JournalError, match=r":6: card-seen: not a card: '1X'"):
         read_journal(path)
 
@@ -95,3 +96,44 @@ def test_replay_output_is_identical_each_time(tmp_path: Path) -> None:
     kinds = [json.loads(line)["kind"] for line in first]
     assert kinds[-1] == "final-state"
     assert "too-late" in kinds
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (lambda lines: lines[:2] + lines[3:], 3),  # a line lost
+        (lambda lines: lines[:3] + lines[2:], 4),  # a line doubled
+        (lambda lines: [lines[0], lines[2], lines[1], *lines[3:]], 2),  # two lines swapped
+    ],
+)
+def test_a_line_lost_doubled_or_moved_is_found_and_the_lines_before_it_are_kept(
+    tmp_path: Path, change: Any, line: int
+) -> None:
+    """Each line's checksum is carried on from the line before's: lines whole in themselves but
+    out of place are named, as a damaged byte is."""
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    path.write_bytes(b"".join(change(path.read_bytes().splitlines(keepends=True))))
+    with pytest.raises(
+        JournalError,
+        match=rf":{line}: damaged, or a line before it lost, doubled or moved",
+    ):
+        read_journal(path)
+    assert len(read_journal(path, salvage=True).entries) == line - 2
+
+
+def test_a_journal_goes_on_from_its_last_line_and_an_older_one_in_its_own_format(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    with JournalWriter.resume(path) as journal:  # a table restarted: its lines carry on
+        journal.record(ButtonPressed(40, "gpio", 0))
+    assert [e.event.t_ns for e in read_journal(path).entries] == [10, 20, 30, 5, 40]
+    older = tmp_path / "older.jsonl"  # as an older table wrote it: each line checksummed on its own
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for data in lines:
+        data.pop("crc")
+    lines[0]["journal"] = UNCHAINED
+    older.write_text("".join(checksummed(data) + "\n" for data in lines[:-1]))
+    with JournalWriter.resume(older) as journal:
+        journal.record(ButtonPressed(40, "gpio", 0))
+    assert read_journal(older).entries == read_journal(path).entries

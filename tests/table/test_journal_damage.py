@@ -125,7 +125,8 @@ def test_replay_of_a_damaged_journal_replays_what_it_proves_and_names_the_damage
     )
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert run.stderr.strip().endswith(
-        "g.jsonl:4: damaged: its checksum does not match; replayed the 2 inputs before it"
+        "g.jsonl:4: damaged, or a line before it lost, doubled or moved: its checksum does not match;"
+        " replayed the 2 inputs before it"
     )
     assert json.loads(run.stdout.splitlines()[-1])["kind"] == "final-state"
     lines[0] = lines[0][:-3]

@@ -106,7 +106,8 @@ def test_cardtable_run_goes_on_from_a_journal_with_a_line_of_the_wrong_type_and_
     the table goes on from the lines before it, says so, and keeps the damaged journal."""
     from table.cards import parse_card
     from table.events import CardSeen
-    from table.journal import JournalWriter, checksummed
+    from table.journal import JournalWriter
+    from tests.journal_helpers import append_as_written
 
     config = rendered_table(tmp_path, frames=10, card_from=999)
     folder = tmp_path / "journal"
@@ -114,10 +115,7 @@ def test_cardtable_run_goes_on_from_a_journal_with_a_line_of_the_wrong_type_and_
     path = folder / "20261203-080000-ers-1.jsonl"
     with JournalWriter(path, load_config(config).setup(5), fsync=False, start_ns=1, number=1) as writer:
         writer.record(CardSeen(2, "camera", parse_card("9S"), "pile"))
-    with path.open("a") as damaged:
-        damaged.write(
-            checksummed({"t": 3, "type": []}) + "\n" + checksummed({"t": 4, "type": "press", "seat": 1}) + "\n"
-        )
+    append_as_written(path, {"t": 3, "type": []}, {"t": 4, "type": "press", "seat": 1})
     done = run_table(config, 3)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "ers-1.jsonl:3: unknown event type []" in done.stderr
