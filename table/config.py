@@ -417,5 +417,8 @@ def _check_files(config: TableConfig) -> None:
         except (EnrolError, OSError, ValueError) as exc:
             raise ConfigError(f"[camera] deck: {exc}") from None
     folder = config.resolve(config.journal.folder)
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"[journal] folder: {folder} is a file, not a folder")
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise ConfigError(f"[journal] folder: {folder} is a file, not a folder")
+    except OSError as exc:  # a name the system refuses (too long, say)
+        raise ConfigError(f"[journal] folder: {exc.strerror or exc}: {str(folder)[:80]}") from None

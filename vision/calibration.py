@@ -35,6 +35,7 @@ MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_MARKERS = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
 METHODS = ("markers", "points")
 FORMAT = "cardtable-calibration/1"
+MOST_BYTES = 1 << 20  # a calibration is a few kilobytes: more than this is no calibration
 
 
 class CalibrationError(CardtableError, ValueError):
@@ -305,7 +306,13 @@ class Calibration:
         """Read a file written by :meth:`save`; a bad file is refused with its name and the fault."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            if path.exists() and not path.is_file():  # a device (/dev/zero never ends), a folder
+                raise CalibrationError(f"calibration file {path}: not a file")
+            with open(path, "rb") as f:
+                raw = f.read(MOST_BYTES + 1)
+            if len(raw) > MOST_BYTES:
+                raise CalibrationError(f"calibration file {path}: over {MOST_BYTES} bytes, no calibration")
+            text = raw.decode("utf-8")
         except FileNotFoundError:
             raise CalibrationError(f"calibration file {path} does not exist") from None
         except (OSError, UnicodeDecodeError) as exc:

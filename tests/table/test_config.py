@@ -71,11 +71,13 @@ BAD = [
     ("# burn = 1", "burnt = 1", "[game]: unknown rules key 'burnt' (did you mean 'burn'?)"),
     ("dealer = 0", "dealer = 4", "[game]: dealer must be a seat from 0 to 3, not 4"),
     ('calibration = "calibration.json"', 'calibration = "cal.json"', "[camera] calibration: calibration file"),
+    ('calibration = "calibration.json"', 'calibration = "/dev/zero"', "calibration file /dev/zero: not a file"),
     ('# deck = "mydeck.npz"', 'deck = "mydeck.npz"', "[camera] deck:"),
     ("seat = 3\n", "seat = 4\n", "[[zones]] 'seat-3': seat 4, but the table has seats 0 to 3"),
     ('name = "pile"\nkind = "pile"', 'name = "pile"\nkind = "stock"', 'no zone of kind "pile"'),
     ("rect = [300, 200, 200, 200]", "rect = [300, 200, 200]", "[[zones]]: zone 'pile': rect must be"),
     ("fsync = true", "fsync = 1", "key 'fsync' in [journal]: expected true or false, not 1"),
+    ('folder = "journal"', 'folder = "' + "x" * 5000 + '"', "[journal] folder: File name too long"),
     ("common_anode = false", "common_anode = [true, false]", "[seats] common_anode: 2 for 4 seats"),
     ("common_anode = false", "common_anode = 1", "key 'common_anode' in [seats]: expected true or false or a list"),
 ]

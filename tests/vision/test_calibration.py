@@ -303,6 +303,7 @@ def test_save_and_load_round_trip(calibration: Calibration, tmp_path: Path) -> N
             '"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "reprojection_error": 0, "colour": 1}',
             "unknown key.*colour",
         ),
+        (" " * (2 << 20), "over 1048576 bytes, no calibration"),  # more than any calibration: not read whole
     ],
 )
 def test_a_bad_calibration_file_is_refused_with_its_name(tmp_path: Path, text: str, message: str) -> None:
@@ -316,6 +317,8 @@ def test_a_bad_calibration_file_is_refused_with_its_name(tmp_path: Path, text: s
 def test_a_missing_calibration_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(CalibrationError, match=r"nothing\.json does not exist"):
         Calibration.load(tmp_path / "nothing.json")
+    with pytest.raises(CalibrationError, match="not a file"):
+        Calibration.load(tmp_path)  # a folder; a device such as /dev/zero likewise, never read
 
 
 def test_an_image_of_another_size_is_refused(calibration: Calibration) -> None:
