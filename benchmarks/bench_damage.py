@@ -24,7 +24,7 @@ from pathlib import Path
 
 from table.errors import CardtableError
 from table.games import setup_game
-from table.journal import JournalError, JournalWriter, checksummed, line_checksum, read_journal
+from table.journal import JournalError, JournalWriter, checksummed, journal_line, line_checksum, read_journal
 from table.replay import Replay
 
 ODD_VALUES = [None, True, -1, 0, 2**70, 1.5, "", "x", "5ile", [], [1], {}, {"a": 1}, "AS", "\u0000"]
@@ -72,9 +72,8 @@ def written_on(before: bytes, objects: list[dict]) -> list[bytes]:
     out, after = [], line_checksum(before)
     for data in objects:
         data.pop("crc", None)
-        line = checksummed(data, after).encode()
-        after = line_checksum(line)
-        out.append(line)
+        line, after = journal_line(data, after)
+        out.append(line.encode())
     return out
 
 

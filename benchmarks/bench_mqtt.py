@@ -49,9 +49,7 @@ def _bare(broker: Broker, payloads: list[str], handed: list[int]) -> list[float]
             time.sleep(max(0, handed[n] - handed[n - 1]) / 1e9)
         sent.append(time.monotonic_ns())
         client.publish("bench/bare", payload, qos=1)
-    deadline = time.monotonic() + 10
-    while len(watching.messages) < len(sent) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    watching.wait_count("bench/bare", len(sent))
     client.loop_stop()
     client.disconnect()
     watching.close()
@@ -78,9 +76,7 @@ def latency(folder: Path) -> str:
         sim.core.outputs.decisions.append(decided)
         sim.run()
         publisher.stop()
-        deadline = time.monotonic() + 10
-        while len(watching.messages) < len(handed) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        watching.wait_count("cardtable/bench/events", len(handed))
         watching.close()
         got = [t for _, _, t in watching.messages]
         lat = sorted((b - a) / 1e6 for a, b in zip(handed, got, strict=False))

@@ -62,12 +62,18 @@ def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
-def checksummed(data: object, after: int = 0) -> str:
+def journal_line(data: object, after: int = 0) -> tuple[str, int]:
     """One journal line: the object's canonical JSON, ``"crc"`` last: the CRC-32 of the text before
     it, carried on from ``after``, the line before's (0: the set-up line, or a line of the older
-    format, each on its own)."""
+    format, each on its own); and that checksum, for the next line to carry on from."""
     body = _dumps(data)
-    return f'{body[:-1]},"crc":"{zlib.crc32(body.encode(), after):08x}"}}'
+    crc = zlib.crc32(body.encode(), after)
+    return f'{body[:-1]},"crc":"{crc:08x}"}}', crc
+
+
+def checksummed(data: object, after: int = 0) -> str:
+    """``journal_line`` without its checksum."""
+    return journal_line(data, after)[0]
 
 
 def line_checksum(line: bytes) -> int:
@@ -78,9 +84,9 @@ def line_checksum(line: bytes) -> int:
     return int(found.group(1), 16)
 
 
-def _checked(line: bytes, after: int = 0) -> bytes:
-    """A checksummed line's text without its checksum, carried on from ``after``; a ``ValueError``
-    saying what is wrong."""
+def _checked(line: bytes, after: int = 0) -> tuple[bytes, int]:
+    """A checksummed line's text without its checksum, carried on from ``after``, and the checksum;
+    a ``ValueError`` saying what is wrong."""
     found = CHECKSUM.search(line)
     if found is None:
         try:
@@ -89,11 +95,12 @@ def _checked(line: bytes, after: int = 0) -> bytes:
             raise ValueError(f"not JSON: {exc}") from None
         raise ValueError("no checksum")
     body = line[: found.start()] + b"}"
-    if f"{zlib.crc32(body, after):08x}".encode() != found.group(1):
+    crc = zlib.crc32(body, after)
+    if f"{crc:08x}".encode() != found.group(1):
         if after:
             raise ValueError("damaged, or a line before it lost, doubled or moved: its checksum does not match")
         raise ValueError("damaged: its checksum does not match")
-    return body
+    return body, crc
 
 
 class JournalWriter:
@@ -142,11 +149,13 @@ class JournalWriter:
                 if end < len(data):
                     raw.truncate(end)
             whole = data[:end].splitlines()
-            chained = bool(whole) and b'"journal":"' + FORMAT.encode() + b'"' in whole[0]
+            chained = bool(whole) and _header(self.path, whole[0])[1] == FORMAT
             self._after = line_checksum(whole[-1]) if chained else None
             return open(self.path, "a", encoding="utf-8")
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot append to the journal: {exc.strerror}") from None
+        except JournalError:
+            raise
         except ValueError as exc:
             raise JournalError(f"{self.path}:{len(whole)}: cannot go on from the last line: {exc}") from None
 
@@ -157,9 +166,9 @@ class JournalWriter:
         self._write(data)
 
     def _write(self, data: object) -> None:
-        line = checksummed(data, self._after or 0)
+        line, crc = journal_line(data, self._after or 0)
         if self._after is not None:
-            self._after = line_checksum(line.encode())
+            self._after = crc
         self._file.write(line + "\n")
         self._file.flush()
         if self.fsync:
@@ -205,7 +214,7 @@ def _header(path: Path, line: bytes) -> tuple[Journal, str]:
         raise JournalError(f'{path}:1: not a cardtable journal (expected "journal": "{FORMAT}")')
     if version != BY_HAND:
         try:
-            data = json.loads(_checked(line))
+            data = json.loads(_checked(line)[0])
         except ValueError as exc:
             raise JournalError(f"{path}:1: {exc}") from None
         data.pop("journal")
@@ -258,8 +267,12 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
     after = line_checksum(lines[0]) if version == FORMAT else 0
     for number, line in enumerate(lines[1:], start=2):
         try:
-            data = json.loads(line if version == BY_HAND else _checked(line, after))
-            after = line_checksum(line) if version == FORMAT else 0
+            if version == BY_HAND:
+                data = json.loads(line)
+            else:
+                body, crc = _checked(line, after)
+                data = json.loads(body)
+                after = crc if version == FORMAT else 0
             journal.entries.append(_entry(data, journal.setup.players))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             problem = f"{path}:{number}: not JSON: {exc}"

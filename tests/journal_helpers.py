@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from table.games import setup_game
-from table.journal import Journal, JournalWriter, checksummed, line_checksum, read_journal
+from table.journal import Journal, JournalWriter, journal_line, line_checksum, read_journal
 from table.replay import Replay
 
 
@@ -19,8 +19,7 @@ def append_as_written(path: Path, *lines: Any) -> None:
     after = line_checksum(path.read_bytes().splitlines()[-1])
     with path.open("a") as f:
         for data in lines:
-            line = checksummed(data, after)
-            after = line_checksum(line.encode())
+            line, after = journal_line(data, after)
             f.write(line + "\n")
 
 
