@@ -217,6 +217,12 @@ def pack_counts(decks: int = 1, jokers_per_deck: int = 0) -> tuple[dict[Card, in
     return counts, {card.key: n for card, n in counts.items()}
 
 
+@functools.cache
+def pack_size(decks: int = 1, jokers_per_deck: int = 0) -> int:
+    """How many cards the decks hold."""
+    return sum(pack_counts(decks, jokers_per_deck)[0].values())
+
+
 def shuffled_deck(rng: random.Random, decks: int = 1, jokers_per_deck: int = 0) -> list[Card]:
     """A deck shuffled by the given seeded generator (never the global one)."""
     cards = make_deck(decks, jokers_per_deck)

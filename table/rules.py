@@ -61,8 +61,12 @@ def build_rules(cls: type[R], values: Mapping[str, Any]) -> R:
     """Make a rules value from a mapping, refusing unknown keys and bad values by name. Rules
     values are immutable, so one made from the same mapping before is handed out again: a
     study sets up thousands of games from a few rule sets."""
+    parts: list[Any] = [cls]
+    for k, v in values.items():  # each key, its value's type and the value: flat, as this is made for every game
+        kind = v.__class__
+        parts += (k, kind, tuple(map(_typed, v)) if kind is list or kind is tuple else v)
     try:
-        key: tuple[Any, ...] | None = (cls, *((k, _typed(v)) for k, v in values.items()))
+        key: tuple[Any, ...] | None = tuple(parts)
         hash(key)
     except TypeError:  # a value that cannot be a key (a table of keys) is checked afresh
         key = None

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
-from table.cards import Card, pack_counts
+from table.cards import Card, pack_counts, pack_size
 from table.decisions import Decision, Rejected
 from table.events import Command, Event
 from table.referee import GameSetupError, Referee
@@ -34,9 +34,10 @@ class StatefulReferee(Referee):
         self.players = players
         self.dealer = dealer
         self._seed = seed
-        copies, self._allowed = pack_counts(getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0))
+        pack = getattr(rules, "decks", 1), getattr(rules, "jokers_per_deck", 0)
+        copies, self._allowed = pack_counts(*pack)
         self.copies: Mapping[Card, int] = MappingProxyType(copies)
-        self.pack_size = sum(copies.values())
+        self.pack_size = pack_size(*pack)
         self._seen: list[Card] = []  # the list last counted, how many of it, and by card key
         self._seen_n = 0
         self._seen_by_key: dict[int, int] = {}

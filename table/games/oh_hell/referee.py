@@ -140,10 +140,6 @@ class OhHellReferee(StatefulReferee):
     rules: OhHellRules
     state: OhHellState
 
-    def __init__(self, rules: OhHellRules, players: int, dealer: int = 0, seed: int = 0, deal: None = None) -> None:
-        super().__init__(rules, players, dealer, seed, deal)
-        self._seat_keys = [str(seat) for seat in range(players)]  # as ``voids`` names the seats
-
     def max_players(self) -> int:
         return self.pack_size - 1
 
@@ -337,13 +333,13 @@ class OhHellReferee(StatefulReferee):
         out: list[Decision] = []
         suit = card.suit  # a joker is of the led suit, and claims nothing
         if suit is not None:
-            claims = st.voids.get(self._seat_keys[turn])
+            claims = st.voids.get(str(turn)) if st.voids else None  # (``voids`` names seats as JSON would)
             if claims and suit in claims:
                 out = self._revokes(t, turn, claims.pop(suit), suit)
             if trick:
                 led = trick[0].suit or led_suit(trick)
                 if led is not None and suit != led:  # a claim of having none of the led suit
-                    st.voids.setdefault(self._seat_keys[turn], {}).setdefault(str(led), []).append(st.trick_no)
+                    st.voids.setdefault(str(turn), {}).setdefault(str(led), []).append(st.trick_no)
         st.trick_seats.append(turn)
         trick.append(card)
         n = len(trick)
