@@ -359,18 +359,41 @@ def _pile_tops(style: str, offset: int, count: int) -> tuple[Counter[str], list[
     return tally, times
 
 
+# The rendered scenes' kinds: a title, a seed offset and what the scene adds. The scenes at
+# ``RENDERED_VALIDATION_SEEDS`` more are the validation part, which no constant, rule or test
+# reads (its figures are the ones quoted); tests read some of the others.
+SCENE_KINDS: tuple[tuple[str, int, dict[str, object]], ...] = (
+    ("(tables, light, glare, blur, noise, perspective vary), 800x600, 1-4 cards", 0, {}),
+    ("on a busy desk (printed paper, objects, covers, cables under the cards)", 1, {"clutter": 1.0}),
+    ("in sunlight through a window (hard shadows across table and cards)", 3, {"shade": 1.0}),
+    ("on limed wood (whitewashed: as pale as a card, with dark grain)", 4, {"table": "limed"}),
+    ("out of focus in hard light (blur 0.7-2 pixels, glare, noise, perspective)", 5, {"hard": True}),
+)
+RENDERED_VALIDATION_SEEDS = 600
+
+
+def bench_scenes(seeds: int) -> None:
+    """Each kind of rendered scene, 30 a deck design, read by the built-in reader (the plain
+    scenes also by each deck enrolled), at seed offset ``seeds`` more than the kind's own."""
+    from sim.render import DECK_STYLES
+
+    part = "the validation part" if seeds == RENDERED_VALIDATION_SEEDS else "scenes tests read"
+    for title, offset, scene in SCENE_KINDS:
+        print(f"Rendered scenes {title}; {part}:")
+        for style in DECK_STYLES:
+            scenes = rendered_scenes(style, 30, seed=zlib.crc32(style.encode()) + seeds + offset, cards=3, **scene)
+            report_tally(f"{style:8} built-in", *_score_scenes(scenes, builtin_deck()))
+            if not scene:
+                with tempfile.TemporaryDirectory() as tmp:
+                    deck = enrolled_deck(style, Path(tmp))
+                report_tally(f"{style:8} enrolled", *_score_scenes(scenes, deck))
+
+
 def bench_rendered() -> None:
     from sim.render import DECK_STYLES
 
-    print("Rendered scenes (tables, light, glare, blur, noise, perspective vary), 800x600, 1-4 cards:")
-    for style in DECK_STYLES:
-        scenes = rendered_scenes(style, 30, seed=zlib.crc32(style.encode()), cards=3)
-        tally, times = _score_scenes(scenes, builtin_deck())
-        report_tally(f"{style:8} built-in", tally, times)
-        with tempfile.TemporaryDirectory() as tmp:
-            deck = enrolled_deck(style, Path(tmp))
-        tally, times = _score_scenes(scenes, deck)
-        report_tally(f"{style:8} enrolled", tally, times)
+    bench_scenes(RENDERED_VALIDATION_SEEDS)
+    bench_scenes(0)
     print("Rendered piles (2-5 cards stacked with offsets, like a played pile): the top card only:")
     for style in DECK_STYLES:
         report_tally(f"{style:8} built-in", *_pile_tops(style, 2, PILES))
@@ -379,18 +402,6 @@ def bench_rendered() -> None:
         report_tally(f"{style:8} built-in", *_pile_tops(style, TUNING_PILES, 2 * PILES))
     table_piles.main()
     bench_fans()
-    tables = (
-        ("on a busy desk (printed paper, objects, covers, cables under the cards)", 1, {"clutter": 1.0}),
-        ("in sunlight through a window (hard shadows across table and cards)", 3, {"shade": 1.0}),
-        ("on limed wood (whitewashed: as pale as a card, with dark grain)", 4, {"table": "limed"}),
-        ("out of focus in hard light (blur 0.7-2 pixels, glare, noise, perspective)", 5, {"hard": True}),
-    )
-    for title, offset, scene in tables:
-        print(f"Rendered scenes {title}:")
-        for style in DECK_STYLES:
-            scenes = rendered_scenes(style, 30, seed=zlib.crc32(style.encode()) + offset, cards=3, **scene)
-            tally, times = _score_scenes(scenes, builtin_deck())
-            report_tally(f"{style:8} built-in", tally, times)
     bench_cameras()
     bench_cameras(seeds=CAMERA_TUNING_SEEDS, readers=("built-in",))
     bench_empty_tables()
