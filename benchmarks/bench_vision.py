@@ -401,10 +401,12 @@ def bench_rendered() -> None:
     for style in DECK_STYLES:
         report_tally(f"{style:8} built-in", *_pile_tops(style, TUNING_PILES, 2 * PILES))
     table_piles.main()
+    bench_fans(RENDERED_VALIDATION_SEEDS)
     bench_fans()
     bench_cameras()
     bench_cameras(seeds=CAMERA_TUNING_SEEDS, readers=("built-in",))
     bench_empty_tables()
+    bench_jokers(RENDERED_VALIDATION_SEEDS)
     bench_jokers()
 
 
@@ -494,14 +496,16 @@ def _random_hands(rng: random.Random) -> tuple:
 JOKER_SCENE = ("RJ", "BJ", "5H")
 
 
-def bench_jokers() -> None:
+def bench_jokers(seeds: int = 0) -> None:
     """Both jokers and a five of hearts lying apart, 60 scenes over the five designs: the random
     scenes above draw jokers rarely, and the shedding game plays four. Then 60 more in hard light
-    (out of focus, glare, noise), where a red joker's pale letters were read black."""
+    (out of focus, glare, noise), where a red joker's pale letters were read black. ``seeds``:
+    a seed offset (``RENDERED_VALIDATION_SEEDS``: the validation part)."""
     from sim.render import DECK_STYLES, random_scene, render_scene
 
+    part = "the validation part" if seeds == RENDERED_VALIDATION_SEEDS else "the scenes the joker rules were worked on"
     for hard, title in ((False, ""), (True, " in hard light")):
-        rng = random.Random(3 + 10 * hard)
+        rng = random.Random(3 + 10 * hard + seeds)
         tally: dict[str, Counter[str]] = {"RJ": Counter(), "BJ": Counter()}
         for n in range(60):
             style = list(DECK_STYLES)[n % len(DECK_STYLES)]
@@ -511,7 +515,7 @@ def bench_jokers() -> None:
                 if card.code in tally:
                     centre = card.corners.mean(axis=0)
                     tally[card.code][_verdict(found, (float(centre[0]), float(centre[1])), card.code, False)] += 1
-        print(f"Rendered jokers{title} (60 scenes of both jokers and a five, five designs), built-in reader:")
+        print(f"Rendered jokers{title} (60 scenes of both jokers and a five, five designs; {part}), built-in reader:")
         for code, verdicts in tally.items():
             counts = ", ".join(f"{name} {verdicts[name]}" for name in ("right", "wrong", "unsure", "not found"))
             print(f"  {code}: {counts}")
@@ -520,15 +524,18 @@ def bench_jokers() -> None:
 FANS = 30  # rendered fans per design
 
 
-def bench_fans() -> None:
+def bench_fans(seeds: int = 0) -> None:
     """Cards side by side, each over the last (a trick laid down, a hand spread): the top card,
-    and the cards under it whose index shows (matched to the covered card laid nearest them)."""
+    and the cards under it whose index shows (matched to the covered card laid nearest them).
+    ``seeds``: a seed offset (``RENDERED_VALIDATION_SEEDS``: the validation part)."""
     from sim.render import DECK_STYLES
 
-    print("Rendered fans (2-4 cards side by side, each over the last by 40-75% of its width):")
+    part = "the validation part" if seeds == RENDERED_VALIDATION_SEEDS else "fans the fan rules were worked on"
+    print(f"Rendered fans (2-4 cards side by side, each over the last by 40-75% of its width; {part}):")
     for style in DECK_STYLES:
         tops, under, times = Counter(), Counter(), []
-        for found, truth, elapsed in _read_together(style, zlib.crc32(style.encode()) + 4, FANS, 4, fan=True):
+        seed = zlib.crc32(style.encode()) + 4 + seeds
+        for found, truth, elapsed in _read_together(style, seed, FANS, 4, fan=True):
             times.append(elapsed)
             tops[_top_verdict(found, truth)] += 1
             tops[NOT_THERE] += not_there(found, truth)
