@@ -1376,6 +1376,32 @@ def test_the_press_that_begins_a_contest_is_no_bad_slap_to_contest() -> None:
     assert untimed(contest(table, 2)) == [PlayContested(NOW, 2, 0, True, 1)]  # seat 1's press is gone
 
 
+def test_a_contest_leaves_the_contester_s_own_slaps_before_it_open_to_contest() -> None:
+    """Only the press a long press began with is taken out: a bad slap the contester made
+    before it, a press of its own, is still there for the others to contest."""
+    table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
+    table.play("8H 7C")
+    table.slap(0)  # seat 0 slaps badly
+    table.slap(2)  # seat 2 slaps badly too, a press of its own
+    table.slap(2)  # and later presses long: its contest
+    assert untimed(contest(table, 2)) == [PlayContested(NOW, 2, 0, True, 1)]
+    assert untimed(contest(table, 1)) == [PlayContested(NOW, 1, 2, True, 1)]  # seat 2's first bad slap
+
+
+def test_a_refused_contest_changes_nothing_but_its_own_press() -> None:
+    """A contest refused (this seat contested that play already) still began with a press that
+    is no slap to contest; the seat's bad slap before it stays open to the others."""
+    table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
+    table.play("8H 7C")
+    table.slap(0)
+    table.slap(2)
+    contest(table, 2)  # seat 2 contests seat 0
+    table.slap(2)  # a bad slap of seat 2's, contestable
+    table.slap(2)  # a long press again: seat 0's play is still the last by another seat
+    assert of(contest(table, 2), Rejected)[0].reason == "seat 0's play is contested by this seat already"
+    assert untimed(contest(table, 1)) == [PlayContested(NOW, 1, 2, True, 1)]
+
+
 def test_contests_end_with_the_next_card_and_need_something_to_contest() -> None:
     table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
     assert of(contest(table, 0), Rejected)[0].reason.startswith("nothing to contest")

@@ -87,10 +87,11 @@ CONTESTABLE = "no slap here: the others may contest it"  # a bad slap where bad 
 @dataclass(slots=True)
 class _Contestable:
     """A play since the last card that may be contested: ``seat`` took a pile (``right``) or
-    slapped badly; ``contesters`` have contested it already."""
+    slapped badly, at ``t`` (the slap's press); ``contesters`` have contested it already."""
 
     seat: int
     right: bool
+    t: int
     contesters: list[int] = field(default_factory=list)
 
 
@@ -155,6 +156,7 @@ class ErsReferee(Referee):
         self.pending_presses: list[int] = []
         self.race: tuple[int, int] | None = None  # (when, who): the good slap no other press has followed yet
         self.contestable: list[_Contestable] = []  # where bad slaps are contested: the plays since the last card
+        self.pressed_at: list[int | None] = [None] * players  # where contests are on, each seat's last press
         self.told_dead = rules.out_of_turn != "credited"  # a card may be told as laid out of turn
         self.dead: list[int] = []  # where in ``played`` the dead cards lie (rules.out_of_turn, penalty_cards)
         self.penalty_owed: list[int] = []  # a seat for each penalty card to be laid on top, in turn
@@ -320,6 +322,8 @@ class ErsReferee(Referee):
             elif event.seat not in self.pending_presses:
                 self.pending_t = t
                 self.pending_presses.append(event.seat)
+                if self.rules.bad_slaps == "contest":
+                    self.pressed_at[event.seat] = t
         elif cls is CardGone:
             if event.zone == PILE and event.card is None and self.pending_award is not None:
                 out += self._award(t, self.pending_award, self.pending_reason)
@@ -531,7 +535,7 @@ class ErsReferee(Referee):
         self.hands_under.clear()
         self.won_on_this_card = True
         if self.rules.bad_slaps == "contest":
-            self.contestable.append(_Contestable(seat, True))
+            self.contestable.append(_Contestable(seat, True, t))
         if self.lone is not None and seat != self.lone:
             self.lone, self.last_chance_left = None, 0
         self.turn = seat
@@ -663,7 +667,7 @@ class ErsReferee(Referee):
         bad slap once a contest upholds it."""
         hand = self.hands[seat]
         if hand and self.rules.bad_slaps == "contest":
-            self.contestable.append(_Contestable(seat, False))
+            self.contestable.append(_Contestable(seat, False, t))
             return [SlapIgnored(t, seat, CONTESTABLE)]
         return [BadSlap(t, seat), *self._penalty(t, seat)]
 
@@ -724,6 +728,10 @@ class ErsReferee(Referee):
 
         if self.rules.bad_slaps != "contest" or not self.rules.slaps:
             return []  # a slap button held long, where contests are off: it means nothing
+        # The press this long press began with is no slap to contest, the contest taken or not;
+        # this seat's slaps before it still are.
+        began = self.pressed_at[seat]
+        self.contestable = [p for p in self.contestable if p.seat != seat or p.t != began]
         if self.winner is not None:
             return no("the game is over")
         if not self.hands[seat]:
@@ -732,7 +740,6 @@ class ErsReferee(Referee):
         if target is None:
             return no("nothing to contest: no pile taken or bad slap by another player since the last card")
         play = self.contestable[target]
-        del self.contestable[target + 1 :]  # all this seat's: the press that began this contest
         if seat in play.contesters:
             return no(f"seat {play.seat}'s play is contested by this seat already")
         play.contesters.append(seat)
@@ -833,7 +840,8 @@ class ErsReferee(Referee):
             "pending_t": self.pending_t,
             "pending_presses": list(self.pending_presses),
             "race": None if self.race is None else list(self.race),
-            "contestable": [[p.seat, p.right, list(p.contesters)] for p in self.contestable],
+            "contestable": [[p.seat, p.right, list(p.contesters), p.t] for p in self.contestable],
+            "pressed_at": list(self.pressed_at),
             "dead": list(self.dead),
             "penalty_owed": list(self.penalty_owed),
             "penalty_since": self.penalty_since,
@@ -881,10 +889,11 @@ class ErsReferee(Referee):
         self.pending_presses = list(snapshot["pending_presses"])
         race = snapshot.get("race")
         self.race = None if race is None else (int(race[0]), int(race[1]))
-        self.contestable = [
-            _Contestable(int(seat), bool(right), [int(c) for c in contesters])
-            for seat, right, contesters in snapshot.get("contestable", [])
+        self.contestable = [  # (a play kept before its press's time was: at no press)
+            _Contestable(int(play[0]), bool(play[1]), int(play[3]) if len(play) > 3 else -1, [int(c) for c in play[2]])
+            for play in snapshot.get("contestable", [])
         ]
+        self.pressed_at = list(snapshot.get("pressed_at", [None] * self.players))
         self.dead = [int(i) for i in snapshot.get("dead", [])]
         self.penalty_owed = [int(seat) for seat in snapshot.get("penalty_owed", [])]
         self.penalty_since = int(snapshot.get("penalty_since", 0))
