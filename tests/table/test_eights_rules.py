@@ -41,7 +41,7 @@ from table.games.eights.decisions import (
     TurnedCardTaken,
 )
 from table.games.eights.referee import CHOOSE, OVER, PLAY, EightsReferee
-from table.referee import GameSetupError
+from table.referee import Expectation, GameSetupError
 from table.rules import RulesError
 from tests.decision_helpers import NOW, of, one, untimed
 
@@ -928,6 +928,52 @@ def test_a_tap_while_laying_a_match_leaves_the_play_open_and_a_long_press_closes
     g.ref.handle(CardSeen(g.t, "camera", parse_card("8H"), "pile"))
     out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, "hold"))  # closed, and the suit's default taken
     assert one(out, ChoiceMade).seat == 1 and turn(out) == 2 and not of(out, Rejected)
+
+
+def test_while_a_play_is_open_the_table_asks_its_player_for_a_match_or_a_long_press() -> None:
+    """Seat 2 stacks a two on the two it owes for: until the window ends, the table waits on
+    seat 2's match or its long press, not on its draw; the long press closes the play and passes
+    the draw on, drawing nothing."""
+    g = Game(players=3, safe_card=False)
+    g.on("5H")
+    g.card("2H")  # seat 1: seat 2 owes 2
+    assert g.ref.expects().action == "draw-or-stack"
+    g.t += 2 * S
+    g.ref.handle(CardSeen(g.t, "camera", parse_card("2C"), "pile"))  # seat 2 stacks
+    assert g.ref.expects() == Expectation("match-or-done", 2, "lay a match, or hold: done")
+    assert g.ref.legal_actions() == {2: frozenset({"match-or-done"})}
+    out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 2, "hold"))
+    assert one(out, DrawOwed).seat == 0 and turn(out) == 0 and not of(out, CardsDrawn)
+
+
+@pytest.mark.parametrize("action", ["draw", "pass", "accept"])
+def test_any_going_on_that_closes_a_play_leaving_a_choice_takes_its_default_and_is_refused_nothing(action) -> None:
+    """Not only a long press: any action of the player saying it goes on, while its play is
+    open, closes it; the choice the play leaves it takes its default, and nothing is refused
+    after the game has moved."""
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.t += 2 * S
+    g.ref.handle(CardSeen(g.t, "camera", parse_card("8H"), "pile"))
+    out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 1, action))
+    assert one(out, ChoiceMade).seat == 1 and turn(out) == 2 and not of(out, Rejected)
+
+
+def test_a_card_taken_back_before_the_reshuffle_s_active_cards_are_put_back_forgets_nothing() -> None:
+    """After a reshuffle the pile is lifted and its active cards put back; a misplay laid and
+    taken back in between does not make the card put back a play."""
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.card("2C")  # seat 1
+    g.card("2H")  # seat 2: seat 3 owes 4, the twos are active
+    g.st.hands[0] += g.st.stock
+    g.st.stock = 0
+    g.act(3, "hold")  # the stock is reshuffled: 2C and 2H are kept on the pile
+    hands = list(g.st.hands)
+    g.gone()  # the pile lifted
+    assert of(g.card("5D"), Misplay)  # laid and taken back
+    assert g.card("2C") == [] and g.card("2H") == []  # put back: no plays
+    assert g.st.hands == hands and g.conserved()
 
 
 # ====================================================================== counts kept whole

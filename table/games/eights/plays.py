@@ -93,7 +93,15 @@ class EightsPlays(EightsBase):
             del st.reshow[: st.reshow.index(card) + 1]
             st.lifted = bool(st.reshow)
             return []
-        st.reshow, st.lifted = [], False
+        reshow, laid = st.reshow, len(st.pile)
+        out = self._laid_on_pile(t, card)
+        if st.reshow is reshow and len(st.pile) != laid:  # played on: the active cards are not coming back
+            st.reshow, st.lifted = [], False
+        return out
+
+    def _laid_on_pile(self, t: int, card: Card) -> list[Decision]:
+        """A card seen on the pile that is no active card put back after a reshuffle."""
+        st = self.state
         if st.phase == TURN_UP:
             return self._turned(t, card)
         out: list[Decision] = []

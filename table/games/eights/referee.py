@@ -120,6 +120,8 @@ class EightsReferee(EightsPlays):
             c = st.choices[0]
             taps = ", ".join(f"{i} {o}" for i, o in enumerate(c["options"], 1))
             return Expectation(Action.CHOOSE, c["seat"], f"{c['kind']}: taps {taps}; hold: {c['default']}")
+        if self.wakeup() is not None:  # the play just laid is open to a match
+            return Expectation("match-or-done", st.turn, "lay a match, or hold: done")
         if st.owed:
             return Expectation("draw-or-stack", st.turn, f"draw {st.owed}, stack or shield")
         if st.skips:
@@ -158,9 +160,12 @@ class EightsReferee(EightsPlays):
         # leaves it open).
         going_on = isinstance(event, SeatAction) and event.seat == st.turn and event.action in GOING_ON
         if going_on and self.wakeup() is not None:
+            # The player says its play is done, and nothing more: a choice the play leaves it
+            # takes its default.
             out += self._close(t)
-            if self.expects().seat != event.seat:  # the player said it is done: nothing more is its to do
-                return out
+            if self.state is st and st.phase == CHOOSE and st.choices[0]["seat"] == event.seat:
+                out += self._choose(t, event.seat, 0)
+            return out
         if isinstance(event, SeatAction):
             return out + self._action(t, event.seat, event.action, event.value)
         if isinstance(event, CardGone):
