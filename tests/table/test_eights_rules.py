@@ -959,6 +959,20 @@ def test_any_going_on_that_closes_a_play_leaving_a_choice_takes_its_default_and_
     assert one(out, ChoiceMade).seat == 1 and turn(out) == 2 and not of(out, Rejected)
 
 
+def test_a_reshuffle_after_a_draw_is_taken_keeps_the_whole_latest_play() -> None:
+    """The text keeps "the latest play" out of a reshuffle: after the draw it passed on is
+    taken, a two matched with a joker stays whole (the joker counts as the two under it)."""
+    g = Game(safe_card=False)
+    g.on("9C")
+    g.card("2C")  # seat 1
+    g.together("2H", "RJ")  # seat 2: a two matched with a joker, stacked: seat 3 owes 6
+    g.act(3, "hold")  # seat 3 draws its 6
+    g.st.hands[1] += g.st.stock
+    g.st.stock = 0
+    out = g.act(0, "hold")  # seat 0 draws from a stock that must be reshuffled
+    assert one(out, StockReshuffled).kept == (parse_card("2H"), parse_card("RJ")) and g.conserved()
+
+
 def test_a_card_taken_back_before_the_reshuffle_s_active_cards_are_put_back_forgets_nothing() -> None:
     """After a reshuffle the pile is lifted and its active cards put back; a misplay laid and
     taken back in between does not make the card put back a play."""

@@ -1284,6 +1284,17 @@ def test_slapping_back_in_at_any_time_where_the_rule_sheet_says_you_can_always_s
         assert of(table.slap(1), says)
 
 
+def test_a_pile_the_last_holder_claims_waits_for_a_slap_back_in_where_you_can_always_slap() -> None:
+    """Seat 1 lays its last card and seat 0, alone holding cards, doubles it: the pile is seat
+    0's at once where slapping back in needs two holders, and waits for seat 1's slap where
+    "you can always slap"."""
+    for always in (False, True):
+        table = Table(only("double", slap_in_always=always), tops=[["5D"], ["5C"]], sizes=[None, 1])
+        out = table.play("5C 5D")
+        assert bool(of(out, PileWon)) is not always
+        assert bool(of(table.slap(1), GoodSlap)) is always
+
+
 def test_a_late_slap_penalty_spares_the_piles_winner() -> None:
     table = double_on_three_seats(only("double", late_slaps="penalty"))
     table.slap(2, at=2100)

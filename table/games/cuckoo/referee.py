@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from table.cards import Card, Rank, spoken
+from table.cards import Card, Rank, counted, spoken
 from table.decisions import (
     CardMismatch,
     Decision,
@@ -506,10 +506,9 @@ class CuckooReferee(StatefulReferee):
     def end_game(self, t: int) -> list[Decision]:
         """The players end the game where it stands: fewest points (or most lives) win."""
         st = self.state
-        if self.rules.scoring == "points":
-            return self._game_over(
-                t, self._fewest_points(), f"ended by the players: fewest points after {st.round} rounds"
-            )
+        if self.rules.scoring == "points":  # the round under way counts for nothing
+            played = counted(st.round - 1, "round")
+            return self._game_over(t, self._fewest_points(), f"ended by the players: fewest points after {played}")
         high = max(st.lives)
         winners = [s for s in range(self.players) if st.lives[s] == high]
         return self._game_over(t, winners, "ended by the players: most lives left")

@@ -259,8 +259,9 @@ class EightsPlays(EightsBase):
         st.match, st.top_from = base, seat
         if not jokers_only:
             st.suit = suit_of(base)
+        st.play_from = len(st.pile) - len(cards)
         if not stacked:
-            st.active_from = len(st.pile) - len(cards)
+            st.active_from = st.play_from
         kings = naturals(cards)
         if base is not None and kings and all(c.rank is Rank.KING for c in kings):
             if not st.kings:

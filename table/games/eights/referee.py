@@ -265,14 +265,14 @@ class EightsReferee(EightsPlays):
             out.append(TurnSkipped(t, seat, f"drew {st.owed}"))
             st.owed, st.owed_split = st.owed_split, 0
             st.owed_locked = bool(st.owed)
-            st.active_from = max(st.active_from, len(st.pile) - 1)
+            st.active_from = max(st.active_from, st.play_from)  # the latest play stays active
             return out + self._next(t, seat)
         if st.skips:
             # Each active four skips one player, the count going on round the table: three fours
             # at three players skip everyone once, the one who laid the last of them too.
             missed = [self.step(seat, k) for k in range(st.skips)]
             st.skips = 0
-            st.active_from = max(st.active_from, len(st.pile) - 1)
+            st.active_from = max(st.active_from, st.play_from)  # the latest play stays active
             out = [TurnSkipped(t, s, "a four") for s in missed]
             return out + self._next(t, missed[-1])
         return [Rejected(t, "nothing to take: play a card or hold to draw", "action", seat)]

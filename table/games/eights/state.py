@@ -65,6 +65,7 @@ class EightsState:
     stock: int = 0
     pile: list[Card] = field(default_factory=list)  # the discard pile, bottom first
     active_from: int = 0  # pile[active_from:] are the active cards a reshuffle leaves
+    play_from: int = 0  # pile[play_from:] is the latest play (active once what it stacked on is taken)
     match: Card | None = None  # what the top of the pile counts as (a joker takes the card under it)
     suit: str | None = None  # the suit to follow (an eight's choice)
     top_from: int = NOBODY  # who played the top card
@@ -218,6 +219,7 @@ class EightsBase(StatefulReferee):
             return False
         st.pile, st.active_from, st.stock, st.unseen = kept, st.active_from - start, st.stock + back, 0
         st.kings_from = max(0, st.kings_from - start)
+        st.play_from = max(0, st.play_from - start)
         st.reshow = list(kept)
         out.append(StockReshuffled(t, back, tuple(kept)))
         if self.rules.reshuffle_extra_card:

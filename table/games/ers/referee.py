@@ -508,8 +508,8 @@ class ErsReferee(Referee):
         """``seat`` takes the pile, unless its top card is slappable, or may yet be told as laid
         out of turn (``before_card``): then it takes the pile as it is picked up (the next card,
         or the camera seeing it go), and a good slap before then still wins it."""
-        may_slap_in = self.lone is not None or len(set(self.holders()) | {seat}) > 1
-        slappable = self.rules.slaps and may_slap_in and self.slap_condition() is not None
+        others_may_slap = any(self._why_not(other) is None for other in range(self.players) if other != seat)
+        slappable = others_may_slap and self.slap_condition() is not None
         if slappable or self.before_card is not None:
             self.pending_award, self.pending_reason = seat, reason
             self.turn = seat
