@@ -394,7 +394,13 @@ def bench_rendered() -> None:
 
     bench_scenes(RENDERED_VALIDATION_SEEDS)
     bench_scenes(0)
-    print("Rendered piles (2-5 cards stacked with offsets, like a played pile): the top card only:")
+    validation = RENDERED_VALIDATION_SEEDS + 2
+    print(
+        "Rendered piles (2-5 cards stacked with offsets, like a played pile): the top card only; the validation part:"
+    )
+    for style in DECK_STYLES:
+        report_tally(f"{style:8} built-in", *_pile_tops(style, validation, PILES))
+    print("The same, on piles tests read (seeds +2):")
     for style in DECK_STYLES:
         report_tally(f"{style:8} built-in", *_pile_tops(style, 2, PILES))
     print(f"The same, on the piles the pile rules are tuned on (seeds +{TUNING_PILES}, {2 * PILES} a design):")
