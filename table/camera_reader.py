@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # the vision code loads in the camera thread, not when the ta
 
 log = logging.getLogger("cardtable")
 
-CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open
+CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open, or stopped
+FAILED_FRAMES_FAULT = 3  # frames in a row that cannot be read: a fault, not a frame left out
 
 
 class CameraReader(threading.Thread):
@@ -42,6 +43,7 @@ class CameraReader(threading.Thread):
         # told): the table is ready then, not before (systemd's READY=1).
         self.ready = threading.Event()
         self.first_try = ""  # what that first try found, in a few words
+        self.broken = False  # the camera raised an error reading: a fault until a frame comes again
 
     def run(self) -> None:
         try:
@@ -79,7 +81,8 @@ class CameraReader(threading.Thread):
                 self.stop_event.wait(CAMERA_RETRY_S)
                 continue
             self._tried(f"camera {camera.source} open")
-            self.inbox.put(Fault(CAMERA, None))  # opened: whatever kept it from opening is over
+            if not self.broken:  # opened: whatever kept it from opening is over (a broken one: once it delivers)
+                self.inbox.put(Fault(CAMERA, None))
             with source:
                 self._frames(source, reader)
             if source.ended:
@@ -102,9 +105,22 @@ class CameraReader(threading.Thread):
         from vision.frame_check import ProblemWatch
 
         lost = False
+        failed = 0  # frames in a row that could not be read
         watch = ProblemWatch(round(self.config.camera.lost_after_s * 1e9))
         while not self.stop_event.is_set():
-            frame = source.read()
+            try:
+                frame = source.read()
+            except Exception as exc:  # the driver's error: said once, and the camera opened again
+                if getattr(source, "recording", False):
+                    raise  # a recording with a hole in it stops there: opened again, it would start again
+                if not self.broken:  # (the loop names the fault)
+                    self.broken = True
+                    self.inbox.put(Fault(CAMERA, f"{source.name} stopped delivering frames: {exc}"))
+                self.stop_event.wait(CAMERA_RETRY_S)
+                return
+            if frame is not None and self.broken:
+                self.broken = False
+                self.inbox.put(Fault(CAMERA, None))
             if frame is None:
                 if source.ended:
                     return
@@ -129,10 +145,20 @@ class CameraReader(threading.Thread):
             started = time.thread_time_ns()
             try:
                 report = reader.report(frame.image, frame.t_ns)
-            except Exception:  # one bad frame must not stop the table: logged, left out
+            except Exception as exc:  # one bad frame must not stop the table: left out; many are a fault
                 self.failed_frames += 1
-                log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
+                failed += 1
+                if failed == 1:
+                    log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
+                if failed == FAILED_FRAMES_FAULT:
+                    why = f"{type(exc).__name__}: {exc}"
+                    self.inbox.put(Fault(CAMERA, f"frames from {source.name} cannot be read ({why})"))
                 continue
+            if failed:
+                log.info("frames from %s read again after %d that could not be", source.name, failed)
+                if failed >= FAILED_FRAMES_FAULT:
+                    self.inbox.put(Fault(CAMERA, None))
+                failed = 0
             self.cpu_ns += time.thread_time_ns() - started
             self.frames += 1
             self.read_frames = reader.read_frames

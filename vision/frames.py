@@ -156,6 +156,7 @@ class BaseSource:
 
     name: str = "source"
     ended: bool = False
+    recording: bool = False  # frames made before (a folder, a video): opened again, it starts again
 
     @property
     def lost(self) -> bool:
@@ -493,6 +494,8 @@ class ImageFolderSource(BaseSource):
     ``skipped``; the frames after it keep their own index and time, so the timeline does not shift.
     """
 
+    recording = True
+
     def __init__(
         self, path: str | Path, fps: float = 10.0, start_ns: int = 0, *, skip_unreadable: bool = False
     ) -> None:
@@ -575,6 +578,8 @@ class VideoFileSource(BaseSource):
     not increasing) the frame index and the file's frame rate are used instead. A video that ends
     early or has a damaged frame ends the source there.
     """
+
+    recording = True
 
     def __init__(self, path: str | Path, start_ns: int = 0) -> None:
         self.path = Path(path)

@@ -230,6 +230,87 @@ def test_a_covered_lens_pauses_the_game_saying_so_and_takes_no_card_away(tmp_pat
     assert seen == ["card-seen"]  # the queen, once: nothing taken away while the lens was covered
 
 
+class SteeredCamera:
+    """A camera showing a still picture whose reads raise while ``failing`` is set (a driver's
+    error, a cable pulled half out), as ``vision.frames.open_source`` would open it."""
+
+    def __init__(self, picture: Path) -> None:
+        self.picture, self.failing, self.opened = picture, False, 0
+
+    def open(self, spec: str, **kw) -> object:
+        from vision.frames import StillFileSource
+
+        self.opened += 1
+        source = StillFileSource(self.picture, kw.get("fps") or 5)
+        real_read = source.read
+
+        def read():
+            if self.failing:
+                time.sleep(0.05)
+                raise OSError(19, "No such device")
+            return real_read()
+
+        source.read = read  # type: ignore[method-assign]
+        return source
+
+
+def test_a_camera_whose_reads_fail_pauses_the_game_once_and_goes_on_when_frames_come_again(
+    tmp_path: Path, monkeypatch, caplog
+) -> None:
+    import vision.frames
+
+    config = load_config(rendered_table(tmp_path, frames=1, card_from=9))
+    camera = SteeredCamera(tmp_path / "frames" / "frame-000.png")
+    monkeypatch.setattr(vision.frames, "open_source", camera.open)
+    table = LiveTable(config, pin_factory=timed_mock_factory())
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
+    runner.start()
+    try:
+        wait_until(lambda: table.camera.frames > 0)
+        camera.failing = True
+        wait_until(lambda: table.games[0].paused and camera.opened >= 3)  # named, and opened again and again
+        assert "stopped delivering frames: [Errno 19] No such device" in table.games[0].faults["camera"]
+        camera.failing = False
+        wait_until(lambda: "camera" not in table.games[0].faults)  # frames again: the game goes on
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert table.camera.is_alive() is False and table.stats.errors == 0
+    assert sum("stopped delivering frames" in r.getMessage() for r in caplog.records) == 1  # said once
+
+
+def test_frames_that_cannot_be_read_one_after_another_pause_the_game_with_one_traceback(
+    tmp_path: Path, monkeypatch, caplog
+) -> None:
+    from table.frame_reports import FrameReader
+
+    config = load_config(rendered_table(tmp_path, frames=1, card_from=9))
+    failing = threading.Event()
+    real_report = FrameReader.report
+
+    def report(self, image, t_ns, *args):
+        if failing.is_set():
+            raise ValueError("operands could not be broadcast together")
+        return real_report(self, image, t_ns, *args)
+
+    monkeypatch.setattr(FrameReader, "report", report)
+    monkeypatch.setattr("vision.frames.open_source", SteeredCamera(tmp_path / "frames" / "frame-000.png").open)
+    table = LiveTable(config, pin_factory=timed_mock_factory())
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
+    runner.start()
+    try:
+        wait_until(lambda: table.camera.frames > 0)
+        failing.set()
+        wait_until(lambda: table.games[0].paused and table.camera.failed_frames >= 6)
+        assert "cannot be read (ValueError: operands" in table.games[0].faults["camera"]
+        failing.clear()
+        wait_until(lambda: "camera" not in table.games[0].faults)
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert sum(r.exc_info is not None for r in caplog.records) == 1  # one traceback, not one a frame
+
+
 def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_pin(tmp_path: Path, caplog) -> None:
     config = load_config(rendered_table(tmp_path, frames=15, card_from=20))
     factory = timed_mock_factory()
