@@ -33,7 +33,7 @@ from table.decisions import Decision, InputTooLate
 from table.events import ButtonPressed, CardGone, CardSeen, Command, Event, SeatAction
 from table.games import GAMES, GameSetup
 from table.gestures import Gesture, GestureKind, GestureReader, GestureTiming, meaning
-from table.journal import Journal, JournalWriter
+from table.journal import Journal, JournalError, JournalWriter
 from table.laid_while_down import LAID_PART, LaidWhileDown
 from table.lights import Pattern
 from table.referee import Referee
@@ -45,6 +45,8 @@ from table.units import MS
 log = logging.getLogger("cardtable")
 
 CAMERA = "camera"
+JOURNAL = "journal"  # the part whose fault is a journal that cannot be written (a full disk)
+JOURNAL_RETRY_NS = 1_000 * MS  # between tries to write out a journal that could not be
 COMMAND = "command"  # the source of inputs given as commands (``cardtable send``), not from the seats or camera
 ALL_HELD_NS = 3_000 * MS  # every seat's button held down together this long: deal a new game
 
@@ -131,6 +133,7 @@ class TableCore:
         self.restart: LaidWhileDown | None = None  # after a restart: what each zone showed (``table.laid_while_down``)
         self._edges_vouched: int | None = None  # the seats' source has delivered every edge up to here
         self._batched = False  # inputs handed over together: the tick waits for the last
+        self._journal_tried_ns = 0  # when a journal that could not be written was last tried again
 
     @classmethod
     def resumed(
@@ -250,6 +253,12 @@ class TableCore:
         every source has reported, messages on the lights that have played."""
         if self._batched:
             return
+        if JOURNAL in self.faults and now_ns - self._journal_tried_ns >= JOURNAL_RETRY_NS:
+            self._journal_tried_ns = now_ns
+            with contextlib.suppress(JournalError):
+                if self.journal is not None:
+                    self.journal.sync()
+                self._set_fault(JOURNAL, None)
         # Gestures are decided only as far as every edge has surely arrived: a release stamped
         # 699 ms into a press, reaching the table at 701 ms, is a tap and not a long press.
         surely = now_ns - self._edges_late_ns
@@ -362,7 +371,11 @@ class TableCore:
             late = self.sequencer.push(event)
         self.inputs.append((event, late))
         if self.journal is not None:
-            self.journal.record(event, late)
+            try:
+                self.journal.record(event, late)
+            except JournalError as exc:  # the input is taken and its line kept to write: nothing more until it is
+                self._set_fault(JOURNAL, f"{exc}: free some space; the game goes on once it is written")
+                self._journal_tried_ns = now_ns
         if late is not None:
             self._emit([InputTooLate(event.t_ns, event.TYPE, getattr(event, "seat", None), late)], now_ns)
 

@@ -14,6 +14,7 @@ from collections import deque
 from pathlib import Path
 
 from table.controller import TableCore
+from table.journal import JournalError
 
 log = logging.getLogger("cardtable")
 
@@ -54,7 +55,10 @@ class GameSeries:
     @staticmethod
     def close_journal(core: TableCore) -> None:
         if core.journal is not None:
-            core.journal.close()
+            try:
+                core.journal.close()
+            except JournalError as exc:  # said; the table closes the rest all the same
+                log.error("%s", exc)
 
     def abandon(self, core: TableCore) -> None:
         """The game is given up (every button held, or a command): its lights are the table's

@@ -13,6 +13,7 @@ journal, or with ``salvage`` keeps what the lines before it prove. A journal wri
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -131,7 +132,13 @@ class JournalWriter:
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create journal: {exc.strerror}") from None
         named = {"names": list(names)} if names else {}
-        self._write({"journal": FORMAT, **setup.to_json(), "start": start_ns, "number": number, **named})
+        try:
+            self._write({"journal": FORMAT, **setup.to_json(), "start": start_ns, "number": number, **named})
+        except JournalError:  # no set-up line (a full disk): no journal left behind to resume
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self.path.unlink(missing_ok=True)
+            raise
 
     @classmethod
     def resume(cls, path: str | Path, fsync: bool = True) -> JournalWriter:
@@ -166,21 +173,35 @@ class JournalWriter:
         self._write(data)
 
     def _write(self, data: object) -> None:
+        """One line; JournalError when it cannot be written out now (a full disk): it is kept in
+        the file's buffer, and goes out with the next line or ``sync`` that can be written."""
         line, crc = journal_line(data, self._after or 0)
         if self._after is not None:
             self._after = crc
-        self._file.write(line + "\n")
-        self._file.flush()
-        if self.fsync:
-            self.sync()
+        try:
+            self._file.write(line + "\n")
+            self._file.flush()
+            if self.fsync:
+                os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot write the journal: {exc.strerror or exc}") from None
 
     def sync(self) -> None:
-        """Everything written so far on the disk (each line is, where ``fsync`` is set)."""
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        """Everything written so far on the disk (each line is, where ``fsync`` is set);
+        JournalError when it cannot be."""
+        try:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot write the journal: {exc.strerror or exc}") from None
 
     def close(self) -> None:
-        self._file.close()
+        """Closed, whatever happens; JournalError when the lines still buffered (a full disk)
+        cannot be written: they are lost."""
+        try:
+            self._file.close()
+        except OSError as exc:
+            raise JournalError(f"{self.path}: its last lines could not be written: {exc.strerror or exc}") from None
 
     def __enter__(self) -> JournalWriter:
         return self

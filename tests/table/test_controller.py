@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from table import signals as sg
 from table.cards import parse_card
 from table.controller import FrameReport, Outputs, TableCore
@@ -12,7 +14,7 @@ from table.events import ButtonPressed, CardSeen
 from table.games import setup_game
 from table.games.cuckoo.decisions import Kept, Traded
 from table.games.ers.referee import CONTESTABLE
-from table.journal import JournalWriter, read_journal
+from table.journal import JournalError, JournalWriter, read_journal
 from table.units import MS
 
 BOUNDS = {"camera": 250 * MS, "gpio": 20 * MS}
@@ -158,6 +160,81 @@ def test_a_card_the_camera_confirmed_after_its_bound_is_played_dated_as_late_as_
     assert core.redated == 1 and not any(isinstance(d, InputTooLate) for d in core.decisions)
     entries = read_journal(tmp_path / "game.jsonl").entries
     assert [(e.event.t_ns, e.late_ns) for e in entries][1] == (released + 1, None)
+
+
+class FillingDisk:
+    """A journal file's stand-in whose writes to the disk fail while ``full`` is set (the
+    lines stay in the file's buffer, as a real file's do)."""
+
+    def __init__(self, file) -> None:
+        self.file, self.full = file, False
+
+    def write(self, text: str) -> int:
+        return self.file.write(text)
+
+    def flush(self) -> None:
+        if self.full:
+            raise OSError(28, "No space left on device")
+        self.file.flush()
+
+    def fileno(self) -> int:
+        return self.file.fileno()
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            self.file.close()
+
+
+def test_a_journal_that_cannot_be_written_pauses_the_game_until_it_is_and_loses_no_line(tmp_path: Path) -> None:
+    """The disk fills up: the input that could not be written out is taken and its line kept,
+    the game pauses naming the journal, and once there is room again every line is written and
+    the game goes on."""
+    setup = setup_game("ers", players=3, seed=1)
+    path = tmp_path / "game.jsonl"
+    journal = JournalWriter(path, setup, fsync=False)
+    disk = journal._file = FillingDisk(journal._file)
+    core, _ = _core(journal=journal)
+    _card(core, "7H", 1_000 * MS, 1_100 * MS)
+    disk.full = True
+    _card(core, "7S", 2_000 * MS, 2_100 * MS)
+    assert core.paused and "cannot write the journal: No space left on device" in core.faults["journal"]
+    _card(core, "9C", 3_000 * MS, 3_100 * MS)  # set aside while paused
+    core.tick(3_500 * MS)
+    assert core.paused
+    disk.full = False
+    core.tick(4_600 * MS)  # tried again: written
+    assert not core.paused
+    _press(core, 2, 5_000 * MS, 5_010 * MS)
+    core.tick(6_000 * MS)
+    journal.close()
+    entries = read_journal(path).entries
+    assert [e.event.TYPE for e in entries] == ["card-seen", "card-seen", "press"]
+    assert [d.seat for d in core.decisions if isinstance(d, GoodSlap)] == [2]  # the double of sevens
+    assert core.set_aside == 1
+
+
+def test_a_journal_whose_last_lines_cannot_be_written_as_the_table_stops_is_said_and_closed(tmp_path: Path) -> None:
+    setup = setup_game("ers", players=3, seed=1)
+    journal = JournalWriter(tmp_path / "game.jsonl", setup, fsync=False)
+    disk = journal._file = FillingDisk(journal._file)
+    core, _ = _core(journal=journal)
+    disk.full = True
+    _card(core, "7H", 1_000 * MS, 1_100 * MS)
+    with pytest.raises(JournalError, match="its last lines could not be written: No space left on device"):
+        journal.close()
+    assert disk.file.closed
+
+
+def test_a_journal_whose_set_up_line_cannot_be_written_leaves_no_file(tmp_path: Path, monkeypatch) -> None:
+    def no_room(self, data) -> None:
+        raise JournalError(f"{self.path}: cannot write the journal: No space left on device")
+
+    monkeypatch.setattr(JournalWriter, "_write", no_room)
+    with pytest.raises(JournalError, match="No space left"):
+        JournalWriter(tmp_path / "game.jsonl", setup_game("ers", players=3, seed=1), fsync=False)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unreadable_card_asks_the_seat_that_played_it_to_show_it_again() -> None:
