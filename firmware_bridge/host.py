@@ -133,6 +133,7 @@ class Bridge:
         self._thread: threading.Thread | None = None
         self._serial: object | None = None
         self.info: BoardInfo | None = None
+        self._was_down: set[int] = set()  # the buttons down when the last link was lost, as the table was told
         self._reset_link()
 
     # -- the public side, safe from any thread ------------------------------------------------
@@ -195,6 +196,8 @@ class Bridge:
 
     # -- the thread ----------------------------------------------------------------------------
     def _reset_link(self) -> None:
+        if getattr(self, "_heard_levels", False):  # a link that knew its levels: the table was told them
+            self._was_down = {button for button, down in self._levels.items() if down}
         self.info = None  # whatever is on the port now must introduce itself again
         self._board_dropped = 0
         self._decoder = p.Decoder()
@@ -463,12 +466,18 @@ class Bridge:
         if not self._heard_levels:  # the link's first: buttons held as the board (or the link) started
             self._heard_levels = True
             for button in range(buttons):
-                if down >> button & 1:
-                    self._levels[button] = True
-                    seat = self._seat(button)
-                    if seat is not None:
-                        log.warning("bridge %s: %s is down as the link starts", self.port, self._where(button))
-                        self.edges.put(ButtonLevel(seat, True, self._where(button)))  # type: ignore[arg-type]
+                held, was = bool(down >> button & 1), button in self._was_down  # (was: before the link was lost)
+                self._levels[button] = held
+                seat = self._seat(button)
+                if held == was or seat is None:
+                    continue  # as the table has it
+                if held:
+                    log.warning("bridge %s: %s is down as the link starts", self.port, self._where(button))
+                else:
+                    log.warning("bridge %s: %s was let go while the link was down", self.port, self._where(button))
+                why = "as the link started" if held else "let go while the link was down"
+                self.edges.put(ButtonLevel(seat, held, self._where(button), why))  # type: ignore[arg-type]
+            self._was_down = set()
             return
         if self._numbers.missing() or self._held:
             return  # edges still on their way: neither the levels nor the time are comparable yet

@@ -269,6 +269,30 @@ def test_a_button_down_as_the_link_starts_is_reported_held(rig) -> None:
     assert (edge.seat, edge.pressed) == (2, False) and bridge.held() == []
 
 
+def test_buttons_let_go_or_pressed_while_the_board_was_unplugged_are_told_as_it_comes_back(rig) -> None:
+    """Seat 0 holds its button as the cable is pulled and lets go before it is back; seat 1
+    holds on throughout; seat 2 presses while it is out. Back, the board's first heartbeat
+    tells the table seat 0 is up and seat 2 down; seat 1, as the table has it, is not told again."""
+    board, bridge = rig(timing=BridgeTiming(reopen_ns=50 * MS))
+    wait_for(lambda: bridge.fit.ready)
+    board.press(0)
+    board.press(1)
+    wait_for(lambda: bridge.edges.qsize() >= 2)
+    bridge.drain()
+    board.unplug()
+    wait_for(lambda: bridge.status == "disconnected")
+    board.release(0)
+    board.press(2)
+    board.plug()
+    wait_for(lambda: bridge.status == "connected" and not bridge.edges.empty())
+    time.sleep(0.2)  # the first heartbeat's every word
+    assert sorted(bridge.drain(), key=lambda level: level.seat) == [
+        ButtonLevel(0, False, "board button 0 (seat 0)", "let go while the link was down"),
+        ButtonLevel(2, True, "board button 2 (seat 2)"),
+    ]
+    assert bridge.held() == [1, 2]
+
+
 def test_an_impossible_pong_is_left_out_of_the_fit(rig) -> None:
     board, bridge = rig()
     wait_for(lambda: bridge.fit.ready)
