@@ -134,6 +134,7 @@ class TableCore:
         self._edges_vouched: int | None = None  # the seats' source has delivered every edge up to here
         self._batched = False  # inputs handed over together: the tick waits for the last
         self._journal_tried_ns = 0  # when a journal that could not be written was last tried again
+        self._paused_from = 0  # when the game last paused (a part failed)
 
     @classmethod
     def resumed(
@@ -203,7 +204,7 @@ class TableCore:
     def held_at_start(self, seat: int, now_ns: int, why: str = "held down as the table started") -> None:
         """The seat's button reads pressed where no press was seen: a fault until it is let go."""
         self.lost_edges += "an edge lost" in why
-        self._set_fault(self._button(seat), f"{why} (stuck, or wired to ground?)")
+        self._set_fault(self._button(seat), f"{why} (stuck, or wired to ground?)", now_ns)
         self.gestures.held_at_start(seat, now_ns)
         self.tick(now_ns)
 
@@ -232,10 +233,12 @@ class TableCore:
 
     def fault(self, part: str, problem: str | None, now_ns: int) -> None:
         """``part`` failed (``problem`` says how) or recovered (None): the game pauses while any has failed."""
-        self._set_fault(part, problem)
+        self._set_fault(part, problem, now_ns)
         self.tick(now_ns)
 
-    def _set_fault(self, part: str, problem: str | None) -> None:
+    def _set_fault(self, part: str, problem: str | None, now_ns: int) -> None:
+        if not self.faults:
+            self._paused_from = now_ns  # inputs from before it were made before the game paused: taken
         if problem is None:
             if self.faults.pop(part, None) is not None:
                 log.warning("%s: recovered%s", part, "" if self.faults else "; the game goes on")
@@ -258,7 +261,7 @@ class TableCore:
             with contextlib.suppress(JournalError):
                 if self.journal is not None:
                     self.journal.sync()
-                self._set_fault(JOURNAL, None)
+                self._set_fault(JOURNAL, None, now_ns)
         # Gestures are decided only as far as every edge has surely arrived: a release stamped
         # 699 ms into a press, reaching the table at 701 ms, is a tap and not a long press.
         surely = now_ns - self._edges_late_ns
@@ -323,9 +326,10 @@ class TableCore:
             if g.kind == GestureKind.STUCK and self._button(g.seat) in self.faults:
                 continue  # held since the start: said so already
             if g.kind in (GestureKind.STUCK, GestureKind.CHATTERING):
-                self._set_fault(self._button(g.seat), "stuck down" if g.kind == GestureKind.STUCK else "chattering")
+                problem = "stuck down" if g.kind == GestureKind.STUCK else "chattering"
+                self._set_fault(self._button(g.seat), problem, now_ns)
             elif g.kind == GestureKind.RECOVERED:
-                self._set_fault(self._button(g.seat), None)  # the tick under way lights it
+                self._set_fault(self._button(g.seat), None, now_ns)  # the tick under way lights it
             elif g.kind == GestureKind.PRESS and self.slaps:
                 self._input(ButtonPressed(g.t_ns, source, g.seat), now_ns)
             elif (action := meaning(self.meanings, g)) is not None:
@@ -343,7 +347,7 @@ class TableCore:
     def _laid_while_down(self, inputs: list[Event], now_ns: int) -> None:
         """The restarted table's question asked or answered (its fault), then what it answers played."""
         assert self.restart is not None
-        self._set_fault(LAID_PART, self.restart.question())
+        self._set_fault(LAID_PART, self.restart.question(), now_ns)
         for event in inputs:
             self._take(event, now_ns)
 
@@ -356,7 +360,7 @@ class TableCore:
         self._take(event, now_ns)
 
     def _take(self, event: Event, now_ns: int) -> None:
-        if self.paused:
+        if self.paused and event.t_ns >= self._paused_from:
             self.set_aside += 1
             log.info("paused (%s): set aside %s", "; ".join(self.faults), event.to_json())
             return
@@ -374,7 +378,7 @@ class TableCore:
             try:
                 self.journal.record(event, late)
             except JournalError as exc:  # the input is taken and its line kept to write: nothing more until it is
-                self._set_fault(JOURNAL, f"{exc}: free some space; the game goes on once it is written")
+                self._set_fault(JOURNAL, f"{exc}: free some space; the game goes on once it is written", now_ns)
                 self._journal_tried_ns = now_ns
         if late is not None:
             self._emit([InputTooLate(event.t_ns, event.TYPE, getattr(event, "seat", None), late)], now_ns)

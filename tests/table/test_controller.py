@@ -162,6 +162,21 @@ def test_a_card_the_camera_confirmed_after_its_bound_is_played_dated_as_late_as_
     assert [(e.event.t_ns, e.late_ns) for e in entries][1] == (released + 1, None)
 
 
+def test_a_press_made_before_a_part_failed_is_taken_though_it_is_told_after_the_pause() -> None:
+    """The cable is pulled 3 ms after a slap: the press reached the table, but its gesture is
+    told after the board's fault has paused the game. It was made before: it counts. A press
+    made after the pause is set aside."""
+    core, _ = _core()
+    _card(core, "7H", 1_000 * MS, 1_100 * MS)
+    _card(core, "7S", 2_000 * MS, 2_100 * MS)
+    core.edge(2, True, 2_300 * MS, 2_301 * MS)
+    core.fault("seat board", "unplugged", 2_303 * MS)
+    core.edge(0, True, 2_400 * MS, 2_401 * MS)  # after the pause
+    core.tick(3_000 * MS)
+    assert [d.seat for d in core.decisions if isinstance(d, GoodSlap)] == [2]
+    assert core.set_aside == 1
+
+
 class FillingDisk:
     """A journal file's stand-in whose writes to the disk fail while ``full`` is set (the
     lines stay in the file's buffer, as a real file's do)."""
