@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from firmware_bridge import protocol as p
 from firmware_bridge.clock_sync import BoardOrder, ClockFit, Ping, Unwrapper
-from firmware_bridge.edge_numbers import EdgeNumbers
+from firmware_bridge.edge_numbers import EdgeNumbers, ahead
 from table.buttons import ButtonLevel, RawEdge, drain
 from table.lights import LightKind, Pattern
 from table.units import MS, SECOND
@@ -461,6 +461,9 @@ class Bridge:
             self.stats["edges dropped by the board"] += lost
             log.warning("bridge %s: the board dropped %d button edges (too many at once)", self.port, lost)
             self._board_dropped = dropped
+        known = self._numbers.known_to
+        if known is not None and ahead(next_edge, known) < 0:  # fewer sent than came: it started again
+            raise OSError(f"the board restarted behind an open port (its edges numbered from {next_edge} again)")
         self._numbers.announced(next_edge)
         buttons = self.info.buttons if self.info is not None else 16
         if not self._heard_levels:  # the link's first: buttons held as the board (or the link) started

@@ -293,6 +293,33 @@ def test_buttons_let_go_or_pressed_while_the_board_was_unplugged_are_told_as_it_
     assert bridge.held() == [1, 2]
 
 
+def test_a_board_that_restarts_behind_an_open_port_is_found_at_its_next_heartbeat(rig) -> None:
+    """A board behind a USB-serial chip resets and the port stays open: its timer and its edge
+    numbers start again from 0. Its next heartbeat says it has sent fewer edges than came: the
+    link is made anew at once (its clock, its numbers), not after the pongs stop fitting."""
+    board, bridge = rig(timing=BridgeTiming(reopen_ns=50 * MS))
+    statuses: list[tuple[str, str]] = []
+    bridge.on_status = lambda status, problem: statuses.append((status, problem))
+    wait_for(lambda: bridge.fit.ready)
+    for _ in range(3):
+        board.press(1)
+        board.release(1)
+    wait_for(lambda: bridge.edges.qsize() >= 6)
+    bridge.drain()
+    with board._lock:  # the reset: the timer from 0, the edges numbered from 0, nothing on its way
+        board._out.clear()
+        board.next_edge = 0
+        board.sent_edges.clear()
+        board.config.offset_us = -(time.monotonic_ns() // 1000)
+    wait_for(lambda: bridge.stats["disconnects"] == 1, timeout=0.5)
+    assert any("the board restarted behind an open port" in problem for _, problem in statuses)
+    assert bridge.stats["impossible pongs"] == 0
+    wait_for(lambda: bridge.status == "connected" and bridge.fit.ready)
+    board.press(2)
+    wait_for(lambda: not bridge.edges.empty())
+    assert [(e.seat, e.pressed) for e in bridge.drain()] == [(2, True)]
+
+
 def test_an_impossible_pong_is_left_out_of_the_fit(rig) -> None:
     board, bridge = rig()
     wait_for(lambda: bridge.fit.ready)
