@@ -249,6 +249,7 @@ class TablePublisher:
             if mid != self._catch_up_mid or self.connected:
                 return
             self.connected = True
+            self.refused = None  # a later outage is said again
             self._up.set()
             client.publish(self._topic("availability"), "online", qos=1, retain=True)
             self._send_removal(client)

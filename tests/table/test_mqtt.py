@@ -109,6 +109,7 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
     made = [m for t in told for m in [("cardtable/t3/events", t), *home_assistant.events(t, NAMES)]]
     made = [(topic if topic.startswith("cardtable/") else f"cardtable/t3/{topic}", payload) for topic, payload in made]
     assert not publisher.connected and publisher.dropped == len(made) - 5  # the oldest gave way to the newest
+    assert publisher.refused is not None and "cannot be reached" in publisher.refused
     publisher.client.loop_stop()  # held back until the dashboard below listens, so it hears the catch-up
     broker.start()
     watching = Subscriber(broker, "cardtable/t3/#")
@@ -117,6 +118,7 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
         publisher.client.loop_start()
         _, scores = seat_scores(sim.referee)
         assert watching.wait_for("cardtable/t3/availability", "online", seconds=20)
+        assert publisher.refused is None  # connected: the next outage is said again
         assert [watching.wait_for(f"cardtable/t3/seat/{s}/score") for s in range(3)] == [str(v) for v in scores]
         deadline = time.monotonic() + 15
         sent = lambda: [(t, json.loads(p)) for t, p, _ in watching.messages if "/event" in t]  # noqa: E731
