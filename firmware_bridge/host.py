@@ -384,7 +384,7 @@ class Bridge:
 
     def _act(self, kind: int, fields: tuple, text: str, now: int) -> None:
         """Act on one message from the board."""
-        if kind == p.VERSION:
+        if kind == p.VERSION and self.info is None:  # the answer to the link's hello
             self.info = BoardInfo(*fields, text)
         elif kind == p.PONG:
             self._pong(fields, now)

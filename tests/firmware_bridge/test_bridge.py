@@ -320,6 +320,15 @@ def test_a_board_that_restarts_behind_an_open_port_is_found_at_its_next_heartbea
     assert [(e.seat, e.pressed) for e in bridge.drain()] == [(2, True)]
 
 
+def test_a_version_the_host_did_not_ask_for_changes_nothing(rig) -> None:
+    board, bridge = rig()
+    wait_for(lambda: bridge.fit.ready)
+    info = bridge.info
+    board.send_raw(p.VERSION, (1, 30, 4, 4), "cardtable-old 0.9")
+    wait_for(lambda: bridge.stats["unexpected messages"] == 1)
+    assert bridge.info == info and bridge.status == "connected"
+
+
 def test_an_impossible_pong_is_left_out_of_the_fit(rig) -> None:
     board, bridge = rig()
     wait_for(lambda: bridge.fit.ready)
