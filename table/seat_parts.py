@@ -51,6 +51,14 @@ def gpio_lights(config: TableConfig, pin_factory: object | None = None) -> GpioL
     return GpioLights(dict(enumerate(seats.lights)), pin_factory, common_anode=dict(enumerate(seats.anodes())))
 
 
+def _board_problem(status: str, problem: str) -> str | None:
+    """The seat board's fault as the table says it (None: connected), with what to check."""
+    if status == "connected":
+        return None
+    hint = " (is its USB cable in? the game goes on once it is back)" if status == "disconnected" else ""
+    return f"{status}: {problem}{hint}"
+
+
 def open_seat_parts(
     config: TableConfig,
     inbox: queue.SimpleQueue[Any],
@@ -83,9 +91,7 @@ def open_seat_parts(
     seat_of_button = dict((b, s) for s, b in enumerate(seats.board_buttons)) or None
     bridge = Bridge(seats.port, seats.baud, seat_of_button, serial_factory=serial_factory, edges=inbox)
     bridge.on_vouch = lambda t_ns: inbox.put(EdgesVouched(t_ns))
-    bridge.on_status = lambda status, problem: inbox.put(
-        Fault(SEAT_BOARD, None if status == "connected" else f"{status}: {problem}")
-    )
+    bridge.on_status = lambda status, problem: inbox.put(Fault(SEAT_BOARD, _board_problem(status, problem)))
     names = tuple(
         f"board button {seats.board_buttons[seat] if seats.board_buttons else seat}" for seat in range(seats.wired())
     )

@@ -147,7 +147,7 @@ def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_
         wait_until(lambda: any(d.KIND == "bad-slap" for d in table.games[0].decisions))
         board.unplug()
         wait_until(lambda: table.games[0].paused)
-        assert "seat board" in table.games[0].faults
+        assert "is its USB cable in?" in table.games[0].faults["seat board"]  # what to check
         board.lights.clear()  # a board that lost power comes back dark
         board.plug()
         wait_until(lambda: "seat board" not in table.games[0].faults)

@@ -109,6 +109,9 @@ def test_a_broker_away_then_back_is_caught_up_with_the_latest_state_and_the_deci
     made = [m for t in told for m in [("cardtable/t3/events", t), *home_assistant.events(t, NAMES)]]
     made = [(topic if topic.startswith("cardtable/") else f"cardtable/t3/{topic}", payload) for topic, payload in made]
     assert not publisher.connected and publisher.dropped == len(made) - 5  # the oldest gave way to the newest
+    deadline = time.monotonic() + 15
+    while publisher.refused is None and time.monotonic() < deadline:  # paho's first try, on its own thread
+        time.sleep(0.05)
     assert publisher.refused is not None and "cannot be reached" in publisher.refused
     publisher.client.loop_stop()  # held back until the dashboard below listens, so it hears the catch-up
     broker.start()
