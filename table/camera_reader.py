@@ -44,6 +44,7 @@ class CameraReader(threading.Thread):
         self.ready = threading.Event()
         self.first_try = ""  # what that first try found, in a few words
         self.broken = False  # the camera raised an error reading: a fault until a frame comes again
+        self.calibrated_size: tuple[int, int] | None = None  # the frames' size the calibration was made at
 
     def run(self) -> None:
         try:
@@ -97,6 +98,7 @@ class CameraReader(threading.Thread):
         camera = self.config.camera
         deck = load_deck(self.config.resolve(camera.deck)) if camera.deck else None
         calibration = Calibration.load(self.config.resolve(camera.calibration))
+        self.calibrated_size = calibration.image_size
         return frame_reader(
             calibration, self.config.zones, deck, camera.threshold, camera.confirm_frames, camera.lateness_ms * MS
         )
@@ -105,6 +107,7 @@ class CameraReader(threading.Thread):
         from vision.frame_check import ProblemWatch
 
         lost = False
+        sized = True  # the frames are of the calibration's size (or it names none)
         failed = 0  # frames in a row that could not be read
         watch = ProblemWatch(round(self.config.camera.lost_after_s * 1e9))
         while not self.stop_event.is_set():
@@ -132,6 +135,18 @@ class CameraReader(threading.Thread):
             if lost:
                 lost = False
                 watch = ProblemWatch(watch.after_ns)  # the fault is taken back: a lasting problem is said again
+                self.inbox.put(Fault(CAMERA, None))
+            height, width = frame.image.shape[:2]
+            if self.calibrated_size not in (None, (width, height)):  # its pixels would land in the wrong zones
+                if sized:
+                    sized = False
+                    w, h = self.calibrated_size  # type: ignore[misc]
+                    why = f"{source.name} delivers {width}x{height} frames; the table was calibrated at {w}x{h}"
+                    self.inbox.put(Fault(CAMERA, f"{why}: set [camera] width and height, or calibrate again"))
+                self.skipped_frames += 1
+                continue
+            if not sized:
+                sized = True
                 self.inbox.put(Fault(CAMERA, None))
             changed, problem = watch.see(frame.image, frame.t_ns)
             if changed:

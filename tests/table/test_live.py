@@ -4,6 +4,7 @@ pins for buttons and lights, a real journal, faults that pause the game."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import subprocess
 import sys
@@ -232,10 +233,11 @@ def test_a_covered_lens_pauses_the_game_saying_so_and_takes_no_card_away(tmp_pat
 
 class SteeredCamera:
     """A camera showing a still picture whose reads raise while ``failing`` is set (a driver's
-    error, a cable pulled half out), as ``vision.frames.open_source`` would open it."""
+    error, a cable pulled half out), and whose frames are 640x480 while ``small`` is (a webcam
+    that did not take the size asked), as ``vision.frames.open_source`` would open it."""
 
     def __init__(self, picture: Path) -> None:
-        self.picture, self.failing, self.opened = picture, False, 0
+        self.picture, self.failing, self.small, self.opened = picture, False, False, 0
 
     def open(self, spec: str, **kw) -> object:
         from vision.frames import StillFileSource
@@ -248,7 +250,10 @@ class SteeredCamera:
             if self.failing:
                 time.sleep(0.05)
                 raise OSError(19, "No such device")
-            return real_read()
+            frame = real_read()
+            if frame is not None and self.small:
+                frame = dataclasses.replace(frame, image=cv2.resize(frame.image, (640, 480)))
+            return frame
 
         source.read = read  # type: ignore[method-assign]
         return source
@@ -309,6 +314,33 @@ def test_frames_that_cannot_be_read_one_after_another_pause_the_game_with_one_tr
         table.stop()
         runner.join(timeout=10)
     assert sum(r.exc_info is not None for r in caplog.records) == 1  # one traceback, not one a frame
+
+
+def test_frames_of_another_size_than_the_calibration_s_pause_the_game_and_are_not_read(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import vision.frames
+
+    config = load_config(rendered_table(tmp_path, frames=1, card_from=9))
+    camera = SteeredCamera(tmp_path / "frames" / "frame-000.png")
+    monkeypatch.setattr(vision.frames, "open_source", camera.open)
+    table = LiveTable(config, pin_factory=timed_mock_factory())
+    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
+    runner.start()
+    try:
+        wait_until(lambda: table.camera.frames > 0)
+        camera.small = True
+        wait_until(lambda: table.games[0].paused)
+        assert "delivers 640x480 frames; the table was calibrated at 800x600" in table.games[0].faults["camera"]
+        read = table.camera.frames
+        time.sleep(0.5)
+        assert table.camera.frames == read  # not read: its zones would be wrong
+        camera.small = False
+        wait_until(lambda: "camera" not in table.games[0].faults)
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+    assert table.stats.errors == 0
 
 
 def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_pin(tmp_path: Path, caplog) -> None:
