@@ -259,9 +259,9 @@ class SteeredCamera:
         return source
 
 
-def test_a_camera_whose_reads_fail_pauses_the_game_once_and_goes_on_when_frames_come_again(
-    tmp_path: Path, monkeypatch, caplog
-) -> None:
+@contextlib.contextmanager
+def steered_table(tmp_path: Path, monkeypatch) -> Iterator[tuple[LiveTable, SteeredCamera]]:
+    """A live table on a steered camera, run until the block ends, its first frame read."""
     import vision.frames
 
     config = load_config(rendered_table(tmp_path, frames=1, card_from=9))
@@ -272,14 +272,21 @@ def test_a_camera_whose_reads_fail_pauses_the_game_once_and_goes_on_when_frames_
     runner.start()
     try:
         wait_until(lambda: table.camera.frames > 0)
+        yield table, camera
+    finally:
+        table.stop()
+        runner.join(timeout=10)
+
+
+def test_a_camera_whose_reads_fail_pauses_the_game_once_and_goes_on_when_frames_come_again(
+    tmp_path: Path, monkeypatch, caplog
+) -> None:
+    with steered_table(tmp_path, monkeypatch) as (table, camera):
         camera.failing = True
         wait_until(lambda: table.games[0].paused and camera.opened >= 3)  # named, and opened again and again
         assert "stopped delivering frames: [Errno 19] No such device" in table.games[0].faults["camera"]
         camera.failing = False
         wait_until(lambda: "camera" not in table.games[0].faults)  # frames again: the game goes on
-    finally:
-        table.stop()
-        runner.join(timeout=10)
     assert table.camera.is_alive() is False and table.stats.errors == 0
     assert sum("stopped delivering frames" in r.getMessage() for r in caplog.records) == 1  # said once
 
@@ -289,7 +296,6 @@ def test_frames_that_cannot_be_read_one_after_another_pause_the_game_with_one_tr
 ) -> None:
     from table.frame_reports import FrameReader
 
-    config = load_config(rendered_table(tmp_path, frames=1, card_from=9))
     failing = threading.Event()
     real_report = FrameReader.report
 
@@ -299,36 +305,19 @@ def test_frames_that_cannot_be_read_one_after_another_pause_the_game_with_one_tr
         return real_report(self, image, t_ns, *args)
 
     monkeypatch.setattr(FrameReader, "report", report)
-    monkeypatch.setattr("vision.frames.open_source", SteeredCamera(tmp_path / "frames" / "frame-000.png").open)
-    table = LiveTable(config, pin_factory=timed_mock_factory())
-    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
-    runner.start()
-    try:
-        wait_until(lambda: table.camera.frames > 0)
+    with steered_table(tmp_path, monkeypatch) as (table, _):
         failing.set()
         wait_until(lambda: table.games[0].paused and table.camera.failed_frames >= 6)
         assert "cannot be read (ValueError: operands" in table.games[0].faults["camera"]
         failing.clear()
         wait_until(lambda: "camera" not in table.games[0].faults)
-    finally:
-        table.stop()
-        runner.join(timeout=10)
     assert sum(r.exc_info is not None for r in caplog.records) == 1  # one traceback, not one a frame
 
 
 def test_frames_of_another_size_than_the_calibration_s_pause_the_game_and_are_not_read(
     tmp_path: Path, monkeypatch
 ) -> None:
-    import vision.frames
-
-    config = load_config(rendered_table(tmp_path, frames=1, card_from=9))
-    camera = SteeredCamera(tmp_path / "frames" / "frame-000.png")
-    monkeypatch.setattr(vision.frames, "open_source", camera.open)
-    table = LiveTable(config, pin_factory=timed_mock_factory())
-    runner = threading.Thread(target=table.run, kwargs={"max_seconds": 30})
-    runner.start()
-    try:
-        wait_until(lambda: table.camera.frames > 0)
+    with steered_table(tmp_path, monkeypatch) as (table, camera):
         camera.small = True
         wait_until(lambda: table.games[0].paused)
         assert "delivers 640x480 frames; the table was calibrated at 800x600" in table.games[0].faults["camera"]
@@ -337,9 +326,6 @@ def test_frames_of_another_size_than_the_calibration_s_pause_the_game_and_are_no
         assert table.camera.frames == read  # not read: its zones would be wrong
         camera.small = False
         wait_until(lambda: "camera" not in table.games[0].faults)
-    finally:
-        table.stop()
-        runner.join(timeout=10)
     assert table.stats.errors == 0
 
 
