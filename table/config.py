@@ -285,9 +285,10 @@ def _section(name: str, cls: type, values: Any) -> Any:
 
 
 def _source_from(folder: Path, spec: str) -> str:
-    """A frame source whose recording's path is taken from the configuration's folder."""
+    """A frame source whose file's path (a recording's, a still picture's) is taken from the
+    configuration's folder."""
     kind, sep, rest = spec.strip().partition(":")
-    if sep and kind.lower() in ("folder", "video") and rest:
+    if sep and kind.lower() in ("folder", "video", "still") and rest:
         return f"{kind}:{(folder / Path(rest).expanduser()).resolve()}"
     if sep or spec.strip().lower() in ("picamera", ""):
         return spec

@@ -138,6 +138,8 @@ def test_a_recordings_path_is_taken_from_the_configurations_folder(tmp_path: Pat
     assert config.camera.source == f"folder:{tmp_path.resolve() / 'frames'}"
     config = load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "frames"')))
     assert config.camera.source == str(tmp_path.resolve() / "frames")
+    config = load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "still:table.png"')))
+    assert config.camera.source == f"still:{tmp_path.resolve() / 'table.png'}"
     assert load_config(_table(tmp_path)).camera.source == "usb:0"
 
 
