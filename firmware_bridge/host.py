@@ -224,7 +224,8 @@ class Bridge:
     def _set_status(self, status: str, problem: str = "") -> None:
         if (status, problem) != (self.status, self.problem):
             self.status, self.problem = status, problem
-            (log.info if status == "connected" else log.warning)("bridge %s: %s %s", self.port, status, problem)
+            said = status == "connected" or self.on_status is not None  # (a listener tells the people)
+            (log.info if said else log.warning)("bridge %s: %s %s", self.port, status, problem)
             if self.on_status is not None:
                 self.on_status(status, problem)
 

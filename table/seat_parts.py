@@ -51,6 +51,19 @@ def gpio_lights(config: TableConfig, pin_factory: object | None = None) -> GpioL
     return GpioLights(dict(enumerate(seats.lights)), pin_factory, common_anode=dict(enumerate(seats.anodes())))
 
 
+def _board_faults(inbox: queue.SimpleQueue[Any]) -> Callable[[str, str], None]:
+    """The bridge's status as the table's faults: each change of status once, so that a board
+    away is said once, not again at each try to open its port."""
+    last = [""]
+
+    def told(status: str, problem: str) -> None:
+        if status != last[0]:
+            last[0] = status
+            inbox.put(Fault(SEAT_BOARD, _board_problem(status, problem)))
+
+    return told
+
+
 def _board_problem(status: str, problem: str) -> str | None:
     """The seat board's fault as the table says it (None: connected), with what to check."""
     if status == "connected":
@@ -91,7 +104,7 @@ def open_seat_parts(
     seat_of_button = dict((b, s) for s, b in enumerate(seats.board_buttons)) or None
     bridge = Bridge(seats.port, seats.baud, seat_of_button, serial_factory=serial_factory, edges=inbox)
     bridge.on_vouch = lambda t_ns: inbox.put(EdgesVouched(t_ns))
-    bridge.on_status = lambda status, problem: inbox.put(Fault(SEAT_BOARD, _board_problem(status, problem)))
+    bridge.on_status = _board_faults(inbox)
     names = tuple(
         f"board button {seats.board_buttons[seat] if seats.board_buttons else seat}" for seat in range(seats.wired())
     )

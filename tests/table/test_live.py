@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
 import subprocess
 import sys
@@ -125,8 +126,11 @@ def test_cardtable_run_goes_on_from_a_journal_with_a_line_of_the_wrong_type_and_
     assert [e.get("card") for e in journal_lines(tmp_path)[1:]] == ["9S"]
 
 
-def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_it_is_back(tmp_path: Path) -> None:
-    """The seats on the fake microcontroller over a pseudo-terminal, speaking the real protocol."""
+def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_it_is_back(
+    tmp_path: Path, caplog
+) -> None:
+    """The seats on the fake microcontroller over a pseudo-terminal, speaking the real protocol;
+    a board unplugged is said once (not again at each try to open its port), and once back."""
     from firmware_bridge import protocol
     from sim.fake_board import FakeBoard
 
@@ -150,9 +154,14 @@ def test_on_the_bridge_a_press_is_journaled_and_an_unplugged_board_pauses_until_
         wait_until(lambda: table.games[0].paused)
         assert "is its USB cable in?" in table.games[0].faults["seat board"]  # what to check
         board.lights.clear()  # a board that lost power comes back dark
+        time.sleep(0.5)  # tries to open the port that is not there
         board.plug()
         wait_until(lambda: "seat board" not in table.games[0].faults)
         wait_until(lambda: lit(1))  # its lights put back
+        said = [
+            r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and "disconnected" in r.getMessage()
+        ]
+        assert len(said) == 1 and said[0].startswith("seat board: disconnected")  # once, by the table
     finally:
         table.stop()
         runner.join(timeout=10)
