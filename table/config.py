@@ -248,6 +248,9 @@ def merged_overrides(
 
 
 def _merged(data: Mapping[str, Any], overrides: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    for name in overrides:  # (a section written as a value, ``game = "cuckoo"``, is named as the check names it)
+        if name in data and not isinstance(data[name], dict):
+            raise ConfigError(f"[{name}] must be a section of keys, not {data[name]!r}")
     return {**data, **merged_overrides({k: v for k, v in data.items() if k in overrides}, overrides)}
 
 

@@ -132,6 +132,18 @@ def test_common_anode_lights_for_every_seat_or_one_a_seat(tmp_path: Path) -> Non
     assert load_config(_table(tmp_path, mixed)).seats.anodes() == (False, True, False, True)
 
 
+def test_a_section_written_as_a_value_is_named_though_the_command_line_sets_keys_of_it(tmp_path: Path) -> None:
+    """``game = "cuckoo"`` at the top, or ``[[mqtt]]``: named, with or without the command line's
+    keys for that section (``cardtable run`` always passes some)."""
+    lines = EXAMPLE.splitlines(keepends=True)
+    no_game = "".join(lines[:5] + lines[13:])  # the [game] section and its rules left out
+    for text, section in (('game = "cuckoo"\n' + no_game, "game"), (EXAMPLE.replace("[mqtt]", "[[mqtt]]"), "mqtt")):
+        path = _table(tmp_path, text)
+        for overrides in ({}, {"game": {"seed": 1}, "mqtt": {}}):
+            with pytest.raises(ConfigError, match=rf"\[{section}\] must be a section of keys"):
+                load_config(path, overrides)
+
+
 def test_a_recordings_path_is_taken_from_the_configurations_folder(tmp_path: Path) -> None:
     (tmp_path / "frames").mkdir()
     config = load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "folder:frames"')))
