@@ -83,6 +83,10 @@ def _set_aside(path: Path, journal: Journal) -> None:
     """A damaged journal kept beside its place, and a journal of what its lines before the damage
     prove written in its place, to go on appending to."""
     aside = path.with_name(path.name + DAMAGED)
+    tried = 1
+    while aside.exists():  # damaged before: that copy holds lines this one lacks, and is kept too
+        tried += 1
+        aside = path.with_name(f"{path.name}{DAMAGED}-{tried}")
     path.rename(aside)
     with JournalWriter(path, journal.setup, False, journal.start_ns, journal.number, journal.names) as writer:
         for entry in journal.entries:

@@ -149,6 +149,11 @@ def test_the_table_goes_on_from_a_damaged_journal_and_keeps_it_aside(tmp_path: P
     again = read_journal(path)  # the journal gone on from: what the damage left, whole
     assert again.damage is None and [e.event.t_ns for e in again.entries] == [10, 20]
     assert newest_journal(tmp_path, 2, now=10 * SECOND) is not None  # and it is the one found next time
+    again_damaged = path.read_bytes() + b"garbage\n"
+    path.write_bytes(again_damaged)
+    assert newest_journal(tmp_path, 2, now=10 * SECOND) is not None  # damaged again: gone on from again
+    assert (tmp_path / ("g.jsonl" + DAMAGED)).read_bytes() == damaged  # the first copy kept
+    assert (tmp_path / ("g.jsonl" + DAMAGED + "-2")).read_bytes() == again_damaged
 
 
 def test_the_newest_game_is_told_by_its_number_not_by_its_name(tmp_path: Path) -> None:
