@@ -52,7 +52,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
             Path(args.draw).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"--draw {args.draw}: cannot make the folder ({exc.strerror or exc})") from None
-    drawn: set[str] = set()
+    drawn = {Path(name).resolve() for name in args.images}  # an input is never drawn over
     results = []
     for name in args.images:
         try:
@@ -74,7 +74,7 @@ def cmd_identify(args: argparse.Namespace) -> int:
         elif advice := overexposure_advice(image, cards):
             print(f"{name}: {advice}", file=sys.stderr)
         if args.draw:
-            _write_picture(Path(args.draw) / _drawn_name(Path(name).stem, drawn), draw(image, cards))
+            _write_picture(_drawn_path(Path(args.draw), Path(name).stem, drawn), draw(image, cards))
     if args.json:
         print(json.dumps(results))
     else:
@@ -118,15 +118,16 @@ def _threshold(text: str) -> float:
     return value
 
 
-def _drawn_name(stem: str, taken: set[str]) -> str:
-    """The annotated picture's file name: the image's own name as a PNG, numbered when another
-    image of the run had that name (``a/x.jpg`` and ``b/x.png``), so that none is overwritten."""
-    name, n = f"{stem}.png", 1
-    while name in taken:
+def _drawn_path(folder: Path, stem: str, taken: set[Path]) -> Path:
+    """Where the annotated picture goes: the image's own name as a PNG in ``folder``, numbered
+    when another image of the run had that name (``a/x.jpg`` and ``b/x.png``) or when that is
+    one of the images read (``--draw`` their own folder), so that none is written over."""
+    path, n = (folder / f"{stem}.png").resolve(), 1
+    while path in taken:
         n += 1
-        name = f"{stem}-{n}.png"
-    taken.add(name)
-    return name
+        path = (folder / f"{stem}-{n}.png").resolve()
+    taken.add(path)
+    return path
 
 
 def cmd_enrol(args: argparse.Namespace) -> int:

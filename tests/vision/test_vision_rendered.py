@@ -831,6 +831,10 @@ def test_the_identify_command_reads_rendered_cards_backs_and_bad_files_and_draws
     assert out[1]["cards"] == [] and "cannot read" in out[1]["error"]
     assert [c["code"] for c in out[2]["cards"]] == ["back"] and "error" not in out[2]
     assert sorted(p.name for p in drawn.iterdir()) == ["card-2.png", "card.png"]
+    before = face.read_bytes()
+    assert main(["vision", "identify", str(face), "--draw", str(face.parent)]) == 0  # drawn in its own folder
+    assert face.read_bytes() == before and (face.parent / "card-2.png").exists()  # the image itself untouched
+    capsys.readouterr()
     missing, folder = str(tmp_path / "nowhere.png"), str(tmp_path / "a")
     assert main(["vision", "identify", missing, folder, "--json"]) == 1  # each named with its reason
     assert [r["error"] for r in json.loads(capsys.readouterr().out)] == [
