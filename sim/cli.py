@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from sim.bots import NAMES
@@ -91,8 +92,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
             f"{slowest:.0f} ms after they land or are taken, and later cards could not be put in order"
         )
     names = [NAMES[s] if s < len(NAMES) else f"P{s}" for s in range(setup.players)]
+    if args.sound_log and args.journal and Path(args.sound_log).resolve() == Path(args.journal).resolve():
+        raise CardtableError(f"--sound-log and --journal name one file, {args.journal}: give each its own")
     try:
-        sound_log = open(args.sound_log, "w", encoding="utf-8") if args.sound_log else None  # noqa: SIM115
+        sound_log = open(args.sound_log, "x", encoding="utf-8") if args.sound_log else None  # noqa: SIM115
+    except FileExistsError:
+        raise CardtableError(f"--sound-log {args.sound_log}: already exists; it is never written over") from None
     except OSError as exc:
         raise CardtableError(f"--sound-log {args.sound_log}: {exc.strerror}") from None
     view = None if args.quiet else TerminalView(names, verbose=args.verbose)

@@ -57,6 +57,17 @@ def test_user_errors_are_one_line(argv: list[str], message: str, capsys: pytest.
 QUICK = ["--camera", "reports", "--seats", "actions"]
 
 
+def test_sim_writes_over_no_file_it_is_given_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kept = tmp_path / "notes.txt"
+    kept.write_text("precious", encoding="utf-8")
+    assert main(["sim", "--fast", *QUICK, "--seed", "4", "--sound-log", str(kept)]) == 2
+    assert "notes.txt: already exists; it is never written over" in capsys.readouterr().err
+    same = tmp_path / "both.log"
+    assert main(["sim", "--fast", *QUICK, "--sound-log", str(same), "--journal", str(same)]) == 2
+    assert "name one file" in capsys.readouterr().err and not same.exists()
+    assert kept.read_text(encoding="utf-8") == "precious"
+
+
 def test_sim_journal_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "game.jsonl"
     assert main(["sim", "--fast", *QUICK, "--seed", "4", "--players", "3", "--journal", str(journal)]) == 0
