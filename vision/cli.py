@@ -97,14 +97,26 @@ def _stage_ms(times: dict[str, int], total_ns: int) -> dict[str, float]:
     return out
 
 
-def _write_picture(path: Path, picture: np.ndarray) -> None:
-    """Write a picture, or say why it cannot be (OpenCV's own write only answers false)."""
+def _encoded(path: Path, picture: np.ndarray) -> bytes:
+    """The picture as its file will hold it, or why it cannot be written there (checked before
+    anything is written)."""
     try:
-        written = cv2.imwrite(str(path), picture)
+        done, data = cv2.imencode(path.suffix or ".", picture)
     except cv2.error:
-        raise OutputError(f"{path}: cannot write a picture of that kind; name it .png or .jpg") from None
-    if not written:
-        raise OutputError(f"{path}: cannot write the picture there")
+        done = False
+    if not done:
+        raise OutputError(f"{path}: cannot write a picture of that kind; name it .png or .jpg")
+    if not path.parent.is_dir():
+        raise OutputError(f"{path}: cannot write the picture there: no folder {path.parent}")
+    return data.tobytes()
+
+
+def _write_picture(path: Path, picture: np.ndarray, data: bytes | None = None) -> None:
+    """Write a picture (``data``: already encoded), or say why it cannot be."""
+    try:
+        path.write_bytes(_encoded(path, picture) if data is None else data)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write the picture there ({exc.strerror or exc})") from None
 
 
 def _threshold(text: str) -> float:
@@ -190,11 +202,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         calibration: Calibration = calibrate_from_points(pixels, table, (w, h))
     else:
         calibration = calibrate_from_markers(image, default_marker_mm(args.width_mm, args.height_mm))
-    zones = _overlay_zones(args) if args.overlay else []  # refused before the calibration is written
+    overlay = None  # the overlay and its zones are refused before the calibration is written
+    if args.overlay:
+        picture = draw_overlay(image, calibration, _overlay_zones(args))
+        overlay = (picture, _encoded(Path(args.overlay), picture))
     calibration.save(args.out)
     print(f"wrote {args.out} ({calibration.method}, reprojection error {calibration.reprojection_error:.1f} mm)")
-    if args.overlay:
-        _write_picture(Path(args.overlay), draw_overlay(image, calibration, zones))
+    if overlay is not None:
+        _write_picture(Path(args.overlay), *overlay)
         print(f"wrote {args.overlay}: check the outline, grid and zones by eye")
     return 0
 
@@ -205,7 +220,7 @@ def _overlay_zones(args: argparse.Namespace) -> list[Zone]:
         return default_zones(args.players, args.width_mm, args.height_mm)
     try:
         config = tomllib.loads(Path(args.zones).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise CalibrationError(f"{args.zones}: cannot read the zones ({exc})") from None
     return load_zones(config)
 

@@ -561,8 +561,13 @@ def test_a_calibration_or_overlay_that_cannot_be_written_is_named(tmp_path: Path
     assert main(["calibrate", "--image", str(photo), "--out", str(nowhere)]) == 2
     assert "cannot write it" in capsys.readouterr().err and not list(tmp_path.rglob("*.tmp"))
     out = tmp_path / "cal.json"
-    assert main(["calibrate", "--image", str(photo), "--out", str(out), "--overlay", str(tmp_path / "check")]) == 2
-    assert "name it .png or .jpg" in capsys.readouterr().err
+    out.write_text("the older calibration", encoding="utf-8")
+    for overlay, said in ((tmp_path / "check", "name it .png or .jpg"), (tmp_path / "no" / "check.png", "no folder")):
+        assert main(["calibrate", "--image", str(photo), "--out", str(out), "--overlay", str(overlay)]) == 2
+        assert said in capsys.readouterr().err
+        assert (
+            out.read_text(encoding="utf-8") == "the older calibration"
+        )  # nothing written: the overlay was refused first
 
 
 def test_an_overlay_s_bad_zones_are_refused_before_the_calibration_is_written(tmp_path: Path, capsys) -> None:
@@ -579,3 +584,6 @@ def test_an_overlay_s_bad_zones_are_refused_before_the_calibration_is_written(tm
     out.write_text("the older calibration", encoding="utf-8")
     assert main([*args, "--players", "-3"]) == 2
     assert out.read_text(encoding="utf-8") == "the older calibration"
+    zones.write_bytes(b"\xff\xfe\x00 binary")
+    assert main([*args, "--zones", str(zones)]) == 2
+    assert "cannot read the zones" in capsys.readouterr().err
