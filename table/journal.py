@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import re
+import stat
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -271,7 +272,10 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
     in ``damage`` (a bad set-up line raises either way: it proves nothing)."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # a device (/dev/zero) would be read for ever
+                raise JournalError(f"{path}: not a journal: it is not a plain file")
+            raw = f.read()
     except OSError as exc:
         raise JournalError(f"{path}: cannot read journal: {exc.strerror}") from None
     lines = raw.split(b"\n")

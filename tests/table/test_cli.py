@@ -39,6 +39,7 @@ def test_playout_detects_a_cycle(capsys: pytest.CaptureFixture[str]) -> None:
         (["sim", "--fast", "--quiet", "--players", "1"], "needs 2 to 52 players"),
         (["sim", "--fast", "--quiet", "--set", "run=false", "--set", "run_wrap=true"], "'run_wrap' is set"),
         (["replay", "/nonexistent/journal.jsonl"], "cannot read journal"),
+        (["replay", "/dev/zero"], "/dev/zero: not a journal: it is not a plain file"),
         (["sim", "--fast", "--quiet", "--lateness-ms", "100"], "--lateness-ms 100 is too short"),
         (["sim", "--fast", "--quiet", "--seats", "bridge"], "needs a real pace (speed > 0)"),
         (["sim", "--fast", "--quiet", "--players", "13"], "serve 12 seats, not 13: play more with --seats actions"),
