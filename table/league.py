@@ -44,8 +44,10 @@ def collect(settings: MqttSettings, seconds: float = 10.0) -> dict[str, dict[str
         if kind == "availability":
             online[table_id] = message.payload == b"online"
             return
-        with contextlib.suppress(ValueError):  # not a table's state: left out
-            tables[table_id] = json.loads(message.payload)
+        with contextlib.suppress(ValueError):  # not JSON: no table's state, left out
+            state = json.loads(message.payload)
+            problem = state_problem(state)
+            tables[table_id] = state if problem is None else {"unread": problem}
 
     client.on_connect, client.on_message = on_connect, on_message
     client.connect_async(settings.host, settings.port)
@@ -64,12 +66,35 @@ def collect(settings: MqttSettings, seconds: float = 10.0) -> dict[str, dict[str
     return {t: {**state, "online": online.get(t, False)} for t, state in sorted(tables.items())}
 
 
+def state_problem(state: Any) -> str | None:
+    """What keeps a retained ``state`` from being a table's state as the table publishes it
+    (``table.mqtt``), or None: anything may be retained on a broker."""
+    if not isinstance(state, dict):
+        return "not an object"
+    for key in ("game", "preset", "phase"):
+        if not isinstance(state.get(key), str):
+            return f"no {key}"
+    seats = state.get("seats")
+    if not isinstance(seats, list) or not all(
+        isinstance(s, dict)
+        and isinstance(s.get("name"), str)
+        and type(s.get("score")) in (int, float)
+        and type(s.get("seat")) is int
+        for s in seats
+    ):
+        return "its seats are not seats with a name and a score"
+    return None
+
+
 def standings(tables: dict[str, dict[str, Any]]) -> Table:
     """One row a table: its game, whether it is online, and its seats best first."""
     view = Table(title="cardtable league", show_lines=True)
     for column in ("table", "game", "standings"):
         view.add_column(column)
     for table_id, state in tables.items():
+        if "unread" in state:
+            view.add_row(table_id, "?", f"its state cannot be read: {state['unread']}")
+            continue
         fewest_best = bool(state.get("fewest_best"))  # penalty points, cards left
         seats = sorted(state["seats"], key=lambda s: s["score"], reverse=not fewest_best)
         won = set(state.get("winners") or [])

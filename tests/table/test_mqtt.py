@@ -483,7 +483,21 @@ def test_tables_side_by_side_on_one_broker_keep_apart_and_the_league_shows_them_
         sim.run()
         publisher.stop()
         finished[table_id] = seat_scores(sim.referee)[1]
+    odd = connected_client(broker)  # what else may be retained where a state would be
+    seat = {"seat": 0, "name": "Ann", "score": "ten"}
+    for table_id, payload in (
+        ("bare", "{}"),
+        ("five", "5"),
+        ("texts", json.dumps({"game": "ers", "preset": "p", "phase": "x", "seats": [seat]})),
+    ):
+        odd.publish(f"cardtable/{table_id}/state", payload, qos=1, retain=True).wait_for_publish(5)
+    odd.disconnect()
     tables = collect(parse_url(broker.url, "league"))
+    assert [tables.pop(t)["unread"] for t in ("bare", "five", "texts")] == [
+        "no game",
+        "not an object",
+        "its seats are not seats with a name and a score",
+    ]
     assert sorted(tables) == ["den", "hall"]
     for table_id, scores in finished.items():
         assert [s["score"] for s in tables[table_id]["seats"]] == scores and not tables[table_id]["online"]
@@ -496,3 +510,4 @@ def test_tables_side_by_side_on_one_broker_keep_apart_and_the_league_shows_them_
         timeout=60,
     )
     assert done.returncode == 0 and "hall (offline)" in done.stdout and "oh-hell (classic), over" in done.stdout
+    assert done.stdout.count("cannot be read") == 3 and "Traceback" not in done.stderr  # (rich wraps the rest)
