@@ -424,5 +424,8 @@ def _check_files(config: TableConfig) -> None:
     try:
         if folder.exists() and not folder.is_dir():
             raise ConfigError(f"[journal] folder: {folder} is a file, not a folder")
+        above = next(p for p in folder.parents if p.exists())  # where the table will make it from
+        if not folder.exists() and not above.is_dir():
+            raise ConfigError(f"[journal] folder: {folder} cannot be made: {above} is a file, not a folder")
     except OSError as exc:  # a name the system refuses (too long, say)
         raise ConfigError(f"[journal] folder: {exc.strerror or exc}: {str(folder)[:80]}") from None

@@ -295,8 +295,12 @@ class LiveTable:
     # ------------------------------------------------------------------------------ commands
 
     def _listen(self) -> None:
-        """The control socket for ``cardtable send``; a table without it still plays."""
-        self._folder.mkdir(parents=True, exist_ok=True)
+        """The control socket for ``cardtable send``; a table without it still plays (a table
+        whose journal folder cannot be made does not: it would keep no record)."""
+        try:
+            self._folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"[journal] folder: {self._folder} cannot be made: {exc.strerror or exc}") from None
         try:
             self._parts.append(ControlServer(self._folder / SOCKET_NAME, self.inbox).start())
         except ControlError:

@@ -78,6 +78,7 @@ BAD = [
     ("rect = [300, 200, 200, 200]", "rect = [300, 200, 200]", "[[zones]]: zone 'pile': rect must be"),
     ("fsync = true", "fsync = 1", "key 'fsync' in [journal]: expected true or false, not 1"),
     ('folder = "journal"', 'folder = "' + "x" * 5000 + '"', "[journal] folder: File name too long"),
+    ('folder = "journal"', 'folder = "table.toml/journal"', "journal cannot be made: "),
     ("common_anode = false", "common_anode = [true, false]", "[seats] common_anode: 2 for 4 seats"),
     ("common_anode = false", "common_anode = 1", "key 'common_anode' in [seats]: expected true or false or a list"),
 ]

@@ -20,7 +20,7 @@ from gpiozero.pins.mock import MockFactory
 
 from sim.mock_gpio import MOCK_PINS_ENV, press, release, timed_mock_factory
 from table import signals as sg
-from table.config import load_config
+from table.config import ConfigError, load_config
 from table.live import LiveTable
 from tests.live_tables import MOCK_PINS, ROOT, journal_lines, rendered_table, run_table, wait_until
 
@@ -336,6 +336,16 @@ def test_frames_of_another_size_than_the_calibration_s_pause_the_game_and_are_no
         camera.small = False
         wait_until(lambda: "camera" not in table.games[0].faults)
     assert table.stats.errors == 0
+
+
+def test_a_journal_folder_that_cannot_be_made_stops_the_table_naming_it(tmp_path: Path) -> None:
+    """The configuration's check passes a folder whose every part above it is a folder, but the
+    system may still refuse to make it (``/proc``): the table does not play keeping no record."""
+    path = rendered_table(tmp_path, frames=1, card_from=9)
+    path.write_text(path.read_text().replace('folder = "journal"', 'folder = "/proc/cardtable-journal"'))
+    table = LiveTable(load_config(path), pin_factory=timed_mock_factory())
+    with pytest.raises(ConfigError, match="journal] folder: /proc/cardtable-journal cannot be made"):
+        table.run(max_seconds=5)
 
 
 def test_a_button_held_as_the_table_starts_pauses_the_game_naming_its_seat_and_pin(tmp_path: Path, caplog) -> None:
