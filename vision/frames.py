@@ -81,7 +81,10 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     itself answers None for all of these alike, and a player who typed a wrong name should not
     be told the photo is damaged."""
     path = Path(path)
-    image = cv2.imread(str(path), flags)
+    try:
+        image = cv2.imread(str(path), flags)
+    except cv2.error as exc:  # a header claiming more pixels than OpenCV will hold, say
+        raise ImageFileError(f"cannot read: too large or damaged (OpenCV: {exc.err or exc})") from None
     if image is not None and image.size:
         return image
     if not path.exists():

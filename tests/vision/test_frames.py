@@ -5,9 +5,11 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import struct
 import sys
 import time
 import types
+import zlib
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -103,6 +105,16 @@ def test_a_corrupt_image_can_be_skipped_keeping_the_timeline(tmp_path: Path) -> 
     assert source.skipped == [tmp_path / "b.jpg"]
 
 
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG file that says it is ``width`` x ``height`` (its pixels are not there)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00")) + chunk(b"IEND", b"")
+
+
 @pytest.mark.parametrize(
     ("make", "reason"),
     [
@@ -110,6 +122,7 @@ def test_a_corrupt_image_can_be_skipped_keeping_the_timeline(tmp_path: Path) -> 
         (lambda p: p.mkdir(), "a folder, not an image file"),
         (lambda p: p.write_bytes(b""), "the file is empty"),
         (lambda p: p.write_bytes(b"\xff\xd8\xff not really a jpeg"), "not an image OpenCV can decode"),
+        (lambda p: p.write_bytes(_png_header(100_000, 100_000)), "too large or damaged"),
     ],
 )
 def test_an_image_file_that_cannot_be_read_says_why(tmp_path: Path, make, reason: str) -> None:
