@@ -16,6 +16,7 @@ centre lies in. ``vision.overlay.draw_overlay`` draws all of it on a camera imag
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
@@ -298,7 +299,8 @@ class Calibration:
             tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
             os.replace(tmp, path)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # (no folder to hold it: nothing to take away either)
+                tmp.unlink(missing_ok=True)
             raise CalibrationError(f"calibration file {path}: cannot write it ({exc.strerror or exc})") from None
 
     @classmethod

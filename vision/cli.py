@@ -130,6 +130,17 @@ def _threshold(text: str) -> float:
     return value
 
 
+def _table_mm(text: str) -> float:
+    """``--width-mm`` and ``--height-mm``: a table's size, 50 mm to 10 m."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 50.0 <= value <= 10_000.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is no table's size: give millimetres, 50 to 10000")
+    return value
+
+
 def _drawn_path(folder: Path, stem: str, taken: set[Path]) -> Path:
     """Where the annotated picture goes: the image's own name as a PNG in ``folder``, numbered
     when another image of the run had that name (``a/x.jpg`` and ``b/x.png``) or when that is
@@ -253,8 +264,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         metavar="CALIBRATION",
         help="check a calibration against the markers in view instead (exit status 1 unless it holds)",
     )
-    cal.add_argument("--width-mm", type=float, default=800.0, help="between the left and right marker centres")
-    cal.add_argument("--height-mm", type=float, default=600.0, help="between the top and bottom marker centres")
+    cal.add_argument("--width-mm", type=_table_mm, default=800.0, help="between the left and right marker centres")
+    cal.add_argument("--height-mm", type=_table_mm, default=600.0, help="between the top and bottom marker centres")
     cal.add_argument("--points", help='four pixels instead of markers, clockwise from top-left: "x,y x,y x,y x,y"')
     cal.add_argument("--overlay", help="write a picture of the calibration and zones to check by eye")
     cal.add_argument("--zones", help="a TOML file with [[zones]] (default: zones laid out for --players)")

@@ -560,6 +560,12 @@ def test_a_calibration_or_overlay_that_cannot_be_written_is_named(tmp_path: Path
     nowhere = tmp_path / "missing" / "cal.json"
     assert main(["calibrate", "--image", str(photo), "--out", str(nowhere)]) == 2
     assert "cannot write it" in capsys.readouterr().err and not list(tmp_path.rglob("*.tmp"))
+    assert main(["calibrate", "--image", str(photo), "--out", str(photo / "cal.json")]) == 2  # a file for a folder
+    assert "cannot write it" in capsys.readouterr().err
+    for size in ("1e308", "0", "-5", "nan"):
+        with pytest.raises(SystemExit) as stopped:
+            main(["calibrate", "--image", str(photo), "--out", str(nowhere), "--height-mm", size])
+        assert stopped.value.code == 2 and "no table's size" in capsys.readouterr().err
     out = tmp_path / "cal.json"
     out.write_text("the older calibration", encoding="utf-8")
     for overlay, said in ((tmp_path / "check", "name it .png or .jpg"), (tmp_path / "no" / "check.png", "no folder")):
