@@ -93,7 +93,7 @@ def _checked(line: bytes, after: int = 0) -> tuple[bytes, int]:
     if found is None:
         try:
             json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # (a number past Python's digits, nesting past its depth)
             raise ValueError(f"not JSON: {exc}") from None
         raise ValueError("no checksum")
     body = line[: found.start()] + b"}"
@@ -229,7 +229,7 @@ def _header(path: Path, line: bytes) -> tuple[Journal, str]:
     """The set-up line read, and the journal's format (``FORMAT``, ``UNCHAINED``, ``BY_HAND``)."""
     try:
         data = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # (a number past Python's digits, nesting past its depth)
         raise JournalError(f"{path}:1: set-up line is not JSON: {exc}") from None
     version = data.pop("journal", None) if isinstance(data, dict) else None
     if version not in (FORMAT, UNCHAINED, BY_HAND):
@@ -237,7 +237,7 @@ def _header(path: Path, line: bytes) -> tuple[Journal, str]:
     if version != BY_HAND:
         try:
             data = json.loads(_checked(line)[0])
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise JournalError(f"{path}:1: {exc}") from None
         data.pop("journal")
     start, number, names = data.pop("start", 0), data.pop("number", 0), data.pop("names", [])
@@ -299,7 +299,7 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
                 data = json.loads(body)
                 after = crc if version == FORMAT else 0
             journal.entries.append(_entry(data, journal.setup.players))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             problem = f"{path}:{number}: not JSON: {exc}"
         except (ValueError, EventError) as exc:
             problem = f"{path}:{number}: {exc}"

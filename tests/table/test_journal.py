@@ -63,6 +63,10 @@ def test_a_broken_line_in_the_middle_is_named(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(JournalError, match=r"g\.jsonl:3: not JSON"):
         read_journal(path)
+    lines[2] = "[" * 100_000 + "]" * 100_000  # nested past Python's depth
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(JournalError, match=r"g\.jsonl:3: not JSON: maximum recursion depth"):
+        read_journal(path)
 
 
 @pytest.mark.parametrize(
@@ -71,6 +75,11 @@ def test_a_broken_line_in_the_middle_is_named(tmp_path: Path) -> None:
         ("[]", "not a cardtable journal"),
         ('{"journal": "cardtable-journal/1", "game": "poker", "rules": {}, "players": 2}', "unknown game"),
         ('{"journal": "cardtable-journal/1", "game": "ers", "rules": {"sloppy": 1}, "players": 2}', "sloppy"),
+        (
+            '{"journal": "cardtable-journal/1", "seed": ' + "9" * 5000 + "}",
+            "set-up line is not JSON: Exceeds the limit",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "set-up line is not JSON: maximum recursion depth"),
     ],
 )
 def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: str) -> None:
