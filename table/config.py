@@ -233,7 +233,7 @@ def _read(path: Path) -> dict[str, Any]:
         return tomllib.loads(read_text_file(path, "configuration"))
     except RulesError as exc:
         raise ConfigError(str(exc)) from None
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # (nested past Python's depth)
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 
 

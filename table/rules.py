@@ -154,7 +154,7 @@ def load_preset(game: str, name: str, _seen: tuple[str, ...] = ()) -> Preset:
     stem, text = _read_preset_text(game, name)
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # (nested past Python's depth)
         raise RulesError(f"preset {name!r} is not valid TOML: {exc}") from None
     allowed = {"description", "players", "based_on", "rules", "game"}
     unknown = set(data) - allowed
@@ -188,6 +188,6 @@ def parse_override(text: str) -> tuple[str, Any]:
         raise RulesError(f"rules override {text!r} must look like key=value")
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         value = raw.strip()
     return key.replace("-", "_"), value

@@ -231,7 +231,7 @@ def _overlay_zones(args: argparse.Namespace) -> list[Zone]:
         return default_zones(args.players, args.width_mm, args.height_mm)
     try:
         config = tomllib.loads(Path(args.zones).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         raise CalibrationError(f"{args.zones}: cannot read the zones ({exc})") from None
     return load_zones(config)
 

@@ -145,6 +145,12 @@ def test_a_section_written_as_a_value_is_named_though_the_command_line_sets_keys
                 load_config(path, overrides)
 
 
+def test_a_configuration_nested_past_any_table_s_depth_is_named(tmp_path: Path) -> None:
+    deep = _table(tmp_path, EXAMPLE + "\nx = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(deep)
+
+
 def test_a_recordings_path_is_taken_from_the_configurations_folder(tmp_path: Path) -> None:
     (tmp_path / "frames").mkdir()
     config = load_config(_table(tmp_path, _replaced('source = "usb:0"', 'source = "folder:frames"')))
