@@ -285,6 +285,8 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
     elif lines:
         torn = lines.pop()
         warnings.append(f"{path}:{len(lines) + 1}: torn last line ({len(torn)} bytes) ignored")
+    if not lines and warnings:
+        raise JournalError(f"{path}: no whole set-up line: its only line has no end (the table stopped writing it)")
     if not lines:
         raise JournalError(f"{path}: empty journal (no set-up line)")
     journal, version = _header(path, lines[0])

@@ -89,6 +89,16 @@ def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: st
         read_journal(path)
 
 
+def test_an_empty_journal_and_one_whose_set_up_line_has_no_end_are_told_apart(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(b"")
+    with pytest.raises(JournalError, match="empty journal"):
+        read_journal(path)
+    path.write_bytes(b'{"journal": "cardtable-journal/3", "game": "ers", "ru')
+    with pytest.raises(JournalError, match="no whole set-up line: its only line has no end"):
+        read_journal(path)
+
+
 def test_bad_event_line_is_named(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     write_game(path)
