@@ -240,6 +240,8 @@ def _header(path: Path, line: bytes) -> tuple[Journal, str]:
         except (ValueError, RecursionError) as exc:
             raise JournalError(f"{path}:1: {exc}") from None
         data.pop("journal")
+    if version == BY_HAND and isinstance(data, dict):
+        data.setdefault("rules", {})  # a record written by hand names only the rules it changes
     start, number, names = data.pop("start", 0), data.pop("number", 0), data.pop("names", [])
     if type(start) is not int or start < 0:
         raise JournalError(f"{path}:1: start must be nanoseconds from 0, not {start!r}")
@@ -251,6 +253,8 @@ def _header(path: Path, line: bytes) -> tuple[Journal, str]:
         raise JournalError(f"{path}:1: {exc}") from None
     if not (isinstance(names, list) and all(isinstance(n, str) for n in names) and len(names) in (0, setup.players)):
         raise JournalError(f"{path}:1: names must be the {setup.players} players' names, not {names!r}")
+    if not all(n.isprintable() for n in names):  # (a terminal told them would obey their escapes)
+        raise JournalError(f"{path}:1: names must be printable characters, not {names!r}")
     return Journal(setup, start_ns=start, number=number, names=tuple(names)), version
 
 

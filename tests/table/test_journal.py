@@ -80,6 +80,10 @@ def test_a_broken_line_in_the_middle_is_named(tmp_path: Path) -> None:
             "set-up line is not JSON: Exceeds the limit",
         ),
         ("[" * 100_000 + "]" * 100_000, "set-up line is not JSON: maximum recursion depth"),
+        (
+            '{"journal": "cardtable-journal/1", "game": "ers", "players": 2, "names": ["Ann", "\\u001b[2J"]}',
+            "names must be printable characters",
+        ),
     ],
 )
 def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: str) -> None:
@@ -87,6 +91,12 @@ def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: st
     path.write_text(first_line + "\n")
     with pytest.raises(JournalError, match=message):
         read_journal(path)
+
+
+def test_a_record_written_by_hand_may_leave_out_the_rules_it_does_not_change(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text('{"journal": "cardtable-journal/1", "game": "ers", "players": 2}\n', encoding="utf-8")
+    assert read_journal(path).setup.rules == {}
 
 
 def test_an_empty_journal_and_one_whose_set_up_line_has_no_end_are_told_apart(tmp_path: Path) -> None:
