@@ -17,7 +17,7 @@ from sim.games import SIMULATIONS
 from sim.options import CAMERAS, SEATS, SimOptions
 from sim.presses import MockPinSeats
 from sim.truth import compare
-from table.arguments import mqtt_arguments, overrides
+from table.arguments import more_than_zero, mqtt_arguments, overrides
 from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, setup_game
 from table.journal import JournalWriter
@@ -37,10 +37,12 @@ def sim_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--dealer", type=int, default=0)
     sim.add_argument("--fast", action="store_true", help="no pauses: run on the virtual clock flat out")
-    sim.add_argument("--speed", type=float, default=8.0, help="times real pace when not --fast (default 8)")
+    sim.add_argument(
+        "--speed", type=more_than_zero(float), default=8.0, help="times real pace when not --fast (default 8)"
+    )
     sim.add_argument("--journal", default=None, help="write the game's journal to this new file")
     sim.add_argument("--sound-log", default=None, metavar="FILE", help="write the sound cues the table would play")
-    sim.add_argument("--max-cards", type=int, default=20_000)
+    sim.add_argument("--max-cards", type=more_than_zero(int), default=20_000)
     sim.add_argument(
         "--camera",
         choices=CAMERAS,

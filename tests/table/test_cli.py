@@ -58,6 +58,13 @@ def test_user_errors_are_one_line(argv: list[str], message: str, capsys: pytest.
 QUICK = ["--camera", "reports", "--seats", "actions"]
 
 
+@pytest.mark.parametrize(("option", "value"), [("--speed", "-1"), ("--speed", "nan"), ("--max-cards", "-1")])
+def test_sim_refuses_a_pace_or_a_count_that_is_no_number_over_0(option: str, value: str, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["sim", option, value])
+    assert stopped.value.code == 2 and f"{value!r} is not a number over 0" in capsys.readouterr().err
+
+
 def test_sim_writes_over_no_file_it_is_given_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kept = tmp_path / "notes.txt"
     kept.write_text("precious", encoding="utf-8")
