@@ -219,8 +219,9 @@ def journal_folder(path: str | Path) -> Path:
     """Only the journal folder a configuration names (where a running table's control socket
     is): read without checking the parts, which the running table has done."""
     path = Path(path)
+    data = _read(path)  # (its errors name the file)
     try:
-        journal = _section("journal", JournalConfig, _read(path).get("journal", {}))
+        journal = _section("journal", JournalConfig, data.get("journal", {}))
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     return (path.resolve().parent / Path(journal.folder).expanduser()).resolve()

@@ -65,6 +65,11 @@ def test_sim_refuses_a_pace_or_a_count_that_is_no_number_over_0(option: str, val
     assert stopped.value.code == 2 and f"{value!r} is not a number over 0" in capsys.readouterr().err
 
 
+def test_send_names_a_missing_configuration_once(capsys) -> None:
+    assert main(["send", "--config", "/nonexistent/table.toml", "pause"]) == 2
+    assert capsys.readouterr().err == "cardtable: error: /nonexistent/table.toml: no such configuration file\n"
+
+
 def test_sim_writes_over_no_file_it_is_given_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kept = tmp_path / "notes.txt"
     kept.write_text("precious", encoding="utf-8")
