@@ -284,6 +284,9 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
         raise JournalError(f"{path}: cannot read journal: {exc.strerror}") from None
     lines = raw.split(b"\n")
     warnings = []
+    if lines[0].endswith(b"\r"):  # copied through a program that ends lines in CR LF: read as written
+        lines = [line.removesuffix(b"\r") for line in lines]
+        warnings.append(f"{path}: its lines end in CR LF, as a copy made on Windows does; read without the CR")
     if lines and lines[-1] == b"":
         lines.pop()
     elif lines:

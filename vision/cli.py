@@ -207,8 +207,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         try:
             pixels = [tuple(float(v) for v in p.split(",")) for p in args.points.split()]
         except ValueError:
+            pixels = []
+        if len(pixels) != 4 or any(len(p) != 2 for p in pixels):
             why = "give four x,y pixel points separated by spaces"
-            raise CalibrationError(f"--points {args.points!r}: {why}") from None
+            raise CalibrationError(f"--points {args.points!r}: {why}")
         h, w = image.shape[:2]
         calibration: Calibration = calibrate_from_points(pixels, table, (w, h))
     else:

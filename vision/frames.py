@@ -555,7 +555,8 @@ class StillFileSource(BaseSource):
         self.name = f"still:{self.path}"
         self._interval = _interval_ns(fps, self.name)
         if not self.path.is_file():
-            raise FrameSourceError(f"picture {self.path} does not exist")
+            what = "is not a file" if self.path.exists() else "does not exist"
+            raise FrameSourceError(f"picture {self.path} {what}")
         self.ended = False
         self._index = 0
         self._next_ns = time.monotonic_ns()

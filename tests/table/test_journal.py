@@ -93,6 +93,15 @@ def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: st
         read_journal(path)
 
 
+def test_a_journal_copied_with_windows_line_ends_reads_as_written_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    entries = read_journal(path).entries
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    journal = read_journal(path)
+    assert journal.entries == entries and "end in CR LF" in journal.warnings[0]
+
+
 def test_a_record_written_by_hand_may_leave_out_the_rules_it_does_not_change(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     path.write_text('{"journal": "cardtable-journal/1", "game": "ers", "players": 2}\n', encoding="utf-8")

@@ -548,8 +548,9 @@ def test_the_calibrate_command_takes_four_points_by_hand(tmp_path: Path, capsys)
     assert calibration.method == "points"
     assert np.abs(calibration.to_table(mm_to_camera(CHECK_POINTS_MM)) - np.array(CHECK_POINTS_MM)).max() < 2.0
     capsys.readouterr()
-    assert main([*args, str(TABLE_H), "--points", "10,10 20;20"]) == 2
-    assert "give four x,y pixel points" in capsys.readouterr().err
+    for wrong in ("10,10 20;20", "1,2 3,4", "1,2 3,4 5,6 7,8,9 10,11"):
+        assert main([*args, str(TABLE_H), "--points", wrong]) == 2
+        assert "give four x,y pixel points" in capsys.readouterr().err
 
 
 def test_a_calibration_or_overlay_that_cannot_be_written_is_named(tmp_path: Path, capsys) -> None:

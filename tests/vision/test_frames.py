@@ -563,3 +563,5 @@ def test_a_still_picture_is_read_again_at_the_camera_rate_and_shows_what_replace
     assert third is not None and int(third.image[0, 0, 0]) == 200 and not source.ended
     with pytest.raises(FrameSourceError, match="does not exist"):
         open_source(f"still:{tmp_path / 'nothing.png'}")
+    with pytest.raises(FrameSourceError, match="is not a file"):
+        open_source(f"still:{tmp_path}")
