@@ -202,7 +202,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    if args.preset is None:
+    if args.preset is None and not args.set:
         for name in shipped_presets(args.game):
             print(f"{name:22} {load_preset(args.game, name).description}")
         return 0
@@ -281,7 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list presets, or show one preset's rules")
     rules.add_argument("preset", nargs="?")
     rules.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES))
-    rules.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    rules.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="change one rule (no preset: of the game's own)"
+    )
     rules.set_defaults(func=cmd_rules)
 
     from vision.cli import add_commands as add_vision_commands

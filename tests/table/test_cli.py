@@ -65,6 +65,11 @@ def test_sim_refuses_a_pace_or_a_count_that_is_no_number_over_0(option: str, val
     assert stopped.value.code == 2 and f"{value!r} is not a number over 0" in capsys.readouterr().err
 
 
+def test_rules_shows_the_game_s_own_rules_with_the_keys_set_when_no_preset_is_named(capsys) -> None:
+    assert main(["rules", "--game", "cuckoo", "--set", "lives=5"]) == 0
+    assert json.loads(capsys.readouterr().out)["lives"] == 5
+
+
 def test_send_names_a_missing_configuration_once(capsys) -> None:
     assert main(["send", "--config", "/nonexistent/table.toml", "pause"]) == 2
     assert capsys.readouterr().err == "cardtable: error: /nonexistent/table.toml: no such configuration file\n"
