@@ -7,6 +7,7 @@ import json
 import sys
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -119,26 +120,23 @@ def _write_picture(path: Path, picture: np.ndarray, data: bytes | None = None) -
         raise OutputError(f"{path}: cannot write the picture there ({exc.strerror or exc})") from None
 
 
-def _threshold(text: str) -> float:
-    """``--threshold``: a confidence from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is no confidence from 0 to 1")
-    return value
+def _number_from(low: float, high: float, what: str) -> Callable[[str], float]:
+    """An option's type: a number from ``low`` to ``high``, else named as no ``what``."""
+
+    def parsed(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is no {what}")
+        return value
+
+    return parsed
 
 
-def _table_mm(text: str) -> float:
-    """``--width-mm`` and ``--height-mm``: a table's size, 50 mm to 10 m."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 50.0 <= value <= 10_000.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is no table's size: give millimetres, 50 to 10000")
-    return value
+_threshold = _number_from(0.0, 1.0, "confidence from 0 to 1")  # ``--threshold``
+_table_mm = _number_from(50.0, 10_000.0, "table's size: give millimetres, 50 to 10000")  # ``--width-mm``
 
 
 def _drawn_path(folder: Path, stem: str, taken: set[Path]) -> Path:
