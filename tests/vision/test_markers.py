@@ -32,8 +32,10 @@ def test_the_pdf_has_a_page_a_marker(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize(("argv", "says"), [(["--size-mm", "500"], "give 20 to 180 mm"), ([], "cannot write")])
-def test_a_size_or_a_place_that_cannot_be_is_one_line(argv, says, capsys: pytest.CaptureFixture[str]) -> None:
-    out = "/nonexistent/markers.pdf" if not argv else "markers.pdf"
+def test_a_size_or_a_place_that_cannot_be_is_one_line(
+    argv, says, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = str(tmp_path / "missing" / "markers.pdf" if not argv else tmp_path / "markers.pdf")
     assert main(["markers", "--out", out, *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardtable: error: ") and says in err and err.count("\n") == 1
