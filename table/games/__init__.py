@@ -81,6 +81,12 @@ class GameSetup:
             isinstance(deal, list) and all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in deal)
         ):
             raise GameSetupError("deal must be a list of hands, each a list of card codes")
+        for hand in deal or ():
+            for code in hand:  # named now, where the set-up is read (its file and line), not at the deal
+                try:
+                    parse_card(code)
+                except CardError as exc:
+                    raise GameSetupError(f"deal: {exc}") from None
         if not isinstance(data.get("preset", ""), str):
             raise GameSetupError(f"preset must be a preset's name, not {data['preset']!r}")
         setup = cls(

@@ -84,6 +84,10 @@ def test_a_broken_line_in_the_middle_is_named(tmp_path: Path) -> None:
             '{"journal": "cardtable-journal/1", "game": "ers", "players": 2, "names": ["Ann", "\\u001b[2J"]}',
             "names must be printable characters",
         ),
+        (
+            '{"journal": "cardtable-journal/1", "game": "ers", "players": 2, "deal": [["AS"], ["ZZ"]]}',
+            ":1: deal: not a card",
+        ),
     ],
 )
 def test_bad_set_up_lines_are_named(tmp_path: Path, first_line: str, message: str) -> None:
