@@ -134,6 +134,8 @@ class Bridge:
         self._serial: object | None = None
         self.info: BoardInfo | None = None
         self._was_down: set[int] = set()  # the buttons down when the last link was lost, as the table was told
+        self._heard_levels = False
+        self._levels: dict[int, bool] = {}  # each button as its last edge left it (the link's, made anew with it)
         self._reset_link()
 
     # -- the public side, safe from any thread ------------------------------------------------
@@ -196,7 +198,7 @@ class Bridge:
 
     # -- the thread ----------------------------------------------------------------------------
     def _reset_link(self) -> None:
-        if getattr(self, "_heard_levels", False):  # a link that knew its levels: the table was told them
+        if self._heard_levels:  # a link that knew its levels: the table was told them
             self._was_down = {button for button, down in self._levels.items() if down}
         self.info = None  # whatever is on the port now must introduce itself again
         self._board_dropped = 0
@@ -213,7 +215,7 @@ class Bridge:
         self._held: list[tuple[int, bool, int]] = []  # edges that came before the first pong
         self._board_seq: int | None = None
         self._numbers: EdgeNumbers[tuple[int, bool, int]] = EdgeNumbers(self.timing.gap_wait_ns, self.timing.gap_asks)
-        self._levels: dict[int, bool] = {}  # each button as its last edge left it
+        self._levels = {}  # each button as its last edge left it
         self._last_edge_us: dict[int, int] = {}  # each button's last edge, on the board's timer
         self._lost_since: set[int] = set()  # buttons that may have lost an edge since their last one
         self._heard_levels = False  # the first heartbeat of a link says which buttons are held

@@ -27,6 +27,25 @@ CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open, o
 FAILED_FRAMES_FAULT = 3  # frames in a row that cannot be read: a fault, not a frame left out
 
 
+class _ToldOnce:
+    """One of the camera's faults, told to the loop once as it begins and once as it ends."""
+
+    def __init__(self, inbox: queue.SimpleQueue[Any]) -> None:
+        self.inbox, self.on = inbox, False
+
+    def begins(self, problem: str) -> None:
+        if not self.on:
+            self.on = True
+            self.inbox.put(Fault(CAMERA, problem))
+
+    def ends(self) -> bool:
+        """The fault is over (told if it was on); whether it was."""
+        was, self.on = self.on, False
+        if was:
+            self.inbox.put(Fault(CAMERA, None))
+        return was
+
+
 class CameraReader(threading.Thread):
     """Reads frames, finds and reads their cards, tracks them into events, and puts one
     ``FrameReport`` a frame in the inbox. A recording (a folder or a video) plays at its own pace."""
@@ -43,7 +62,7 @@ class CameraReader(threading.Thread):
         # told): the table is ready then, not before (systemd's READY=1).
         self.ready = threading.Event()
         self.first_try = ""  # what that first try found, in a few words
-        self.broken = False  # the camera raised an error reading: a fault until a frame comes again
+        self.broken = _ToldOnce(inbox)  # the camera raised an error reading: a fault until a frame comes again
         self.calibrated_size: tuple[int, int] | None = None  # the frames' size the calibration was made at
 
     def run(self) -> None:
@@ -82,7 +101,7 @@ class CameraReader(threading.Thread):
                 self.stop_event.wait(CAMERA_RETRY_S)
                 continue
             self._tried(f"camera {camera.source} open")
-            if not self.broken:  # opened: whatever kept it from opening is over (a broken one: once it delivers)
+            if not self.broken.on:  # opened: whatever kept it from opening is over (a broken one: once it delivers)
                 self.inbox.put(Fault(CAMERA, None))
             with source:
                 self._frames(source, reader)
@@ -106,8 +125,7 @@ class CameraReader(threading.Thread):
     def _frames(self, source: Any, reader: FrameReader) -> None:
         from vision.frame_check import ProblemWatch
 
-        lost = False
-        sized = True  # the frames are of the calibration's size (or it names none)
+        lost, wrong_size, unreadable = _ToldOnce(self.inbox), _ToldOnce(self.inbox), _ToldOnce(self.inbox)
         failed = 0  # frames in a row that could not be read
         watch = ProblemWatch(round(self.config.camera.lost_after_s * 1e9))
         while not self.stop_event.is_set():
@@ -116,38 +134,26 @@ class CameraReader(threading.Thread):
             except Exception as exc:  # the driver's error: said once, and the camera opened again
                 if getattr(source, "recording", False):
                     raise  # a recording with a hole in it stops there: opened again, it would start again
-                if not self.broken:  # (the loop names the fault)
-                    self.broken = True
-                    self.inbox.put(Fault(CAMERA, f"{source.name} stopped delivering frames: {exc}"))
+                self.broken.begins(f"{source.name} stopped delivering frames: {exc}")  # (the loop names it)
                 self.stop_event.wait(CAMERA_RETRY_S)
                 return
-            if frame is not None and self.broken:
-                self.broken = False
-                self.inbox.put(Fault(CAMERA, None))
             if frame is None:
                 if source.ended:
                     return
-                if source.lost and not lost:
-                    lost = True
-                    quiet = self.config.camera.lost_after_s
-                    self.inbox.put(Fault(CAMERA, f"no frame from {source.name} for {quiet:g} s"))
+                if source.lost:
+                    lost.begins(f"no frame from {source.name} for {self.config.camera.lost_after_s:g} s")
                 continue
-            if lost:
-                lost = False
+            self.broken.ends()
+            if lost.ends():
                 watch = ProblemWatch(watch.after_ns)  # the fault is taken back: a lasting problem is said again
-                self.inbox.put(Fault(CAMERA, None))
             height, width = frame.image.shape[:2]
             if self.calibrated_size not in (None, (width, height)):  # its pixels would land in the wrong zones
-                if sized:
-                    sized = False
-                    w, h = self.calibrated_size  # type: ignore[misc]
-                    why = f"{source.name} delivers {width}x{height} frames; the table was calibrated at {w}x{h}"
-                    self.inbox.put(Fault(CAMERA, f"{why}: set [camera] width and height, or calibrate again"))
+                w, h = self.calibrated_size  # type: ignore[misc]
+                why = f"{source.name} delivers {width}x{height} frames; the table was calibrated at {w}x{h}"
+                wrong_size.begins(f"{why}: set [camera] width and height, or calibrate again")
                 self.skipped_frames += 1
                 continue
-            if not sized:
-                sized = True
-                self.inbox.put(Fault(CAMERA, None))
+            wrong_size.ends()
             changed, problem = watch.see(frame.image, frame.t_ns)
             if changed:
                 self.inbox.put(Fault(CAMERA, None if problem is None else f"{source.name} shows {problem}"))
@@ -166,13 +172,11 @@ class CameraReader(threading.Thread):
                 if failed == 1:
                     log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
                 if failed == FAILED_FRAMES_FAULT:
-                    why = f"{type(exc).__name__}: {exc}"
-                    self.inbox.put(Fault(CAMERA, f"frames from {source.name} cannot be read ({why})"))
+                    unreadable.begins(f"frames from {source.name} cannot be read ({type(exc).__name__}: {exc})")
                 continue
             if failed:
                 log.info("frames from %s read again after %d that could not be", source.name, failed)
-                if failed >= FAILED_FRAMES_FAULT:
-                    self.inbox.put(Fault(CAMERA, None))
+                unreadable.ends()
                 failed = 0
             self.cpu_ns += time.thread_time_ns() - started
             self.frames += 1

@@ -423,10 +423,10 @@ def _check_files(config: TableConfig) -> None:
             raise ConfigError(f"[camera] deck: {exc}") from None
     folder = config.resolve(config.journal.folder)
     try:
-        if folder.exists() and not folder.is_dir():
-            raise ConfigError(f"[journal] folder: {folder} is a file, not a folder")
-        above = next(p for p in folder.parents if p.exists())  # where the table will make it from
-        if not folder.exists() and not above.is_dir():
+        if folder.exists():
+            if not folder.is_dir():
+                raise ConfigError(f"[journal] folder: {folder} is a file, not a folder")
+        elif not (above := next(p for p in folder.parents if p.exists())).is_dir():  # where it will be made from
             raise ConfigError(f"[journal] folder: {folder} cannot be made: {above} is a file, not a folder")
     except OSError as exc:  # a name the system refuses (too long, say)
         raise ConfigError(f"[journal] folder: {exc.strerror or exc}: {str(folder)[:80]}") from None

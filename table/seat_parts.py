@@ -54,11 +54,12 @@ def gpio_lights(config: TableConfig, pin_factory: object | None = None) -> GpioL
 def _board_faults(inbox: queue.SimpleQueue[Any]) -> Callable[[str, str], None]:
     """The bridge's status as the table's faults: each change of status once, so that a board
     away is said once, not again at each try to open its port."""
-    last = [""]
+    last = ""
 
     def told(status: str, problem: str) -> None:
-        if status != last[0]:
-            last[0] = status
+        nonlocal last
+        if status != last:
+            last = status
             inbox.put(Fault(SEAT_BOARD, _board_problem(status, problem)))
 
     return told

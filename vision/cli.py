@@ -75,7 +75,8 @@ def cmd_identify(args: argparse.Namespace) -> int:
         elif advice := overexposure_advice(image, cards):
             print(f"{name}: {advice}", file=sys.stderr)
         if args.draw:
-            _write_picture(_drawn_path(Path(args.draw), Path(name).stem, drawn), draw(image, cards))
+            path = _drawn_path(Path(args.draw), Path(name).stem, drawn)
+            _write_picture(path, _encoded(path, draw(image, cards)))
     if args.json:
         print(json.dumps(results))
     else:
@@ -112,10 +113,10 @@ def _encoded(path: Path, picture: np.ndarray) -> bytes:
     return data.tobytes()
 
 
-def _write_picture(path: Path, picture: np.ndarray, data: bytes | None = None) -> None:
-    """Write a picture (``data``: already encoded), or say why it cannot be."""
+def _write_picture(path: Path, data: bytes) -> None:
+    """Write an encoded picture (``_encoded``), or say why it cannot be."""
     try:
-        path.write_bytes(_encoded(path, picture) if data is None else data)
+        path.write_bytes(data)
     except OSError as exc:
         raise OutputError(f"{path}: cannot write the picture there ({exc.strerror or exc})") from None
 
@@ -215,12 +216,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         calibration = calibrate_from_markers(image, default_marker_mm(args.width_mm, args.height_mm))
     overlay = None  # the overlay and its zones are refused before the calibration is written
     if args.overlay:
-        picture = draw_overlay(image, calibration, _overlay_zones(args))
-        overlay = (picture, _encoded(Path(args.overlay), picture))
+        overlay = _encoded(Path(args.overlay), draw_overlay(image, calibration, _overlay_zones(args)))
     calibration.save(args.out)
     print(f"wrote {args.out} ({calibration.method}, reprojection error {calibration.reprojection_error:.1f} mm)")
     if overlay is not None:
-        _write_picture(Path(args.overlay), *overlay)
+        _write_picture(Path(args.overlay), overlay)
         print(f"wrote {args.overlay}: check the outline, grid and zones by eye")
     return 0
 
