@@ -30,7 +30,7 @@ from table.decisions import (
 )
 from table.events import OUT_OF_CARDS, SeatAction
 from table.games import GameSetup
-from table.games.ers.referee import CONTEST, CONTESTABLE, ErsReferee
+from table.games.ers.referee import CONTEST, CONTESTABLE, TAKE_PILE, ErsReferee
 from table.games.ers.slaps import slap_condition
 
 _VERDICTS = (GoodSlap, BadSlap, SlapIgnored)
@@ -209,7 +209,7 @@ class ErsSimulation(TableSimulation):
         moved, self.moved = self.moved, False
         if (moved or t == 0) and not self.card_in_flight and not self.referee.finished:
             expected = self.referee.expects()
-            if expected.action == "play" and expected.seat is not None:
+            if expected.action in ("play", TAKE_PILE) and expected.seat is not None:
                 self.play_token += 1
                 bot = self.bots[expected.seat]
                 action = "play" if self.referee.pending_award is None or self.referee.penalty_owed else "collect"

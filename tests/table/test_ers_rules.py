@@ -55,7 +55,7 @@ from table.events import (
     SeatAction,
     event_from_json,
 )
-from table.games.ers.referee import CONTEST, CONTESTABLE, ErsReferee
+from table.games.ers.referee import CONTEST, CONTESTABLE, TAKE_PILE, ErsReferee
 from table.games.ers.rules import SLAP_CONDITIONS, ErsRules
 from table.games.ers.slaps import slap_condition
 from table.referee import Expectation, GameSetupError
@@ -1356,6 +1356,19 @@ def test_a_bad_slap_costs_nothing_until_it_is_contested_and_then_a_card_to_each_
     assert table.hand(1)[-1] == "2C" and table.hand(2)[-1] == "4C"  # its top cards, to the bottom
 
 
+def test_a_bad_slap_still_to_be_judged_may_be_contested_next() -> None:
+    table = Table(CONTESTS, players=3, tops=[["2C", "4C"], ["8H", "9D"], ["7C", "JD"]])
+    table.play("8H 7C")
+    table.press(0)  # judged before the next input, whatever it is: a contest may be that input
+    legal = table.ref.legal_actions()
+    assert CONTEST in legal[1] and CONTEST in legal[2] and CONTEST not in legal.get(0, ())
+    assert table.ref.pending_presses == [0]  # asking judged nothing
+    assert untimed(contest(table, 1, at=table.t + 1)) == [
+        SlapIgnored(NOW, 0, CONTESTABLE),
+        PlayContested(NOW, 1, 0, True, 1),
+    ]
+
+
 def test_a_pile_taken_by_a_good_slap_contested_costs_each_contester_a_card() -> None:
     """ "if the player was correct, any who contested the play must give the top card of their
     deck to the player" """
@@ -1767,7 +1780,14 @@ def test_a_pile_waiting_to_be_picked_up_that_ends_the_game_is_said_to_win_it() -
         only("double", out_of_turn="dead", slap_in=False, last_chance_cards=0), tops=[["5C"], ["JH"]], sizes=[1, None]
     )
     table.play("JH 5C")  # seat 0's last card fails the jack: seat 1 takes the pile as it is picked up
-    assert table.ref.expects() == Expectation("play", 1, "takes the pile and wins")
+    assert table.ref.expects() == Expectation(TAKE_PILE, 1, "takes the pile and wins")
+    assert table.ref.legal_actions() == {1: {TAKE_PILE, "slap", OUT_OF_TURN}}  # no card follows: the next is refused
+    assert of(table.card("9D", at=table.t + 1), Rejected)[0].reason == "the game is over"
+
+    table = Table(
+        only("double", out_of_turn="dead", slap_in=False, last_chance_cards=0), tops=[["5C"], ["JH"]], sizes=[1, None]
+    )
+    table.play("JH 5C")
     out = table.send(CardGone(table.tick(), "camera", "pile"))
     assert of(out, GameWon) == [GameWon(table.t, 1)]
 
@@ -1775,5 +1795,5 @@ def test_a_pile_waiting_to_be_picked_up_that_ends_the_game_is_said_to_win_it() -
 def test_a_last_chance_ended_on_a_pile_waiting_to_be_picked_up_says_its_taker_wins() -> None:
     table, _ = lone_table(rules(), "2D 7H 7S")
     table.play("2D 7H 7S")  # the last chance ends on a double: the pile waits for slaps
-    assert table.ref.pending_award == 0 and table.ref.expects() == Expectation("play", 0, "takes the pile and wins")
+    assert table.ref.pending_award == 0 and table.ref.expects() == Expectation(TAKE_PILE, 0, "takes the pile and wins")
     assert of(table.send(CardGone(table.tick(), "camera", "pile")), GameWon) == [GameWon(table.t, 0)]

@@ -24,6 +24,7 @@ Timing rules, all decided on event timestamps:
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -81,7 +82,9 @@ RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card 
 IN_FLIGHT_NS = 600_000_000
 CONTEST = "contest"  # a seat action: the last pile taken or bad slap by another seat was wrong
 WON, LAST_CHANCE = "won", "last-chance"  # how an empty pile with one seat holding cards ends (``_ending``)
-CONTESTABLE = "no slap here: the others may contest it"  # a bad slap where bad slaps are contested
+CONTESTABLE = "no slap here: the others may contest it"
+TAKE_PILE = "take-pile"  # expected of the seat whose pile, once taken up, wins it the game: no card follows
+WINS = "takes the pile and wins"  # a bad slap where bad slaps are contested
 
 
 @dataclass(slots=True)
@@ -207,18 +210,23 @@ class ErsReferee(Referee):
         return len(self.hands[seat])
 
     def legal_actions(self) -> dict[int, frozenset[str]]:
-        """The seat whose turn it is plays; every seat that may slap (``_why_not``) slaps."""
+        """The seat whose turn it is plays (or takes up the pile that wins it the game); every
+        seat that may slap (``_why_not``) slaps. Presses still to be judged are judged before
+        the next input: what may follow is what may follow them (a contest of a bad slap among
+        them, no card told as laid out of turn once one was judged on it)."""
+        if self.pending_presses:
+            settled = copy.deepcopy(self)
+            settled._resolve_presses()
+            return settled.legal_actions()
         if self.winner is not None:
             return {}
         out = {seat: {"slap"} for seat in range(self.players) if self._why_not(seat) is None}
-        out.setdefault(self._to_play(), set()).add("play")
-        # A press still to be judged is judged before the next input, on the top card.
-        judged = any(self._why_not(seat) is None for seat in self.pending_presses)
+        out.setdefault(self._to_play(), set()).add(self.expects().action)
         for seat in range(self.players):
             play = self._contest_target(seat)
             if play is not None and seat not in self.contestable[play].contesters and self.hands[seat]:
                 out.setdefault(seat, set()).add(CONTEST)
-            if not judged and self._why_not_out_of_turn(seat) is None:
+            if self._why_not_out_of_turn(seat) is None:
                 out.setdefault(seat, set()).add(OUT_OF_TURN)
         return {seat: frozenset(actions) for seat, actions in out.items()}
 
@@ -268,7 +276,8 @@ class ErsReferee(Referee):
         if self.lone is not None and (self.last_chance_left or self.pending_award is None):
             return Expectation("play", self.turn, f"last chance: {self.last_chance_left} more card(s)")
         if self.pending_award is not None:
-            return Expectation("play", self.turn, self._award_awaited(self.pending_award))
+            detail = self._award_awaited(self.pending_award)
+            return Expectation(TAKE_PILE if detail == WINS else "play", self.turn, detail)
         if self.challenger is not None:
             return Expectation("play", self.turn, f"answer seat {self.challenger}: {self.chances} chance(s) left")
         return Expectation("play", self.turn)
@@ -277,7 +286,7 @@ class ErsReferee(Referee):
         """What ``seat`` does once it takes the pile waiting for it: win, or lead on."""
         holders = sorted({*self.holders(), seat})
         ending = self._ending(holders, self.lone if self.lone == seat else None)
-        return "takes the pile and wins" if ending == WON else "takes the pile, then leads"
+        return WINS if ending == WON else "takes the pile, then leads"
 
     def _to_play(self) -> int:
         """Who lays the next card: the first seat owing penalty cards, else the turn's player."""
