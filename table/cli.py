@@ -115,12 +115,23 @@ def cmd_league(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """The standings and records of the games played on this table (``table.standings``)."""
+    from table.cards import counted
     from table.config import journal_folder
     from table.standings import FILE, Standings
 
     folder = Path(args.journals) if args.journals else journal_folder(args.config)
     if not folder.is_dir():
         raise JournalError(f"{folder}: no such journal folder")
+    journals = sum(1 for _ in folder.glob("*.jsonl"))
+    if not (folder / FILE).exists():  # nothing is made where nothing was kept: a folder named by mistake
+        if not journals and args.journals:
+            raise JournalError(f"{folder}: no journal here (no *.jsonl file), and no standings kept")
+        if not journals:
+            print("no game played on this table yet")
+            return 0
+        if not args.rebuild:
+            print(f"no standings kept here yet: --rebuild reads the {counted(journals, 'journal')}")
+            return 0
     if args.rebuild:
         standings, kept, problems = Standings.rebuilt(folder / FILE, folder)
     else:

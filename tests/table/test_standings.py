@@ -84,6 +84,18 @@ def test_cardtable_stats_prints_the_standings_and_records_and_names_a_missing_fo
     assert "no such journal folder" in capsys.readouterr().err
 
 
+def test_cardtable_stats_makes_no_database_where_none_was_kept(tmp_path: Path, capsys) -> None:
+    assert main(["stats", "--journals", str(tmp_path)]) == 2
+    assert "no journal here" in capsys.readouterr().err
+    assert main(["stats", "--journals", str(tmp_path), "--rebuild"]) == 2  # a folder named by mistake
+    _played(tmp_path, "ers", 1)
+    assert main(["stats", "--journals", str(tmp_path)]) == 0
+    assert "no standings kept here yet: --rebuild reads the 1 journal" in capsys.readouterr().out
+    assert [p.name for p in tmp_path.iterdir()] == ["ers-1.jsonl"]  # nothing made
+    assert main(["stats", "--journals", str(tmp_path), "--rebuild"]) == 0
+    assert (tmp_path / FILE).is_file()
+
+
 @pytest.mark.slow
 def test_the_live_table_keeps_a_game_as_it_ends_and_the_journal_makes_the_same(tmp_path: Path) -> None:
     """A bidding game at the live table, ended by the players' command: it is in the standings
