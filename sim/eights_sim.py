@@ -27,7 +27,7 @@ from table.games.eights.decisions import (
     SafeCardUsed,
     StockReshuffled,
 )
-from table.games.eights.referee import EightsReferee
+from table.games.eights.referee import TAKE, EightsReferee
 
 PILE = ("pile", None)
 SHUFFLE_MS = 6_000  # the deal: shuffling, eight cards each, the safe cards laid
@@ -133,7 +133,7 @@ class EightsSimulation(TableSimulation):
         expected = ref.expects()
         if token != self.token or expected.seat != seat or ref.finished:
             return
-        if expected.action == "take-or-leave":
+        if expected.action in ("take-or-leave", TAKE):
             self._option(t, seat)
         elif expected.action == "discard":
             hand = self.cards.hands[seat]

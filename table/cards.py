@@ -123,6 +123,12 @@ class Card:
     def __hash__(self) -> int:
         return self.key
 
+    def __copy__(self) -> Card:
+        return self  # immutable: a copy of a game shares its cards
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
+
     @property
     def code(self) -> str:
         return self.rank.symbol if self.suit is None else self.rank.symbol + self.suit.value

@@ -1190,3 +1190,16 @@ def test_the_players_end_a_lives_game_and_the_most_lives_win() -> None:
     table.play_round("9C 5S 2H")
     assert one(table.send(Command(table.tick(), "command", END)), GameOver).winners == (0, 1)
     assert "takes no command 'deal'" in Table(3).refused(Command(1, "command", "deal"))
+
+
+def test_a_stock_card_refused_as_a_misreading_leaves_a_trade_to_be_blocked() -> None:
+    """The dealer's card taken by the last trade is still behind the dealer's king when the
+    camera misreads the stock card (a card already seen this deal): the king shown blocks it."""
+    ref = setup_game("cuckoo", "cuckoo", {}, players=3, dealer=0, seed=1).referee()
+    ref.start(0)
+    ref.handle(CardSeen(1, "camera", parse_card("KH"), "seat", 1))  # seat 1 shows a dealt king
+    ref.handle(SeatAction(2, "gpio", 1, "keep"))
+    ref.handle(SeatAction(3, "gpio", 2, "trade"))  # seat 2 tries to take the dealer's card
+    assert of(ref.handle(CardSeen(4, "camera", parse_card("KH"), "stock")), Rejected)
+    out = ref.handle(CardSeen(5, "camera", parse_card("KS"), "seat", 0))  # the dealer's king
+    assert untimed(out) == [TradeBlocked(NOW, 2, 0, card("KS"))]

@@ -144,6 +144,7 @@ def test_the_dealer_may_take_the_turned_card_and_discard_any_card_whose_function
 def test_a_turned_joker_goes_to_the_dealer() -> None:
     g = Game()
     g.card("RJ")
+    assert g.ref.expects().action == "take" and g.ref.legal_actions()[0] == {"take", "red-aces"}
     rejected(g.act(0, "leave"), "a turned joker goes to the dealer")
     g.gone()
     g.card("9D")
@@ -826,6 +827,41 @@ def test_a_bomb_is_answered_by_the_next_player_or_not_at_all() -> None:
     assert [d.reason for d in of(out, CardsDrawn)] == ["bomb"] * 3
 
 
+def test_a_refused_accept_leaves_the_bomb_to_be_answered() -> None:
+    g = Game()
+    g.on("9C")
+    g.together("7C", "7C")  # seat 1 bombs
+    rejected(g.act(2, "accept"), "nothing to take")  # a stray input: nothing owed, nothing skipped
+    out = g.together("7H", "7H")  # seat 2 still answers it
+    assert [(d.seat, d.reason) for d in of(out, CardsDrawn)] == [(1, "bomb-returned")]
+
+
+def test_a_card_refused_as_a_misreading_leaves_what_waits_as_it_was() -> None:
+    """A card the decks cannot hold (or a copy too many) is shown again: the dealer's option, a
+    play open to a match and a choice waiting are not moved on by it."""
+    g = Game(jokers_per_deck=0)
+    g.card("5H")
+    rejected(g.card("RJ"), "not in this game's deck")
+    assert g.ref.expects().action == "take-or-leave"
+    assert one(g.gone(), TurnedCardTaken).seat == 0  # the dealer may still take it
+
+    g = Game(jokers_per_deck=0)
+    g.on("9C")
+    g.t += 2 * S
+    g._feed(CardSeen(g.t, "camera", parse_card("9H"), "pile"))
+    rejected(g._feed(CardSeen(g.t + S // 10, "camera", parse_card("RJ"), "pile")), "not in this game's deck")
+    out = g._feed(CardSeen(g.t + S // 5, "camera", parse_card("9H"), "pile")) + g.settle()
+    assert one(out, MatchPlayed).cards == (parse_card("9H"), parse_card("9H"))  # still open to the match
+
+    g = Game(jokers_per_deck=0)
+    g.on("5C")
+    g.card("8C")  # seat 1 names a suit
+    assert g.st.phase == CHOOSE
+    rejected(g.card("RJ"), "not in this game's deck")
+    assert g.st.phase == CHOOSE
+    assert one(g.act(1, "taps", 3), ChoiceMade).option == "hearts"  # the choice is still the player's
+
+
 def test_a_card_no_count_can_account_for_is_shown_again() -> None:
     g = Game(safe_card=False)
     g.on("9C")
@@ -941,7 +977,7 @@ def test_while_a_play_is_open_the_table_asks_its_player_for_a_match_or_a_long_pr
     g.t += 2 * S
     g.ref.handle(CardSeen(g.t, "camera", parse_card("2C"), "pile"))  # seat 2 stacks
     assert g.ref.expects() == Expectation("match-or-done", 2, "lay a match, or hold: done")
-    assert g.ref.legal_actions() == {2: frozenset({"match-or-done"})}
+    assert g.ref.legal_actions() == {2: {"match-or-done"}, 0: {"play"}}  # the next player's card closes it
     out = g.ref.handle(SeatAction(g.t + S // 10, "buttons", 2, "hold"))
     assert one(out, DrawOwed).seat == 0 and turn(out) == 0 and not of(out, CardsDrawn)
 
@@ -1048,3 +1084,20 @@ def test_a_switch_with_a_joker_in_it_is_one_unless_the_text_is_read_literally(pr
 def test_the_literal_joker_reading_needs_a_joker_alone_to_be_wild() -> None:
     with pytest.raises(RulesError, match="joker_switch"):
         setup_game("eights", None, {"joker_switch": False}, 4)
+
+
+def test_the_legal_actions_name_what_other_seats_may_do_meanwhile() -> None:
+    """The text lets more than the player in turn act: each listed action is taken, not refused."""
+    g = Game(jokers_per_deck=0)
+    g.card("5H")  # the dealer's option: the next player may play on, leaving the turned card
+    assert g.ref.legal_actions() == {0: {"take-or-leave", "red-aces"}, 1: {"play"}}
+    g.act(0, "leave")
+    g.card("8H")  # seat 1 names a suit; seat 2 may go on, the choice taking its default
+    assert g.ref.legal_actions() == {1: {"choose"}, 2: {"play"}}
+    assert not of(g.card("5H"), Rejected)
+    g.st.hands[3], g.st.safe[3] = 1, False  # seat 3 holds one card, not announced
+    legal = g.ref.legal_actions()
+    assert legal[3] >= {"last-card"} and all("challenge" in legal[s] for s in (0, 1, 2))
+    assert one(g.act(0, "challenge"), LastCardCaught).seat == 3
+    g.st.hands[3] = 1
+    assert "last-card" in g.ref.legal_actions()[3] and one(g.act(3, "last-card"), LastCardCalled).seat == 3

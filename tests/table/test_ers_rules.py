@@ -1369,6 +1369,28 @@ def test_a_bad_slap_still_to_be_judged_may_be_contested_next() -> None:
     ]
 
 
+def test_a_good_slap_still_to_be_judged_is_expected_to_have_taken_the_pile() -> None:
+    table = Table(rules(), players=3, tops=[[], ["8H"], ["8C"]])
+    table.play("8H 8C")
+    table.press(1)  # a double: the pile is seat 1's once the press is judged, before anything else
+    assert table.ref.expects() == Expectation("play", 1) and "play" in table.ref.legal_actions()[1]
+    assert table.ref.pending_presses == [1]
+
+
+def test_a_contest_once_the_game_is_won_changes_nothing() -> None:
+    table = Table(
+        only("double", bad_slaps="contest", last_chance_cards=0, slap_in_always=True),
+        players=2,
+        tops=[["5S"], ["5H"]],
+        sizes=[None, 1],
+    )
+    table.play("5H 5S")
+    assert of(table.slap(0), GameWon)  # the long press that began with this slap ends after the game
+    before = table.ref.snapshot()
+    assert of(contest(table, 0), Rejected)[0].reason == "the game is over"
+    assert table.ref.snapshot() == {**before, "last_t": table.t}
+
+
 def test_a_pile_taken_by_a_good_slap_contested_costs_each_contester_a_card() -> None:
     """ "if the player was correct, any who contested the play must give the top card of their
     deck to the player" """

@@ -4,14 +4,17 @@ refused, one inside them is taken."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
+from benchmarks.bench_engine import simulated_games
 from sim.games import SIMULATIONS
 from sim.options import SimOptions
+from table.cards import parse_card
 from table.decisions import Decision, Rejected
-from table.events import SeatAction
+from table.events import CardSeen, SeatAction
 from table.games import GAMES, setup_game
 
 
@@ -47,9 +50,38 @@ def test_in_the_trading_game_a_seat_beside_a_shown_king_may_only_keep() -> None:
     referee = setup_game("cuckoo", players=4).referee()
     referee.start(0)
     seat = referee.expects().seat
-    assert referee.legal_actions() == {seat: {"keep", "trade"}}
+    shows = {s: {"show-king"} for s in range(4)}  # a king dealt is shown by whoever holds it
+    assert referee.legal_actions() == {**shows, seat: {"keep", "trade", "show-king"}}
     referee.state.face_up[referee.left_of(seat)] = True  # the neighbour shows a king
-    assert referee.legal_actions() == {seat: {"keep"}}
+    del shows[referee.left_of(seat)]
+    assert referee.legal_actions() == {**shows, seat: {"keep", "show-king"}}
     refused = referee.handle(SeatAction(1, "actions", seat, "trade"))
     assert any(isinstance(d, Rejected) for d in refused)
     assert not any(isinstance(d, Rejected) for d in referee.handle(SeatAction(2, "actions", seat, "keep")))
+
+
+def test_in_the_trading_game_a_king_dealt_may_be_shown_by_a_seat_out_of_turn_where_it_counts() -> None:
+    for preset, showable in [("cuckoo", True), ("screw-your-neighbor", True), ("ackerson-traded", False)]:
+        referee = setup_game("cuckoo", preset, players=4).referee()
+        referee.start(0)
+        seat = (referee.expects().seat + 2) % 4
+        assert ("show-king" in referee.legal_actions().get(seat, ())) == showable, preset
+        out = referee.handle(CardSeen(1, "camera", parse_card("KH"), "seat", seat))
+        assert (not any(isinstance(d, Rejected) for d in out)) == showable, preset
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_copy_of_a_referee_goes_on_as_the_referee_does(name: str) -> None:
+    """``copy.deepcopy``: a game to try an input on, leaving the game itself as it was."""
+    games = simulated_games(1, 4, name, None)
+    setup, events = games[0]
+    referee = setup.referee()
+    referee.start(0)
+    half = len(events) // 2
+    for event in events[:half]:
+        referee.handle(event)
+    before = referee.snapshot()
+    twin = copy.deepcopy(referee)
+    rest = [[d.to_json() for d in twin.handle(e)] for e in events[half:]]
+    assert referee.snapshot() == before
+    assert rest == [[d.to_json() for d in referee.handle(e)] for e in events[half:]]

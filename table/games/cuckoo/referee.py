@@ -73,6 +73,7 @@ class Action(StrEnum):
 
 
 ACTIONS = frozenset(Action)
+SHOW_KING = "show-king"  # a king dealt, turned up on its seat (a card the camera reads, no button)
 
 
 @dataclass
@@ -188,8 +189,19 @@ class CuckooReferee(StatefulReferee):
         if st.phase == CUTTING:
             return {s: frozenset({"cut"}) for s in st.cutters if str(s) not in st.cuts}
         if st.phase == TRADING:
-            return {st.turn: frozenset({Action.KEEP} if self.blocked_reason(st.turn) else set(Action))}
+            out = {st.turn: {Action.KEEP} if self.blocked_reason(st.turn) else set(Action)}
+            for seat in st.seats:  # a king dealt is turned up by whoever holds it, in turn or not
+                if self._may_show_king(seat):
+                    out.setdefault(seat, set()).add(SHOW_KING)
+            return {seat: frozenset(actions) for seat, actions in out.items()}
         return super().legal_actions()
+
+    def _may_show_king(self, seat: int) -> bool:
+        """Whether a king ``seat`` turns up now counts (blocks a trade, locks the card, or stops it)."""
+        kings, st = self.rules.kings, self.state
+        if kings == "traded" or st.face_up[seat]:
+            return False
+        return not (kings in ("locked", "no-trade") and st.trading_started)
 
     def blocked_reason(self, seat: int) -> str | None:
         """Why ``seat`` may not trade now (kings face up), or None."""
@@ -325,6 +337,8 @@ class CuckooReferee(StatefulReferee):
             return [Rejected(t, "kings are traded like any card: keep it face down", "card-seen", seat)]
         if st.face_up[seat]:
             return []  # the same king read again
+        if not self._may_show_king(seat):
+            return [Rejected(t, "dealt kings are turned up before trading starts", "card-seen", seat)]
         why = self.unknown_card(card, st.seen)
         if why is not None:
             return [Rejected(t, why, "card-seen", seat)]
@@ -337,8 +351,6 @@ class CuckooReferee(StatefulReferee):
             if kings == "stop":
                 out += self._close_trading(t, f"seat {seat}'s king stopped the trading")
             return out
-        if kings in ("locked", "no-trade") and st.trading_started:
-            return [Rejected(t, "dealt kings are turned up before trading starts", "card-seen", seat)]
         self._show(seat, card)
         out = [KingShown(t, seat, card, "dealt")]
         if kings == "no-trade":
@@ -363,10 +375,11 @@ class CuckooReferee(StatefulReferee):
             reason = self.blocked_reason(dealer)
             if reason is not None:
                 return [Rejected(t, reason, "card-seen", dealer)]
-            st.pending_trade = None
         why = self.admit_card(card, st.seen)
-        if why is not None:
+        if why is not None:  # a misreading, shown again: a trade waiting on a king still may be blocked
             return [Rejected(t, why, "card-seen", dealer)]
+        if implicit:
+            st.pending_trade = None
         out: list[Decision] = [Traded(t, dealer, None)] if implicit else []
         kept = card.rank is Rank.KING and self.rules.kings != "traded"  # rule 1: kings have no effect
         if not kept:

@@ -108,12 +108,19 @@ class EightsPlays(EightsBase):
         if st.phase == DEALER_OPTION:
             if st.must_take:  # the turned joker was taken unseen: this is the dealer's discard
                 return self._taken(t) + self._dealer_discard(t, card)
+            unknown = self.unknown_card(card, st.pile)
+            if unknown is not None:  # a misreading: the dealer's option stays open
+                return [Rejected(t, unknown, "card-seen", st.turn)]
             out += self._start_play(t)  # the dealer left the turned card by playing on
         if st.phase == DEALER_DISCARD:
             return self._dealer_discard(t, card)
+        unknown = self.unknown_card(card, st.pile)  # the pile is the same for a join and a new play
+        if unknown is not None and not out and (st.phase == CHOOSE or st.open_cards):
+            # A card that cannot be one more of the decks' is a misreading, shown again: a
+            # choice waiting, a play open to a match, stay as they were.
+            return [Rejected(t, unknown, "card-seen", st.turn)]
         if st.phase == CHOOSE:
             out += self._default_choices(t)
-        unknown = self.unknown_card(card, st.pile)  # the pile is the same for a join and a new play
         if st.open_cards:
             joined = None if unknown else self._join(t, card)
             if joined is not None:

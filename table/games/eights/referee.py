@@ -59,6 +59,7 @@ class Action(StrEnum):
     PLAY_HOLD = "play-hold"  # a hold in turn: draw, pass or accept, whichever applies
 
 
+TAKE = "take"  # expected of the dealer when the turned card is a joker: it must be taken
 GOING_ON = frozenset({Action.HOLD, Action.DRAW, Action.PASS, Action.ACCEPT})  # a player's actions that end its play
 
 
@@ -111,9 +112,10 @@ class EightsReferee(EightsPlays):
             return Expectation("none", None, "game over")
         if st.phase == TURN_UP:
             return Expectation("turn-up", st.dealer, "turn up the stock's top card onto the pile")
+        if st.phase == DEALER_OPTION and st.must_take:
+            return Expectation(TAKE, st.dealer, "take the turned joker and discard")
         if st.phase == DEALER_OPTION:
-            leave = "" if st.must_take else ", or hold to leave it"
-            return Expectation("take-or-leave", st.dealer, f"take the turned card and discard{leave}")
+            return Expectation("take-or-leave", st.dealer, "take the turned card and discard, or hold to leave it")
         if st.phase == DEALER_DISCARD:
             return Expectation("discard", st.dealer, "discard any card")
         if st.phase == CHOOSE:
@@ -131,6 +133,35 @@ class EightsReferee(EightsPlays):
         if st.drawn:
             return Expectation("play-or-pass", st.turn, "play a card, or hold to pass")
         return Expectation("play", st.turn, "play a card, or hold to draw")
+
+    def legal_actions(self) -> dict[int, frozenset[str]]:
+        """What ``expects`` waits for; and what other seats may do at the same time: the player
+        after a play that waits (a choice, a match, the dealer's option) plays on, a seat down
+        to its last card calls it, anyone catches a seat that did not, the dealer claims red aces."""
+        if self.finished:
+            return {}
+        st = self.state
+        expected = self.expects()
+        out: dict[int, set[str]] = {expected.seat: {expected.action}} if expected.seat is not None else {}
+        waiting_on = (
+            st.choices[0]["seat"]
+            if st.phase == CHOOSE
+            else st.turn
+            if self.wakeup() is not None
+            else st.dealer
+            if st.phase == DEALER_OPTION and not st.must_take
+            else None
+        )
+        if waiting_on is not None:
+            out.setdefault(self.step(waiting_on), set()).add("play")
+        for seat in range(self.players):
+            if self._why_no_call(seat) is None:
+                out.setdefault(seat, set()).add(Action.LAST_CARD)
+            if any(s != seat and self.owes_call(s) for s in range(self.players)):
+                out.setdefault(seat, set()).add(Action.CHALLENGE)
+        if self._why_no_red_aces(st.dealer) is None:
+            out.setdefault(st.dealer, set()).add(Action.RED_ACES)
+        return {seat: frozenset(actions) for seat, actions in out.items()}
 
     def start(self, t_ns: int = 0) -> list[Decision]:
         self.state.last_t = max(self.state.last_t, t_ns)
@@ -259,7 +290,8 @@ class EightsReferee(EightsPlays):
 
     def _accept(self, t: int, seat: int) -> list[Decision]:
         st = self.state
-        st.bomb_by = NOBODY
+        if st.owed or st.skips:
+            st.bomb_by = NOBODY  # the bomb is answered by this, not by a pair of sevens
         if st.owed:
             out = self._draw(t, seat, st.owed, st.owed_kind)
             out.append(TurnSkipped(t, seat, f"drew {st.owed}"))
@@ -278,13 +310,19 @@ class EightsReferee(EightsPlays):
         return [Rejected(t, "nothing to take: play a card or hold to draw", "action", seat)]
 
     def _call(self, t: int, seat: int) -> list[Decision]:
-        st = self.state
-        if not self.rules.last_card_penalty:
-            return [Rejected(t, "no one calls last card with these rules", "action", seat)]
-        if not 0 < self.held(seat) <= 2:
-            return [Rejected(t, f"you hold {self.held(seat)} cards: call last card with one left", "action", seat)]
-        st.called[seat] = True
+        why = self._why_no_call(seat)
+        if why is not None:
+            return [Rejected(t, why, "action", seat)]
+        self.state.called[seat] = True
         return [LastCardCalled(t, seat)]
+
+    def _why_no_call(self, seat: int) -> str | None:
+        """Why ``seat`` may not call "last card" now (None: it may)."""
+        if not self.rules.last_card_penalty:
+            return "no one calls last card with these rules"
+        if not 0 < self.held(seat) <= 2:
+            return f"you hold {self.held(seat)} cards: call last card with one left"
+        return None
 
     def _challenge(self, t: int, by: int) -> list[Decision]:
         owing = [s for s in range(self.players) if s != by and self.owes_call(s)]
@@ -310,12 +348,19 @@ class EightsReferee(EightsPlays):
         return [CountCorrected(t, seat, counted), *self._round_won(t, seat)]
 
     def _red_aces(self, t: int, seat: int) -> list[Decision]:
+        why = self._why_no_red_aces(seat)
+        if why is not None:
+            return [Rejected(t, why, "action", seat)]
+        self.state.red_aces = True
+        return [ChoiceMade(t, seat, "red-aces", "on")]
+
+    def _why_no_red_aces(self, seat: int) -> str | None:
+        """Why ``seat`` may not claim red aces now (None: it may)."""
         st = self.state
         if not self.rules.red_aces:
-            return [Rejected(t, "red aces are off with these rules", "action", seat)]
+            return "red aces are off with these rules"
         # Before play starts: no card laid, none drawn since the turned card left the stock.
         turned = self.pack_size - self.rules.hand_size * self.players - 1
         if seat != st.dealer or st.plays > 0 or (st.phase != TURN_UP and st.stock != turned):
-            return [Rejected(t, "only the dealer claims red aces, before play starts", "action", seat)]
-        st.red_aces = True
-        return [ChoiceMade(t, seat, "red-aces", "on")]
+            return "only the dealer claims red aces, before play starts"
+        return None

@@ -215,9 +215,7 @@ class ErsReferee(Referee):
         the next input: what may follow is what may follow them (a contest of a bad slap among
         them, no card told as laid out of turn once one was judged on it)."""
         if self.pending_presses:
-            settled = copy.deepcopy(self)
-            settled._resolve_presses()
-            return settled.legal_actions()
+            return self._settled().legal_actions()
         if self.winner is not None:
             return {}
         out = {seat: {"slap"} for seat in range(self.players) if self._why_not(seat) is None}
@@ -266,7 +264,16 @@ class ErsReferee(Referee):
             return counted(self.strikes[seat], "strike") + (": barred" if barred else "")
         return ""
 
+    def _settled(self) -> ErsReferee:
+        """A copy with the presses still to be judged judged, as they will be before the next input."""
+        settled = copy.deepcopy(self)
+        settled._resolve_presses()
+        return settled
+
     def expects(self) -> Expectation:
+        """What moves the game on, once the presses still to be judged are judged."""
+        if self.pending_presses:
+            return self._settled().expects()
         if self.winner is not None:
             return Expectation("none", None, f"game over: seat {self.winner} won")
         if self.penalty_owed:
@@ -737,12 +744,12 @@ class ErsReferee(Referee):
 
         if self.rules.bad_slaps != "contest" or not self.rules.slaps:
             return []  # a slap button held long, where contests are off: it means nothing
+        if self.winner is not None:
+            return no("the game is over")
         # The press this long press began with is no slap to contest, the contest taken or not;
         # this seat's slaps before it still are.
         began = self.pressed_at[seat]
         self.contestable = [p for p in self.contestable if p.seat != seat or p.t != began]
-        if self.winner is not None:
-            return no("the game is over")
         if not self.hands[seat]:
             return no("no card to give if the contest is wrong: only a player holding cards contests")
         target = self._contest_target(seat)
