@@ -359,7 +359,7 @@ def test_twos_make_the_next_player_draw_two_and_miss_a_turn_and_stack() -> None:
     g.on("9C")
     out = g.card("2C")
     assert one(out, DrawOwed).draw == 2
-    rejected(g.act(2, "draw"), "first draw 2")
+    rejected(g.act(2, "pass"), "first draw 2")
     out = g.card("2H")  # stacked
     assert same(one(out, DrawOwed)) == DrawOwed(NOW, 3, 4, 0, "two")
     assert isinstance(g.card("9H")[0], Misplay)
@@ -523,6 +523,7 @@ def test_three_natural_kings_start_a_run_the_next_player_without_a_king_pays_for
     g.card("KD")  # seat 0 plays a fourth
     out = g.act(1, "hold")  # seat 1 tries the stock
     assert one(out, CardsDrawn).reason == "king-try" and g.st.turn == 1
+    assert g.ref.expects().action == "king-or-pass"  # no second try: a card, or pass and pay
     out = g.card("5D")  # a card that goes, then the four kings' cards
     assert same(one(out, CardsDrawn)) == CardsDrawn(NOW, 1, 4, "kings", 11) and turn(out) == 2 and g.st.kings == 0
     g = Game()
@@ -974,6 +975,7 @@ def test_while_a_play_is_open_the_table_asks_its_player_for_a_match_or_a_long_pr
     g.on("5H")
     g.card("2H")  # seat 1: seat 2 owes 2
     assert g.ref.expects().action == "draw-or-stack"
+    assert g.ref.legal_actions()[2] == {"draw-or-stack"}  # "draw" is taken: the cards owed
     g.t += 2 * S
     g.ref.handle(CardSeen(g.t, "camera", parse_card("2C"), "pile"))  # seat 2 stacks
     assert g.ref.expects() == Expectation("match-or-done", 2, "lay a match, or hold: done")
@@ -1101,3 +1103,11 @@ def test_the_legal_actions_name_what_other_seats_may_do_meanwhile() -> None:
     assert one(g.act(0, "challenge"), LastCardCaught).seat == 3
     g.st.hands[3] = 1
     assert "last-card" in g.ref.legal_actions()[3] and one(g.act(3, "last-card"), LastCardCalled).seat == 3
+
+
+def test_a_player_owing_cards_who_says_draw_draws_them() -> None:
+    g = Game(players=3, safe_card=False)
+    g.on("5H")
+    g.card("2H")  # seat 2 owes two
+    out = g.act(2, "draw")
+    assert same(one(out, CardsDrawn)) == CardsDrawn(NOW, 2, 2, "two", 10) and turn(out) == 0

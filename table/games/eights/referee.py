@@ -128,6 +128,8 @@ class EightsReferee(EightsPlays):
             return Expectation("draw-or-stack", st.turn, f"draw {st.owed}, stack or shield")
         if st.skips:
             return Expectation("miss-or-stack", st.turn, f"miss {st.skips} turn(s) or play a four")
+        if self.king_run() and st.drawn:
+            return Expectation("king-or-pass", st.turn, f"a king, or hold: pass and draw {st.kings}")
         if self.king_run():
             return Expectation("king-or-draw", st.turn, f"a king, or draw {st.kings} after a card")
         if st.drawn:
@@ -270,6 +272,8 @@ class EightsReferee(EightsPlays):
             return [Rejected(t, f"not now: {expected.detail}", "action", seat)]
         if action == Action.PLAY_HOLD:
             action = Action.ACCEPT if st.owed or st.skips else Action.PASS if st.drawn else Action.DRAW
+        elif action == Action.DRAW and st.owed:
+            action = Action.ACCEPT  # the draw owed
         if action == Action.ACCEPT:
             return self._accept(t, seat)
         if st.owed or st.skips:
