@@ -1089,7 +1089,8 @@ def test_the_literal_joker_reading_needs_a_joker_alone_to_be_wild() -> None:
 
 
 def test_the_legal_actions_name_what_other_seats_may_do_meanwhile() -> None:
-    """The text lets more than the player in turn act: each listed action is taken, not refused."""
+    """The text lets more than the player in turn act: the calls listed are taken, and the next
+    player's card is its play."""
     g = Game(jokers_per_deck=0)
     g.card("5H")  # the dealer's option: the next player may play on, leaving the turned card
     assert g.ref.legal_actions() == {0: {"take-or-leave", "red-aces"}, 1: {"play"}}
@@ -1111,3 +1112,35 @@ def test_a_player_owing_cards_who_says_draw_draws_them() -> None:
     g.card("2H")  # seat 2 owes two
     out = g.act(2, "draw")
     assert same(one(out, CardsDrawn)) == CardsDrawn(NOW, 2, 2, "two", 10) and turn(out) == 0
+
+
+def test_the_player_who_plays_on_after_a_jack_is_the_one_its_reversal_makes() -> None:
+    g = Game(jokers_per_deck=0)
+    g.on("5C")
+    g.t += 2 * S
+    g._feed(CardSeen(g.t, "camera", parse_card("JC"), "pile"))  # seat 1's jack, open to a match
+    assert g.ref.legal_actions()[0] == {"play"}  # the direction turns as the play closes
+    out = g._feed(CardSeen(g.t + S // 10, "camera", parse_card("4C"), "pile"))  # not a match: the next play
+    assert one(out, CardPlayed).seat == 0
+    g = Game(jokers_per_deck=0)
+    g.card("JD")  # a turned jack at the dealer's option
+    assert g.ref.legal_actions()[3] == {"play"}
+    assert one(g.card("5D"), CardPlayed).seat == 3
+
+
+def test_a_misread_card_is_refused_to_the_player_who_would_have_laid_it() -> None:
+    g = Game(jokers_per_deck=0)
+    g.card("5H")  # the dealer's option: a card now is seat 1's, playing on
+    assert rejected(g.card("RJ")).seat == 1
+    g.act(0, "leave")
+    g.card("8H")  # seat 1's eight: its suit to choose, seat 2 next
+    assert rejected(g.card("RJ")).seat == 2
+
+
+def test_a_draw_pass_or_accept_the_next_player_may_not_make_leaves_the_choice_waiting() -> None:
+    g = Game(jokers_per_deck=0)
+    g.on("5C")
+    g.card("8C")  # seat 1 names a suit
+    rejected(g.act(2, "pass"), "draw a card before passing")
+    rejected(g.act(2, "accept"), "nothing to take")
+    assert g.st.phase == CHOOSE and one(g.act(1, "taps", 3), ChoiceMade).option == "hearts"

@@ -1377,6 +1377,20 @@ def test_a_good_slap_still_to_be_judged_is_expected_to_have_taken_the_pile() -> 
     assert table.ref.pending_presses == [1]
 
 
+def test_what_is_expected_of_presses_still_to_be_judged_follows_each_new_press() -> None:
+    asked = Table(rules(), players=3, tops=[["2C"], ["8H"], ["8C"]])
+    asked.play("8H 8C")
+    asked.press(0)
+    assert asked.ref.expects() == Expectation("play", 0)  # alone, seat 0 would take the pile
+    asked.press(2, at=asked.t)  # ... but seat 2 pressed at the very same moment: a tie
+    told = Table(rules(), players=3, tops=[["2C"], ["8H"], ["8C"]])
+    told.play("8H 8C")
+    told.press(0, 2)
+    told.settle()
+    assert told.ref.expects() != Expectation("play", 0)
+    assert asked.ref.expects() == told.ref.expects() and asked.ref.legal_actions() == told.ref.legal_actions()
+
+
 def test_a_contest_once_the_game_is_won_changes_nothing() -> None:
     table = Table(
         only("double", bad_slaps="contest", last_chance_cards=0, slap_in_always=True),

@@ -1,6 +1,7 @@
 """``legal_actions``: what each seat may do now. Through whole games of every registered game, the
-seat the referee waits on may do what it waits for, and a seat action outside the legal ones is
-refused, one inside them is taken."""
+seat the referee waits on may do what it waits for; in hand-built states, an input outside the
+legal ones is refused and one inside them taken. The names are the game's words for what a seat
+does (a card laid is "play", a king turned up "show-king"), not always a seat action's."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ choices it offers, whose turn is next, and the end of a game.
 
 from __future__ import annotations
 
+import copy
 import operator
 from typing import Any
 
@@ -105,20 +106,18 @@ class EightsPlays(EightsBase):
         if st.phase == TURN_UP:
             return self._turned(t, card)
         out: list[Decision] = []
-        if st.phase == DEALER_OPTION:
-            if st.must_take:  # the turned joker was taken unseen: this is the dealer's discard
-                return self._taken(t) + self._dealer_discard(t, card)
-            unknown = self.unknown_card(card, st.pile)
-            if unknown is not None:  # a misreading: the dealer's option stays open
-                return [Rejected(t, unknown, "card-seen", st.turn)]
-            out += self._start_play(t)  # the dealer left the turned card by playing on
+        if st.phase == DEALER_OPTION and st.must_take:  # the turned joker was taken unseen: the dealer's discard
+            return self._taken(t) + self._dealer_discard(t, card)
         if st.phase == DEALER_DISCARD:
             return self._dealer_discard(t, card)
         unknown = self.unknown_card(card, st.pile)  # the pile is the same for a join and a new play
-        if unknown is not None and not out and (st.phase == CHOOSE or st.open_cards):
-            # A card that cannot be one more of the decks' is a misreading, shown again: a
-            # choice waiting, a play open to a match, stay as they were.
-            return [Rejected(t, unknown, "card-seen", st.turn)]
+        if unknown is not None and (st.phase in (CHOOSE, DEALER_OPTION) or st.open_cards):
+            # A card that cannot be one more of the decks' is a misreading, shown again: the
+            # dealer's option, a choice waiting, a play open to a match stay as they were. Whose
+            # it was is the next player's (None where it may have been a match).
+            return [Rejected(t, unknown, "card-seen", None if st.open_cards else self._plays_on())]
+        if st.phase == DEALER_OPTION:
+            out += self._start_play(t)  # the dealer left the turned card by playing on
         if st.phase == CHOOSE:
             out += self._default_choices(t)
         if st.open_cards:
@@ -131,6 +130,23 @@ class EightsPlays(EightsBase):
         if self.state is not st or st.phase != PLAY:  # that ended the game (or this deal)
             return [*out, Rejected(t, f"{card} came after the end of the game it was played in", "card-seen")]
         return out + self._new_play(t, st.turn, card, unknown)
+
+    def _plays_on(self) -> int | None:
+        """Who plays next by laying a card on what waits (the dealer's option, a choice, a
+        play open to a match), once it is settled as that card would settle it, a jack's
+        reversal and all; None when nothing waits so (or the card would end the game)."""
+        st = self.state
+        if (st.phase not in (CHOOSE, DEALER_OPTION) and not st.open_cards) or st.must_take:
+            return None
+        trial = copy.deepcopy(self)
+        t = st.last_t
+        if st.phase == DEALER_OPTION:
+            trial._start_play(t)
+        if trial.state.open_cards:
+            trial._close(t)
+        if trial.state.phase == CHOOSE:
+            trial._default_choices(t)
+        return trial.state.turn if trial.state.phase == PLAY and trial.state.round == st.round else None
 
     def _new_play(self, t: int, seat: int, card: Card, unknown: str | None) -> list[Decision]:
         """``unknown``: why the card cannot be one more of the decks' (``unknown_card``)."""

@@ -16,6 +16,7 @@ hands + safe cards + stock + pile = every card.
 
 from __future__ import annotations
 
+import copy
 from enum import StrEnum
 
 from table.cards import SUIT_NAMES
@@ -145,17 +146,9 @@ class EightsReferee(EightsPlays):
         st = self.state
         expected = self.expects()
         out: dict[int, set[str]] = {expected.seat: {expected.action}} if expected.seat is not None else {}
-        waiting_on = (
-            st.choices[0]["seat"]
-            if st.phase == CHOOSE
-            else st.turn
-            if self.wakeup() is not None
-            else st.dealer
-            if st.phase == DEALER_OPTION and not st.must_take
-            else None
-        )
-        if waiting_on is not None:
-            out.setdefault(self.step(waiting_on), set()).add("play")
+        plays_on = self._plays_on()
+        if plays_on is not None:
+            out.setdefault(plays_on, set()).add("play")
         for seat in range(self.players):
             if self._why_no_call(seat) is None:
                 out.setdefault(seat, set()).add(Action.LAST_CARD)
@@ -246,6 +239,11 @@ class EightsReferee(EightsPlays):
             out: list[Decision] = []
             chooser = st.choices[0]["seat"] if st.phase == CHOOSE else None
             if chooser is not None and seat == self.step(chooser):  # the next player goes on
+                trial = copy.deepcopy(self)
+                tried = trial._default_choices(t) + trial._turn_action(t, seat, action)
+                refused = [d for d in tried if isinstance(d, Rejected)]
+                if refused:  # a draw, pass or accept it may not make: the choice still waits
+                    return refused
                 out += self._default_choices(t)
             return out + self._turn_action(t, seat, action)
         return [Rejected(t, f"the shedding game takes no action {action!r}", "action", seat)]

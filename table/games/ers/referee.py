@@ -82,9 +82,8 @@ RACE_NS = 1_000_000_000  # a press this long after a good slap on the same card 
 IN_FLIGHT_NS = 600_000_000
 CONTEST = "contest"  # a seat action: the last pile taken or bad slap by another seat was wrong
 WON, LAST_CHANCE = "won", "last-chance"  # how an empty pile with one seat holding cards ends (``_ending``)
-CONTESTABLE = "no slap here: the others may contest it"
+CONTESTABLE = "no slap here: the others may contest it"  # a bad slap where bad slaps are contested
 TAKE_PILE = "take-pile"  # expected of the seat whose pile, once taken up, wins it the game: no card follows
-WINS = "takes the pile and wins"  # a bad slap where bad slaps are contested
 
 
 @dataclass(slots=True)
@@ -167,6 +166,7 @@ class ErsReferee(Referee):
         # Where cards laid out of turn are dead: the game as it stood before the top card, while
         # nothing has been judged since it (a snapshot), else None.
         self.before_card: dict[str, Any] | None = None
+        self._settled_copy: ErsReferee | None = None  # ``_settled``'s, until the next input
         while not self.hands[self.turn]:  # fewer cards than seats: start at the first seat that has some
             self.turn = (self.turn + 1) % players
 
@@ -265,10 +265,27 @@ class ErsReferee(Referee):
         return ""
 
     def _settled(self) -> ErsReferee:
-        """A copy with the presses still to be judged judged, as they will be before the next input."""
-        settled = copy.deepcopy(self)
-        settled._resolve_presses()
-        return settled
+        """A copy with the presses still to be judged judged, as they will be before any later
+        input (a card or press at their very moment joins them instead). Made once for each
+        moment: the table asks ``expects`` for every decision while a race is judged."""
+        if self._settled_copy is None:
+            settled = copy.deepcopy(self)
+            settled._resolve_presses()
+            self._settled_copy = settled
+        return self._settled_copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ErsReferee:
+        """A copy to try an input on: the rules and the decks' counts (never changed) are shared,
+        the generator copied by its state."""
+        clone = object.__new__(ErsReferee)
+        memo[id(self)] = clone
+        shared = {"rules", "_deck_counts", "_deck_by_key", "rng", "_settled_copy"}
+        for name, value in self.__dict__.items():
+            clone.__dict__[name] = value if name in shared else copy.deepcopy(value, memo)
+        clone.rng = random.Random()
+        clone.rng.setstate(self.rng.getstate())
+        clone._settled_copy = None
+        return clone
 
     def expects(self) -> Expectation:
         """What moves the game on, once the presses still to be judged are judged."""
@@ -283,17 +300,17 @@ class ErsReferee(Referee):
         if self.lone is not None and (self.last_chance_left or self.pending_award is None):
             return Expectation("play", self.turn, f"last chance: {self.last_chance_left} more card(s)")
         if self.pending_award is not None:
-            detail = self._award_awaited(self.pending_award)
-            return Expectation(TAKE_PILE if detail == WINS else "play", self.turn, detail)
+            if self._award_ends(self.pending_award) == WON:
+                return Expectation(TAKE_PILE, self.turn, "takes the pile and wins")
+            return Expectation("play", self.turn, "takes the pile, then leads")
         if self.challenger is not None:
             return Expectation("play", self.turn, f"answer seat {self.challenger}: {self.chances} chance(s) left")
         return Expectation("play", self.turn)
 
-    def _award_awaited(self, seat: int) -> str:
-        """What ``seat`` does once it takes the pile waiting for it: win, or lead on."""
+    def _award_ends(self, seat: int) -> str | None:
+        """What ``seat`` taking the pile waiting for it means (``_ending``): ``WON``, or play goes on."""
         holders = sorted({*self.holders(), seat})
-        ending = self._ending(holders, self.lone if self.lone == seat else None)
-        return WINS if ending == WON else "takes the pile, then leads"
+        return self._ending(holders, self.lone if self.lone == seat else None)
 
     def _to_play(self) -> int:
         """Who lays the next card: the first seat owing penalty cards, else the turn's player."""
@@ -316,6 +333,7 @@ class ErsReferee(Referee):
     # ----------------------------------------------------------------- events
 
     def handle(self, event: Event) -> list[Decision]:
+        self._settled_copy = None
         t = event.t_ns
         if t < self.last_t:
             return [Rejected(t, f"out of order: {t} is before {self.last_t}", event.TYPE)]
@@ -367,6 +385,7 @@ class ErsReferee(Referee):
         self.penalty_owed = kept
 
     def advance(self, t_ns: int) -> list[Decision]:
+        self._settled_copy = None
         if self.pending_t is not None and t_ns >= self.pending_t:
             return self._resolve_presses()
         return []
