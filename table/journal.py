@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -179,30 +179,32 @@ class JournalWriter:
         line, crc = journal_line(data, self._after or 0)
         if self._after is not None:
             self._after = crc
-        try:
+        with self._disk("cannot write the journal"):
             self._file.write(line + "\n")
             self._file.flush()
             if self.fsync:
                 os.fsync(self._file.fileno())
-        except OSError as exc:
-            raise JournalError(f"{self.path}: cannot write the journal: {exc.strerror or exc}") from None
 
     def sync(self) -> None:
         """Everything written so far on the disk (each line is, where ``fsync`` is set);
         JournalError when it cannot be."""
-        try:
+        with self._disk("cannot write the journal"):
             self._file.flush()
             os.fsync(self._file.fileno())
-        except OSError as exc:
-            raise JournalError(f"{self.path}: cannot write the journal: {exc.strerror or exc}") from None
 
     def close(self) -> None:
         """Closed, whatever happens; JournalError when the lines still buffered (a full disk)
         cannot be written: they are lost."""
-        try:
+        with self._disk("its last lines could not be written"):
             self._file.close()
+
+    @contextlib.contextmanager
+    def _disk(self, failed: str) -> Iterator[None]:
+        """The disk's error (a full SD card) as a JournalError naming the journal and ``failed``."""
+        try:
+            yield
         except OSError as exc:
-            raise JournalError(f"{self.path}: its last lines could not be written: {exc.strerror or exc}") from None
+            raise JournalError(f"{self.path}: {failed}: {exc.strerror or exc}") from None
 
     def __enter__(self) -> JournalWriter:
         return self

@@ -6,7 +6,6 @@ the decks can hold) and snapshots the state dataclass and the seeded generator w
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from abc import abstractmethod
@@ -27,6 +26,7 @@ class StatefulReferee(Referee):
     RULES: ClassVar[type]
     STATE: ClassVar[type]
     MIN_PLAYERS: ClassVar[int] = 3
+    SHARED_ON_COPY = frozenset({"rules", "copies", "_allowed"})
 
     def __init__(self, rules: Any, players: int, dealer: int = 0, seed: int = 0, deal: Any = None) -> None:
         if deal is not None:
@@ -50,14 +50,6 @@ class StatefulReferee(Referee):
         if not 0 <= dealer < players:
             raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
         self.state = self.new_state()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        """A copy to try an input on (``copy.deepcopy``); the pack's counts, read-only, are shared."""
-        memo[id(self.copies)] = self.copies
-        clone = object.__new__(type(self))
-        memo[id(self)] = clone
-        clone.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        return clone
 
     @functools.cached_property
     def rng(self) -> random.Random:

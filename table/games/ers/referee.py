@@ -107,6 +107,8 @@ def _card(code: str | None) -> Card | None:
 
 class ErsReferee(Referee):
     GAME = "ers"
+    # (``_settled_copy`` too: made from this very state, and dropped by a copy's first input)
+    SHARED_ON_COPY = frozenset({"rules", "_deck_counts", "_deck_by_key", "_settled_copy"})
 
     def __init__(
         self,
@@ -273,19 +275,6 @@ class ErsReferee(Referee):
             settled._resolve_presses()
             self._settled_copy = settled
         return self._settled_copy
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ErsReferee:
-        """A copy to try an input on: the rules and the decks' counts (never changed) are shared,
-        the generator copied by its state."""
-        clone = object.__new__(ErsReferee)
-        memo[id(self)] = clone
-        shared = {"rules", "_deck_counts", "_deck_by_key", "rng", "_settled_copy"}
-        for name, value in self.__dict__.items():
-            clone.__dict__[name] = value if name in shared else copy.deepcopy(value, memo)
-        clone.rng = random.Random()
-        clone.rng.setstate(self.rng.getstate())
-        clone._settled_copy = None
-        return clone
 
     def expects(self) -> Expectation:
         """What moves the game on, once the presses still to be judged are judged."""
