@@ -545,7 +545,8 @@ class ImageFolderSource(BaseSource):
 
 
 class StillFileSource(BaseSource):
-    """One picture file read again ``fps`` times a second, each frame stamped as it is read: a
+    """One picture file read again ``fps`` times a second, each frame stamped when it is taken
+    and the next taken no sooner than ``1/fps`` seconds after, however slow the read: a
     camera that shows whatever the file holds then. For a demonstration or a test that changes
     the table by replacing the file (write another, then rename it over this one), even while
     the table is stopped: what it shows goes on without it, as a real table does."""
@@ -565,13 +566,14 @@ class StillFileSource(BaseSource):
         wait = self._next_ns - time.monotonic_ns()
         if wait > 0:
             time.sleep(wait / 1e9)
-        self._next_ns = max(self._next_ns + self._interval, time.monotonic_ns())
+        t_ns = time.monotonic_ns()  # the moment it is taken, as a camera stamps its exposure
+        self._next_ns = t_ns + self._interval
         try:
             image = as_bgr(read_image(self.path, cv2.IMREAD_UNCHANGED))
         except (ImageFileError, ValueError):
             return None  # being replaced: the next read has it
         self._index += 1
-        return Frame(image, time.monotonic_ns(), self._index)
+        return Frame(image, t_ns, self._index)
 
 
 class VideoFileSource(BaseSource):
