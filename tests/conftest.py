@@ -9,10 +9,15 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import settings
 
 from sim.mock_gpio import timed_mock_factory
 from tests.mqtt_broker import Broker
 from vision.tuning import changed
+
+# No time limit on one example: a busy machine that holds a test up for a moment is no failure.
+settings.register_profile("cardtable", deadline=None)
+settings.load_profile("cardtable")
 
 
 @pytest.fixture

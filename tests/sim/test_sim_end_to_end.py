@@ -66,9 +66,11 @@ def test_the_bots_press_through_the_fake_board_and_the_bridge_at_a_real_pace(
     """The seats on the fake board over a pseudo-terminal, read by the table's bridge driver
     (real threads on the host's clock, at eight times a real table's pace): every slap comes back
     stamped within the ping fit's error, every gesture is read as meant, and the lights' commands
-    reach the board."""
+    reach the board. The camera's reports stand in for its frames (read above on mock pins):
+    drawing them can fall seconds behind the board's real clock on a busy machine, and the bridge
+    rightly refuses edges that old."""
     setup = setup_game(game, None, {}, players, 0, 3)
-    options = SimOptions(camera="rendered", seats="bridge", speed=8.0, photo_finish=0.5, max_cards=cards)
+    options = SimOptions(camera="reports", seats="bridge", speed=8.0, photo_finish=0.5, max_cards=cards)
     sim = SIMULATIONS[game](setup, options)
     try:
         sim.run()

@@ -95,7 +95,9 @@ def test_an_edge_bound_shorter_than_the_edges_take_drops_presses_and_judges_wron
 def test_the_first_presser_takes_the_pile_through_the_fake_board_and_the_bridge() -> None:
     timing = RaceTiming()
     scripts = [script(seed, timing) for seed in range(25)]
-    recorded = record_bridge(scripts, timing, warm_s=1.0)
+    again: list[int] = []
+    recorded = record_bridge(scripts, timing, warm_s=1.0, again=again)
+    assert len(again) < len(scripts) // 2  # a race held up by a busy machine is recorded again; most are not
     assert [sum(isinstance(d, Delivered) for d in got) for got in recorded] == [s.edge_count for s in scripts]
     assert all(sum(isinstance(d, Vouched) for d in got) > 10 for got in recorded)  # the board's word, every 10 ms
     for camera in CAMERAS:

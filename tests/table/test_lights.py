@@ -7,6 +7,7 @@ import time
 import pytest
 
 from table.lights import GREEN, OFF, RED, GpioLights, LightError, Pattern, blink, flash, pulse, steady
+from tests.live_tables import wait_until
 
 
 def test_patterns_show_on_each_kind_of_light(mock_pins) -> None:
@@ -25,7 +26,8 @@ def test_flash_n_times_then_off(mock_pins) -> None:
     pin = mock_pins.pin(5)
     pin.clear_states()
     lights.show(0, flash(3, RED, period_ms=40))
-    time.sleep(0.4)
+    wait_until(lambda: sum(bool(s.state) for s in pin.states) >= 3 and not pin.state, seconds=5)
+    time.sleep(0.2)  # and no more after them
     ons = [s for s in pin.states if s.state]
     assert len(ons) == 3 and not pin.state
     lights.close()
@@ -35,9 +37,8 @@ def test_blink_and_pulse_keep_going(mock_pins) -> None:
     lights = GpioLights({0: 6, 1: 12}, factory=mock_pins)
     lights.show(0, blink(period_ms=40))
     lights.show(1, pulse(period_ms=400))
-    time.sleep(0.5)
-    assert len(mock_pins.pin(6).states) > 4
-    assert len({round(s.state, 2) for s in mock_pins.pin(12).states}) > 3  # a fade, not just on and off
+    wait_until(lambda: len(mock_pins.pin(6).states) > 4, seconds=5)
+    wait_until(lambda: len({round(s.state, 2) for s in mock_pins.pin(12).states}) > 3, seconds=5)  # a fade
     lights.close()
 
 

@@ -79,7 +79,7 @@ def test_a_simulated_game_leaves_the_referees_scores_and_state_retained_on_the_b
 
 def test_decisions_stream_on_events_in_order_while_a_dashboard_watches(broker: Broker) -> None:
     watching = Subscriber(broker, "cardtable/t2/events")
-    time.sleep(0.3)
+    assert watching.subscribed.wait(10)
     sim = _sim()
     made = []
     sim.core.outputs.decisions.append(lambda d, r: made.append(Narrator(NAMES).told(d, r)))

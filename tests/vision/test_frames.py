@@ -555,7 +555,7 @@ def test_a_still_picture_is_read_again_at_the_camera_rate_and_shows_what_replace
     source = open_source(f"still:{path}", fps=20.0)
     first, second = source.read(), source.read()
     assert first is not None and second is not None and int(first.image[0, 0, 0]) == 10
-    assert 30_000_000 <= second.t_ns - first.t_ns <= 500_000_000  # a twentieth of a second apart, or a little more
+    assert second.t_ns - first.t_ns >= 50_000_000  # a twentieth of a second apart, or more
     fresh = tmp_path / "table.new.png"
     cv2.imwrite(str(fresh), np.full((60, 80, 3), 200, np.uint8))
     fresh.replace(path)
