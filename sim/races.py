@@ -395,14 +395,14 @@ def record_bridge(
         arrivals.take()
         out = []
         for race in races:
-            for _ in range(TRIES):
+            for tried in range(1, TRIES + 1):
                 got, held_ns = _bridge_race(race, process.stdin, arrivals, timing, latency_ns)
-                if held_ns <= HELD_UP_NS:
+                if held_ns <= HELD_UP_NS or tried == TRIES:
                     break
                 time.sleep(0.1)  # what is still on its way from the spoilt try
                 arrivals.take()
-                if again is not None:
-                    again.append(race.seed)
+            if tried > 1 and again is not None:
+                again.append(race.seed)
             out.append(got)
         return out
     finally:
