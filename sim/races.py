@@ -448,7 +448,7 @@ def _bridge_race(
     rng = random.Random(f"{race.seed}:bridge")
     first = min(t for _, edges in race.edges for t, _ in edges)
     step = time.monotonic_ns()
-    base = time.monotonic_ns() + LEAD_NS - first  # the race's clock on the host's (the board's process shares it)
+    base = step + LEAD_NS - first  # the race's clock on the host's (the board's process shares it)
     truth = interrupt_stamps(race, latency_ns)
     last_due = 0
     for seat, edges in truth.items():

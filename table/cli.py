@@ -122,8 +122,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     folder = Path(args.journals) if args.journals else journal_folder(args.config)
     if not folder.is_dir():
         raise JournalError(f"{folder}: no such journal folder")
-    journals = sum(1 for _ in folder.glob("*.jsonl"))
     if not (folder / FILE).exists():  # nothing is made where nothing was kept: a folder named by mistake
+        journals = sum(1 for _ in folder.glob("*.jsonl"))
         if not journals and args.journals:
             raise JournalError(f"{folder}: no journal here (no *.jsonl file), and no standings kept")
         if not journals:

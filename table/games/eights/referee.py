@@ -149,10 +149,11 @@ class EightsReferee(EightsPlays):
         plays_on = self._plays_on()
         if plays_on is not None:
             out.setdefault(plays_on, set()).add("play")
+        owing = [s for s in range(self.players) if self.owes_call(s)]
         for seat in range(self.players):
             if self._why_no_call(seat) is None:
                 out.setdefault(seat, set()).add(Action.LAST_CARD)
-            if any(s != seat and self.owes_call(s) for s in range(self.players)):
+            if any(s != seat for s in owing):
                 out.setdefault(seat, set()).add(Action.CHALLENGE)
         if self._why_no_red_aces(st.dealer) is None:
             out.setdefault(st.dealer, set()).add(Action.RED_ACES)
