@@ -6,7 +6,9 @@ checkout and stored as set-ups and events; each checkout then replays them, fres
 game, in a process of its own, and times each game kind against a fixed pure-Python workload
 in turn, round after round. Processes run apart on a shared machine, so only those ratios are
 compared: how many times faster this checkout's referee is. Rules keys the earlier checkout
-does not know are left out of its set-ups.
+does not know are left out of its set-ups. This checkout also times a stand-in that reads no
+rule (``referee_floor``): how much faster any Python referee could be, and what of ten times
+faster would be left for the rules.
 """
 
 from __future__ import annotations
@@ -56,15 +58,23 @@ def replay(games):
         ended += ref.finished
     return ended
 
+floor = sys.argv[2:] == ["floor"]  # this checkout only: the stand-in that reads no rule, timed too
+if floor:
+    from benchmarks import referee_floor
 out = {}
 for name, stored in json.load(open(sys.argv[1])).items():
     games = [(setup(s), [event_from_json(e) for e in ev]) for s, ev in stored]
-    ours, base = [], []
+    made = referee_floor.decisions_made(games) if floor else None
+    ours, base, least = [], [], []
     for _ in range(9):
         start = time.process_time(); ended = replay(games); ours.append(time.process_time() - start)
         start = time.process_time(); workload(); base.append(time.process_time() - start)
-    inputs = sum(len(ev) for _, ev in games)
-    out[name] = [statistics.median(ours) / statistics.median(base), statistics.median(ours) / inputs, ended]
+        if floor:
+            start = time.process_time(); referee_floor.replay(games, made); least.append(time.process_time() - start)
+    inputs, base = sum(len(ev) for _, ev in games), statistics.median(base)
+    out[name] = [statistics.median(ours) / base, statistics.median(ours) / inputs, ended]
+    if floor:
+        out[name] += [statistics.median(least) / base, statistics.median(least) / inputs]
 print(json.dumps(out))
 """
 
@@ -79,8 +89,11 @@ def stored_games() -> dict[str, list]:
     return {k: [(s.to_json(), [e.to_json() for e in ev]) for s, ev in v] for k, v in games.items()}
 
 
-def replay_in(checkout: Path, games: Path) -> dict[str, list[float]]:
-    done = subprocess.run([sys.executable, "-c", REPLAY, str(games)], cwd=checkout, capture_output=True, text=True)
+def replay_in(checkout: Path, games: Path, floor: bool = False) -> dict[str, list[float]]:
+    """Each game kind's time against the workload, its time an input and how many games ended; with
+    ``floor`` (this checkout only), then the stand-in's time against the workload and an input."""
+    command = [sys.executable, "-c", REPLAY, str(games), *(["floor"] if floor else [])]
+    done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
     if done.returncode:
         why = done.stderr.strip().splitlines()[-1:] or ["no message"]
         raise SystemExit(f"versions: the games could not be replayed in {checkout}: {why[0]}")
@@ -101,7 +114,7 @@ def main(against: str) -> None:
             games = Path(tmp) / "games.json"
             games.write_text(json.dumps(stored_games()))
             then = replay_in(earlier, games)
-            now = replay_in(ROOT, games)
+            now = replay_in(ROOT, games, floor=True)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(earlier)], check=True)
     print(f"The referees against commit {against}, on the same games (each against a fixed workload):")
@@ -109,6 +122,14 @@ def main(against: str) -> None:
         print(
             f"  {name:42s} then {then[name][1] * 1e6:6.2f} us an input, now {now[name][1] * 1e6:6.2f};"
             f" {then[name][0] / now[name][0]:5.1f} times faster"
+        )
+        # In this run's microseconds: the earlier referee's time, through the workload both timed.
+        target = then[name][0] * now[name][1] / now[name][0] / 10
+        most, room = then[name][0] / now[name][3], target - now[name][4]
+        print(
+            f"    a referee that reads no rule: {now[name][4] * 1e6:.2f} us an input, at most {most:.0f} times faster"
+            f" than then; at ten times, {room * 1e6:.2f} us an input left for the rules, which take"
+            f" {(now[name][1] - now[name][4]) * 1e6:.2f} now"
         )
         if then[name][2] != now[name][2]:  # both replays must have played the games to their ends alike
             print(f"    but the games ended differently: {then[name][2]} then, {now[name][2]} now")

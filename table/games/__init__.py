@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,12 @@ class GameSetup:
     deal: list[list[str]] | None = None
 
     def rules_value(self) -> Any:
+        """The rules value, built and checked when first asked for: a set-up is a value (its
+        rules are never changed in place), and a study makes thousands of referees from one."""
+        return self._rules_value
+
+    @functools.cached_property
+    def _rules_value(self) -> Any:
         return build_rules(game_named(self.game).rules, self.rules)
 
     def referee(self) -> Referee:

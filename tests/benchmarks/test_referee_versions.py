@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from benchmarks.bench_engine import simulated_games
+from benchmarks import referee_floor
 from benchmarks.referee_versions import ROOT, replay_in
 
 
@@ -20,3 +21,22 @@ def test_stored_games_replay_in_a_checkout(tmp_path: Path) -> None:
     assert list(timed) == ["oh-hell"]
     relative, per_input, ended = timed["oh-hell"]
     assert relative > 0 and 0 < per_input < 0.01 and ended == 1  # the one game played to its end
+
+
+def test_the_floor_answers_each_input_with_as_many_decisions_as_the_referee() -> None:
+    games = simulated_games(2, 4, "ers", "standard")
+    made = referee_floor.decisions_made(games)
+    for (setup, events), counts in zip(games, made, strict=True):
+        referee, stand_in = setup.referee(), referee_floor.NoRules()
+        referee.start(0)
+        for event, n in zip(events, counts, strict=True):
+            assert len(stand_in.handle(event, n)) == len(referee.handle(event)) == n
+    assert sum(map(sum, made)) > sum(len(events) for _, events in games)  # most inputs make decisions
+
+
+def test_this_checkout_times_the_floor_beside_its_referee(tmp_path: Path) -> None:
+    setup, events = simulated_games(1, 4, "cuckoo", "cuckoo")[0]
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps({"cuckoo": [(setup.to_json(), [e.to_json() for e in events])]}))
+    relative, per_input, ended, floor_relative, floor_per_input = replay_in(ROOT, path, floor=True)["cuckoo"]
+    assert ended == 1 and 0 < floor_per_input < per_input and 0 < floor_relative < relative
