@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmarks.bench_engine import simulated_games
 from benchmarks import referee_floor
+from benchmarks.bench_engine import simulated_games
 from benchmarks.referee_versions import ROOT, replay_in
 
 
