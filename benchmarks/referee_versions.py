@@ -126,10 +126,11 @@ def main(against: str) -> None:
         # In this run's microseconds: the earlier referee's time, through the workload both timed.
         target = then[name][0] * now[name][1] / now[name][0] / 10
         most, room = then[name][0] / now[name][3], target - now[name][4]
+        left = f"{room * 1e6:.2f} us an input" if room > 0 else "nothing"
         print(
             f"    a referee that reads no rule: {now[name][4] * 1e6:.2f} us an input, at most {most:.0f} times faster"
-            f" than then; at ten times, {room * 1e6:.2f} us an input left for the rules, which take"
-            f" {(now[name][1] - now[name][4]) * 1e6:.2f} now"
+            f" than then; at ten times, {left} left for the rules, which take"
+            f" {(now[name][1] - now[name][4]) * 1e6:.2f} us now"
         )
         if then[name][2] != now[name][2]:  # both replays must have played the games to their ends alike
             print(f"    but the games ended differently: {then[name][2]} then, {now[name][2]} now")
