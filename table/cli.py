@@ -22,7 +22,7 @@ from table.games.ers.beggar import GAME as BEGGAR_GAME
 from table.games.ers.beggar import parse_deal, playout
 from table.journal import JournalError, read_journal
 from table.replay import Replay
-from table.rules import RulesError, load_preset, shipped_presets
+from table.rules import RulesError, games_with_preset, load_preset, shipped_presets
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -213,11 +213,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    if args.preset is None and not args.set:
-        for name in shipped_presets(args.game):
-            print(f"{name:22} {load_preset(args.game, name).description}")
+    game, preset = args.game, args.preset
+    if game is None:  # a game named where a preset goes, or a preset only one game ships, is that game's
+        owners = games_with_preset(preset) if preset is not None else []
+        if preset in GAMES:
+            game, preset = preset, None
+        elif len(owners) == 1:
+            game = owners[0]
+        else:
+            game = DEFAULT_GAME
+    if preset is None and not args.set:
+        for name in shipped_presets(game):
+            print(f"{name:22} {load_preset(game, name).description}")
         return 0
-    setup = setup_game(args.game, args.preset, overrides(args.set))
+    setup = setup_game(game, preset, overrides(args.set))
     print(json.dumps(setup.rules, indent=2, sort_keys=True))
     return 0
 
@@ -290,8 +299,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=cmd_replay)
 
     rules = sub.add_parser("rules", help="list presets, or show one preset's rules")
-    rules.add_argument("preset", nargs="?")
-    rules.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES))
+    rules.add_argument("preset", nargs="?", help="a preset's name or file, or a game's name: its presets")
+    rules.add_argument(
+        "--game", choices=sorted(GAMES), help=f"the game (default: the one that ships the preset, else {DEFAULT_GAME})"
+    )
     rules.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="change one rule (no preset: of the game's own)"
     )
@@ -315,13 +326,13 @@ def _join_deal(argv: Sequence[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["sim"]:
-        from sim.cli import sim_parser  # loaded only for the simulator
+    try:  # Ctrl-C while the simulator or the vision's networks load is an interruption too
+        if argv[:1] == ["sim"]:
+            from sim.cli import sim_parser  # loaded only for the simulator
 
-        args = sim_parser().parse_args(argv[1:])
-    else:
-        args = build_parser().parse_args(_join_deal(argv))
-    try:
+            args = sim_parser().parse_args(argv[1:])
+        else:
+            args = build_parser().parse_args(_join_deal(argv))
         return int(args.func(args))
     except CardtableError as exc:  # every error meant for the user: one line, naming what was wrong
         print(f"cardtable: error: {exc}", file=sys.stderr)

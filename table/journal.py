@@ -56,8 +56,9 @@ class Journal:
     names: tuple[str, ...] = ()  # the players' names by seat, where the table wrote them
 
     def player_names(self) -> tuple[str, ...]:
-        """The players' names by seat: as written, or "seat 1", "seat 2"... where they were not."""
-        return self.names or tuple(f"seat {seat + 1}" for seat in range(self.setup.players))
+        """The players' names by seat: as written, or "Seat 1", "Seat 2"... where they were not
+        (capitalised: a referee's own "seat 0" is a seat's number, and is named by these)."""
+        return self.names or tuple(f"Seat {seat + 1}" for seat in range(self.setup.players))
 
 
 def _dumps(data: object) -> str:

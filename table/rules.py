@@ -114,6 +114,15 @@ def shipped_presets(game: str) -> list[str]:
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def games_with_preset(name: str) -> list[str]:
+    """The games that ship a preset of that name."""
+    if not name or "/" in name or name.startswith("."):
+        return []
+    games = resources.files("table.games")
+    found = (d.name.replace("_", "-") for d in games.iterdir() if (d / "presets" / f"{name}.toml").is_file())
+    return sorted(found)
+
+
 def _read_preset_text(game: str, name: str) -> tuple[str, str]:
     path = Path(name)
     if name.endswith(".toml") or path.parent != Path("."):
@@ -121,7 +130,14 @@ def _read_preset_text(game: str, name: str) -> tuple[str, str]:
     resource = _preset_dir(game) / f"{name}.toml"
     if not resource.is_file():
         available = ", ".join(shipped_presets(game)) or "none"
-        raise RulesError(f"unknown {game} preset {name!r} (shipped presets: {available})")
+        elsewhere = [other for other in games_with_preset(name) if other != game]
+        if _preset_dir(name).is_dir():
+            hint = f"; {name!r} is a game, not a preset: name it as the game"
+        elif elsewhere:
+            hint = f"; {name!r} is a preset of {' and '.join(elsewhere)}: name that game too"
+        else:
+            hint = ""
+        raise RulesError(f"unknown {game} preset {name!r} (shipped presets: {available}){hint}")
     return name, resource.read_text(encoding="utf-8")
 
 

@@ -86,6 +86,14 @@ def test_sim_writes_over_no_file_it_is_given_to_write(tmp_path: Path, capsys: py
     assert kept.read_text(encoding="utf-8") == "precious"
 
 
+def test_a_journal_without_names_is_told_with_each_seat_the_same_player(capsys: pytest.CaptureFixture[str]) -> None:
+    record = Path(__file__).resolve().parents[2] / "docs" / "records" / "oh-hell.jsonl"  # seat 0 wins, 11 to 10 to 0
+    assert main(["replay", "--pretty", str(record)]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert told[-2].endswith("totals Seat 1 11, Seat 3 10, Seat 2 0"), told[-2]
+    assert told[-1].endswith("Seat 1 wins the game: highest total after 2 hands"), told[-1]
+
+
 def test_sim_journal_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "game.jsonl"
     assert main(["sim", "--fast", *QUICK, "--seed", "4", "--players", "3", "--journal", str(journal)]) == 0
@@ -185,6 +193,43 @@ def test_rules_lists_every_games_presets(capsys: pytest.CaptureFixture[str]) -> 
         assert name in listing
     assert main(["rules", "--game", "oh-hell", "squares"]) == 0
     assert json.loads(capsys.readouterr().out)["scoring"] == "squares"
+
+
+def test_rules_takes_a_game_or_another_games_preset_without_its_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "cuckoo"]) == 0  # a game where a preset goes: its presets
+    assert main(["rules", "--game", "cuckoo"]) == 0
+    first, second = capsys.readouterr().out.split("aces-high")[1:]
+    assert first == second
+    assert main(["rules", "squares"]) == 0  # only the bidding game ships it
+    assert json.loads(capsys.readouterr().out)["scoring"] == "squares"
+    assert main(["rules", "--game", "ers", "squares"]) == 2
+    assert "'squares' is a preset of oh-hell: name that game too" in capsys.readouterr().err
+    assert main(["rules", "--game", "ers", "cuckoo"]) == 2
+    assert "'cuckoo' is a game, not a preset" in capsys.readouterr().err
+
+
+def test_ctrl_c_while_the_command_line_loads_is_an_interruption(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sim.cli
+    import table.__main__
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim.cli, "sim_parser", interrupted)  # Ctrl-C as the simulator loads
+    assert main(["sim", "--fast"]) == 130
+    assert capsys.readouterr().err == "cardtable: interrupted\n"
+
+    class Interrupting:  # Ctrl-C as the command line itself loads
+        def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+            if name == "table.cli":
+                raise KeyboardInterrupt
+
+    monkeypatch.delitem(sys.modules, "table.cli")
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    assert table.__main__.main() == 130
+    assert capsys.readouterr().err == "cardtable: interrupted\n"
 
 
 def test_the_simulators_lines_start_with_the_seats_lights(capsys: pytest.CaptureFixture[str]) -> None:
