@@ -87,6 +87,9 @@ def line_checksum(line: bytes) -> int:
     return int(found.group(1), 16)
 
 
+NOT_TEXT = "not JSON: bytes that are not text"
+
+
 def _checked(line: bytes, after: int = 0) -> tuple[bytes, int]:
     """A checksummed line's text without its checksum, carried on from ``after``, and the checksum;
     a ``ValueError`` saying what is wrong."""
@@ -94,6 +97,8 @@ def _checked(line: bytes, after: int = 0) -> tuple[bytes, int]:
     if found is None:
         try:
             json.loads(line)
+        except UnicodeDecodeError:
+            raise ValueError(NOT_TEXT) from None
         except (ValueError, RecursionError) as exc:  # (a number past Python's digits, nesting past its depth)
             raise ValueError(f"not JSON: {exc}") from None
         raise ValueError("no checksum")
@@ -303,6 +308,10 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
     journal.warnings = warnings
     after = line_checksum(lines[0]) if version == FORMAT else 0
     for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():  # an editor's blank line holds no input; the table writes none
+            if version != BY_HAND:
+                journal.warnings.append(f"{path}:{number}: blank line ignored")
+            continue
         try:
             if version == BY_HAND:
                 data = json.loads(line)
@@ -311,7 +320,9 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
                 data = json.loads(body)
                 after = crc if version == FORMAT else 0
             journal.entries.append(_entry(data, journal.setup.players))
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        except UnicodeDecodeError:
+            problem = f"{path}:{number}: {NOT_TEXT}"
+        except (json.JSONDecodeError, RecursionError) as exc:
             problem = f"{path}:{number}: not JSON: {exc}"
         except (ValueError, EventError) as exc:
             problem = f"{path}:{number}: {exc}"

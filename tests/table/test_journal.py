@@ -106,6 +106,28 @@ def test_a_journal_copied_with_windows_line_ends_reads_as_written_and_says_so(tm
     assert journal.entries == entries and "end in CR LF" in journal.warnings[0]
 
 
+def test_blank_lines_hold_no_input_and_bytes_that_are_not_text_are_named(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    write_game(path)
+    entries = read_journal(path).entries
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join([*lines[:2], b"  ", *lines[2:]]) + b"\n")  # one in the middle, one at the end
+    journal = read_journal(path)
+    assert journal.entries == entries
+    assert journal.warnings == [f"{path}:3: blank line ignored", f"{path}:7: blank line ignored"]
+    record = tmp_path / "record.jsonl"  # written by hand, as an editor leaves it: blank lines are no news
+    record.write_text(
+        '{"journal": "cardtable-journal/1", "game": "ers", "players": 2}\n\n'
+        '{"t": 10, "type": "card-seen", "zone": "pile", "card": "5H"}\n\n',
+        encoding="utf-8",
+    )
+    journal = read_journal(record)
+    assert len(journal.entries) == 1 and journal.warnings == []
+    path.write_bytes(b"\n".join([*lines[:2], b"\xfe\xff\x00k\x01", *lines[2:]]))
+    with pytest.raises(JournalError, match=r"g\.jsonl:3: not JSON: bytes that are not text$"):
+        read_journal(path)
+
+
 def test_a_record_written_by_hand_may_leave_out_the_rules_it_does_not_change(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     path.write_text('{"journal": "cardtable-journal/1", "game": "ers", "players": 2}\n', encoding="utf-8")
