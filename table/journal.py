@@ -308,11 +308,11 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
     journal.warnings = warnings
     after = line_checksum(lines[0]) if version == FORMAT else 0
     for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():  # an editor's blank line holds no input; the table writes none
-            if version != BY_HAND:
-                journal.warnings.append(f"{path}:{number}: blank line ignored")
-            continue
         try:
+            if not line.strip():  # an editor leaves blank lines in a record by hand; the table writes none
+                if version == BY_HAND:
+                    continue
+                raise ValueError("a blank line, which the table never writes: the line it held is lost")
             if version == BY_HAND:
                 data = json.loads(line)
             else:

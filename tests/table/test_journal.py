@@ -106,15 +106,19 @@ def test_a_journal_copied_with_windows_line_ends_reads_as_written_and_says_so(tm
     assert journal.entries == entries and "end in CR LF" in journal.warnings[0]
 
 
-def test_blank_lines_hold_no_input_and_bytes_that_are_not_text_are_named(tmp_path: Path) -> None:
+def test_blank_lines_are_passed_over_by_hand_and_named_in_a_tables_journal_as_bytes_not_text_are(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "g.jsonl"
     write_game(path)
     entries = read_journal(path).entries
     lines = path.read_bytes().split(b"\n")
-    path.write_bytes(b"\n".join([*lines[:2], b"  ", *lines[2:]]) + b"\n")  # one in the middle, one at the end
-    journal = read_journal(path)
-    assert journal.entries == entries
-    assert journal.warnings == [f"{path}:3: blank line ignored", f"{path}:7: blank line ignored"]
+    path.write_bytes(b"\n".join([*lines[:-1], b"  "]) + b"\n")  # the last line's content lost, its end kept
+    journal = read_journal(path, salvage=True)
+    assert (
+        journal.entries == entries
+        and journal.damage == f"{path}:6: a blank line, which the table never writes: the line it held is lost"
+    )
     record = tmp_path / "record.jsonl"  # written by hand, as an editor leaves it: blank lines are no news
     record.write_text(
         '{"journal": "cardtable-journal/1", "game": "ers", "players": 2}\n\n'
