@@ -157,7 +157,7 @@ def read_text_file(path: Path, what: str) -> str:
     if len(data) > MOST_TEXT_BYTES:
         raise RulesError(f"{what} {str(path)!r} is larger than {MOST_TEXT_BYTES // 1024} KiB: not a {what}")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # (a byte-order mark, as Windows' Notepad writes, passed over)
     except UnicodeDecodeError:
         raise RulesError(f"{what} {str(path)!r} is not UTF-8 text") from None
     if "\x00" in text:
@@ -175,7 +175,9 @@ def load_preset(game: str, name: str, _seen: tuple[str, ...] = ()) -> Preset:
     allowed = {"description", "players", "based_on", "rules", "game"}
     unknown = set(data) - allowed
     if unknown:
-        raise RulesError(f"preset {name!r}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise RulesError(
+            f"preset {name!r}: unknown key(s) {', '.join(sorted(unknown))} (a preset's rules go under [rules])"
+        )
     if data.get("game", game) != game:
         raise RulesError(f"preset {name!r} is for {data['game']!r}, not {game!r}")
     values: dict[str, Any] = {}
@@ -184,7 +186,10 @@ def load_preset(game: str, name: str, _seen: tuple[str, ...] = ()) -> Preset:
     if base is not None:
         if base in _seen:
             raise RulesError(f"preset {name!r}: based_on loops back to {base!r}")
-        parent = load_preset(game, base, (*_seen, name))
+        try:
+            parent = load_preset(game, base, (*_seen, name))
+        except RulesError as exc:
+            raise RulesError(f"preset {name!r}: based_on: {exc}") from None
         values.update(parent.values)
         players = players if players is not None else parent.players
     rules = data.get("rules", {})

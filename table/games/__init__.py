@@ -109,6 +109,15 @@ class GameSetup:
         return setup
 
 
+def _blame_the_preset(game: Game, preset: str, values: dict[str, Any], exc: RulesError) -> None:
+    """The rules error ``exc`` named as the preset's, where the preset's own values make it."""
+    try:
+        build_rules(game.rules, values)
+    except RulesError as own:
+        if str(own) == str(exc):
+            raise RulesError(f"preset {preset!r}: {exc}") from None
+
+
 def game_named(name: str) -> Game:
     """The registered game of that name, or a ``GameSetupError`` listing the games there are."""
     try:
@@ -135,7 +144,11 @@ def setup_game(
     known = game_named(game)
     chosen = load_preset(game, preset or known.preset)
     values = {**chosen.values, **(overrides or {})}
-    rules = build_rules(known.rules, values)
+    try:
+        rules = build_rules(known.rules, values)
+    except RulesError as exc:
+        _blame_the_preset(known, preset or known.preset, chosen.values, exc)
+        raise
     seats = players if players is not None else chosen.players or 4
     if hasattr(rules, "for_players"):  # rules that change with the number of players (a second deck)
         rules = rules.for_players(seats)

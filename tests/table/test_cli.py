@@ -254,6 +254,28 @@ def test_bad_command_lines_are_one_line_and_exit_2(args: list[str], says: str) -
     assert run.stderr.count("\n") == 1 and says in run.stderr
 
 
+def test_a_preset_files_own_mistakes_are_named_as_the_preset_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "value.toml").write_text('[rules]\nburn = "1"\n')
+    (tmp_path / "base.toml").write_text('based_on = "standrd"\n')
+    (tmp_path / "top.toml").write_text("burn = 1\n")
+    (tmp_path / "bom.toml").write_bytes(b"\xef\xbb\xbf[rules]\nburn = 3\n")  # as Windows' Notepad saves
+    for name, says in (
+        ("value", "preset 'VALUE': rules key 'burn': expected a whole number, not '1'"),
+        ("base", "preset 'VALUE': based_on: unknown ers preset 'standrd'"),
+        ("top", "preset 'VALUE': unknown key(s) burn (a preset's rules go under [rules])"),
+    ):
+        path = str(tmp_path / f"{name}.toml")
+        assert main(["rules", path]) == 2
+        assert capsys.readouterr().err.startswith(f"cardtable: error: {says.replace('VALUE', path)}")
+    assert main(["rules", str(tmp_path / "value.toml"), "--set", "burn=3"]) == 0  # set right on the command line
+    assert main(["rules", "standard", "--set", "burn=x"]) == 2  # the command line's own mistake is its own
+    assert capsys.readouterr().err.startswith("cardtable: error: rules key 'burn'")
+    assert main(["rules", str(tmp_path / "bom.toml")]) == 0
+    assert json.loads(capsys.readouterr().out)["burn"] == 3
+
+
 def test_a_nul_byte_in_a_configuration_is_named(tmp_path: Path) -> None:
     from table.config import ConfigError, load_config
 
