@@ -11,7 +11,9 @@ from the file's own folder.
 from __future__ import annotations
 
 import dataclasses
+import os
 import socket
+import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -401,6 +403,16 @@ def _check_zones(zones: tuple[Any, ...], seats: int) -> None:
             raise ConfigError(f"[[zones]] {zone.name!r}: seat {zone.seat}, but the table has seats 0 to {seats - 1}")
 
 
+def _writable(folder: Path) -> None:
+    """A file made and gone again in ``folder``, as the table will make its journals: permissions,
+    a read-only disk and a system folder each refuse it, root or not."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".cardtable-check-"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"[journal] folder: {folder} cannot be written to: {exc.strerror or exc}") from None
+
+
 def _check_files(config: TableConfig) -> None:
     from vision.calibration import Calibration, CalibrationError
     from vision.profile import EnrolError, load_deck
@@ -426,7 +438,10 @@ def _check_files(config: TableConfig) -> None:
         if folder.exists():
             if not folder.is_dir():
                 raise ConfigError(f"[journal] folder: {folder} is a file, not a folder")
+            _writable(folder)
         elif not (above := next(p for p in folder.parents if p.exists())).is_dir():  # where it will be made from
             raise ConfigError(f"[journal] folder: {folder} cannot be made: {above} is a file, not a folder")
+        elif not os.access(above, os.W_OK | os.X_OK):
+            raise ConfigError(f"[journal] folder: {folder} cannot be made: {above} may not be written to")
     except OSError as exc:  # a name the system refuses (too long, say)
         raise ConfigError(f"[journal] folder: {exc.strerror or exc}: {str(folder)[:80]}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,19 @@ def test_a_bad_key_is_named_with_its_file_and_section(tmp_path: Path, old: str, 
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value), str(caught.value)
+
+
+def test_a_journal_folder_the_table_cannot_write_in_is_named(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        folder = tmp_path / "locked"
+        folder.mkdir(mode=0o500)
+    else:
+        folder = Path("/sys/kernel")  # root writes anywhere but in the kernel's own folders
+        if not folder.is_dir():
+            pytest.skip("as root, with no /sys/kernel: no folder here refuses a file")
+    path = _table(tmp_path, _replaced('folder = "journal"', f'folder = "{folder}"'))
+    with pytest.raises(ConfigError, match=rf"\[journal\] folder: {folder} cannot be written to: "):
+        load_config(path)
 
 
 def test_a_calibration_made_at_another_size_is_refused(tmp_path: Path) -> None:
