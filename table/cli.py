@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from table.arguments import mqtt_arguments, overrides
+from table.cards import counted
 from table.commands import parse_command
 from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, setup_game
@@ -29,14 +30,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    from table.config import game_overrides, load_config
+    from table.config import ConfigError, game_overrides, load_config
     from table.live import LiveTable
     from table.terminal_view import TerminalView
 
     names = args.names.split(",") if args.names else None
     overrides = game_overrides(args.game, args.rules, names, args.seed)
     overrides["mqtt"] = {key: value for key, value in (("url", args.mqtt), ("table_id", args.table_id)) if value}
-    config = load_config(args.config, overrides)
+    try:
+        config = load_config(args.config, overrides)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc}{_names_as_read(args.config, overrides)}") from None
     if args.check:
         return _check(args.config, config)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
@@ -53,6 +57,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         print(table.summary(), file=sys.stderr)
     return 0
+
+
+def _names_as_read(path: str, overrides: dict[str, dict[str, Any]]) -> str:
+    """How ``--names`` was read, where the configuration is refused with them and taken without."""
+    from table.config import ConfigError, load_config
+
+    names = overrides["seats"].get("names")
+    if names is None:
+        return ""
+    try:
+        load_config(path, {**overrides, "seats": {}})
+    except ConfigError:
+        return ""  # refused without them too: the names are not what is wrong
+    listed = ", ".join(map(repr, names))
+    return f" (--names was read as {counted(len(names), 'name')}: {listed}; separate the names with commas)"
 
 
 def _check(path: str, config: Any) -> int:
@@ -115,7 +134,6 @@ def cmd_league(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """The standings and records of the games played on this table (``table.standings``)."""
-    from table.cards import counted
     from table.config import journal_folder
     from table.standings import FILE, Standings
 

@@ -276,6 +276,20 @@ def test_a_preset_files_own_mistakes_are_named_as_the_preset_files(
     assert json.loads(capsys.readouterr().out)["burn"] == 3
 
 
+def test_names_the_configuration_refuses_are_shown_as_they_were_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.live_tables import rendered_table
+
+    config = str(rendered_table(tmp_path, frames=1))
+    assert main(["run", "--config", config, "--names", "Ann Bob Cyd", "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "needs 2 to 52 players, not 1" in err, err
+    assert err.endswith("(--names was read as 1 name: 'Ann Bob Cyd'; separate the names with commas)\n")
+    assert main(["run", "--config", config, "--names", "Ann,Bob,", "--check"]) == 2
+    assert "was read as 3 names: 'Ann', 'Bob', ''" in capsys.readouterr().err
+
+
 def test_a_nul_byte_in_a_configuration_is_named(tmp_path: Path) -> None:
     from table.config import ConfigError, load_config
 
