@@ -239,9 +239,10 @@ def _overlay_zones(args: argparse.Namespace) -> list[Zone]:
 def cmd_markers(args: argparse.Namespace) -> int:
     from vision.markers import write_markers
 
-    path = write_markers(args.out, args.size_mm)
+    paths = write_markers(args.out, args.size_mm)
     print(
-        f"wrote {path}: four markers {args.size_mm:g} mm wide, a page each; print at 100% (check the 50 mm bar), "
+        f"wrote {' '.join(map(str, paths))}: four markers {args.size_mm:g} mm wide, a page each; "
+        "print at 100% (check the 50 mm bar), "
         "lay each one's centre on its corner of the table, and give calibrate the distances between the centres"
     )
     return 0

@@ -46,21 +46,27 @@ def marker_page(marker_id: int, size_mm: float) -> np.ndarray:
     return page
 
 
-def write_markers(path: str | Path, size_mm: float = 60.0) -> Path:
-    """The four markers, a page each, as a PDF (or PNG pages ``NAME-0.png`` ... for a ``.png`` path)."""
+def write_markers(path: str | Path, size_mm: float = 60.0) -> list[Path]:
+    """The four markers, a page each, as a PDF (or PNG pages ``NAME-0.png`` ... for a ``.png``
+    path): the files written."""
     if not SIZES_MM[0] <= size_mm <= SIZES_MM[1]:
         raise CalibrationError(f"a marker {size_mm:g} mm wide: give {SIZES_MM[0]:g} to {SIZES_MM[1]:g} mm")
     path = Path(path)
+    kind = path.suffix.lower()
+    if kind not in (".pdf", ".png"):
+        raise CalibrationError(f"markers are written as a .pdf, or as .png pages: not {path.name!r}")
     pages = [marker_page(marker_id, size_mm) for marker_id in sorted(CORNER_MARKERS)]
-    try:
-        if path.suffix.lower() == ".png":
-            for marker_id, page in enumerate(pages):
-                cv2.imwrite(str(path.with_name(f"{path.stem}-{marker_id}.png")), page)
-            return path
-        from PIL import Image
+    if kind == ".png":
+        written = [path.with_name(f"{path.stem}-{marker_id}.png") for marker_id in range(len(pages))]
+        for page_path, page in zip(written, pages, strict=True):
+            if not cv2.imwrite(str(page_path), page):
+                raise CalibrationError(f"cannot write {page_path}")
+        return written
+    from PIL import Image
 
-        images = [Image.fromarray(page) for page in pages]
+    images = [Image.fromarray(page) for page in pages]
+    try:
         images[0].save(path, "PDF", resolution=DPI, save_all=True, append_images=images[1:])
     except OSError as exc:
         raise CalibrationError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return path
+    return [path]

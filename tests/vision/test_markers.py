@@ -15,7 +15,7 @@ from vision.markers import DPI, write_markers
 
 
 def test_each_page_shows_its_marker_at_the_size_asked(tmp_path: Path) -> None:
-    write_markers(tmp_path / "m.png", size_mm=60)
+    assert write_markers(tmp_path / "m.png", size_mm=60) == [tmp_path / f"m-{n}.png" for n in range(4)]
     for marker_id in CORNER_MARKERS:
         page = cv2.imread(str(tmp_path / f"m-{marker_id}.png"))
         found = find_markers(page)
@@ -39,3 +39,14 @@ def test_a_size_or_a_place_that_cannot_be_is_one_line(
     assert main(["markers", "--out", out, *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardtable: error: ") and says in err and err.count("\n") == 1
+
+
+def test_the_pages_written_are_the_ones_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["markers", "--out", str(tmp_path / "m.png")]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith(f"wrote {' '.join(str(tmp_path / f'm-{n}.png') for n in range(4))}: four markers")
+    for name in ("m.txt", "m"):  # a name that is neither a PDF nor PNG pages is refused, nothing written
+        assert main(["markers", "--out", str(tmp_path / name)]) == 2
+        assert f"not {name!r}" in capsys.readouterr().err and not (tmp_path / name).exists()
+    assert main(["markers", "--out", str(tmp_path / "missing" / "m.png")]) == 2
+    assert "cannot write" in capsys.readouterr().err
