@@ -35,7 +35,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from table.terminal_view import TerminalView
 
     names = args.names.split(",") if args.names else None
-    overrides = game_overrides(args.game, args.rules, names, args.seed)
+    preset = args.rules
+    if preset is not None and (preset.endswith(".toml") or Path(preset).parent != Path(".")):
+        preset = str(
+            Path(preset).expanduser().absolute()
+        )  # a file named here is found from here, not the file's folder
+    overrides = game_overrides(args.game, preset, names, args.seed)
     overrides["mqtt"] = {key: value for key, value in (("url", args.mqtt), ("table_id", args.table_id)) if value}
     try:
         config = load_config(args.config, overrides)

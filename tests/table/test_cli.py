@@ -290,6 +290,22 @@ def test_names_the_configuration_refuses_are_shown_as_they_were_read(
     assert "was read as 3 names: 'Ann', 'Bob', ''" in capsys.readouterr().err
 
 
+def test_a_preset_file_named_on_the_command_line_is_found_from_where_it_is_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.live_tables import rendered_table
+
+    (tmp_path / "table").mkdir()
+    config = str(rendered_table(tmp_path / "table", frames=1))
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "mine.toml").write_text('[rules]\nburn = "x"\n')  # refused, by its own name: it was found
+    monkeypatch.chdir(here)
+    for named in ("./mine.toml", "mine.toml"):
+        assert main(["run", "--config", config, "--rules", named, "--check"]) == 2
+        assert f"preset '{here / 'mine.toml'}': rules key 'burn'" in capsys.readouterr().err
+
+
 def test_a_nul_byte_in_a_configuration_is_named(tmp_path: Path) -> None:
     from table.config import ConfigError, load_config
 
