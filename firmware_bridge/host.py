@@ -19,7 +19,9 @@ and left out; the link stays up. A pong that cannot be true is left out of the f
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
+import os
 import queue
 import re
 import threading
@@ -95,6 +97,16 @@ class _Pending:
     sent_ns: int
     first_ns: int
     tries: int = 1
+
+
+def _why_not_opened(exc: Exception) -> str:
+    """Why a port did not open, once: pyserial's message holds the system's error twice."""
+    number = getattr(exc, "errno", None)
+    if not isinstance(number, int):
+        return str(exc)
+    if number == errno.ENOENT:
+        return "no such port (is the board plugged in?)"
+    return os.strerror(number)
 
 
 class Bridge:
@@ -255,7 +267,7 @@ class Bridge:
         try:
             self._serial = self._open()
         except Exception as exc:  # no such port, permission denied, busy
-            self._set_status("disconnected", f"cannot open {self.port}: {exc}")
+            self._set_status("disconnected", f"cannot open {self.port}: {_why_not_opened(exc)}")
             return False
         self._reset_link()
         try:

@@ -102,7 +102,9 @@ def _board(config: TableConfig, serial_factory: Callable[..., object] | None) ->
     from firmware_bridge.host import Bridge
 
     seats = config.seats
-    bridge = Bridge(seats.port, seats.baud, serial_factory=serial_factory).start()
+    bridge = Bridge(seats.port, seats.baud, serial_factory=serial_factory)
+    bridge.on_status = lambda status, problem: None  # what it finds is said below, once
+    bridge.start()
     try:
         deadline = time.monotonic() + BOARD_ANSWER_S
         while bridge.status == "connecting" and time.monotonic() < deadline:

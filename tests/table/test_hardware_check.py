@@ -4,6 +4,7 @@ fake board over a pseudo-terminal; and names what is not there, in one line each
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -67,7 +68,9 @@ def test_a_camera_that_gives_frames_of_another_size_is_not_ready(tmp_path: Path)
     assert not ok and "gives 640x480 frames, not the 800x600 set" in says
 
 
-def test_the_bridges_board_is_asked_who_it_is_and_a_port_that_is_not_there_is_named(tmp_path: Path) -> None:
+def test_the_bridges_board_is_asked_who_it_is_and_a_port_that_is_not_there_is_named(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     board = FakeBoard(folder=str(tmp_path)).start()
     try:
         path = rendered_table(tmp_path, frames=1)
@@ -77,8 +80,10 @@ def test_the_bridges_board_is_asked_who_it_is_and_a_port_that_is_not_there_is_na
     finally:
         board.stop()
     path.write_text(path.read_text().replace(board.path, "/dev/ttyNOPE0"), encoding="utf-8")
+    caplog.set_level(logging.INFO)
     ok, says = _says(check_hardware(load_config(path)))["board"]
-    assert not ok and says.startswith("cannot open /dev/ttyNOPE0")
+    assert (ok, says) == (False, "cannot open /dev/ttyNOPE0: no such port (is the board plugged in?)")
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]  # said once, by the check
 
 
 def _gpio_here(env: dict[str, str]) -> bool:
