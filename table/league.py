@@ -50,7 +50,12 @@ def collect(settings: MqttSettings, seconds: float = 10.0) -> dict[str, dict[str
             tables[table_id] = state if problem is None else {"unread": problem}
 
     client.on_connect, client.on_message = on_connect, on_message
-    client.connect_async(settings.host, settings.port)
+    try:  # a broker that is not there is said at once, not after the wait for its answer
+        client.connect(settings.host, settings.port)
+    except OSError as exc:
+        raise ConnectionError(
+            f"cannot reach the MQTT broker at {settings.host}:{settings.port}: {exc.strerror or exc}"
+        ) from None
     client.loop_start()
     try:
         if not connected.wait(seconds):

@@ -306,6 +306,13 @@ def test_a_preset_file_named_on_the_command_line_is_found_from_where_it_is_run(
         assert f"preset '{here / 'mine.toml'}': rules key 'burn'" in capsys.readouterr().err
 
 
+def test_league_says_at_once_that_no_broker_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["league", "--mqtt", "mqtt://127.0.0.1:1"]) == 2  # nothing listens on port 1
+    assert capsys.readouterr().err == (
+        "cardtable: error: cannot reach the MQTT broker at 127.0.0.1:1: Connection refused\n"
+    )
+
+
 def test_a_nul_byte_in_a_configuration_is_named(tmp_path: Path) -> None:
     from table.config import ConfigError, load_config
 
