@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from table.errors import CardtableError
-from table.games import DEFAULT_GAME, GAMES, GameSetup, setup_game
+from table.games import DEFAULT_GAME, GAMES, GameSetup, game_named, setup_game
 from table.referee import GameSetupError
 from table.rules import RulesError, read_text_file
 from table.typed import checked_fields, refuse_unknown
@@ -271,7 +271,7 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     if not 0 <= config.sound.volume <= 1:
         raise ConfigError(f"key 'volume' in [sound]: {config.sound.volume} is outside 0 to 1")
     config.mqtt_settings()  # a bad url, table id or password file is named now, not at the first decision
-    _game_setup(config.game, len(config.seats.names), config.game.seed or 0, path)
+    setup = _game_setup(config.game, len(config.seats.names), config.game.seed or 0, path)
     try:
         from vision.zones import load_zones
 
@@ -279,6 +279,7 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     except CalibrationError as exc:
         raise ConfigError(f"[[zones]]: {exc}") from None
     _check_zones(zones, config.seats.wired())
+    _check_zones_read(zones, setup)
     config = dataclasses.replace(config, zones=zones)
     _check_files(config)
     return config
@@ -393,6 +394,23 @@ def _game_setup(game: GameConfig, players: int, seed: int, path: Path) -> GameSe
         return setup_game(game.name, preset, game.rules, players, game.dealer, seed)
     except (RulesError, GameSetupError) as exc:
         raise ConfigError(f"[game]: {exc}") from None
+
+
+def _check_zones_read(zones: tuple[Any, ...], setup: GameSetup) -> None:
+    """A zone of each kind the game reads cards on under its rules, and every seat's own where it
+    reads the seats'."""
+    game = game_named(setup.game)
+    for kind in game.zones_read(setup.rules_value()):
+        if kind == "seat":
+            laid = {z.seat for z in zones if z.kind == "seat"}
+            missing = [str(seat) for seat in range(setup.players) if seat not in laid]
+            if missing:
+                raise ConfigError(
+                    f"[[zones]]: {game.title} reads each seat's cards on its own seat zone: none for seat "
+                    f"{', '.join(missing)}"
+                )
+        elif not any(z.kind == kind for z in zones):
+            raise ConfigError(f'[[zones]]: {game.title} reads cards on a zone of kind "{kind}": none is laid out')
 
 
 def _check_zones(zones: tuple[Any, ...], seats: int) -> None:

@@ -74,6 +74,10 @@ def _always(rules: Any) -> bool:
     return True
 
 
+def _the_pile(rules: Any) -> tuple[str, ...]:
+    return ("pile",)
+
+
 @dataclass(frozen=True)
 class Game:
     """A game the table referees, as the table around its referee knows it."""
@@ -96,3 +100,5 @@ class Game:
     news: Callable[[Decision], dict[int, News]] = _no_news
     # The seat a decision of the game's own puts out of the game (a last life lost), if any.
     puts_out: Callable[[Decision], int | None] = _nobody_out
+    # The kinds of zone the game reads cards on under these rules ("seat": every seat's own).
+    zones_read: Callable[[Any], tuple[str, ...]] = _the_pile

@@ -106,6 +106,27 @@ def test_a_journal_folder_the_table_cannot_write_in_is_named(tmp_path: Path) -> 
         load_config(path)
 
 
+def test_the_zones_a_game_reads_cards_on_are_laid_out_for_it(tmp_path: Path) -> None:
+    zones = EXAMPLE.split("[[zones]]")
+    without = lambda name: "[[zones]]".join(z for z in zones if f'name = "{name}"' not in z)  # noqa: E731
+    bidding = {"game": {"name": "oh-hell", "preset": None, "rules": {}}}
+    trading = {"game": {"name": "cuckoo", "preset": None, "rules": {}}}
+    config = load_config(_table(tmp_path, without("trump")))  # Egyptian Rat Screw reads only the pile
+    with pytest.raises(ConfigError, match=r'The bidding game .* reads cards on a zone of kind "trump": none is laid'):
+        config.changed(bidding)  # a new game asked for at the table: refused, the table plays on
+    config = load_config(_table(tmp_path, without("seat-2")))
+    config.changed(bidding)
+    with pytest.raises(ConfigError, match=r"The trading game .* on its own seat zone: none for seat 2$"):
+        config.changed(trading)
+    shedding = {"game": {"name": "eights", "preset": None, "rules": {}}}
+    with pytest.raises(ConfigError, match=r"The shedding game .* none for seat 2$"):
+        config.changed(shedding)  # its safe cards lie on the seats' zones
+    config.changed({"game": {**shedding["game"], "rules": {"safe_card": False}}})
+    config = load_config(_table(tmp_path))
+    with pytest.raises(ConfigError, match='reads cards on a zone of kind "cut"'):
+        config.changed({"game": {**trading["game"], "rules": {"all_out": "cut"}}})
+
+
 def test_a_calibration_made_at_another_size_is_refused(tmp_path: Path) -> None:
     path = _table(tmp_path)
     _calibrate(tmp_path, (640, 480))

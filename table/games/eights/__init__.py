@@ -14,4 +14,5 @@ GAME = Game(
     gestures={"count": Action.TAPS, "long-press": Action.HOLD},  # read in context by the referee
     lines=lines.describe,
     news=lights.news,
+    zones_read=lambda rules: ("pile", "seat") if rules.safe_card else ("pile",),  # a safe card lies on its seat
 )

@@ -15,4 +15,5 @@ GAME = Game(
     played_to="trick",
     lines=lines.describe,
     news=lights.news,
+    zones_read=lambda rules: ("pile", "trump"),
 )
