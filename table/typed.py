@@ -19,6 +19,15 @@ from typing import Any
 _NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
 
 
+def shown(value: Any) -> str:
+    """A value as the TOML or command line it came from spells it: ``true``, not ``True``."""
+    if value is True or value is False:
+        return str(value).lower()
+    if isinstance(value, list | tuple):
+        return f"[{', '.join(map(shown, value))}]"
+    return repr(value)
+
+
 def _described(hint: Any) -> str:
     origin = typing.get_origin(hint)
     if origin is tuple:
@@ -40,7 +49,7 @@ def check_value(label: str, hint: Any, value: Any, error: type[Exception]) -> An
     if origin is typing.Literal:
         choices = typing.get_args(hint)
         if value not in choices or isinstance(value, bool) != any(isinstance(c, bool) for c in choices):
-            raise error(f"{label}: {value!r} is not one of {', '.join(repr(c) for c in choices)}")
+            raise error(f"{label}: {shown(value)} is not one of {', '.join(repr(c) for c in choices)}")
         return value
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -53,35 +62,35 @@ def check_value(label: str, hint: Any, value: Any, error: type[Exception]) -> An
                 return check_value(label, arg, value, error)
             except error:
                 continue
-        raise error(f"{label}: expected {_described(hint)}, not {value!r}")
+        raise error(f"{label}: expected {_described(hint)}, not {shown(value)}")
     if origin is tuple:
         if not isinstance(value, list | tuple):
-            raise error(f"{label}: expected a list, not {value!r}")
+            raise error(f"{label}: expected a list, not {shown(value)}")
         items = typing.get_args(hint)
         if len(items) == 2 and items[1] is Ellipsis:
             return tuple(check_value(label, items[0], v, error) for v in value)
         if len(value) != len(items):
-            raise error(f"{label}: expected a list of {len(items)}, not {value!r}")
+            raise error(f"{label}: expected a list of {len(items)}, not {shown(value)}")
         return tuple(check_value(label, item, v, error) for item, v in zip(items, value, strict=True))
     if origin is dict:
         if not isinstance(value, Mapping):
-            raise error(f"{label}: expected a table of keys, not {value!r}")
+            raise error(f"{label}: expected a table of keys, not {shown(value)}")
         return dict(value)
     if hint is bool:
         if not isinstance(value, bool):
-            raise error(f"{label}: expected true or false, not {value!r}")
+            raise error(f"{label}: expected true or false, not {shown(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise error(f"{label}: expected a whole number, not {value!r}")
+            raise error(f"{label}: expected a whole number, not {shown(value)}")
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise error(f"{label}: expected a number, not {value!r}")
+            raise error(f"{label}: expected a number, not {shown(value)}")
         return float(value)
     if hint is str:
         if not isinstance(value, str):
-            raise error(f"{label}: expected text, not {value!r}")
+            raise error(f"{label}: expected text, not {shown(value)}")
         return value
     raise error(f"{label}: unsupported type {hint!r}")
 

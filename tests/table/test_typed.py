@@ -48,3 +48,12 @@ def test_rules_made_before_are_not_handed_out_for_a_value_of_another_type() -> N
         build_rules(rules, {"slaps": 1})  # equal to true, and hashed alike, but not true
     with pytest.raises(RulesError, match="unknown rules key"):
         build_rules(rules, {"slapz": True})
+
+
+@pytest.mark.parametrize(
+    ("value", "said"), [(True, "not true"), (False, "not false"), ([True, 1], "not [true, 1]"), ("1", "not '1'")]
+)
+def test_a_wrong_value_is_spelt_as_it_was_written(value: Any, said: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        check_value("burn", int, value, RulesError)
+    assert str(caught.value) == f"burn: expected a whole number, {said}"
