@@ -32,6 +32,7 @@ def test_playout_detects_a_cycle(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "message"),
     [
         (["playout", "--deal", "AKX/--"], "'X' is not A, K, Q, J"),
+        (["playout", "--deal", "10-/--"], "hand 1 '10-': '1', '0' are not A, K, Q, J or '-' (a card 2 to 10 is '-')"),
         (["playout", "--rules", "standard", "--deal", "A/-"], "without slaps"),
         (["playout", "--rules", "nonesuch", "--deal", "A/-"], "unknown ers preset 'nonesuch'"),
         (["sim", "--fast", "--quiet", "--set", "burn=9"], "'burn': 9 is outside 1..3"),

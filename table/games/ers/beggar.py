@@ -65,9 +65,12 @@ def parse_deal(text: str) -> list[bytes]:
         raise DealError(f"a deal needs at least two hands separated by '/': {text!r}")
     out = []
     for i, hand in enumerate(hands, start=1):
-        bad = sorted({ch for ch in hand if ch.upper() not in _VALUE})
+        bad = [ch for ch in dict.fromkeys(hand) if ch.upper() not in _VALUE]  # each once, as written
         if bad:
-            raise DealError(f"hand {i} {hand!r}: {''.join(bad)!r} is not A, K, Q, J or '-'")
+            listed = ", ".join(map(repr, bad))
+            raise DealError(
+                f"hand {i} {hand!r}: {listed} {'is' if len(bad) == 1 else 'are'} not A, K, Q, J or '-' (a card 2 to 10 is '-')"
+            )
         out.append(bytes(_VALUE[ch.upper()] for ch in hand))
     if not any(out):
         raise DealError(f"every hand is empty: {text!r}")
