@@ -67,10 +67,8 @@ def parse_deal(text: str) -> list[bytes]:
     for i, hand in enumerate(hands, start=1):
         bad = [ch for ch in dict.fromkeys(hand) if ch.upper() not in _VALUE]  # each once, as written
         if bad:
-            listed = ", ".join(map(repr, bad))
-            raise DealError(
-                f"hand {i} {hand!r}: {listed} {'is' if len(bad) == 1 else 'are'} not A, K, Q, J or '-' (a card 2 to 10 is '-')"
-            )
+            listed, verb = ", ".join(map(repr, bad)), "is" if len(bad) == 1 else "are"
+            raise DealError(f"hand {i} {hand!r}: {listed} {verb} not A, K, Q, J or '-' (a card 2 to 10 is '-')")
         out.append(bytes(_VALUE[ch.upper()] for ch in hand))
     if not any(out):
         raise DealError(f"every hand is empty: {text!r}")
