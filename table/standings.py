@@ -197,6 +197,7 @@ class Standings:
         ).fetchall()
         for game, journal, cards in longest:
             title = GAMES[game].title if game in GAMES else game  # a game this version no longer plays
+            title = "the" + title[3:] if title.startswith("The ") else title  # within the line: "of the bidding game"
             seats = self.db.execute("SELECT name FROM seats WHERE journal = ? ORDER BY seat", (journal,))
             names = [name for (name,) in seats]
             who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)

@@ -53,6 +53,7 @@ def test_the_journals_make_the_very_standings_the_games_were_kept_with_as_they_e
     records = {r.what: r for r in live.records()}
     assert set(records) >= {"fastest slap", "best bidder", "longest game of Egyptian Rat Screw"}
     assert records["longest game of Egyptian Rat Screw"].who == "Ann, Bob and Cyd"  # who played it
+    assert "longest game of the bidding game (Oh Hell)" in records  # a title within the line
     assert not [what for what in records if "trading" in what]  # its cards are revealed, not played
 
 
