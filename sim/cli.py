@@ -133,7 +133,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     narrator = view or Narrator(names)
     ended = [d for d in result.decisions if d.KIND in ("game-won", "game-over")]
     said = narrator.sentence(ended[-1], sim.referee) if ended else None
-    print(f"{said or 'The game is over.'} ({result.cards_played} cards played)")
+    played = sum(d.KIND == "card-played" for d in result.decisions)  # as the game's record counts them
+    lost = sum(d.KIND == "life-lost" for d in result.decisions)  # the trading game's cards are shown, not played
+    print(f"{said or 'The game is over.'} ({f'{played} cards played' if played else f'{lost} lives lost'})")
     if args.verbose:
         print(compare(sim))
     return 0

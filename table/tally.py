@@ -79,7 +79,7 @@ class GameTally:
     def figures(self) -> list[list[str]]:
         """The figures worth telling on the winner's screen, each as [what, how many]."""
         slaps = sum(s.good_slaps for s in self.seats)
-        out = [["cards played", str(self.cards)]]
+        out = [["cards played", str(self.cards)]] if self.cards else []  # (the trading game's are shown)
         out += [["slaps won", str(slaps)], ["bad slaps", str(sum(s.bad_slaps for s in self.seats))]] if slaps else []
         if self.closest_ns is not None:
             out.append(["the closest slap won", f"{self.closest_ns / 1e6:.1f} ms"])

@@ -148,6 +148,18 @@ def test_console_script_is_installed() -> None:
     assert json.loads(done.stdout)["winner"] == 0
 
 
+def test_the_cards_a_simulated_game_says_were_played_are_those_its_record_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    argv = ["sim", "--fast", *QUICK, "--game", "eights", "--seed", "1", "--players", "4", "--journal", str(journal)]
+    assert main(argv) == 0
+    said = re.search(r"\((\d+) cards played\)$", capsys.readouterr().out.splitlines()[-1])
+    assert said is not None
+    assert main(["replay", str(journal)]) == 0
+    assert int(said[1]) == capsys.readouterr().out.count('"kind":"card-played"') > 0  # not the cards dealt
+
+
 @pytest.mark.parametrize(
     ("argv", "shown"),
     [
@@ -163,7 +175,10 @@ def test_sim_plays_the_trading_and_bidding_games(
     journal = tmp_path / "game.jsonl"
     assert main(["sim", "--fast", *QUICK, "--seed", "5", *argv, "--journal", str(journal)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r" the game: .*\(\d+ cards played\)$", out.splitlines()[-1])  # who won and how, last
+    last = out.splitlines()[-1]  # who won and how, last
+    assert re.search(
+        r" the game: .*\(\d+ lives lost\)$" if "cuckoo" in argv else r" the game: .*\(\d+ cards played\)$", last
+    )
     for text in shown:
         assert text in out
     assert main(["replay", str(journal)]) == 0
