@@ -143,7 +143,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from table.standings import FILE, Standings
 
     folder = Path(args.journals) if args.journals else journal_folder(args.config)
+    if folder.is_file():
+        raise JournalError(f"{folder}: a file: --journals names the folder of journals (cardtable replay reads one)")
     if not folder.is_dir():
+        if args.config and not folder.exists():  # made when the table first runs
+            print("no game played on this table yet")
+            return 0
         raise JournalError(f"{folder}: no such journal folder")
     if not (folder / FILE).exists():  # nothing is made where nothing was kept: a folder named by mistake
         journals = sum(1 for _ in folder.glob("*.jsonl"))

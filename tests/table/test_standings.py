@@ -83,6 +83,16 @@ def test_cardtable_stats_prints_the_standings_and_records_and_names_a_missing_fo
     assert "Standings" in said and "Records" in said and "fastest slap" in said and "Egyptian Rat Screw" in said
     assert main(["stats", "--journals", str(tmp_path / "nowhere")]) == 2
     assert "no such journal folder" in capsys.readouterr().err
+    assert main(["stats", "--journals", str(folder / "ers-1.jsonl")]) == 2  # a journal, not its folder
+    assert "a file: --journals names the folder of journals" in capsys.readouterr().err
+
+
+def test_cardtable_stats_for_a_table_that_never_ran_says_so(tmp_path: Path, capsys) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[journal]\nfolder = "journal"\n', encoding="utf-8")  # made at the table's first game
+    assert main(["stats", "--config", str(config)]) == 0
+    assert capsys.readouterr().out == "no game played on this table yet\n"
+    assert not (tmp_path / "journal").exists()
 
 
 def test_cardtable_stats_makes_no_database_where_none_was_kept(tmp_path: Path, capsys) -> None:
