@@ -241,7 +241,10 @@ def _header(path: Path, line: bytes) -> tuple[Journal, str]:
         raise JournalError(f"{path}:1: set-up line is not JSON: {exc}") from None
     version = data.pop("journal", None) if isinstance(data, dict) else None
     if version not in (FORMAT, UNCHAINED, BY_HAND):
-        raise JournalError(f'{path}:1: not a cardtable journal (expected "journal": "{FORMAT}")')
+        raise JournalError(
+            f'{path}:1: not a cardtable journal (expected "journal": "{FORMAT}" as the table writes it, '
+            f'or "{BY_HAND}" for a record written by hand)'
+        )
     if version != BY_HAND:
         try:
             data = json.loads(_checked(line)[0])

@@ -73,6 +73,7 @@ def test_a_broken_line_in_the_middle_is_named(tmp_path: Path) -> None:
     ("first_line", "message"),
     [
         ("[]", "not a cardtable journal"),
+        ('{"journal": "cardtable-journal/9"}', 'or "cardtable-journal/1" for a record written by hand'),
         ('{"journal": "cardtable-journal/1", "game": "poker", "rules": {}, "players": 2}', "unknown game"),
         ('{"journal": "cardtable-journal/1", "game": "ers", "rules": {"sloppy": 1}, "players": 2}', "sloppy"),
         (
