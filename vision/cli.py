@@ -196,6 +196,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.check and (args.points or args.overlay):
         given = "--points" if args.points else "--overlay"
         raise CalibrationError(f"{given} belongs to making a calibration (--out); --check only checks one")
+    if args.zones and not args.overlay:
+        raise CalibrationError("--zones are drawn on the picture --overlay writes: give --overlay PNG too")
     image = _calibration_frame(args)
     if args.check:
         check = check_markers(image, Calibration.load(args.check), default_marker_mm(args.width_mm, args.height_mm))

@@ -252,6 +252,9 @@ def test_the_calibrate_command_writes_a_calibration_and_checks_it(tmp_path: Path
     assert "none.json" in capsys.readouterr().err
     assert main(["calibrate", "--image", str(photo), "--check", str(out), "--points", "0,0 1,0 1,1 0,1"]) == 2
     assert "--points belongs to making a calibration" in capsys.readouterr().err
+    other = tmp_path / "other.json"  # zones with nothing to draw them on: refused, nothing written
+    assert main(["calibrate", "--image", str(photo), "--out", str(other), "--zones", str(tmp_path / "z.toml")]) == 2
+    assert "give --overlay PNG too" in capsys.readouterr().err and not other.exists()
 
 
 # --- the calibration value -----------------------------------------------------------------------
