@@ -32,30 +32,43 @@ class Unfinished:
     offset_ns: int
 
 
-def numbered_journals(folder: Path, pattern: str = "*.jsonl", say: bool = True) -> list[tuple[int, Path]]:
+def numbered_journals(
+    folder: Path, pattern: str = "*.jsonl", unread: list[tuple[Path, JournalError]] | None = None
+) -> list[tuple[int, Path]]:
     """The journals of ``folder`` that can go on (not abandoned or kept aside; ``pattern``) by
-    their games' numbers, the newest last; one whose set-up line cannot be read is left out
-    (logged, where ``say``)."""
+    their games' numbers, the newest last; those whose set-up line cannot be read are left out
+    (and added to ``unread``)."""
     found = []
     for path in folder.glob(pattern):
         try:
             found.append((read_header(path).number, path))
         except JournalError as exc:
-            if say:
-                log.warning("%s", exc)
+            if unread is not None:
+                unread.append((path, exc))
     return sorted(found, key=lambda item: (item[0], item[1].name))
 
 
 def last_number(folder: Path) -> int:
     """The highest game number in ``folder``, abandoned and damaged journals too: the next game
     is numbered past it."""
-    return max((number for number, _ in numbered_journals(folder, "*.jsonl*", say=False)), default=0)
+    return max((number for number, _ in numbered_journals(folder, "*.jsonl*")), default=0)
 
 
 def newest_journal(folder: Path, players: int, now: int) -> Unfinished | None:
     """The newest journal in ``folder`` if it is a game for ``players`` seats (a changed game waits
-    for the next deal); None when there is none, or its set-up cannot be read (said in the log)."""
-    journals = numbered_journals(folder)
+    for the next deal); None when there is none, or its set-up cannot be read (said in the log).
+    A journal whose set-up line cannot be read (the table stopped as it wrote it) is kept aside,
+    said once."""
+    unread: list[tuple[Path, JournalError]] = []
+    journals = numbered_journals(folder, unread=unread)
+    for path, exc in unread:
+        aside = _aside_name(path)
+        try:
+            path.rename(aside)
+        except OSError as why:  # (a folder the table may not change: said at every start, then)
+            log.warning("%s; it could not be kept aside: %s", exc, why.strerror or why)
+        else:
+            log.warning("%s; kept aside as %s", exc, aside.name)
     if not journals:
         return None
     _, path = journals[-1]
@@ -79,14 +92,21 @@ def newest_journal(folder: Path, players: int, now: int) -> Unfinished | None:
     return Unfinished(path, journal, offset)
 
 
+def _aside_name(path: Path) -> Path:
+    """Where a damaged journal is kept: ``NAME.jsonl.damaged``, or ``.damaged-2`` and on where
+    one was damaged before (that copy holds lines this one lacks, and is kept too)."""
+    aside = path.with_name(path.name + DAMAGED)
+    tried = 1
+    while aside.exists():
+        tried += 1
+        aside = path.with_name(f"{path.name}{DAMAGED}-{tried}")
+    return aside
+
+
 def _set_aside(path: Path, journal: Journal) -> None:
     """A damaged journal kept beside its place, and a journal of what its lines before the damage
     prove written in its place, to go on appending to."""
-    aside = path.with_name(path.name + DAMAGED)
-    tried = 1
-    while aside.exists():  # damaged before: that copy holds lines this one lacks, and is kept too
-        tried += 1
-        aside = path.with_name(f"{path.name}{DAMAGED}-{tried}")
+    aside = _aside_name(path)
     path.rename(aside)
     with JournalWriter(path, journal.setup, False, journal.start_ns, journal.number, journal.names) as writer:
         for entry in journal.entries:

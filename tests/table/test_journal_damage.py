@@ -156,6 +156,19 @@ def test_the_table_goes_on_from_a_damaged_journal_and_keeps_it_aside(tmp_path: P
     assert (tmp_path / ("g.jsonl" + DAMAGED + "-2")).read_bytes() == again_damaged
 
 
+def test_a_journal_torn_in_its_set_up_line_is_kept_aside_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    write_game(tmp_path / "20261203-101500-ers-7.jsonl", number=7)
+    torn = b'{"journal": "cardtable-journal/3", "game": "ers", "ru'  # the table stopped as it wrote it
+    (tmp_path / "20261203-101900-ers-8.jsonl").write_bytes(torn)
+    found = newest_journal(tmp_path, 2, now=100 * SECOND)
+    assert found is not None and found.path.name == "20261203-101500-ers-7.jsonl"
+    assert (tmp_path / ("20261203-101900-ers-8.jsonl" + DAMAGED)).read_bytes() == torn
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and said[0].endswith("kept aside as 20261203-101900-ers-8.jsonl.damaged"), said
+    caplog.clear()
+    assert newest_journal(tmp_path, 2, now=100 * SECOND) is not None and not caplog.records  # said once
+
+
 def test_the_newest_game_is_told_by_its_number_not_by_its_name(tmp_path: Path) -> None:
     """A Pi without a real-time clock came back with its clock set back: the game it played
     last has the name of an earlier time."""
