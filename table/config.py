@@ -434,6 +434,7 @@ def _writable(folder: Path) -> None:
 def _check_files(config: TableConfig) -> None:
     from vision.calibration import Calibration, CalibrationError
     from vision.profile import EnrolError, load_deck
+    from vision.zones import unseen_zones
 
     camera = config.camera
     try:
@@ -445,6 +446,14 @@ def _check_files(config: TableConfig) -> None:
         raise ConfigError(
             f"[camera] calibration: made from {size[0]}x{size[1]} images, but the camera is set to "
             f"{camera.width}x{camera.height}: calibrate again at that size, or set width and height to it"
+        )
+    unseen = unseen_zones(config.zones, calibration, (camera.width, camera.height))
+    if unseen:
+        corners = calibration.to_table([[0, 0], [camera.width, 0], [camera.width, camera.height], [0, camera.height]])
+        (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+        raise ConfigError(
+            f"[[zones]]: {', '.join(map(repr, unseen))} lie{'s' if len(unseen) == 1 else ''} wholly outside what "
+            f"the camera sees (x {x0:.0f} to {x1:.0f} mm, y {y0:.0f} to {y1:.0f} mm): zones are in table millimetres"
         )
     if camera.deck is not None:
         try:

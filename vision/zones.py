@@ -244,3 +244,21 @@ def default_zones(players: int, width_mm: float, height_mm: float) -> list[Zone]
 
 
 # --- the picture to check by eye -----------------------------------------------------------------
+
+
+def unseen_zones(zones: Iterable[Zone], calibration: Any, size: tuple[int, int]) -> list[str]:
+    """The zones that lie wholly outside a ``size`` (width, height) camera image under
+    ``calibration``: no card could ever be seen on them."""
+    import cv2
+    import numpy as np
+
+    width, height = size
+    mask = np.zeros((height, width), np.uint8)
+    out = []
+    for zone in zones:
+        mask[:] = 0
+        pixels = np.clip(calibration.to_image(np.asarray(zone.polygon_mm, np.float64)), -1e6, 1e6)
+        cv2.fillPoly(mask, [np.round(pixels).astype(np.int32).reshape(-1, 1, 2)], 1)
+        if not mask.any():
+            out.append(zone.name)
+    return out

@@ -77,6 +77,11 @@ BAD = [
     ("seat = 3\n", "seat = 4\n", "[[zones]] 'seat-3': seat 4, but the table has seats 0 to 3"),
     ('name = "pile"\nkind = "pile"', 'name = "pile"\nkind = "stock"', 'no zone of kind "pile"'),
     ("rect = [300, 200, 200, 200]", "rect = [300, 200, 200]", "[[zones]]: zone 'pile': rect must be"),
+    (
+        "rect = [300, 200, 200, 200]",
+        "rect = [3000, 2000, 200, 200]",
+        "[[zones]]: 'pile' lies wholly outside what the camera sees (x -74 to 874 mm, y -115 to 715 mm)",
+    ),
     ("fsync = true", "fsync = 1", "key 'fsync' in [journal]: expected true or false, not 1"),
     ('folder = "journal"', 'folder = "' + "x" * 5000 + '"', "[journal] folder: File name too long"),
     ('folder = "journal"', 'folder = "table.toml/journal"', "journal cannot be made: "),
