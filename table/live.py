@@ -300,7 +300,9 @@ class LiveTable:
         try:
             self._folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise ConfigError(f"[journal] folder: {self._folder} cannot be made: {exc.strerror or exc}") from None
+            raise ConfigError(
+                f"{self.config.path}: [journal] folder: {self._folder} cannot be made: {exc.strerror or exc}"
+            ) from None
         try:
             self._parts.append(ControlServer(self._folder / SOCKET_NAME, self.inbox).start())
         except ControlError:
