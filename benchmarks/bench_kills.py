@@ -115,7 +115,7 @@ RESUMED = re.compile(r"resuming the game in .*, state ([0-9a-f]{8})")
 def replayed_state(folder: Path) -> str | None:
     """The state the replay of the table's newest journal reaches, as a table going on from it
     would find it; None without one."""
-    journals = numbered_journals(folder, say=False)
+    journals = numbered_journals(folder)
     if not journals:
         return None
     try:

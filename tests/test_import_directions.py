@@ -52,6 +52,7 @@ OUTPUTS = {
     "table.terminal_view",
 }
 WIRING = {
+    "table.__main__",
     "table.arguments",
     "table.camera_reader",
     "table.cli",
