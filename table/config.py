@@ -281,7 +281,7 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     _check_zones(zones, config.seats.wired())
     _check_zones_read(zones, setup)
     config = dataclasses.replace(config, zones=zones)
-    _check_files(config)
+    _check_files(config, {"pile", *game_named(setup.game).zones_read(setup.rules_value())})
     return config
 
 
@@ -422,8 +422,8 @@ def _check_zones(zones: tuple[Any, ...], seats: int) -> None:
 
 
 def _writable(folder: Path) -> None:
-    """A file made and gone again in ``folder``, as the table will make its journals: permissions,
-    a read-only disk and a system folder each refuse it, root or not."""
+    """A file made and gone again in ``folder``, as the table will make its journals: a folder
+    of another user's, a read-only disk or a system folder refuses it (the last two even root)."""
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".cardtable-check-"):
             pass
@@ -431,7 +431,9 @@ def _writable(folder: Path) -> None:
         raise ConfigError(f"[journal] folder: {folder} cannot be written to: {exc.strerror or exc}") from None
 
 
-def _check_files(config: TableConfig) -> None:
+def _check_files(config: TableConfig, kinds_read: set[str]) -> None:
+    """The files the configuration names, read; and the zones of the kinds the game reads
+    (``kinds_read``) within what the camera sees."""
     from vision.calibration import Calibration, CalibrationError
     from vision.profile import EnrolError, load_deck
     from vision.zones import unseen_zones
@@ -447,7 +449,8 @@ def _check_files(config: TableConfig) -> None:
             f"[camera] calibration: made from {size[0]}x{size[1]} images, but the camera is set to "
             f"{camera.width}x{camera.height}: calibrate again at that size, or set width and height to it"
         )
-    unseen = unseen_zones(config.zones, calibration, (camera.width, camera.height))
+    read = [zone for zone in config.zones if zone.kind in kinds_read]
+    unseen = unseen_zones(read, calibration, (camera.width, camera.height))
     if unseen:
         corners = calibration.to_table([[0, 0], [camera.width, 0], [camera.width, camera.height], [0, camera.height]])
         (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)

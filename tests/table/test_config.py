@@ -127,9 +127,13 @@ def test_the_zones_a_game_reads_cards_on_are_laid_out_for_it(tmp_path: Path) -> 
     with pytest.raises(ConfigError, match=r"The shedding game .* none for seat 2$"):
         config.changed(shedding)  # its safe cards lie on the seats' zones
     config.changed({"game": {**shedding["game"], "rules": {"safe_card": False}}})
-    config = load_config(_table(tmp_path))
-    with pytest.raises(ConfigError, match='reads cards on a zone of kind "cut"'):
-        config.changed({"game": {**trading["game"], "rules": {"all_out": "cut"}}})
+    off = _replaced("rect = [520, 230, 140, 140]", "rect = [5200, 2300, 140, 140]")  # the trump's place, off camera
+    config = load_config(_table(tmp_path, off))  # Egyptian Rat Screw reads no trump card
+    with pytest.raises(ConfigError, match="'trump' lies wholly outside what the camera sees"):
+        config.changed(bidding)
+    config = load_config(_table(tmp_path, without("stock")))
+    with pytest.raises(ConfigError, match='reads cards on a zone of kind "stock"'):
+        config.changed({"game": {**trading["game"], "rules": {"all_out": "cut"}}})  # a cut lies on the seats'
 
 
 def test_a_calibration_made_at_another_size_is_refused(tmp_path: Path) -> None:
