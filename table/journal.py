@@ -39,6 +39,10 @@ class JournalError(CardtableError, ValueError):
     """A journal that cannot be written or read; the message names the file and line."""
 
 
+class TornSetUp(JournalError):
+    """A journal whose set-up line has no end: the table stopped as it began the journal."""
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     event: Event
@@ -228,7 +232,7 @@ def read_header(path: str | Path) -> Journal:
     except OSError as exc:
         raise JournalError(f"{path}: cannot read journal: {exc.strerror}") from None
     if not first.endswith(b"\n"):
-        raise JournalError(f"{path}: no whole set-up line")
+        raise TornSetUp(f"{path}: no whole set-up line")
     header, _ = _header(path, first[:-1])
     return header
 
@@ -315,7 +319,7 @@ def read_journal(path: str | Path, salvage: bool = False) -> Journal:
             if not line.strip():  # an editor leaves blank lines in a record by hand; the table writes none
                 if version == BY_HAND:
                     continue
-                raise ValueError("a blank line, which the table never writes: the line it held is lost")
+                raise ValueError("a blank line, which the table never writes")
             if version == BY_HAND:
                 data = json.loads(line)
             else:

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from table.journal import Journal, JournalError, JournalWriter, read_header, read_journal
+from table.journal import Journal, JournalError, JournalWriter, TornSetUp, read_header, read_journal
 from table.units import SECOND
 
 log = logging.getLogger("cardtable")
@@ -57,11 +57,14 @@ def last_number(folder: Path) -> int:
 def newest_journal(folder: Path, players: int, now: int) -> Unfinished | None:
     """The newest journal in ``folder`` if it is a game for ``players`` seats (a changed game waits
     for the next deal); None when there is none, or its set-up cannot be read (said in the log).
-    A journal whose set-up line cannot be read (the table stopped as it wrote it) is kept aside,
-    said once."""
+    A journal torn in its set-up line (the table stopped as it wrote it) is kept aside, said
+    once; others whose set-up cannot be read are left where they are, said."""
     unread: list[tuple[Path, JournalError]] = []
     journals = numbered_journals(folder, unread=unread)
     for path, exc in unread:
+        if not isinstance(exc, TornSetUp):  # not the table's own tear (another version's game, a stray file)
+            log.warning("%s", exc)
+            continue
         aside = _aside_name(path)
         try:
             path.rename(aside)

@@ -114,12 +114,9 @@ def test_blank_lines_are_passed_over_by_hand_and_named_in_a_tables_journal_as_by
     write_game(path)
     entries = read_journal(path).entries
     lines = path.read_bytes().split(b"\n")
-    path.write_bytes(b"\n".join([*lines[:-1], b"  "]) + b"\n")  # the last line's content lost, its end kept
+    path.write_bytes(b"\n".join([*lines[:-1], b"  "]) + b"\n")  # a line no table wrote
     journal = read_journal(path, salvage=True)
-    assert (
-        journal.entries == entries
-        and journal.damage == f"{path}:6: a blank line, which the table never writes: the line it held is lost"
-    )
+    assert journal.entries == entries and journal.damage == f"{path}:6: a blank line, which the table never writes"
     record = tmp_path / "record.jsonl"  # written by hand, as an editor leaves it: blank lines are no news
     record.write_text(
         '{"journal": "cardtable-journal/1", "game": "ers", "players": 2}\n\n'

@@ -167,6 +167,10 @@ def test_a_journal_torn_in_its_set_up_line_is_kept_aside_once(tmp_path: Path, ca
     assert len(said) == 1 and said[0].endswith("kept aside as 20261203-101900-ers-8.jsonl.damaged"), said
     caplog.clear()
     assert newest_journal(tmp_path, 2, now=100 * SECOND) is not None and not caplog.records  # said once
+    foreign = tmp_path / "notes.jsonl"  # a journal of another version's game, a stray file: left where it is
+    foreign.write_text('{"journal": "cardtable-journal/1", "game": "spoons", "players": 2}\n', encoding="utf-8")
+    assert newest_journal(tmp_path, 2, now=100 * SECOND) is not None
+    assert foreign.exists() and "unknown game 'spoons'" in caplog.text
 
 
 def test_the_newest_game_is_told_by_its_number_not_by_its_name(tmp_path: Path) -> None:
