@@ -26,6 +26,14 @@ from table.replay import Replay
 from table.rules import RulesError, games_with_preset, load_preset, shipped_presets
 
 
+def _preset_from_here(preset: str | None) -> str | None:
+    """A preset named on the command line; a preset file, found from where the command is run
+    (in a configuration file, a preset file is found from that file's folder)."""
+    if preset is not None and (preset.endswith(".toml") or Path(preset).parent != Path(".")):
+        return str(Path(preset).expanduser().absolute())
+    return preset
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     import logging
     import signal
@@ -35,12 +43,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from table.terminal_view import TerminalView
 
     names = args.names.split(",") if args.names else None
-    preset = args.rules
-    if preset is not None and (preset.endswith(".toml") or Path(preset).parent != Path(".")):
-        preset = str(
-            Path(preset).expanduser().absolute()
-        )  # a file named here is found from here, not the file's folder
-    overrides = game_overrides(args.game, preset, names, args.seed)
+    overrides = game_overrides(args.game, _preset_from_here(args.rules), names, args.seed)
     overrides["mqtt"] = {key: value for key, value in (("url", args.mqtt), ("table_id", args.table_id)) if value}
     try:
         config = load_config(args.config, overrides)
@@ -76,7 +79,9 @@ def _names_as_read(path: str, overrides: dict[str, dict[str, Any]]) -> str:
     except ConfigError:
         return ""  # refused without them too: the names are not what is wrong
     listed = ", ".join(map(repr, names))
-    return f" (--names was read as {counted(len(names), 'name')}: {listed}; separate the names with commas)"
+    spaced = len(names) == 1 and " " in names[0].strip()  # names meant to be several, not separated by commas
+    hint = "; separate the names with commas" if spaced else ""
+    return f" (--names was read as {counted(len(names), 'name')}: {listed}{hint})"
 
 
 def _check(path: str, config: Any) -> int:
@@ -112,6 +117,8 @@ def cmd_send(args: argparse.Namespace) -> int:
     for key in ("game", "rules", "names", "seed", "seat", "card"):
         if getattr(args, key, None) is not None:
             data[key] = getattr(args, key)
+    if "rules" in data:  # the table runs on this host: a file named here is this file
+        data["rules"] = _preset_from_here(data["rules"])
     parse_command(data)  # a bad one is named here, before the table is asked
     ok, message = send_command(journal_folder(args.config) / SOCKET_NAME, data)
     print(message if ok else f"refused: {message}", file=sys.stdout if ok else sys.stderr)
@@ -144,7 +151,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     folder = Path(args.journals) if args.journals else journal_folder(args.config)
     if folder.is_file():
-        raise JournalError(f"{folder}: a file: --journals names the folder of journals (cardtable replay reads one)")
+        named = "--journals names" if args.journals else f"{args.config}: [journal] folder names"
+        raise JournalError(f"{folder}: a file: {named} the folder of journals (cardtable replay reads one)")
     if not folder.is_dir():
         if args.config and not folder.exists():  # made when the table first runs
             print("no game played on this table yet")
@@ -287,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         change = kinds.add_parser(kind, help=says)
         change.add_argument("--game", choices=sorted(GAMES), help="another game (with its standard preset)")
-        change.add_argument("--rules", metavar="PRESET", help="a preset's name, or a preset file on the table's host")
+        change.add_argument("--rules", metavar="PRESET", help="a preset's name, or a preset file (found from here)")
         change.add_argument("--names", help='the seats\' names, clockwise from seat 0: "Ann,Bob,Cyd,Dee"')
         change.add_argument("--seed", type=int, help="a fixed seed for the games' chance")
     kinds.add_parser("pause", help="hold the game (the lights blink amber) until resume")

@@ -108,7 +108,7 @@ def discovery(
 def events(told: dict[str, Any], names: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
     """The event entities' messages a decision (as told) makes: (topic under the table, payload)."""
     kind = told.get("kind")
-    name = lambda seat: names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"  # noqa: E731
+    name = lambda seat: names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"  # noqa: E731
     if kind == "good-slap":
         seat = told["seat"]
         return [

@@ -132,7 +132,7 @@ def _read_preset_text(game: str, name: str) -> tuple[str, str]:
         available = ", ".join(shipped_presets(game)) or "none"
         elsewhere = [other for other in games_with_preset(name) if other != game]
         if _preset_dir(name).is_dir():
-            hint = f"; {name!r} is a game, not a preset: name it as the game"
+            hint = f"; {name!r} is another game's name: name it as the game"
         elif elsewhere:
             hint = f"; {name!r} is a preset of {' and '.join(elsewhere)}: name that game too"
         else:

@@ -193,8 +193,8 @@ def _calibration_frame(args: argparse.Namespace) -> np.ndarray:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    if args.check and (args.points or args.overlay):
-        given = "--points" if args.points else "--overlay"
+    if args.check and (args.points or args.overlay or args.zones):
+        given = "--points" if args.points else "--overlay" if args.overlay else "--zones"
         raise CalibrationError(f"{given} belongs to making a calibration (--out); --check only checks one")
     if args.zones and not args.overlay:
         raise CalibrationError("--zones are drawn on the picture --overlay writes: give --overlay PNG too")

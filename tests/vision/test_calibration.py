@@ -255,6 +255,8 @@ def test_the_calibrate_command_writes_a_calibration_and_checks_it(tmp_path: Path
     other = tmp_path / "other.json"  # zones with nothing to draw them on: refused, nothing written
     assert main(["calibrate", "--image", str(photo), "--out", str(other), "--zones", str(tmp_path / "z.toml")]) == 2
     assert "give --overlay PNG too" in capsys.readouterr().err and not other.exists()
+    assert main(["calibrate", "--image", str(photo), "--check", str(out), "--zones", str(tmp_path / "z.toml")]) == 2
+    assert "--zones belongs to making a calibration" in capsys.readouterr().err
 
 
 # --- the calibration value -----------------------------------------------------------------------
