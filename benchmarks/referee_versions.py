@@ -64,13 +64,13 @@ if floor:
 out = {}
 for name, stored in json.load(open(sys.argv[1])).items():
     games = [(setup(s), [event_from_json(e) for e in ev]) for s, ev in stored]
-    made = referee_floor.decisions_made(games) if floor else None
+    plan = referee_floor.planned(games) if floor else None
     ours, base, least = [], [], []
     for _ in range(9):
         start = time.process_time(); ended = replay(games); ours.append(time.process_time() - start)
         start = time.process_time(); workload(); base.append(time.process_time() - start)
         if floor:
-            start = time.process_time(); referee_floor.replay(games, made); least.append(time.process_time() - start)
+            start = time.process_time(); referee_floor.replay(plan); least.append(time.process_time() - start)
     inputs, base = sum(len(ev) for _, ev in games), statistics.median(base)
     out[name] = [statistics.median(ours) / base, statistics.median(ours) / inputs, ended]
     if floor:

@@ -23,15 +23,19 @@ def test_stored_games_replay_in_a_checkout(tmp_path: Path) -> None:
     assert relative > 0 and 0 < per_input < 0.01 and ended == 1  # the one game played to its end
 
 
-def test_the_floor_answers_each_input_with_as_many_decisions_as_the_referee() -> None:
+def test_the_floor_makes_as_many_decisions_as_the_referee_one_call_an_input() -> None:
     games = simulated_games(2, 4, "ers", "standard")
-    made = referee_floor.decisions_made(games)
-    for (setup, events), counts in zip(games, made, strict=True):
+    for (setup, events), (k, more, rest) in zip(games, referee_floor.planned(games), strict=True):
         referee, stand_in = setup.referee(), referee_floor.NoRules()
         referee.start(0)
-        for event, n in zip(events, counts, strict=True):
-            assert len(stand_in.handle(event, n)) == len(referee.handle(event)) == n
-    assert sum(map(sum, made)) > sum(len(events) for _, events in games)  # most inputs make decisions
+        made = sum(len(referee.handle(event)) for event in events)
+        assert more + rest == events and len(more) < len(events)
+        answers = [stand_in.answering(k + 1)(event) for event in more] + [
+            stand_in.answering(k)(event) for event in rest
+        ]
+        assert sum(map(len, answers)) == made > len(events)  # most inputs make decisions
+        assert all(d.t_ns == e.t_ns for answer, e in zip(answers, events, strict=True) for d in answer)
+    assert len(referee_floor.NoRules().answering(6)(events[0])) == 6
 
 
 def test_this_checkout_times_the_floor_beside_its_referee(tmp_path: Path) -> None:
