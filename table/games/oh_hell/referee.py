@@ -244,13 +244,23 @@ class OhHellReferee(StatefulReferee):
     # ----------------------------------------------------------------- events
 
     def handle(self, event: Event) -> list[Decision]:
-        """Every input; a card laid on the trick in its turn, most of a hand, goes by a short way."""
+        """Every input; what a hand is made of (the trump card, a bid in turn, a card laid on the
+        trick in turn) goes by a short way: nothing waits on time in this game, so there is
+        nothing to ``advance`` first."""
         st = self.state
-        if event.__class__ is CardSeen and st.phase == PLAYING and event.zone == PILE:
+        kind = event.__class__
+        if kind is CardSeen and event.t_ns >= st.last_t:
             t, card, seat = event.t_ns, event.card, event.seat
-            if t >= st.last_t and (seat is None or seat == st.turn) and card.deck == 0:  # type: ignore[union-attr]
+            if st.phase == PLAYING and event.zone == PILE:
+                if (seat is None or seat == st.turn) and card.deck == 0:  # type: ignore[union-attr]
+                    st.last_t = t
+                    return self._lay(t, card)  # type: ignore[arg-type]
+            elif st.phase == TRUMP and event.zone == TRUMP_ZONE and seat is None and card.deck == 0:  # type: ignore[union-attr]
                 st.last_t = t
-                return self._lay(t, card)  # type: ignore[arg-type]
+                return self._trump(t, card)  # type: ignore[arg-type]
+        elif kind is SeatAction and st.phase == BIDDING and event.t_ns >= st.last_t and event.seat == st.turn:
+            st.last_t = event.t_ns
+            return self._bid(event.t_ns, event)  # type: ignore[arg-type]
         return super().handle(event)
 
     def on_event(self, event: Event) -> list[Decision]:
@@ -291,9 +301,10 @@ class OhHellReferee(StatefulReferee):
         if seat != st.turn:
             return [Rejected(t, f"not your turn to bid: seat {st.turn} bids next", event.TYPE, seat)]
         bid = event.value
-        if bid is None or bid > self.size:
-            return [Rejected(t, f"a bid is 0 to {self.size} tricks, not {bid}", event.TYPE, seat)]
-        if bid == self.forbidden_bid():
+        size = self.state.sizes[st.hand - 1]
+        if bid is None or bid > size:
+            return [Rejected(t, f"a bid is 0 to {size} tricks, not {bid}", event.TYPE, seat)]
+        if seat == st.dealer and bid == self.forbidden_bid():
             return [
                 Rejected(
                     t,
@@ -304,14 +315,13 @@ class OhHellReferee(StatefulReferee):
                 )
             ]
         st.bids[seat] = bid
-        total = sum(b for b in st.bids if b is not None)
-        out: list[Decision] = [BidMade(t, seat, bid, total)]
+        made = BidMade(t, seat, bid, sum(filter(None, st.bids)))  # (a bid not yet made is None, a 0 adds nothing)
+        turn = seat + 1 if seat + 1 < self.players else 0
         if seat == st.dealer:
             st.phase = PLAYING
-            st.leader = st.turn = self.left_of(st.dealer)
-        else:
-            st.turn = self.left_of(seat)
-        return [*out, TurnChanged(t, st.turn)]
+            st.leader = turn
+        st.turn = turn
+        return [made, TurnChanged(t, turn)]
 
     def _play(self, t: int, card: Card, seat: int | None) -> list[Decision]:
         st = self.state
