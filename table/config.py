@@ -84,6 +84,9 @@ class SeatsConfig:
         return len(self.buttons) if self.backend == "gpio" else max(len(self.board_buttons), len(self.names))
 
 
+BOARD_SEATS = 8  # the bridge's board's button inputs (``firmware_bridge/firmware``): a seat each
+
+
 @dataclass(frozen=True)
 class JournalConfig:
     folder: str = "journal"  # one journal file a game, kept here
@@ -278,7 +281,9 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
         zones = tuple(load_zones(data))
     except CalibrationError as exc:
         raise ConfigError(f"[[zones]]: {exc}") from None
-    _check_zones(zones, config.seats.wired())
+    seats = config.seats
+    board_decides = seats.backend == "bridge" and not seats.board_buttons  # its inputs, one a seat, are the board's
+    _check_zones(zones, BOARD_SEATS if board_decides else seats.wired())
     _check_zones_read(zones, setup)
     config = dataclasses.replace(config, zones=zones)
     _check_files(config, {"pile", *game_named(setup.game).zones_read(setup.rules_value())})

@@ -162,6 +162,18 @@ def test_a_bridge_table_and_a_preset_file_beside_the_configuration(tmp_path: Pat
     assert config.setup(1).rules["burn"] == 1
 
 
+def test_fewer_players_than_seat_zones_sit_at_a_board_as_at_the_pins(tmp_path: Path) -> None:
+    text = _replaced('backend = "gpio"', 'backend = "bridge"\nport = "/dev/ttyACM0"')  # the board's inputs, a seat each
+    text = "\n".join(line for line in text.splitlines() if not line.startswith(("buttons =", "lights =")))
+    three = {"seats": {"names": ["Ann", "Bob", "Cyd"]}}
+    config = load_config(_table(tmp_path, text), three)  # seat 3's zone stays, its seat dark
+    assert config.seats.names == ("Ann", "Bob", "Cyd")
+    config.changed({"seats": {"names": ["Al", "Bo"]}})
+    far = text.replace("seat = 3\n", "seat = 8\n")
+    with pytest.raises(ConfigError, match="'seat-3': seat 8, but the table has seats 0 to 7"):
+        load_config(_table(tmp_path, far))
+
+
 def test_rgb_lights_are_three_pins_a_seat(tmp_path: Path) -> None:
     rgb = "lights = [[5, 6, 13], [12, 16, 20], [21, 26, 24], [4, 14, 15]]"
     config = load_config(_table(tmp_path, _replaced("lights = [5, 6, 13, 19]", rgb)))
