@@ -106,6 +106,8 @@ def _why_not_opened(exc: Exception) -> str:
         return str(exc)
     if number == errno.ENOENT:
         return "no such port (is the board plugged in?)"
+    if number in (errno.EAGAIN, errno.EBUSY):
+        return "in use by another program (a table already running on this board?)"
     return os.strerror(number)
 
 
@@ -261,7 +263,8 @@ class Bridge:
             return self._serial_factory(self.port, self.baud)
         import serial
 
-        return serial.Serial(self.port, self.baud, timeout=0.002, write_timeout=0.5)
+        # exclusive: a second table (or run --check) on the same board is refused, not let fight over it
+        return serial.Serial(self.port, self.baud, timeout=0.002, write_timeout=0.5, exclusive=True)
 
     def _connect(self) -> bool:
         try:

@@ -141,6 +141,25 @@ def test_a_board_with_other_firmware_is_refused_with_advice(rig) -> None:
     assert "protocol 9" in bridge.problem and "someone-else 3" in bridge.problem and "flash" in bridge.problem
 
 
+def test_a_second_table_on_the_same_board_is_refused_and_the_first_plays_on(rig) -> None:
+    board, first = rig()
+    wait_for(lambda: first.status == "connected")
+    second = Bridge(board.path, timing=BridgeTiming(reopen_ns=20 * MS)).start()
+    try:
+        wait_for(lambda: second.status == "disconnected")
+        assert (
+            second.problem
+            == f"cannot open {board.path}: in use by another program (a table already running on this board?)"
+        )
+        time.sleep(0.3)
+        at = time.monotonic_ns()
+        board.press(1, at)
+        wait_for(lambda: not first.edges.empty())
+        assert first.status == "connected" and first.drain()[0].seat == 1 and first.stats["disconnects"] == 0
+    finally:
+        second.stop()
+
+
 def test_no_board_at_all_is_a_status_not_a_crash(tmp_path) -> None:
     bridge = Bridge(str(tmp_path / "ttyNOTHING"), timing=BridgeTiming(reopen_ns=20 * MS)).start()
     wait_for(lambda: bridge.status == "disconnected")
