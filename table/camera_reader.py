@@ -25,24 +25,31 @@ log = logging.getLogger("cardtable")
 
 CAMERA_RETRY_S = 2.0  # between attempts to open a camera that would not open, or stopped
 FAILED_FRAMES_FAULT = 3  # frames in a row that cannot be read: a fault, not a frame left out
+MOST_HOLES = 1_000  # a recording's frames in a row whose files cannot be read: it cannot go on
 
 
-class _ToldOnce:
-    """One of the camera's faults, told to the loop once as it begins and once as it ends."""
+class CameraFaults:
+    """The camera's problems at once, by kind (it would not open, stopped, lost, frames of
+    another size, frames that cannot be read, a view that shows no card): the loop is told the
+    first still on whenever that changes, and that none is once none is. One problem's end does
+    not take back another still on."""
 
     def __init__(self, inbox: queue.SimpleQueue[Any]) -> None:
-        self.inbox, self.on = inbox, False
+        self.inbox = inbox
+        self.on: dict[str, str] = {}
+        self.told: str | None = None
 
-    def begins(self, problem: str) -> None:
-        if not self.on:
-            self.on = True
-            self.inbox.put(Fault(CAMERA, problem))
-
-    def ends(self) -> bool:
-        """The fault is over (told if it was on); whether it was."""
-        was, self.on = self.on, False
-        if was:
-            self.inbox.put(Fault(CAMERA, None))
+    def set(self, kind: str, problem: str | None) -> bool:
+        """The problem of that kind now (None: it is over); whether one was on before."""
+        was = kind in self.on
+        if problem is None:
+            self.on.pop(kind, None)
+        elif not was:
+            self.on[kind] = problem  # (a problem going on is said once, as it began)
+        first = next(iter(self.on.values()), None)
+        if first != self.told:
+            self.told = first
+            self.inbox.put(Fault(CAMERA, first))
         return was
 
 
@@ -62,16 +69,22 @@ class CameraReader(threading.Thread):
         # told): the table is ready then, not before (systemd's READY=1).
         self.ready = threading.Event()
         self.first_try = ""  # what that first try found, in a few words
-        self.broken = _ToldOnce(inbox)  # the camera raised an error reading: a fault until a frame comes again
+        self.faults = CameraFaults(inbox)
         self.calibrated_size: tuple[int, int] | None = None  # the frames' size the calibration was made at
 
     def run(self) -> None:
+        from vision.frames import FrameSourceError
+
         try:
             self._run()
         except Exception as exc:  # the reader itself failed: the game pauses, and says why
-            log.exception("the camera reader stopped")
+            if isinstance(exc, FrameSourceError):  # a recording that cannot go on: said in a line
+                log.error("the camera reader stopped: %s", exc)
+            else:  # a fault of the reader's own: its traceback, for whoever mends it
+                log.exception("the camera reader stopped")
             self._tried(f"the camera reader stopped: {exc}")
-            self.inbox.put(Fault(CAMERA, f"the camera reader stopped: {exc}"))
+            self.faults.on.clear()
+            self.faults.set("stopped", f"the camera reader stopped: {exc}")
 
     def _tried(self, found: str) -> None:
         if not self.ready.is_set():
@@ -97,16 +110,16 @@ class CameraReader(threading.Thread):
                 )
             except FrameSourceError as exc:
                 self._tried(f"camera: {exc}")
-                self.inbox.put(Fault(CAMERA, str(exc)))
+                self.faults.set("open", str(exc))
                 self.stop_event.wait(CAMERA_RETRY_S)
                 continue
             self._tried(f"camera {camera.source} open")
-            if not self.broken.on:  # opened: whatever kept it from opening is over (a broken one: once it delivers)
-                self.inbox.put(Fault(CAMERA, None))
+            self.faults.set("open", None)  # (one that stopped delivering is broken until a frame comes)
             with source:
                 self._frames(source, reader)
             if source.ended:
-                self.inbox.put(Fault(CAMERA, f"the recording {camera.source} has ended"))
+                self.faults.on.clear()
+                self.faults.set("ended", f"the recording {camera.source} has ended")
                 return
 
     def _reader(self) -> FrameReader:
@@ -124,39 +137,49 @@ class CameraReader(threading.Thread):
 
     def _frames(self, source: Any, reader: FrameReader) -> None:
         from vision.frame_check import ProblemWatch
+        from vision.frames import FrameSourceError
 
-        lost, wrong_size, unreadable = _ToldOnce(self.inbox), _ToldOnce(self.inbox), _ToldOnce(self.inbox)
+        faults = self.faults
         failed = 0  # frames in a row that could not be read
+        holes = 0  # a recording's frames in a row that could not be read from their files
         watch = ProblemWatch(round(self.config.camera.lost_after_s * 1e9))
         while not self.stop_event.is_set():
             try:
                 frame = source.read()
+            except FrameSourceError as exc:
+                if not getattr(source, "recording", False) or holes >= MOST_HOLES:
+                    raise
+                holes += 1  # a recording's damaged or missing frame: left out, as a camera's dropped one
+                if holes == 1:
+                    log.warning("%s; left out", exc)
+                if holes == FAILED_FRAMES_FAULT:
+                    faults.set("unreadable", f"frames of {source.name} cannot be read: {exc}")
+                continue
             except Exception as exc:  # the driver's error: said once, and the camera opened again
                 if getattr(source, "recording", False):
-                    raise  # a recording with a hole in it stops there: opened again, it would start again
-                self.broken.begins(f"{source.name} stopped delivering frames: {exc}")  # (the loop names it)
+                    raise  # a recording that cannot go on stops there: opened again, it would start again
+                faults.set("broken", f"{source.name} stopped delivering frames: {exc}")  # (the loop names it)
                 self.stop_event.wait(CAMERA_RETRY_S)
                 return
             if frame is None:
                 if source.ended:
                     return
                 if source.lost:
-                    lost.begins(f"no frame from {source.name} for {self.config.camera.lost_after_s:g} s")
+                    faults.set("lost", f"no frame from {source.name} for {self.config.camera.lost_after_s:g} s")
                 continue
-            self.broken.ends()
-            if lost.ends():
-                watch = ProblemWatch(watch.after_ns)  # the fault is taken back: a lasting problem is said again
+            holes = 0
+            faults.set("broken", None)
+            faults.set("lost", None)
             height, width = frame.image.shape[:2]
             if self.calibrated_size not in (None, (width, height)):  # its pixels would land in the wrong zones
                 w, h = self.calibrated_size  # type: ignore[misc]
                 why = f"{source.name} delivers {width}x{height} frames; the table was calibrated at {w}x{h}"
-                wrong_size.begins(f"{why}: set [camera] width and height, or calibrate again")
+                faults.set("size", f"{why}: set [camera] width and height, or calibrate again")
                 self.skipped_frames += 1
                 continue
-            wrong_size.ends()
-            changed, problem = watch.see(frame.image, frame.t_ns)
-            if changed:
-                self.inbox.put(Fault(CAMERA, None if problem is None else f"{source.name} shows {problem}"))
+            faults.set("size", None)
+            _, problem = watch.see(frame.image, frame.t_ns)
+            faults.set("view", None if problem is None else f"{source.name} shows {problem}")
             if problem is not None or watch.since is not None:
                 self.skipped_frames += 1
                 continue  # a frame that can show no card says nothing of the table: a covered lens takes no pile away
@@ -172,12 +195,12 @@ class CameraReader(threading.Thread):
                 if failed == 1:
                     log.exception("frame %d from %s could not be read; left out", frame.index, source.name)
                 if failed == FAILED_FRAMES_FAULT:
-                    unreadable.begins(f"frames from {source.name} cannot be read ({type(exc).__name__}: {exc})")
+                    faults.set("unreadable", f"frames from {source.name} cannot be read ({type(exc).__name__}: {exc})")
                 continue
             if failed:
                 log.info("frames from %s read again after %d that could not be", source.name, failed)
-                unreadable.ends()
                 failed = 0
+            faults.set("unreadable", None)
             self.cpu_ns += time.thread_time_ns() - started
             self.frames += 1
             self.read_frames = reader.read_frames

@@ -551,7 +551,7 @@ class StillFileSource(BaseSource):
     the table by replacing the file (write another, then rename it over this one), even while
     the table is stopped: what it shows goes on without it, as a real table does."""
 
-    def __init__(self, path: str | Path, fps: float = 10.0) -> None:
+    def __init__(self, path: str | Path, fps: float = 10.0, lost_after_s: float = CAMERA_LOST_S) -> None:
         self.path = Path(path)
         self.name = f"still:{self.path}"
         self._interval = _interval_ns(fps, self.name)
@@ -561,6 +561,13 @@ class StillFileSource(BaseSource):
         self.ended = False
         self._index = 0
         self._next_ns = time.monotonic_ns()
+        self._lost_after_ns = round(lost_after_s * 1e9)
+        self._last_read_ns = self._next_ns  # the last picture read whole
+
+    @property
+    def lost(self) -> bool:
+        """No picture could be read for ``lost_after_s``: gone, or replaced by one that is not whole."""
+        return time.monotonic_ns() - self._last_read_ns > self._lost_after_ns
 
     def read(self) -> Frame | None:
         wait = self._next_ns - time.monotonic_ns()
@@ -571,8 +578,9 @@ class StillFileSource(BaseSource):
         try:
             image = as_bgr(read_image(self.path, cv2.IMREAD_UNCHANGED))
         except (ImageFileError, ValueError):
-            return None  # being replaced: the next read has it
+            return None  # being replaced: the next read has it (or, for ``lost_after_s``, none does)
         self._index += 1
+        self._last_read_ns = t_ns
         return Frame(image, t_ns, self._index)
 
 
@@ -740,5 +748,5 @@ def open_source(
     if kind == "folder":
         return ImageFolderSource(rest, fps or 10.0, time.monotonic_ns())
     if kind == "still":
-        return StillFileSource(rest, fps or 10.0)
+        return StillFileSource(rest, fps or 10.0, lost_after_s)
     return VideoFileSource(Path(rest), time.monotonic_ns())

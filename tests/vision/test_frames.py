@@ -565,3 +565,19 @@ def test_a_still_picture_is_read_again_at_the_camera_rate_and_shows_what_replace
         open_source(f"still:{tmp_path / 'nothing.png'}")
     with pytest.raises(FrameSourceError, match="is not a file"):
         open_source(f"still:{tmp_path}")
+
+
+def test_a_still_picture_gone_or_broken_for_a_while_is_a_lost_camera_until_one_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.full((60, 80, 3), 10, np.uint8))
+    whole = path.read_bytes()
+    source = open_source(f"still:{path}", fps=50.0, lost_after_s=1.0)
+    assert source.read() is not None and not source.lost
+    path.write_bytes(whole[:100])  # a picture cut short, then none at all
+    assert source.read() is None
+    path.unlink()
+    deadline = time.monotonic() + 5
+    while not source.lost:
+        assert source.read() is None and time.monotonic() < deadline
+    path.write_bytes(whole)
+    assert source.read() is not None and not source.lost
