@@ -46,11 +46,19 @@ class CameraFaults:
             self.on.pop(kind, None)
         elif not was:
             self.on[kind] = problem  # (a problem going on is said once, as it began)
+        self._tell()
+        return was
+
+    def only(self, problem: str) -> None:
+        """The one problem there is now, whatever else was on (the camera will not go on)."""
+        self.on = {"last": problem}
+        self._tell()
+
+    def _tell(self) -> None:
         first = next(iter(self.on.values()), None)
         if first != self.told:
             self.told = first
             self.inbox.put(Fault(CAMERA, first))
-        return was
 
 
 class CameraReader(threading.Thread):
@@ -77,14 +85,15 @@ class CameraReader(threading.Thread):
 
         try:
             self._run()
-        except Exception as exc:  # the reader itself failed: the game pauses, and says why
-            if isinstance(exc, FrameSourceError):  # a recording that cannot go on: said in a line
-                log.error("the camera reader stopped: %s", exc)
-            else:  # a fault of the reader's own: its traceback, for whoever mends it
-                log.exception("the camera reader stopped")
-            self._tried(f"the camera reader stopped: {exc}")
-            self.faults.on.clear()
-            self.faults.set("stopped", f"the camera reader stopped: {exc}")
+            return
+        except FrameSourceError as exc:  # a recording that cannot go on: said in a line
+            log.error("the camera reader stopped: %s", exc)
+            why = exc
+        except Exception as exc:  # a fault of the reader's own: its traceback, for whoever mends it
+            log.exception("the camera reader stopped")
+            why = exc
+        self._tried(f"the camera reader stopped: {why}")  # the game pauses, and says why
+        self.faults.only(f"the camera reader stopped: {why}")
 
     def _tried(self, found: str) -> None:
         if not self.ready.is_set():
@@ -118,8 +127,7 @@ class CameraReader(threading.Thread):
             with source:
                 self._frames(source, reader)
             if source.ended:
-                self.faults.on.clear()
-                self.faults.set("ended", f"the recording {camera.source} has ended")
+                self.faults.only(f"the recording {camera.source} has ended")
                 return
 
     def _reader(self) -> FrameReader:

@@ -23,13 +23,13 @@ from table.games.ers.beggar import GAME as BEGGAR_GAME
 from table.games.ers.beggar import parse_deal, playout
 from table.journal import JournalError, read_journal
 from table.replay import Replay
-from table.rules import RulesError, games_with_preset, load_preset, shipped_presets
+from table.rules import RulesError, games_with_preset, is_preset_file, load_preset, shipped_presets
 
 
 def _preset_from_here(preset: str | None) -> str | None:
     """A preset named on the command line; a preset file, found from where the command is run
     (in a configuration file, a preset file is found from that file's folder)."""
-    if preset is not None and (preset.endswith(".toml") or Path(preset).parent != Path(".")):
+    if preset is not None and is_preset_file(preset):
         return str(Path(preset).expanduser().absolute())
     return preset
 

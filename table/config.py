@@ -23,7 +23,7 @@ from typing import Any, Literal
 from table.errors import CardtableError
 from table.games import DEFAULT_GAME, GAMES, GameSetup, game_named, setup_game
 from table.referee import GameSetupError
-from table.rules import RulesError, read_text_file
+from table.rules import RulesError, is_preset_file, read_text_file
 from table.typed import checked_fields, refuse_unknown
 
 Pin = int | str  # gpiozero's names: 17, "GPIO17", "BOARD11"
@@ -284,9 +284,11 @@ def _checked(path: Path, data: Mapping[str, Any]) -> TableConfig:
     seats = config.seats
     board_decides = seats.backend == "bridge" and not seats.board_buttons  # its inputs, one a seat, are the board's
     _check_zones(zones, BOARD_SEATS if board_decides else seats.wired())
-    _check_zones_read(zones, setup)
+    game = game_named(setup.game)
+    kinds_read = game.zones_read(setup.rules_value())
+    _check_zones_read(zones, kinds_read, game.title, setup.players)
     config = dataclasses.replace(config, zones=zones)
-    _check_files(config, {"pile", *game_named(setup.game).zones_read(setup.rules_value())})
+    _check_files(config, {"pile", *kinds_read})
     return config
 
 
@@ -393,7 +395,7 @@ def _game_setup(game: GameConfig, players: int, seed: int, path: Path) -> GameSe
     if game.name not in GAMES:
         raise ConfigError(f"[game] name: {game.name!r} is not one of {', '.join(sorted(GAMES))}")
     preset = game.preset
-    if preset is not None and (preset.endswith(".toml") or "/" in preset):
+    if preset is not None and is_preset_file(preset):
         preset = str((path.parent / preset).resolve())
     try:
         return setup_game(game.name, preset, game.rules, players, game.dealer, seed)
@@ -401,21 +403,20 @@ def _game_setup(game: GameConfig, players: int, seed: int, path: Path) -> GameSe
         raise ConfigError(f"[game]: {exc}") from None
 
 
-def _check_zones_read(zones: tuple[Any, ...], setup: GameSetup) -> None:
-    """A zone of each kind the game reads cards on under its rules, and every seat's own where it
+def _check_zones_read(zones: tuple[Any, ...], kinds_read: tuple[str, ...], title: str, players: int) -> None:
+    """A zone of each kind the game (``title``) reads cards on, and every seat's own where it
     reads the seats'."""
-    game = game_named(setup.game)
-    for kind in game.zones_read(setup.rules_value()):
+    for kind in kinds_read:
         if kind == "seat":
             laid = {z.seat for z in zones if z.kind == "seat"}
-            missing = [str(seat) for seat in range(setup.players) if seat not in laid]
+            missing = [str(seat) for seat in range(players) if seat not in laid]
             if missing:
+                seats = ", ".join(missing)
                 raise ConfigError(
-                    f"[[zones]]: {game.title} reads each seat's cards on its own seat zone: none for seat "
-                    f"{', '.join(missing)}"
+                    f"[[zones]]: {title} reads each seat's cards on its own seat zone: none for seat {seats}"
                 )
         elif not any(z.kind == kind for z in zones):
-            raise ConfigError(f'[[zones]]: {game.title} reads cards on a zone of kind "{kind}": none is laid out')
+            raise ConfigError(f'[[zones]]: {title} reads cards on a zone of kind "{kind}": none is laid out')
 
 
 def _check_zones(zones: tuple[Any, ...], seats: int) -> None:

@@ -56,6 +56,7 @@ from table.decisions import Decision
 from table.errors import CardtableError
 from table.lights import Pattern
 from table.narration import Narrator
+from table.rules import is_preset_file
 from table.scoreboard import table_state
 from table.tally import GameTally
 
@@ -336,7 +337,7 @@ class TablePublisher:
             if not isinstance(data, dict):
                 raise CommandError(f"the payload must be a JSON object of the command's keys, not {data!r:.60}")
             command = parse_command({**data, "command": kind}, source="MQTT")
-            if command.rules is not None and (command.rules.endswith(".toml") or "/" in command.rules):
+            if command.rules is not None and is_preset_file(command.rules):
                 raise CommandError(f"{kind}: over MQTT a preset is named (cardtable rules GAME lists them), not a file")
         except CommandError as exc:
             self._reply(kind, False, str(exc))

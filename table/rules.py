@@ -114,6 +114,12 @@ def shipped_presets(game: str) -> list[str]:
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def is_preset_file(name: str) -> bool:
+    """Whether a preset is named as a file (``house.toml``, ``presets/house``), not by a shipped
+    preset's name."""
+    return name.endswith(".toml") or "/" in name
+
+
 def games_with_preset(name: str) -> list[str]:
     """The games that ship a preset of that name."""
     if not name or "/" in name or name.startswith("."):
@@ -124,8 +130,8 @@ def games_with_preset(name: str) -> list[str]:
 
 
 def _read_preset_text(game: str, name: str) -> tuple[str, str]:
-    path = Path(name)
-    if name.endswith(".toml") or path.parent != Path("."):
+    if is_preset_file(name):
+        path = Path(name)
         return path.stem, read_text_file(path, "preset file")
     resource = _preset_dir(game) / f"{name}.toml"
     if not resource.is_file():

@@ -301,7 +301,7 @@ class OhHellReferee(StatefulReferee):
         if seat != st.turn:
             return [Rejected(t, f"not your turn to bid: seat {st.turn} bids next", event.TYPE, seat)]
         bid = event.value
-        size = self.state.sizes[st.hand - 1]
+        size = st.sizes[st.hand - 1]  # (``size``, without the property's call)
         if bid is None or bid > size:
             return [Rejected(t, f"a bid is 0 to {size} tricks, not {bid}", event.TYPE, seat)]
         if seat == st.dealer and bid == self.forbidden_bid():
